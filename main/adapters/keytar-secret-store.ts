@@ -1,0 +1,55 @@
+// The only module that imports keytar (a native module): API keys in the OS keychain.
+import type * as KeytarModule from 'keytar';
+import type { KeyKind } from '../core/api/sandbox';
+import { DEFAULT_KEYCHAIN_TIMEOUT_MS, KeychainUnavailableError, withKeychainTimeout } from '../core/secrets/keychain-errors';
+import type { SecretStore } from '../core/secrets/secret-store';
+
+/** Service name of the keychain entries. */
+export const KEYCHAIN_SERVICE = 'ScanBridge';
+
+type Keytar = Pick<typeof KeytarModule, 'getPassword' | 'setPassword' | 'deletePassword'>;
+
+const ACCOUNTS: Record<KeyKind, string> = { live: 'api-key-live', sandbox: 'api-key-sandbox' };
+
+/**
+ * SecretStore on the OS keychain (libsecret, macOS Keychain, Windows Credential Manager). Every call
+ * gives up after `timeoutMs` with KeychainUnavailableError instead of hanging without a daemon.
+ */
+export class KeytarSecretStore implements SecretStore {
+  private loaded: Promise<Keytar> | undefined;
+  private readonly service: string;
+  private readonly timeoutMs: number;
+
+  constructor(options: { service?: string; timeoutMs?: number } = {}) {
+    this.service = options.service ?? KEYCHAIN_SERVICE;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_KEYCHAIN_TIMEOUT_MS;
+  }
+
+  // Loaded on first use so that commands given a key in the environment never touch the keychain.
+  private keytar(): Promise<Keytar> {
+    this.loaded ??= import('keytar').then(
+      (m: Keytar & { default?: Keytar }) => m.default ?? m,
+      (err: unknown) => {
+        this.loaded = undefined;
+        throw new KeychainUnavailableError('module_unavailable', err instanceof Error ? err.message : String(err));
+      },
+    );
+    return this.loaded;
+  }
+
+  async get(kind: KeyKind): Promise<string | null> {
+    const k = await this.keytar();
+    return withKeychainTimeout(k.getPassword(this.service, ACCOUNTS[kind]), this.timeoutMs);
+  }
+
+  async set(kind: KeyKind, value: string): Promise<void> {
+    if (value.length === 0) throw new Error('An empty API key cannot be stored.');
+    const k = await this.keytar();
+    await withKeychainTimeout(k.setPassword(this.service, ACCOUNTS[kind], value), this.timeoutMs);
+  }
+
+  async delete(kind: KeyKind): Promise<boolean> {
+    const k = await this.keytar();
+    return withKeychainTimeout(k.deletePassword(this.service, ACCOUNTS[kind]), this.timeoutMs);
+  }
+}

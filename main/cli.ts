@@ -1,0 +1,58 @@
+// `scanbridge` command line: the same core the desktop app runs, without a window (CONTRACTS.md §2).
+import type { CliCommand, CliIo } from './core/cli/io';
+import { UsageError } from './core/cli/io';
+
+/** The OS keychain, loaded only by the commands that need a key (keytar is a native module). */
+const keychain = { secretStore: async () => new (await import('./adapters/keytar-secret-store')).KeytarSecretStore() };
+
+const commands: Record<string, () => Promise<CliCommand>> = {
+  scan: async () => (await import('./core/cli/scan')).scanCommand,
+  whoami: async () => (await import('./core/cli/whoami')).createWhoamiCommand(keychain),
+  upload: async () => (await import('./core/cli/upload')).createUploadCommand(keychain),
+  watch: async () => (await import('./core/cli/watch')).createWatchCommand(keychain),
+  // SCANBRIDGE_KEYCHAIN_SERVICE keeps the demo's and the end-to-end tests' keys apart from the clinic's own.
+  serve: async () =>
+    (await import('./core/cli/serve')).createServeCommand({
+      secretStore: async () => new (await import('./adapters/keytar-secret-store')).KeytarSecretStore({ service: process.env['SCANBRIDGE_KEYCHAIN_SERVICE'] || undefined }),
+    }),
+};
+
+const usage = `Usage: scanbridge <command> [options]
+
+Commands:
+${Object.keys(commands).map((c) => `  ${c}`).join('\n')}
+`;
+
+async function main(): Promise<number> {
+  const [name, ...argv] = process.argv.slice(2);
+  const load = name ? commands[name] : undefined;
+  if (!load) {
+    process.stderr.write(usage);
+    return name === undefined || name === '--help' || name === '-h' ? 0 : 2;
+  }
+  const controller = new AbortController();
+  // process.on, not once: conf's exit hook re-raises the signal after its own handler, and without a
+  // listener left the process would die with 143 instead of stopping cleanly.
+  const onSignal = (): void => controller.abort();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const io: CliIo = {
+    argv,
+    stdout: (t) => process.stdout.write(t),
+    stderr: (t) => process.stderr.write(t),
+    env: process.env,
+    signal: controller.signal,
+  };
+  try {
+    return await (await load())(io);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`scanbridge ${name}: ${err.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`scanbridge ${name}: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+}
+
+process.exitCode = await main();

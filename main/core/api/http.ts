@@ -1,0 +1,229 @@
+import got, { type Got, type Response } from 'got';
+import { z } from 'zod';
+import {
+  AbortedError,
+  type ApiClientError,
+  errorFromAnswer,
+  InvalidResponseError,
+  NetworkError,
+  RateLimitedError,
+  TimeoutError,
+} from './errors';
+import { parseRetryAfter, type RateMeter } from './rate-meter';
+import { backoffDelayMs, isRetryableFault, type RetryPolicy } from './retry';
+
+/** Kinds of calls, each with its own time-out. */
+export type CallKind = 'read' | 'write' | 'long' | 'binary';
+export type Timeouts = Record<CallKind, number>;
+
+/** Quick reads 15 s, writes 30 s, process-zip 330 s (the service allows itself 300 s), downloads 60 s. */
+export const DEFAULT_TIMEOUTS: Timeouts = { read: 15_000, write: 30_000, long: 330_000, binary: 60_000 };
+
+/** On a 429: wait for Retry-After and try again, or fail at once with RateLimitedError. */
+export type RateLimitMode = 'wait' | 'throw';
+
+/** Per-call options accepted by every client function. */
+export type CallOptions = {
+  signal?: AbortSignal;
+  onRateLimit?: RateLimitMode;
+};
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type QueryValue = string | number | boolean | undefined;
+
+/** One API call as the resource modules describe it. */
+export type RequestSpec = {
+  method: HttpMethod;
+  /** Path below the base URL, e.g. `exams/exm_1/confirm` (segments already encoded). */
+  path: string;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  kind: CallKind;
+  /** Safe to repeat after a transient fault (reads, confirm, deletes, mark-read…). */
+  idempotent: boolean;
+};
+
+/** A binary answer (thumbnail, PDF). */
+export type BinaryAnswer = { bytes: Uint8Array; contentType: string };
+
+/** What the transport reports, for logs and diagnostics. Paths carry ids only, never patient data. */
+export type TransportEvent =
+  | { type: 'attempt'; method: HttpMethod; path: string; attempt: number; at: Date }
+  | { type: 'retry'; method: HttpMethod; path: string; attempt: number; delayMs: number; code: string }
+  | { type: 'rate_limit_wait'; method: HttpMethod; path: string; waitMs: number };
+
+export type TransportOptions = {
+  baseUrl: string;
+  apiKey: string;
+  userAgent: string;
+  meter: RateMeter;
+  timeouts: Timeouts;
+  retry: RetryPolicy;
+  onRateLimit: RateLimitMode;
+  /** How many times one call may wait out a 429 before giving up with RateLimitedError. */
+  maxRateLimitWaits: number;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random: () => number;
+  onEvent?: (event: TransportEvent) => void;
+};
+
+/** The shared request machinery every resource module is built on. */
+export type Transport = {
+  json<S extends z.ZodType>(spec: RequestSpec, schema: S, options?: CallOptions): Promise<z.output<S>>;
+  bytes(spec: RequestSpec, options?: CallOptions): Promise<BinaryAnswer>;
+};
+
+/** Encodes one path segment (an id given by the caller). */
+export function seg(value: string | number): string {
+  return encodeURIComponent(String(value));
+}
+
+function errorCode(err: unknown): string | undefined {
+  if (typeof err === 'object' && err !== null && 'code' in err) {
+    const { code } = err;
+    return typeof code === 'string' ? code : undefined;
+  }
+  return undefined;
+}
+
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/** Turns a got failure (no HTTP answer) into the client's exception. */
+function failureToError(err: unknown, spec: RequestSpec, timeoutMs: number, signal: AbortSignal | undefined): ApiClientError {
+  const init = { method: spec.method, path: spec.path, cause: err };
+  const code = errorCode(err);
+  if (signal?.aborted || code === 'ERR_ABORTED') return new AbortedError(init);
+  if (code === 'ETIMEDOUT') return new TimeoutError(timeoutMs, init);
+  return new NetworkError(code, !(code !== undefined && NEVER_SENT.has(code)), init);
+}
+
+function parseErrorBody(body: Buffer): unknown {
+  try {
+    return parseJsonBody(body);
+  } catch {
+    return undefined;
+  }
+}
+
+function parseJsonBody(body: Buffer): unknown {
+  const text = body.toString('utf8');
+  if (text.trim() === '') return {};
+  return JSON.parse(text) as unknown;
+}
+
+/** Builds the transport: got for the wire, retries, 429 handling and the meter done here. */
+export function createTransport(options: TransportOptions): Transport {
+  const client: Got = got.extend({
+    prefixUrl: options.baseUrl.replace(/\/+$/, ''),
+    headers: {
+      authorization: `Bearer ${options.apiKey}`,
+      'user-agent': options.userAgent,
+      accept: 'application/json',
+    },
+    retry: { limit: 0 },
+    throwHttpErrors: false,
+    responseType: 'buffer',
+  });
+  const emit = (e: TransportEvent): void => {
+    try {
+      options.onEvent?.(e);
+    } catch {
+      // Diagnostics must never break a call.
+    }
+  };
+
+  async function send(spec: RequestSpec, callOptions: CallOptions): Promise<Response<Buffer>> {
+    const mode = callOptions.onRateLimit ?? options.onRateLimit;
+    const signal = callOptions.signal;
+    const timeoutMs = options.timeouts[spec.kind];
+    const path = spec.path.replace(/^\/+/, '');
+    const searchParams = new URLSearchParams();
+    for (const [k, v] of Object.entries(spec.query ?? {})) if (v !== undefined) searchParams.set(k, String(v));
+    let attempts = 0;
+    let rateLimitWaits = 0;
+    for (;;) {
+      if (signal?.aborted) throw new AbortedError({ method: spec.method, path: spec.path });
+      // After a 429 nothing is sent before its Retry-After, whichever call asks.
+      const gate = options.meter.waitMs();
+      if (gate > 0) {
+        if (mode === 'throw') throw new RateLimitedError(gate / 1000, { status: 429, method: spec.method, path: spec.path });
+        emit({ type: 'rate_limit_wait', method: spec.method, path: spec.path, waitMs: gate });
+        await options.sleep(gate, signal);
+        continue;
+      }
+      attempts += 1;
+      emit({ type: 'attempt', method: spec.method, path: spec.path, attempt: attempts, at: new Date() });
+      let res: Response<Buffer>;
+      try {
+        res = await client(path, {
+          method: spec.method,
+          searchParams: searchParams.size > 0 ? searchParams : undefined,
+          json: spec.body,
+          timeout: { request: timeoutMs },
+          signal,
+          responseType: 'buffer',
+        });
+      } catch (err) {
+        const failure = failureToError(err, spec, timeoutMs, signal);
+        await retryOrThrow(failure, spec, attempts - rateLimitWaits, signal);
+        continue;
+      }
+      options.meter.updateFromHeaders(res.headers);
+      if (res.statusCode >= 200 && res.statusCode < 300) return res;
+      const failure = errorFromAnswer({
+        status: res.statusCode,
+        body: parseErrorBody(res.body),
+        retryAfterSeconds: parseRetryAfter(res.headers['retry-after'], new Date()),
+        method: spec.method,
+        path: spec.path,
+      });
+      if (failure instanceof RateLimitedError) {
+        options.meter.recordRateLimited(failure.retryAfterSeconds);
+        // A refused call was not carried out, so waiting it out is safe even for non-idempotent calls.
+        if (mode === 'wait' && rateLimitWaits < options.maxRateLimitWaits) {
+          rateLimitWaits += 1;
+          continue;
+        }
+        throw failure;
+      }
+      await retryOrThrow(failure, spec, attempts - rateLimitWaits, signal);
+    }
+  }
+
+  /**
+   * Returns after the backoff sleep when `failure` may be retried; throws it otherwise. `attempts`
+   * counts the attempts that were not refused with 429.
+   */
+  async function retryOrThrow(failure: ApiClientError, spec: RequestSpec, attempts: number, signal: AbortSignal | undefined): Promise<void> {
+    if (failure instanceof AbortedError) throw failure;
+    if (!isRetryableFault(failure, spec.idempotent) || attempts >= options.retry.maxAttempts) throw failure;
+    const delayMs = backoffDelayMs(attempts - 1, options.retry, options.random);
+    emit({ type: 'retry', method: spec.method, path: spec.path, attempt: attempts, delayMs, code: failure.code });
+    await options.sleep(delayMs, signal);
+  }
+
+  return {
+    async json(spec, schema, callOptions = {}) {
+      const res = await send(spec, callOptions);
+      let body: unknown;
+      try {
+        body = parseJsonBody(res.body);
+      } catch (err) {
+        throw new InvalidResponseError({ status: res.statusCode, method: spec.method, path: spec.path, serviceMessage: 'body is not JSON', cause: err });
+      }
+      const parsed = schema.safeParse(body);
+      if (!parsed.success) {
+        throw new InvalidResponseError({ status: res.statusCode, method: spec.method, path: spec.path, serviceMessage: z.prettifyError(parsed.error), cause: parsed.error });
+      }
+      return parsed.data;
+    },
+    async bytes(spec, callOptions = {}) {
+      const res = await send(spec, callOptions);
+      const body = res.body;
+      return {
+        bytes: new Uint8Array(body.buffer, body.byteOffset, body.byteLength),
+        contentType: (res.headers['content-type'] ?? 'application/octet-stream').split(';')[0]?.trim() ?? 'application/octet-stream',
+      };
+    },
+  };
+}

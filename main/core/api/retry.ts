@@ -1,0 +1,48 @@
+import { AbortedError, type ApiClientError, NetworkError, ServerError, TimeoutError } from './errors';
+
+/** Backoff for transient faults of calls that are safe to repeat. */
+export type RetryPolicy = {
+  /** Attempts in total for an idempotent call, the first included. */
+  maxAttempts: number;
+  baseMs: number;
+  capMs: number;
+};
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 4, baseMs: 300, capMs: 8000 };
+
+/**
+ * "Full jitter" backoff: a random delay between 0 and min(cap, base·2^n) before retry n (0-based),
+ * so that many clients hit by the same outage do not come back in step.
+ */
+export function backoffDelayMs(retryIndex: number, policy: RetryPolicy, random: () => number = Math.random): number {
+  const ceiling = Math.min(policy.capMs, policy.baseMs * 2 ** Math.max(0, retryIndex));
+  return Math.floor(random() * ceiling);
+}
+
+/**
+ * Whether a failed attempt may be repeated: only transient faults (5xx, broken connections,
+ * time-outs) and only for calls that are safe to repeat. Rate limits are handled apart.
+ */
+export function isRetryableFault(err: ApiClientError, idempotent: boolean): boolean {
+  if (!idempotent) return false;
+  return err instanceof ServerError || err instanceof NetworkError || err instanceof TimeoutError;
+}
+
+/** Sleeps `ms`, rejecting with AbortedError as soon as `signal` fires. */
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(new AbortedError());
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new AbortedError());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

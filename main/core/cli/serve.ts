@@ -1,0 +1,115 @@
+// `scanbridge serve [--port N] [--data-dir D]`: browser mode. Runs the agent and serves the built
+// renderer plus the contract on 127.0.0.1, prints one JSON line with the URL and token on stdout,
+// and serves until Ctrl+C / SIGTERM. Used by the demo and every end-to-end test.
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { startAgent, stderrLogger } from '../agent';
+import { startBridge } from '../bridge/server';
+import { appDataDir } from '../paths';
+import type { SecretStore } from '../secrets/secret-store';
+import type { CliCommand } from './io';
+import { UsageError } from './io';
+
+export type ServeCommandDeps = {
+  /** The OS keychain (built by the caller, so the core never imports the native module). */
+  secretStore: () => SecretStore | Promise<SecretStore>;
+};
+
+const HELP = `Usage: scanbridge serve [--port <n>] [--data-dir <dir>] [--renderer <dir>]
+
+Runs ScanBridge in browser mode: the same agent as the desktop app, with its window served on
+http://127.0.0.1 (open the printed URL in a browser). Prints one JSON line on stdout:
+  {"url":"http://127.0.0.1:PORT/?token=TOKEN","port":PORT,"token":"TOKEN"}
+then serves until Ctrl+C.
+
+  --port      port to listen on (default 0: a free port)
+  --data-dir  app data folder (default SCANBRIDGE_DATA_DIR, else the OS default)
+  --renderer  the built window (default renderer/dist; build it with npm run build)
+
+The service address comes from the settings or SCANBRIDGE_API_URL; the settings folder from
+SCANBRIDGE_CONFIG_DIR when set.
+`;
+
+const DEFAULT_RENDERER = fileURLToPath(new URL('../../../renderer/dist', import.meta.url));
+
+type Args = { port: number; dataDir: string | undefined; renderer: string; help: boolean };
+
+function parse(argv: string[]): Args {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: { port: { type: 'string' }, 'data-dir': { type: 'string' }, renderer: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    }));
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? e.message : String(e));
+  }
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be an integer from 0 to 65535');
+  return {
+    port,
+    dataDir: values['data-dir'] ? resolve(values['data-dir']) : undefined,
+    renderer: values.renderer ? resolve(values.renderer) : DEFAULT_RENDERER,
+    help: values.help ?? false,
+  };
+}
+
+/** `scanbridge serve`: see HELP. */
+export function createServeCommand(deps: ServeCommandDeps): CliCommand {
+  return async (io) => {
+    const args = parse(io.argv);
+    if (args.help) {
+      io.stdout(HELP);
+      return 0;
+    }
+    const log = stderrLogger('scanbridge serve');
+    const releaseSignals = absorbRepeatedSignals();
+    if (!existsSync(resolve(args.renderer, 'index.html'))) log.warn(`no built window in ${args.renderer}: run \`npm run build\` first (the contract is served anyway)`);
+    const agent = await startAgent({
+      dataDir: args.dataDir ?? appDataDir(io.env),
+      env: io.env,
+      secretStore: await deps.secretStore(),
+      transport: 'http',
+      log,
+    });
+    let bridge;
+    try {
+      bridge = await startBridge({ host: agent.host, staticDir: args.renderer, port: args.port });
+    } catch (e) {
+      await agent.stop();
+      io.stderr(`scanbridge serve: cannot listen on port ${args.port}: ${e instanceof Error ? e.message : String(e)}\n`);
+      return 1;
+    }
+    io.stdout(`${JSON.stringify({ url: bridge.url, port: bridge.port, token: bridge.token })}\n`);
+    if (!io.signal.aborted) await new Promise<void>((r) => io.signal.addEventListener('abort', () => r(), { once: true }));
+    await bridge.close();
+    await agent.stop();
+    releaseSignals();
+    return 0;
+  };
+}
+
+/**
+ * The settings store's file writer (conf → atomically → when-exit) answers SIGINT/SIGTERM by
+ * sending the same signal again once its own handler is gone, which would kill the process before
+ * the agent has stopped. A lasting handler absorbs that echo; a signal sent well after the first
+ * (the user pressing Ctrl+C again) still ends the process at once.
+ */
+function absorbRepeatedSignals(): () => void {
+  let first = 0;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    const now = Date.now();
+    if (first === 0) first = now;
+    else if (now - first > 1000) process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+}

@@ -1,0 +1,361 @@
+// `scanbridge upload <dir> [--type …] [--mode files|zip|auto] [--name …]` (CONTRACTS.md §2): one
+// exam from the DICOM and mesh files of a folder. Human progress goes to stderr; one JSON line
+// goes to stdout at the end. Run again after any interruption, it resumes the same exam.
+import { stat } from 'node:fs/promises';
+import { relative, resolve, sep } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createApiClient } from '../api/client';
+import { type Credentials, CredentialsError, resolveCredentials } from '../credentials';
+import { ScanFolderError, scanFolder, stopScanWorkers } from '../dicom';
+import type { ScanResult, Study } from '../dicom';
+import { appDataDir } from '../paths';
+import { KeychainUnavailableError } from '../secrets/keychain-errors';
+import type { SecretStore } from '../secrets/secret-store';
+import { openSettingsStore } from '../settings/store';
+import { examsPortFromClient } from '../upload/api-port';
+import { type EngineOptions, type UploadEvent, UploadJob, type UploadResult } from '../upload/engine';
+import { UploadError } from '../upload/errors';
+import { findFolderJobs, pruneFinishedJobs } from '../upload/job-store';
+import { MAX_NAME_LENGTH } from '../upload/limits';
+import { formatBytes, planUpload, type PlanFileInput, type RequestedMode, settingsHash } from '../upload/plan';
+import type { ExamFields, ExamType, ExamsPort } from '../upload/ports';
+import type { Totals } from '../upload/progress';
+import { type CliCommand, type CliIo, UsageError } from './io';
+
+export type UploadCommandDeps = {
+  /** The OS keychain (built by the caller, so the core never imports the native module). */
+  secretStore: () => SecretStore | Promise<SecretStore>;
+};
+
+const HELP = `Usage: scanbridge upload <dir> [--type cbct|radiografia|mesh|atm] [--mode files|zip|auto] [--name <name>]
+                        [--concurrency <n>] [--limit-rate <bytes/s>] [--cancel]
+
+Uploads the DICOM and mesh files of <dir> as one exam. Patient fields, exam type and name are
+prefilled from the DICOM headers; --type and --name override them. Run the same command again
+after an interruption (even a crash) and it resumes the same exam.
+
+  --mode          files (one PUT per file), zip (one uncompressed ZIP) or auto (default)
+  --concurrency   files sent at once (default 6)
+  --limit-rate    bandwidth limit, e.g. 500k or 2M (bytes per second, 1024-based)
+  --cancel        cancel the interrupted upload of <dir> and delete its half-made exam
+`;
+
+const FINISHED_JOBS_KEPT_MS = 90 * 86_400_000;
+
+const EXAM_TYPES: readonly ExamType[] = ['cbct', 'radiografia', 'mesh', 'atm'];
+const MODES: readonly RequestedMode[] = ['files', 'zip', 'auto'];
+
+type Args = {
+  dir: string;
+  type?: ExamType;
+  mode: RequestedMode;
+  name?: string;
+  concurrency?: number;
+  limitRate?: number;
+  cancel: boolean;
+  help: boolean;
+};
+
+function parse(argv: string[]): Args {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        type: { type: 'string' },
+        mode: { type: 'string' },
+        name: { type: 'string' },
+        concurrency: { type: 'string' },
+        'limit-rate': { type: 'string' },
+        cancel: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { dir: '', mode: 'auto', cancel: false, help: true };
+  if (positionals.length !== 1 || !positionals[0]) throw new UsageError('give exactly one folder; see --help');
+  const type = values.type;
+  if (type !== undefined && !EXAM_TYPES.includes(type as ExamType)) throw new UsageError(`--type must be one of ${EXAM_TYPES.join(', ')}`);
+  const mode = values.mode ?? 'auto';
+  if (!MODES.includes(mode as RequestedMode)) throw new UsageError(`--mode must be one of ${MODES.join(', ')}`);
+  if (values.name !== undefined && values.name.trim() === '') throw new UsageError('--name must not be empty');
+  let concurrency: number | undefined;
+  if (values.concurrency !== undefined) {
+    concurrency = Number(values.concurrency);
+    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32) throw new UsageError('--concurrency must be a whole number from 1 to 32');
+  }
+  let limitRate: number | undefined;
+  if (values['limit-rate'] !== undefined) {
+    const r = parseRate(values['limit-rate']);
+    if (r === null) throw new UsageError('--limit-rate must look like 800000, 500k or 2M');
+    limitRate = r;
+  }
+  return {
+    dir: positionals[0],
+    mode: mode as RequestedMode,
+    cancel: values.cancel ?? false,
+    help: false,
+    ...(type ? { type: type as ExamType } : {}),
+    ...(values.name !== undefined ? { name: values.name } : {}),
+    ...(concurrency !== undefined ? { concurrency } : {}),
+    ...(limitRate !== undefined ? { limitRate } : {}),
+  };
+}
+
+/** `500k` → 512000, `2M` → 2097152 (curl's --limit-rate units); null when not a rate. */
+export function parseRate(text: string): number | null {
+  const m = /^(\d+(?:\.\d+)?)([kKmMgG]?)$/.exec(text.trim());
+  if (!m) return null;
+  const mult = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[(m[2] ?? '').toLowerCase()] ?? 1;
+  const v = Math.round(Number(m[1]) * mult);
+  return v > 0 ? v : null;
+}
+
+/** The default exam name: the study description (or modality) and the study date. */
+export function defaultExamName(study: Pick<Study, 'description' | 'modality' | 'study_date' | 'suggested_exam_type'>): string {
+  const what = study.description.trim() || study.modality.trim() || study.suggested_exam_type.toUpperCase();
+  const name = [what, study.study_date ?? ''].filter((s) => s !== '').join(' ');
+  return name.slice(0, MAX_NAME_LENGTH);
+}
+
+/** Files of every study found (DICOM and meshes), named by their path relative to `root`. */
+function filesOf(root: string, scan: ScanResult): PlanFileInput[] {
+  const out: PlanFileInput[] = [];
+  for (const study of scan.studies) {
+    for (const series of study.series) {
+      for (const f of series.file_list) out.push({ path: f.path, name: relative(root, f.path).split(sep).join('/') });
+    }
+  }
+  out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return out;
+}
+
+function prefill(scan: ScanResult, args: Args, warn: (t: string) => void): ExamFields {
+  const studies = [...scan.studies].sort((a, b) => b.files - a.files);
+  const main = studies[0];
+  if (!main) throw new UploadError('no_files', 'No DICOM or mesh files were found in the folder.');
+  if (studies.length > 1) warn(`The folder holds ${studies.length} studies; they are uploaded together as one exam.`);
+  const patients = new Set(studies.filter((s) => s.suggested_exam_type !== 'mesh').map((s) => `${s.patient_id}\0${s.patient_name_raw}`));
+  if (patients.size > 1) warn('Warning: the files belong to more than one patient. Check the folder before sharing the exam.');
+  const incomplete = studies.reduce((n, s) => n + s.series.reduce((m, se) => m + se.file_list.filter((f) => !f.complete).length, 0), 0);
+  if (incomplete > 0) warn(`Warning: ${incomplete} file(s) look cut short (still being written?).`);
+  const fields: ExamFields = { name: args.name ?? defaultExamName(main), exam_type: args.type ?? main.suggested_exam_type };
+  if (main.patient_name) fields.patient_name = main.patient_name;
+  if (main.patient_id) fields.patient_id = main.patient_id;
+  if (main.birth_date) fields.birth_date = main.birth_date;
+  return fields;
+}
+
+/** Renders engine events as human progress lines on stderr. */
+function progressPrinter(io: CliIo, tty: boolean): { onEvent: (e: UploadEvent) => void; done: () => void } {
+  let lastLine = 0;
+  let live = false;
+  const clear = (): void => {
+    if (live) io.stderr('\r\x1b[K');
+    live = false;
+  };
+  const line = (t: string): void => {
+    clear();
+    io.stderr(`${t}\n`);
+  };
+  const show = (t: Totals, force: boolean): void => {
+    const now = Date.now();
+    if (!force && now - lastLine < (tty ? 250 : 2000)) return;
+    lastLine = now;
+    const pct = t.bytesTotal > 0 ? Math.floor((100 * t.bytesSent) / t.bytesTotal) : 100;
+    const parts = [`${pct}%`, `${t.filesDone}/${t.filesTotal} files`, `${formatBytes(t.bytesSent)} of ${formatBytes(t.bytesTotal)}`];
+    if (t.rate > 0) parts.push(`${formatBytes(t.rate)}/s`);
+    if (t.etaSeconds !== null && t.etaSeconds > 0) parts.push(`${formatDuration(t.etaSeconds)} left`);
+    const text = `  ${parts.join(' · ')}`;
+    if (tty) {
+      io.stderr(`\r\x1b[K${text}`);
+      live = true;
+    } else io.stderr(`${text}\n`);
+  };
+  const onEvent = (e: UploadEvent): void => {
+    switch (e.type) {
+      case 'status':
+        switch (e.status) {
+          case 'creating':
+            line('Creating the exam…');
+            break;
+          case 'transferring':
+            line(`Sending to exam ${e.examId ?? ''}…`);
+            break;
+          case 'paused':
+            line('Paused.');
+            break;
+          case 'confirming':
+            show(e.totals, true);
+            line('Finishing the exam…');
+            break;
+          case 'ready':
+            line(`Exam ${e.examId ?? ''} is ready.`);
+            break;
+          default:
+            break;
+        }
+        return;
+      case 'progress':
+        show(e.totals, false);
+        return;
+      case 'notice':
+        line(e.message);
+        return;
+      case 'file':
+        if (e.progress.state === 'retrying') line(`  retrying ${e.name} (attempt ${e.progress.attempt}): ${e.progress.reason}`);
+        return;
+    }
+  };
+  return { onEvent, done: clear };
+}
+
+function formatDuration(s: number): string {
+  if (s < 90) return `${s} s`;
+  if (s < 5400) return `${Math.round(s / 60)} min`;
+  return `${(s / 3600).toFixed(1)} h`;
+}
+
+/** `scanbridge upload`: see HELP. */
+export function createUploadCommand(deps: UploadCommandDeps): CliCommand {
+  return async (io: CliIo) => {
+    const args = parse(io.argv);
+    if (args.help) {
+      io.stdout(HELP);
+      return 0;
+    }
+    const fail = (message: string): number => {
+      io.stderr(`scanbridge upload: ${message}\n`);
+      return 1;
+    };
+    const root = resolve(args.dir);
+    const isDir = await stat(root).then((s) => s.isDirectory(), () => null);
+    if (isDir === null) return fail(`folder not found: ${root}`);
+    if (!isDir) return fail(`not a folder: ${root}`);
+
+    let creds: Credentials;
+    try {
+      creds = await resolveCredentials({ env: io.env, settings: () => openSettingsStore({ env: io.env }).get(), secrets: deps.secretStore });
+    } catch (err) {
+      if (err instanceof CredentialsError || err instanceof KeychainUnavailableError) return fail(err.message);
+      throw err;
+    }
+    const client = createApiClient({ baseUrl: creds.baseUrl, apiKey: creds.apiKey });
+    const port = examsPortFromClient(client);
+    const dataDir = appDataDir(io.env);
+    const options: EngineOptions = {
+      ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
+      ...(args.limitRate !== undefined ? { bandwidthLimit: args.limitRate } : {}),
+    };
+    const deps2 = { port, dataDir, options };
+    const warn = (t: string): void => io.stderr(`${t}\n`);
+    if (client.sandbox) warn('Using a SANDBOX key: the exam is test data.');
+
+    // Summaries of finished uploads are only needed to recognise a repeated upload for a while.
+    pruneFinishedJobs(dataDir, FINISHED_JOBS_KEPT_MS);
+    const jobs = findFolderJobs(dataDir, root);
+    let job: UploadJob | null = null;
+    try {
+      if (jobs.unfinished) {
+        const open = UploadJob.open(jobs.unfinished, deps2);
+        if (open.phase === 'failed' || open.phase === 'cancelled') job = null;
+        else job = open;
+      }
+      if (args.cancel) {
+        if (!job) {
+          warn(`There is no interrupted upload of ${root} to cancel.`);
+          return 0;
+        }
+        const examId = job.examId;
+        await job.cancel();
+        warn(`Cancelled the upload of ${root}${examId ? `; exam ${examId} was deleted` : ''}.`);
+        return 0;
+      }
+      if (job) {
+        if (args.name !== undefined || args.type !== undefined || io.argv.includes('--mode')) {
+          warn('An interrupted upload of this folder exists: it is resumed with the name, type and mode it started with.');
+        }
+      } else {
+        const planned = await planFolder(io, root, args, warn);
+        if (typeof planned === 'number') return planned;
+        // Same files, same name, type, patient and mode: a rerun after a finished upload (maybe one
+        // killed just before it printed its result) reports that exam instead of making another.
+        const settings = settingsHash(planned.fields, planned.mode);
+        const previous = jobs.finished.find((f) => f.outcome === 'ready' && f.fingerprint === planned.fingerprint && f.settings === settings && f.exam_id);
+        if (previous?.exam_id) {
+          const exam = await alreadyUploaded(port, previous.exam_id, io.signal);
+          if (exam) {
+            warn(`These files were already uploaded as exam ${previous.exam_id}; nothing to do. (Delete that exam to upload them again.)`);
+            io.stdout(`${JSON.stringify({ exam_id: previous.exam_id, status: 'ready', files: previous.files, bytes: previous.bytes, mode: previous.mode, resumed: false })}\n`);
+            return 0;
+          }
+        }
+        job = UploadJob.create(planned, deps2);
+        warn(`Uploading ${planned.files.length} files (${formatBytes(planned.bytes)}) from ${root} in ${planned.mode} mode.`);
+      }
+    } catch (err) {
+      if (err instanceof UploadError) return fail(err.message);
+      throw err;
+    }
+
+    const printer = progressPrinter(io, process.stderr.isTTY === true);
+    job.on(printer.onEvent);
+    const onAbort = (): void => void job.stop();
+    io.signal.addEventListener('abort', onAbort, { once: true });
+    let result: UploadResult;
+    try {
+      result = await job.run();
+    } catch (err) {
+      printer.done();
+      if (!(err instanceof UploadError)) throw err;
+      if (err.code === 'interrupted') {
+        io.stderr(`scanbridge upload: interrupted. Run the same command again to resume exam ${job.examId ?? '(not created yet)'}.\n`);
+        return 130;
+      }
+      return fail(err.message);
+    } finally {
+      io.signal.removeEventListener('abort', onAbort);
+    }
+    printer.done();
+    io.stdout(`${JSON.stringify({ exam_id: result.exam_id, status: result.status, files: result.files, bytes: result.bytes, mode: result.mode, resumed: result.resumed, bytes_sent: result.bytes_sent })}\n`);
+    return 0;
+  };
+}
+
+async function planFolder(io: CliIo, root: string, args: Args, warn: (t: string) => void): Promise<Awaited<ReturnType<typeof planUpload>> | number> {
+  let scan: ScanResult;
+  try {
+    scan = await scanFolder(root, { signal: io.signal });
+  } catch (err) {
+    if (err instanceof ScanFolderError) {
+      io.stderr(`scanbridge upload: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  } finally {
+    await stopScanWorkers();
+  }
+  const files = filesOf(root, scan);
+  if (files.length === 0) {
+    io.stderr(`scanbridge upload: no DICOM or mesh files found in ${root}${scan.skipped.length ? ` (${scan.skipped.length} other files skipped)` : ''}.\n`);
+    return 1;
+  }
+  if (scan.skipped.length > 0) warn(`Skipping ${scan.skipped.length} file(s) that are not DICOM or mesh.`);
+  const fields = prefill(scan, args, warn);
+  return planUpload({ root, fields, files, mode: args.mode });
+}
+
+async function alreadyUploaded(port: ExamsPort, examId: string, signal: AbortSignal): Promise<boolean> {
+  try {
+    const exam = await port.getExam(examId, { signal });
+    return exam !== null && exam.status === 'ready';
+  } catch {
+    // The service is unreachable: uploading again would fail the same way; let the upload say so.
+    return false;
+  }
+}

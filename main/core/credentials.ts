@@ -1,0 +1,67 @@
+import { keyKindOf, type KeyKind } from './api/sandbox';
+import type { SecretStore } from './secrets/secret-store';
+import { apiBaseUrlSchema, type Settings } from './settings/schema';
+
+/** The service address and key to use, and where each came from. */
+export type Credentials = {
+  baseUrl: string;
+  apiKey: string;
+  keyKind: KeyKind;
+  source: { baseUrl: 'env' | 'settings'; apiKey: 'env' | 'keychain' };
+};
+
+export type CredentialsProblem = 'no_api_url' | 'invalid_api_url' | 'no_api_key';
+
+const MESSAGES: Record<CredentialsProblem, string> = {
+  no_api_url: 'No service address is configured. Set it in Settings, or set SCANBRIDGE_API_URL.',
+  invalid_api_url: 'The service address is not a valid http(s) URL. Check it in Settings or in SCANBRIDGE_API_URL.',
+  no_api_key: 'No API key is configured. Save one in Settings, or set SCANBRIDGE_API_KEY.',
+};
+
+/** Nothing usable to talk to the service with. */
+export class CredentialsError extends Error {
+  override name = 'CredentialsError';
+  constructor(readonly code: CredentialsProblem, kind?: KeyKind) {
+    super(code === 'no_api_key' && kind === 'sandbox' ? MESSAGES.no_api_key.replace('No API key', 'No sandbox API key') : MESSAGES[code]);
+  }
+}
+
+export type CredentialSources = {
+  env?: NodeJS.ProcessEnv;
+  /** Read only when the environment does not give both values. */
+  settings: () => Settings;
+  /** Opened only when the environment gives no key. */
+  secrets: () => SecretStore | Promise<SecretStore>;
+};
+
+/**
+ * Resolves base URL and key: SCANBRIDGE_API_URL / SCANBRIDGE_API_KEY first, else the saved settings
+ * and the keychain entry of the active key kind. Throws CredentialsError (or the keychain's
+ * KeychainUnavailableError) with a message fit to show.
+ */
+export async function resolveCredentials(sources: CredentialSources): Promise<Credentials> {
+  const env = sources.env ?? process.env;
+  const envUrl = env['SCANBRIDGE_API_URL']?.trim() || undefined;
+  const envKey = env['SCANBRIDGE_API_KEY']?.trim() || undefined;
+  let settings: Settings | undefined;
+  const loadSettings = (): Settings => (settings ??= sources.settings());
+
+  const baseUrl = envUrl ?? loadSettings().api_base_url ?? undefined;
+  if (!baseUrl) throw new CredentialsError('no_api_url');
+  if (!apiBaseUrlSchema.safeParse(baseUrl).success) throw new CredentialsError('invalid_api_url');
+
+  let apiKey = envKey;
+  if (!apiKey) {
+    const kind = loadSettings().active_key_kind;
+    const store = await sources.secrets();
+    apiKey = (await store.get(kind))?.trim() || undefined;
+    if (!apiKey) throw new CredentialsError('no_api_key', kind);
+  }
+  return {
+    baseUrl,
+    apiKey,
+    // The key's own prefix decides, whatever slot it was saved in.
+    keyKind: keyKindOf(apiKey),
+    source: { baseUrl: envUrl ? 'env' : 'settings', apiKey: envKey ? 'env' : 'keychain' },
+  };
+}

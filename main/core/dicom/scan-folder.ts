@@ -1,0 +1,37 @@
+// Scanning an export folder: list its files, classify each on the worker pool, group the
+// verdicts into studies.
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { groupProbes } from './group';
+import { probeFiles } from './scan-pool';
+import type { FileProbe, ScanProgress, ScanResult } from './types';
+import { walkFiles } from './walk';
+
+export type ScanOptions = {
+  signal?: AbortSignal;
+  /** Called as files are classified (at most once per batch of files). */
+  onProgress?: (progress: ScanProgress) => void;
+  /** Use worker threads for large folders (default true). */
+  workers?: boolean;
+};
+
+/** Thrown when the folder to scan does not exist or is not a folder. */
+export class ScanFolderError extends Error {
+  override name = 'ScanFolderError';
+}
+
+/** Scans `dir` recursively and groups what it finds into studies; unreadable files are listed as skipped. */
+export async function scanFolder(dir: string, options: ScanOptions = {}): Promise<ScanResult> {
+  const root = resolve(dir);
+  let isDir = false;
+  try {
+    isDir = (await stat(root)).isDirectory();
+  } catch {
+    throw new ScanFolderError(`folder not found: ${root}`);
+  }
+  if (!isDir) throw new ScanFolderError(`not a folder: ${root}`);
+  const walked = await walkFiles(root, options.signal);
+  const probes = await probeFiles(walked.files, options);
+  const unreadable: FileProbe[] = walked.unreadable.map((path) => ({ path, size: 0, outcome: { kind: 'skipped', reason: 'unreadable' } }));
+  return groupProbes(root, [...probes, ...unreadable]);
+}

@@ -1,0 +1,5 @@
+// Settings: schema, migrations and the store on disk.
+export * from './migrations';
+export * from './paths';
+export * from './schema';
+export * from './store';

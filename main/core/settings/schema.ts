@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+
+/** Version of the settings file layout; bump it and add a migration when the layout changes. */
+export const SETTINGS_SCHEMA_VERSION = 1;
+
+export const watchFolderSchema = z.object({
+  id: z.string().min(1).max(100),
+  path: z.string().min(1).max(4096),
+  /** `from_dicom`: take the type the DICOM headers suggest. */
+  exam_type: z.enum(['from_dicom', 'cbct', 'radiografia', 'mesh', 'atm']).default('from_dicom'),
+  /** `auto` uploads complete exports at once; `review` waits in the inbox for staff. */
+  mode: z.enum(['auto', 'review']).default('review'),
+  /** Quiet time before an export counts as complete. */
+  settle_seconds: z.number().int().min(1).max(3600).default(30),
+  /** Poll instead of file-system events (network shares). */
+  polling: z.boolean().default(false),
+});
+export type WatchFolder = z.infer<typeof watchFolderSchema>;
+
+export const uploadOptionsSchema = z.object({
+  concurrency: z.number().int().min(1).max(16).default(4),
+  /** 0 = no limit. */
+  bandwidth_limit_bytes_per_s: z.number().int().min(0).default(0),
+  mode: z.enum(['files', 'zip', 'auto']).default('auto'),
+});
+export type UploadOptions = z.infer<typeof uploadOptionsSchema>;
+
+export const apiBaseUrlSchema = z.url({ protocol: /^https?$/ }).max(2048);
+
+export const settingsSchema = z.object({
+  schema_version: z.number().int().min(0),
+  /** Null until someone sets the service address. */
+  api_base_url: apiBaseUrlSchema.nullable().default(null),
+  /** Which of the two keys in the keychain is in use. */
+  active_key_kind: z.enum(['live', 'sandbox']).default('live'),
+  language: z.enum(['es', 'en', 'system']).default('system'),
+  watch_folders: z
+    .array(watchFolderSchema)
+    .max(50)
+    .default([])
+    .refine((list) => new Set(list.map((f) => f.id)).size === list.length, 'watch folder ids must be unique'),
+  upload: uploadOptionsSchema.default({ concurrency: 4, bandwidth_limit_bytes_per_s: 0, mode: 'auto' }),
+});
+export type Settings = z.infer<typeof settingsSchema>;
+
+/** A change to the settings: top-level fields replace, `upload` merges. */
+export type SettingsPatch = Partial<Omit<Settings, 'schema_version' | 'upload'>> & { upload?: Partial<UploadOptions> };
+
+/** The settings of a fresh install. */
+export function defaultSettings(): Settings {
+  return settingsSchema.parse({ schema_version: SETTINGS_SCHEMA_VERSION });
+}
+
+const KEYS = ['api_base_url', 'active_key_kind', 'language', 'watch_folders', 'upload'] as const;
+
+/**
+ * Reads settings from untrusted file content field by field: a bad field falls back to its default
+ * (a bad watch folder is dropped) and is named in `problems`, so one broken value never loses the
+ * rest or stops the app.
+ */
+export function readSettingsTolerant(raw: Record<string, unknown>): { settings: Settings; problems: string[] } {
+  const problems: string[] = [];
+  const base = defaultSettings();
+  const out: Record<string, unknown> = { schema_version: SETTINGS_SCHEMA_VERSION };
+  const shape = settingsSchema.shape;
+  for (const key of KEYS) {
+    const value = raw[key];
+    if (key === 'watch_folders' && Array.isArray(value)) {
+      const kept: WatchFolder[] = [];
+      value.forEach((item, i) => {
+        const r = watchFolderSchema.safeParse(item);
+        if (r.success && !kept.some((f) => f.id === r.data.id)) kept.push(r.data);
+        else problems.push(`watch_folders[${i}]`);
+      });
+      out[key] = kept;
+      continue;
+    }
+    if (key === 'upload' && typeof value === 'object' && value !== null) {
+      const merged: Record<string, unknown> = { ...base.upload };
+      for (const [k, field] of Object.entries(uploadOptionsSchema.shape)) {
+        const v = (value as Record<string, unknown>)[k];
+        const r = field.safeParse(v);
+        if (r.success) merged[k] = r.data;
+        else problems.push(`upload.${k}`);
+      }
+      out[key] = merged;
+      continue;
+    }
+    const r = shape[key].safeParse(value);
+    if (r.success) out[key] = r.data;
+    else {
+      problems.push(key);
+      out[key] = base[key];
+    }
+  }
+  return { settings: settingsSchema.parse(out), problems };
+}
+
+/** A new watch folder with a fresh id and the defaults for whatever is not given. */
+export function newWatchFolder(input: { path: string } & Partial<Omit<WatchFolder, 'id' | 'path'>>): WatchFolder {
+  return watchFolderSchema.parse({ ...input, id: `wf_${randomUUID()}` });
+}

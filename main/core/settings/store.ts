@@ -1,0 +1,132 @@
+import { copyFileSync, existsSync, renameSync } from 'node:fs';
+import Conf from 'conf';
+import { migrateSettings, SETTINGS_MIGRATIONS, type SettingsMigration, versionOf } from './migrations';
+import { resolveConfigDir, SETTINGS_FILE_NAME } from './paths';
+import { readSettingsTolerant, type Settings, type SettingsPatch, settingsSchema, SETTINGS_SCHEMA_VERSION } from './schema';
+
+export type SettingsStoreOptions = {
+  /** Config folder; default SCANBRIDGE_CONFIG_DIR, else the app's own (see paths.ts). */
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Overridable for tests of the migration hook. */
+  migrations?: readonly SettingsMigration[];
+  schemaVersion?: number;
+};
+
+export type SettingsListener = (settings: Settings) => void;
+
+/** A settings change that does not fit the schema. */
+export class SettingsValidationError extends Error {
+  override name = 'SettingsValidationError';
+  constructor(readonly issues: { path: string; message: string }[]) {
+    super(`Invalid settings: ${issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}`);
+  }
+}
+
+// API keys belong in the keychain; a value shaped like one (pasted into the wrong field) is refused.
+const API_KEY_SHAPE = /cbct_(live|test)_[A-Za-z0-9]/;
+
+type RawStore = Record<string, unknown>;
+
+function openConf(cwd: string): Conf<RawStore> {
+  return new Conf<RawStore>({
+    projectName: 'scanbridge',
+    cwd,
+    configName: SETTINGS_FILE_NAME,
+    accessPropertiesByDotNotation: false,
+    clearInvalidConfig: false,
+    configFileMode: 0o600,
+  });
+}
+
+/**
+ * The app's settings on disk (conf: atomic JSON writes), validated with zod on every read and
+ * write. Files from older versions are migrated (after a backup copy); an unreadable file is set
+ * aside and replaced by defaults; invalid fields fall back to their defaults and are listed in
+ * `problems`.
+ */
+export class SettingsStore {
+  readonly path: string;
+  readonly problems: string[] = [];
+  private readonly conf: Conf<RawStore>;
+  private current: Settings;
+  /** Top-level keys this version does not know (written by a newer app): kept as they are. */
+  private extra: RawStore = {};
+  private fileVersion: number;
+  private readonly listeners = new Set<SettingsListener>();
+
+  constructor(options: SettingsStoreOptions = {}) {
+    const dir = resolveConfigDir({ cwd: options.cwd, env: options.env });
+    const target = options.schemaVersion ?? SETTINGS_SCHEMA_VERSION;
+    let conf: Conf<RawStore>;
+    try {
+      conf = openConf(dir);
+    } catch {
+      // Not JSON (a crash mid-write on a file system without atomic rename, a hand edit): set it aside.
+      const path = `${dir}/${SETTINGS_FILE_NAME}.json`;
+      if (existsSync(path)) renameSync(path, `${dir}/${SETTINGS_FILE_NAME}.corrupt-${Date.now()}.json`);
+      this.problems.push('unreadable_file');
+      conf = openConf(dir);
+    }
+    this.conf = conf;
+    this.path = conf.path;
+    let raw: RawStore = { ...conf.store };
+    const fresh = Object.keys(raw).length === 0;
+    this.fileVersion = fresh ? target : versionOf(raw);
+    if (!fresh && this.fileVersion < target) {
+      copyFileSync(this.path, `${this.path}.v${this.fileVersion}.bak`);
+      raw = migrateSettings(raw, options.migrations ?? SETTINGS_MIGRATIONS, target);
+      this.fileVersion = target;
+    }
+    if (this.fileVersion > target) this.problems.push('newer_version');
+    const { settings, problems } = readSettingsTolerant(raw);
+    this.problems.push(...problems);
+    this.extra = Object.fromEntries(Object.entries(raw).filter(([k]) => !(k in settingsSchema.shape)));
+    this.current = { ...settings, schema_version: Math.max(this.fileVersion, target) };
+    // A fresh install writes nothing until something is set (reading settings has no side effects).
+    if (!fresh && (this.problems.length > 0 || versionOf(conf.store) !== this.current.schema_version)) this.write(this.current);
+  }
+
+  /** The current settings (a copy: change them with `update`). */
+  get(): Settings {
+    return structuredClone(this.current);
+  }
+
+  /** Validates and saves a change; returns the new settings. Throws SettingsValidationError. */
+  update(patch: SettingsPatch): Settings {
+    const next = { ...this.current, ...patch, upload: { ...this.current.upload, ...patch.upload }, schema_version: this.current.schema_version };
+    const parsed = settingsSchema.safeParse(next);
+    if (!parsed.success) {
+      throw new SettingsValidationError(parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })));
+    }
+    if (API_KEY_SHAPE.test(JSON.stringify(parsed.data))) {
+      throw new SettingsValidationError([{ path: '', message: 'an API key cannot be stored in the settings; it goes to the keychain' }]);
+    }
+    this.write(parsed.data);
+    return this.get();
+  }
+
+  /** Calls `listener` after every successful update; returns the unsubscribe function. */
+  subscribe(listener: SettingsListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private write(settings: Settings): void {
+    this.conf.store = { ...this.extra, ...settings };
+    this.current = settings;
+    const copy = this.get();
+    for (const l of this.listeners) {
+      try {
+        l(copy);
+      } catch {
+        // A failing listener must not undo a saved change.
+      }
+    }
+  }
+}
+
+/** Opens the settings store (see SettingsStore). */
+export function openSettingsStore(options: SettingsStoreOptions = {}): SettingsStore {
+  return new SettingsStore(options);
+}

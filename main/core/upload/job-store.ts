@@ -1,0 +1,109 @@
+// Where journals live (`<data>/jobs/`) and how a rerun on the same folder finds its job.
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { readFirstRecord, readJournal, type SummaryRecord } from './journal';
+import { replayJournal } from './job-state';
+
+/** The folder holding the upload journals. */
+export function jobsDir(dataDir: string): string {
+  return join(dataDir, 'jobs');
+}
+
+function rootKey(root: string): string {
+  return createHash('sha256').update(root, 'utf8').digest('hex').slice(0, 16);
+}
+
+/** A fresh journal path for a new job on `root` (the folder is created if needed). */
+export function newJournalPath(dataDir: string, root: string): { path: string; jobId: string } {
+  const dir = jobsDir(dataDir);
+  mkdirSync(dir, { recursive: true });
+  const jobId = `${rootKey(root)}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+  return { path: join(dir, `${jobId}.jsonl`), jobId };
+}
+
+export type FolderJobs = {
+  /** The journal of the job on this folder that has not finished, if any. */
+  unfinished: string | null;
+  /** Finished jobs on this folder, newest first. */
+  finished: SummaryRecord[];
+};
+
+/** Looks up the jobs of the folder `root` (absolute path). */
+export function findFolderJobs(dataDir: string, root: string): FolderJobs {
+  const key = rootKey(root);
+  const out: FolderJobs = { unfinished: null, finished: [] };
+  let newestUnfinished = -1;
+  for (const path of listJournals(dataDir, `${key}-`)) {
+    const first = readFirstRecord(path);
+    if (!first || (first.t !== 'planned' && first.t !== 'summary') || first.root !== root) continue;
+    if (first.t === 'summary') {
+      out.finished.push(first);
+      continue;
+    }
+    const mtime = statSync(path).mtimeMs;
+    if (mtime > newestUnfinished) {
+      newestUnfinished = mtime;
+      out.unfinished = path;
+    }
+  }
+  out.finished.sort((a, b) => b.at - a.at);
+  return out;
+}
+
+/** Exam ids held by journals other than `exceptPath`: a crashed create must never adopt them. */
+export function examIdsOfOtherJobs(dataDir: string, exceptPath: string): Set<string> {
+  const ids = new Set<string>();
+  for (const path of listJournals(dataDir, '')) {
+    if (path === exceptPath) continue;
+    try {
+      const records = readJournal(path);
+      for (const r of records) {
+        if (r.t === 'created' || r.t === 'discarded' || r.t === 'ready') ids.add(r.exam_id);
+        else if (r.t === 'summary' && r.exam_id) ids.add(r.exam_id);
+      }
+    } catch {
+      // A journal being written or removed meanwhile: nothing to learn from it.
+    }
+  }
+  return ids;
+}
+
+/** Jobs not finished, on any folder (for an app that resumes everything at start-up). */
+export function listUnfinishedJobs(dataDir: string): string[] {
+  return listJournals(dataDir, '').filter((path) => {
+    const first = readFirstRecord(path);
+    if (first?.t !== 'planned') return false;
+    try {
+      const phase = replayJournal(readJournal(path)).phase;
+      return phase !== 'ready' && phase !== 'failed' && phase !== 'cancelled';
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Removes summaries of finished jobs older than `maxAgeMs`. */
+export function pruneFinishedJobs(dataDir: string, maxAgeMs: number, now = Date.now()): void {
+  for (const path of listJournals(dataDir, '')) {
+    const first = readFirstRecord(path);
+    if (first?.t === 'summary' && now - first.at > maxAgeMs) {
+      try {
+        unlinkSync(path);
+      } catch {
+        // Already gone.
+      }
+    }
+  }
+}
+
+function listJournals(dataDir: string, prefix: string): string[] {
+  const dir = jobsDir(dataDir);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names.filter((n) => n.startsWith(prefix) && n.endsWith('.jsonl')).map((n) => join(dir, n));
+}

@@ -1,0 +1,289 @@
+// The job journal: one append-only JSON-lines file per job. Every record is written before the
+// step it describes goes on (so kill -9 at any instant loses nothing), and the records that guard
+// against a second exam are fsynced before the service hears of it (so a power cut does not either).
+// A torn last line (a crash mid-write) is cut off when the journal is reopened.
+import { closeSync, fsync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, renameSync, writeSync } from 'node:fs';
+import { open, rename } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+
+const examType = z.enum(['cbct', 'radiografia', 'mesh', 'atm']);
+const mode = z.enum(['files', 'zip']);
+
+const plannedFile = z.object({ name: z.string(), path: z.string(), size: z.number(), mtimeMs: z.number(), ino: z.number() });
+
+export const recordSchema = z.discriminatedUnion('t', [
+  z.object({
+    t: z.literal('planned'),
+    v: z.literal(1),
+    job_id: z.string(),
+    at: z.number(),
+    root: z.string(),
+    fields: z.object({
+      name: z.string(),
+      exam_type: examType.optional(),
+      patient_name: z.string().optional(),
+      patient_id: z.string().optional(),
+      birth_date: z.string().optional(),
+      reason: z.string().optional(),
+    }),
+    requested_mode: z.enum(['files', 'zip', 'auto']),
+    mode,
+    files: z.array(plannedFile),
+    bytes: z.number(),
+    zip_size: z.number(),
+    fingerprint: z.string(),
+  }),
+  // Written (and fsynced) before POST /exams is sent: its presence without `created` means an exam
+  // may exist on the service that this job does not know yet.
+  z.object({ t: z.literal('creating'), marker: z.string(), at: z.number() }),
+  z.object({
+    t: z.literal('created'),
+    exam_id: z.string(),
+    created_at: z.string(),
+    expires_at: z.number(),
+    urls: z.array(z.string()).optional(),
+    zip_url: z.string().optional(),
+  }),
+  z.object({ t: z.literal('done'), i: z.array(z.number().int().nonnegative()) }),
+  z.object({ t: z.literal('undone'), i: z.array(z.number().int().nonnegative()) }),
+  z.object({ t: z.literal('uploaded') }),
+  // An exam this job made and then removed (URLs expired, orphan of a crashed create, cancel).
+  z.object({ t: z.literal('discarded'), exam_id: z.string(), reason: z.string() }),
+  z.object({ t: z.literal('ready'), exam_id: z.string(), at: z.number() }),
+  z.object({ t: z.literal('failed'), code: z.string(), message: z.string(), at: z.number() }),
+  z.object({ t: z.literal('cancelled'), at: z.number() }),
+  // What a finished journal is compacted to: no file list, no patient data.
+  z.object({
+    t: z.literal('summary'),
+    job_id: z.string(),
+    root: z.string(),
+    fingerprint: z.string(),
+    outcome: z.enum(['ready', 'failed', 'cancelled']),
+    exam_id: z.string().nullable(),
+    files: z.number(),
+    bytes: z.number(),
+    mode,
+    /** settingsHash of the fields and mode the exam was created with. */
+    settings: z.string().optional(),
+    code: z.string().optional(),
+    at: z.number(),
+  }),
+]);
+
+export type JournalRecord = z.infer<typeof recordSchema>;
+
+/** How soon an appended record must survive a power cut (see Journal.append). */
+export type Durability = 'sync' | 'background' | 'none';
+export type PlannedRecord = Extract<JournalRecord, { t: 'planned' }>;
+export type SummaryRecord = Extract<JournalRecord, { t: 'summary' }>;
+
+/** Reads every valid record; a torn or unreadable line is skipped (it can only be the last one). */
+export function readJournal(path: string): JournalRecord[] {
+  const text = readFileSync(path, 'utf8');
+  const out: JournalRecord[] = [];
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    const parsed = recordSchema.safeParse(value);
+    if (parsed.success) out.push(parsed.data);
+  }
+  return out;
+}
+
+/** The first line of a journal, without parsing the rest (job lookup reads many journals). */
+export function readFirstRecord(path: string): JournalRecord | null {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(64 * 1024);
+    const parts: Buffer[] = [];
+    let pos = 0;
+    for (;;) {
+      const n = readSync(fd, buf, 0, buf.length, pos);
+      if (n === 0) break;
+      pos += n;
+      const nl = buf.subarray(0, n).indexOf(0x0a);
+      parts.push(Buffer.from(buf.subarray(0, nl >= 0 ? nl : n)));
+      if (nl >= 0) break;
+    }
+    const text = Buffer.concat(parts).toString('utf8');
+    const parsed = recordSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** An open journal, appended to by one job. */
+export class Journal {
+  private pendingDone: number[] = [];
+  private flushTimer: NodeJS.Timeout | null = null;
+  private backgroundSyncs = 0;
+  private closeWhenSynced = false;
+  private dirSynced = true;
+
+  private constructor(
+    readonly path: string,
+    private fd: number,
+    private readonly doneFlushMs: number,
+  ) {}
+
+  /**
+   * Creates a new journal whose first record is the plan. It is made durable with the first
+   * `sync` append (the `creating` record, before anything reaches the service).
+   */
+  static create(path: string, planned: PlannedRecord, opts: { doneFlushMs?: number } = {}): Journal {
+    const fd = openSync(path, 'wx');
+    const j = new Journal(path, fd, opts.doneFlushMs ?? 250);
+    j.append(planned, 'none');
+    j.dirSynced = false;
+    return j;
+  }
+
+  /** Reopens a journal for appending, cutting off a torn last line first. */
+  static open(path: string, opts: { doneFlushMs?: number } = {}): { journal: Journal; records: JournalRecord[] } {
+    const text = readFileSync(path);
+    const end = text.lastIndexOf(0x0a) + 1;
+    const fd = openSync(path, 'r+');
+    if (end !== text.length) {
+      ftruncateSync(fd, end);
+      fsyncSync(fd);
+    }
+    closeSync(fd);
+    const records = readJournal(path);
+    return { journal: new Journal(path, openSync(path, 'a'), opts.doneFlushMs ?? 250), records };
+  }
+
+  /**
+   * Appends a record (pending file completions go first). `sync` returns once it is on disk;
+   * `background` starts the fsync without waiting; `none` leaves it to the next fsync. Records
+   * are always written in order; only how soon they survive a power cut differs (a killed process
+   * loses nothing it wrote).
+   */
+  append(record: JournalRecord, durability: Durability = 'sync'): void {
+    this.flushDone('none');
+    this.write(`${JSON.stringify(record)}\n`);
+    this.sync(durability);
+  }
+
+  /**
+   * Notes that file `i` is stored. Completions are batched (written at most every `doneFlushMs`
+   * and fsynced in the background): after a crash, only files completed in the last moments are
+   * sent again. The write itself is synchronous, so records stay in order.
+   */
+  markDone(i: number): void {
+    this.pendingDone.push(i);
+    this.flushTimer ??= setTimeout(() => {
+      this.flushTimer = null;
+      this.flushDone('background');
+    }, this.doneFlushMs);
+  }
+
+  /**
+   * Writes pending completions now; `sync` fsyncs before returning, `background` lets the fsync
+   * run on the thread pool (a blocking fsync can stall the event loop, and with it every transfer,
+   * while the disk flushes other writes), `none` leaves it to the next step boundary.
+   */
+  flushDone(durability: Durability = 'sync'): void {
+    if (this.flushTimer) {
+      clearTimeout(this.flushTimer);
+      this.flushTimer = null;
+    }
+    if (this.pendingDone.length === 0 || this.fd < 0) return;
+    const i = this.pendingDone;
+    this.pendingDone = [];
+    this.write(`${JSON.stringify({ t: 'done', i })}\n`);
+    this.sync(durability);
+  }
+
+  private sync(durability: Durability): void {
+    if (durability === 'sync') {
+      fsyncSync(this.fd);
+      if (!this.dirSynced) {
+        fsyncDir(dirname(this.path));
+        this.dirSynced = true;
+      }
+    } else if (durability === 'background' && this.backgroundSyncs === 0) {
+      // One at a time: a later background or sync fsync covers whatever this one missed.
+      this.backgroundSyncs++;
+      const fd = this.fd;
+      fsync(fd, () => {
+        this.backgroundSyncs--;
+        if (this.closeWhenSynced && this.backgroundSyncs === 0) closeSync(fd);
+      });
+    }
+  }
+
+  close(): void {
+    if (this.fd < 0) return;
+    this.flushDone('sync');
+    // A background fsync still holds the descriptor: it closes it when done.
+    if (this.backgroundSyncs > 0) this.closeWhenSynced = true;
+    else closeSync(this.fd);
+    this.fd = -1;
+  }
+
+  /** Replaces the whole journal by one summary line (atomically: temp file, fsync, rename). */
+  compact(summary: SummaryRecord): void {
+    this.close();
+    const tmp = `${this.path}.tmp`;
+    const fd = openSync(tmp, 'w');
+    try {
+      writeAll(fd, `${JSON.stringify(summary)}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, this.path);
+    fsyncDir(dirname(this.path));
+  }
+
+  /**
+   * The same without blocking: the caller need not wait (a process exits only once it is done,
+   * and a journal left uncompacted by a crash is compacted when it is next opened).
+   */
+  async compactInBackground(summary: SummaryRecord): Promise<void> {
+    this.close();
+    const tmp = `${this.path}.tmp`;
+    const handle = await open(tmp, 'w');
+    try {
+      await handle.writeFile(`${JSON.stringify(summary)}\n`, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(tmp, this.path);
+    fsyncDir(dirname(this.path));
+  }
+
+  private write(text: string): void {
+    if (this.fd < 0) throw new Error('journal is closed');
+    writeAll(this.fd, text);
+  }
+}
+
+function writeAll(fd: number, text: string): void {
+  const buf = Buffer.from(text, 'utf8');
+  let off = 0;
+  while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+}
+
+/** fsync of a folder makes a created or renamed entry durable; not supported on Windows (ignored). */
+export function fsyncDir(dir: string): void {
+  let fd: number | null = null;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // EISDIR/EPERM on Windows: NTFS journals metadata itself.
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}

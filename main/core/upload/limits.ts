@@ -1,0 +1,7 @@
+// Service limits the engine checks before creating an exam (API-v1.md §2.2 and §8.2).
+
+export const MAX_FILES_PER_EXAM = 5000;
+export const MAX_ZIP_BYTES = 1_073_741_824;
+export const MAX_NAME_LENGTH = 200;
+/** The emulator's (and storage's) limit on an object name. */
+export const MAX_FILE_NAME_LENGTH = 1024;

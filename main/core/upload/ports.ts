@@ -1,0 +1,78 @@
+// What the upload engine needs from the service, in its own minimal terms, so the engine does not
+// depend on the API client's exact shape (the adapter is api-port.ts).
+
+export type ExamType = 'cbct' | 'radiografia' | 'mesh' | 'atm';
+export type UploadMode = 'files' | 'zip';
+
+/** The exam fields a job sends on creation (API-v1.md §2.2), without the upload part. */
+export type ExamFields = {
+  name: string;
+  exam_type?: ExamType;
+  patient_name?: string;
+  patient_id?: string;
+  birth_date?: string;
+  reason?: string;
+};
+
+export type CreateExamInput = ExamFields &
+  ({ upload_mode: 'files'; files: { name: string; size: number }[] } | { upload_mode: 'zip'; zip_size_bytes: number });
+
+export type PresignedUrl = { url: string; expires_at: string };
+
+/** POST /exams answer: the exam and where to put its bytes. */
+export type CreatedExam = {
+  id: string;
+  created_at: string;
+  /** Files mode: one URL per file, in request order. */
+  upload_urls?: (PresignedUrl & { name: string })[];
+  /** Zip mode: the archive's URL. */
+  upload_url?: PresignedUrl;
+};
+
+/** The exam fields the engine reads back (list, get, confirm, process-zip). */
+export type ExamSummary = {
+  id: string;
+  name: string;
+  status: string;
+  patient_id: string | null;
+  file_count: number | null;
+  upload_mode: string | null;
+  created_at: string;
+};
+
+export type CallOptions = { signal?: AbortSignal };
+
+export type ExamsPort = {
+  createExam(input: CreateExamInput, opts?: CallOptions): Promise<CreatedExam>;
+  confirmExam(id: string, opts?: CallOptions): Promise<ExamSummary>;
+  processZip(id: string, opts?: CallOptions): Promise<ExamSummary>;
+  /** Idempotent: deleting an exam that is already gone succeeds. */
+  deleteExam(id: string, opts?: CallOptions): Promise<void>;
+  /** null when the exam does not exist (or was deleted). */
+  getExam(id: string, opts?: CallOptions): Promise<ExamSummary | null>;
+  /** The account's newest exams, newest first. */
+  listRecentExams(limit: number, opts?: CallOptions): Promise<ExamSummary[]>;
+};
+
+/**
+ * How a port call failed, as far as the engine cares:
+ * - `rate_limited`: refused, retry after `retryAfterSeconds`;
+ * - `not_found`: the exam does not exist;
+ * - `upload_incomplete`: confirm found files missing (`missing` names);
+ * - `rejected`: the service refused the request (4xx): nothing happened, retrying will not help;
+ * - `transient`: network fault, time-out or 5xx: the request may or may not have been carried out.
+ */
+export type ExamsPortErrorKind = 'rate_limited' | 'not_found' | 'upload_incomplete' | 'rejected' | 'transient';
+
+/** The only error type an ExamsPort throws (besides aborts). */
+export class ExamsPortError extends Error {
+  override name = 'ExamsPortError';
+  constructor(
+    readonly kind: ExamsPortErrorKind,
+    message: string,
+    readonly details: { status?: number; code?: string; retryAfterSeconds?: number; missing?: string[] } = {},
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}

@@ -1,0 +1,15 @@
+// The export watcher's public face: folder watching, completeness, the ledger and share claims.
+export { Claim, newAgentId, readDoneMarker, studyHash, tryClaim } from './claims';
+export type { ClaimOptions, ClaimOutcome, DoneMarker } from './claims';
+export { UploadCoordinator } from './coordinator';
+export type { CoordinatorEvents, CoordinatorOptions, UploadOutcome, UploadStudy, UploadTask } from './coordinator';
+export { engineUploader } from './engine-upload';
+export type { EngineUploaderOptions } from './engine-upload';
+export { FolderWatcher } from './folder-watcher';
+export type { FolderWatcherOptions } from './folder-watcher';
+export { Ledger, ledgerKey } from './ledger';
+export type { LedgerEntry, LedgerKey, LedgerStatus } from './ledger';
+export { isMarkerFile } from './snapshot';
+export { WatchService } from './watch-service';
+export type { WatchServiceOptions } from './watch-service';
+export type * from './types';

@@ -1,0 +1,39 @@
+// Bundles the Electron entry (main/index.ts) and the preload (preload/index.ts) into main/.build/
+// as CommonJS: package.json's "main" is main/.build/index.cjs, and sandboxed preloads must be one
+// CommonJS file. `node main/esbuild.config.mjs` (npm run build:main).
+import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+const common = {
+  absWorkingDir: root,
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  sourcemap: 'linked',
+  logLevel: 'info',
+  legalComments: 'none',
+};
+
+await build({
+  ...common,
+  entryPoints: ['main/index.ts'],
+  outfile: 'main/.build/index.cjs',
+  target: 'node22',
+  // Native and Electron modules are loaded at run time; everything else goes into the bundle.
+  external: ['electron', 'keytar'],
+  // The core is ESM and uses import.meta.url (createRequire, worker paths); CommonJS has __filename.
+  define: { 'import.meta.url': '__scanbridge_import_meta_url' },
+  banner: { js: "const __scanbridge_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
+});
+
+await build({
+  ...common,
+  entryPoints: ['preload/index.ts'],
+  outfile: 'main/.build/preload.cjs',
+  target: 'chrome140',
+  minify: true,
+  external: ['electron'],
+});
+

@@ -1,0 +1,117 @@
+// Electron entry: one instance, the agent running from the tray, the main window on demand.
+// Everything that matters lives in main/core (the agent); this file only wires it to Electron.
+import { app, session } from 'electron';
+import type { BrowserWindow } from 'electron';
+import { electronNotifier } from './adapters/electron-notifier';
+import { electronFolderPicker } from './adapters/folder-picker';
+import { KeytarSecretStore } from './adapters/keytar-secret-store';
+import { setStartAtLogin, startedHidden } from './adapters/login-item';
+import { appPaths } from './adapters/paths';
+import { createAppTray } from './adapters/tray';
+import type { AppTray, TrayLabels } from './adapters/tray';
+import type { Agent } from './core/agent';
+import { startAgent, stderrLogger } from './core/agent';
+import { languageOfLocale, texts } from './core/agent/messages';
+import { appDataDir } from './core/paths';
+import { forwardEvents, registerContractHandlers } from './ipc/contract-ipc';
+import { isAppUrl, registerAppScheme, serveRenderer } from './windows/app-protocol';
+import { createMainWindow } from './windows/main-window';
+import { hardenEveryContents, hardenSession, setExternalHosts } from './windows/security';
+
+const log = stderrLogger('scanbridge app');
+
+// Module-level references: a collected Tray disappears, a collected window closes.
+let tray: AppTray | null = null;
+let mainWindow: BrowserWindow | null = null;
+let agent: Agent | null = null;
+let quitting = false;
+
+function trayLabels(a: Agent): TrayLabels {
+  const t = texts(a.language());
+  return { open: t.trayOpen, quit: t.trayQuit, tooltip: { idle: t.trayIdle, uploading: t.trayUploading, error: t.trayError } };
+}
+
+function showMainWindow(): void {
+  const paths = appPaths();
+  if (!mainWindow || mainWindow.isDestroyed()) {
+    mainWindow = createMainWindow({ preload: paths.preload, icon: paths.appIcon, isQuitting: () => quitting });
+    mainWindow.on('closed', () => {
+      mainWindow = null;
+    });
+    return;
+  }
+  if (mainWindow.isMinimized()) mainWindow.restore();
+  mainWindow.show();
+  mainWindow.focus();
+}
+
+async function start(): Promise<void> {
+  const paths = appPaths();
+  hardenSession(session.defaultSession);
+  serveRenderer(session.defaultSession, paths.rendererDir);
+
+  agent = await startAgent({
+    dataDir: appDataDir(),
+    // SCANBRIDGE_KEYCHAIN_SERVICE keeps the demo's keys apart from the clinic's own.
+    secretStore: new KeytarSecretStore({ service: process.env['SCANBRIDGE_KEYCHAIN_SERVICE'] || undefined }),
+    notifier: electronNotifier(() => showMainWindow()),
+    folderPicker: electronFolderPicker(() => mainWindow),
+    transport: 'ipc',
+    systemLanguage: languageOfLocale(app.getLocale()),
+    log,
+  });
+  const running = agent;
+  setExternalHosts([running.settings().api_base_url]);
+  running.host.subscribe((name) => {
+    if (name !== 'settings:changed') return;
+    setExternalHosts([running.settings().api_base_url]);
+    tray?.setLabels(trayLabels(running));
+  });
+
+  registerContractHandlers(running.host, isAppUrl);
+  forwardEvents(running.host, () => (mainWindow && !mainWindow.isDestroyed() ? [mainWindow.webContents] : []), isAppUrl);
+
+  tray = createAppTray({
+    icon: paths.trayIcon,
+    labels: trayLabels(running),
+    onOpen: showMainWindow,
+    onQuit: () => app.quit(),
+  });
+  tray.setState(running.status());
+  running.onStatus((s) => tray?.setState(s));
+
+  // Only an installed app registers itself; a development run must not add the Electron binary to the login items.
+  if (app.isPackaged) setStartAtLogin(true);
+  if (!startedHidden()) showMainWindow();
+}
+
+registerAppScheme();
+hardenEveryContents();
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', () => showMainWindow());
+  // With every window closed the agent keeps watching and uploading from the tray.
+  app.on('window-all-closed', () => undefined);
+  app.on('activate', () => showMainWindow());
+  app.on('before-quit', () => {
+    quitting = true;
+  });
+  app.on('will-quit', (event) => {
+    const running = agent;
+    if (!running) return;
+    // Stop cleanly once: uploads are journaled and resume on the next start.
+    event.preventDefault();
+    agent = null;
+    void running.stop().finally(() => {
+      tray?.destroy();
+      tray = null;
+      app.quit();
+    });
+  });
+  app.whenReady().then(start).catch((e: unknown) => {
+    log.error(`start-up failed: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
+    app.exit(1);
+  });
+}

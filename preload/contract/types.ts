@@ -1,0 +1,149 @@
+/** Shapes exchanged between the window and the core. Plain data only (structured-clone and JSON safe). */
+
+export type Language = 'es' | 'en';
+export type LanguageSetting = Language | 'system';
+export type ExamType = 'cbct' | 'radiografia' | 'mesh' | 'atm';
+export type FolderExamType = ExamType | 'from_dicom';
+export type UploadMode = 'files' | 'zip' | 'auto';
+export type KeyKind = 'live' | 'sandbox';
+
+export type WatchFolder = {
+  id: string;
+  path: string;
+  exam_type: FolderExamType;
+  /** auto: upload complete exports at once; review: wait in the inbox for the front desk. */
+  mode: 'auto' | 'review';
+  settle_seconds: number;
+  /** Poll instead of native events (network shares). */
+  polling: boolean;
+};
+
+export type UploadOptions = {
+  concurrency: number;
+  /** Bytes per second; 0 means no limit. */
+  bandwidth_limit: number;
+  mode: UploadMode;
+};
+
+export type Settings = {
+  language: LanguageSetting;
+  api_base_url: string;
+  active_key: KeyKind | null;
+  watch_folders: WatchFolder[];
+  upload: UploadOptions;
+  /** Template for the exam name proposed in the inbox, e.g. "{type} {patient} {date}". */
+  exam_name_template: string;
+  /** Default days until an exam expires; null means never. */
+  default_expiration_days: number | null;
+};
+
+export type AppInfo = {
+  version: string;
+  /** How the window talks to the core. */
+  transport: 'ipc' | 'http';
+  platform: string;
+  system_language: Language;
+};
+
+export type KeychainState = { available: true } | { available: false; reason: 'no_dbus' | 'no_daemon' | 'timeout' | 'locked' | 'error'; message: string };
+
+export type KeySlot = {
+  present: boolean;
+  /** Last four characters, for recognition. */
+  hint: string | null;
+  /** Held in memory for this session only (no keychain service): it is forgotten when the app quits. */
+  session_only: boolean;
+};
+
+export type KeysStatus = {
+  keychain: KeychainState;
+  live: KeySlot;
+  sandbox: KeySlot;
+  active: KeyKind | null;
+};
+
+export type RateState = { limit: number | null; remaining: number | null; reset_at: string | null; updated_at: string | null };
+
+export type AccountView = {
+  user_id: string;
+  email: string;
+  plan: string;
+  scopes: string[];
+  storage: { used_bytes: number; limit_bytes: number; used_percent: number };
+  exams: { count: number; limit: number };
+  sandbox: boolean;
+  rate: RateState;
+};
+
+export type StudyWarning =
+  | 'missing_patient_name'
+  | 'missing_patient_id'
+  | 'missing_birth_date'
+  | 'future_birth_date'
+  | 'several_patients'
+  | 'unknown_modality'
+  | 'already_uploaded'
+  | 'already_uploaded_changed'
+  | 'skipped_files'
+  /** The birth date is after the study date. */
+  | 'birth_after_study'
+  /** Names did not decode with the declared character set: check accents and ñ. */
+  | 'charset_fallback';
+
+export type InboxSeries = { series_uid: string; modality: string; description: string | null; files: number; bytes: number; excluded: boolean };
+
+export type InboxFields = {
+  name: string;
+  patient_name: string;
+  patient_id: string;
+  birth_date: string | null;
+  reason: string;
+  exam_type: ExamType;
+  expiration_days: number | null;
+};
+
+export type InboxItem = {
+  id: string;
+  folder_id: string | null;
+  export_path: string;
+  study_uid: string;
+  detected_at: string;
+  study_date: string | null;
+  modality: string;
+  description: string | null;
+  fields: InboxFields;
+  series: InboxSeries[];
+  files: number;
+  bytes: number;
+  skipped: number;
+  warnings: StudyWarning[];
+  status: 'review' | 'queued' | 'uploaded';
+  job_id: string | null;
+};
+
+export type UploadPhase = 'queued' | 'planning' | 'creating' | 'uploading' | 'confirming' | 'paused' | 'ready' | 'failed' | 'cancelled';
+
+export type UploadJobView = {
+  id: string;
+  inbox_id: string | null;
+  name: string;
+  patient_name: string;
+  exam_type: ExamType;
+  phase: UploadPhase;
+  mode: 'files' | 'zip';
+  exam_id: string | null;
+  viewer_url: string | null;
+  bytes_total: number;
+  bytes_sent: number;
+  files_total: number;
+  files_done: number;
+  /** Bytes per second, smoothed. */
+  rate: number;
+  eta_seconds: number | null;
+  /** A stable code the UI translates, plus the technical detail. */
+  error: { code: string; message: string } | null;
+  /** Set while a job that failed on a network fault waits to retry by itself (phase 'failed'): when it will. */
+  retry_at: string | null;
+  created_at: string;
+  updated_at: string;
+};

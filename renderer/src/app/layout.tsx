@@ -1,0 +1,99 @@
+import { Alert, AppShell, Badge, Group, NavLink, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { NavLink as RouterLink, Outlet, useLocation } from 'react-router';
+import { KeyIndicator } from '../components/key-indicator';
+import { LanguageSwitch } from '../components/language-switch';
+import { RateMeter } from '../components/rate-meter';
+import { SandboxBanner } from '../components/sandbox-banner';
+import { useConnectionState } from './connection';
+import { useAccount, useInbox, useKeysStatus, useRate, useUploads } from './queries';
+
+const HEADER = 60;
+const BANNER = 36;
+const ACTIVE_PHASES = new Set(['queued', 'planning', 'creating', 'uploading', 'confirming', 'paused']);
+
+function Nav() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const inbox = useInbox().data ?? [];
+  const uploads = useUploads().data ?? [];
+  const review = inbox.filter((i) => i.status === 'review').length;
+  // A job waiting to retry by itself (retry_at) still counts as running, not as needing attention.
+  const running = uploads.filter((u) => ACTIVE_PHASES.has(u.phase) || (u.phase === 'failed' && u.retry_at !== null)).length;
+  const failed = uploads.filter((u) => u.phase === 'failed' && u.retry_at === null).length;
+  const items = [
+    { to: '/inbox', label: t('nav.inbox'), badge: review > 0 ? <Badge size="sm" circle>{review}</Badge> : null },
+    {
+      to: '/uploads',
+      label: t('nav.uploads'),
+      badge: failed > 0 ? <Badge size="sm" color="red.8" circle>{failed}</Badge> : running > 0 ? <Badge size="sm" circle>{running}</Badge> : null,
+    },
+    { to: '/account', label: t('nav.account'), badge: null },
+    { to: '/settings', label: t('nav.settings'), badge: null },
+  ];
+  return (
+    <nav aria-label={t('nav.label')}>
+      {items.map((item) => (
+        <NavLink
+          key={item.to}
+          component={RouterLink}
+          to={item.to}
+          label={item.label}
+          rightSection={item.badge}
+          active={pathname.startsWith(item.to)}
+          aria-current={pathname.startsWith(item.to) ? 'page' : undefined}
+          color="blue"
+          fw={600}
+          mb={4}
+        />
+      ))}
+    </nav>
+  );
+}
+
+/** The app shell: header with the key in use and the rate meter, the sandbox banner, navigation and the page. */
+export function Layout() {
+  const { t } = useTranslation();
+  const status = useKeysStatus().data;
+  const sandbox = status?.active === 'sandbox';
+  const account = useAccount(status?.active != null);
+  const rate = useRate(account.data?.rate);
+  const connection = useConnectionState();
+  const activeSlot = status?.active ? status[status.active] : null;
+  return (
+    <AppShell header={{ height: HEADER + (sandbox ? BANNER : 0) }} navbar={{ width: 210, breakpoint: 0 }} padding="lg">
+      <AppShell.Header>
+        <a href="#main" className="skip-link">
+          {t('nav.skip')}
+        </a>
+        {sandbox && <SandboxBanner />}
+        <Group h={HEADER} px="lg" justify="space-between" wrap="nowrap">
+          <Title order={1} size="h3">
+            ScanBridge
+          </Title>
+          <Group gap="lg" wrap="nowrap">
+            <KeyIndicator status={status} />
+            <RateMeter rate={rate} compact />
+            <LanguageSwitch />
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="sm">
+        <Nav />
+      </AppShell.Navbar>
+      <AppShell.Main id="main" tabIndex={-1}>
+        {connection === 'lost' && (
+          <Alert color="red" variant="filled" mb="md" role="alert" title={t('connection.lostTitle')} data-testid="connection-lost">
+            {t('connection.lostBody')}
+          </Alert>
+        )}
+        {activeSlot?.session_only && (
+          <Alert color="yellow" variant="light" mb="md" title={t('keys.sessionOnlyTitle')} data-testid="session-only">
+            <Text size="sm">{t('keys.sessionOnlyBody')}</Text>
+          </Alert>
+        )}
+        <Outlet />
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,98 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import type { ContractError, MethodArgs, MethodName, MethodResult, RateState } from '../../../preload/contract';
+import type { Transport } from '../transport';
+import { preferNewer, upsertById } from './merge';
+import { PushClock } from './push-clock';
+import { newerRate } from './rate';
+import { useTransport } from './transport-context';
+
+/** Cache keys of the service data the window shows. */
+export const keys = {
+  app: ['app-info'] as const,
+  settings: ['settings'] as const,
+  keys: ['keys'] as const,
+  account: ['account'] as const,
+  rate: ['rate'] as const,
+  inbox: ['inbox'] as const,
+  uploads: ['uploads'] as const,
+};
+
+type Call<M extends MethodName> = { name: M };
+
+/** One per window: pushes and reads of the same caches. */
+const clock = new PushClock();
+
+function useCallQuery<M extends MethodName>(key: readonly string[], name: M, args: MethodArgs<M>, enabled = true) {
+  const t = useTransport();
+  const qc = useQueryClient();
+  return useQuery<MethodResult<M>, ContractError>({ queryKey: key, queryFn: () => clock.read(key, () => t.call(name, args), () => qc.getQueryData<MethodResult<M>>(key)), enabled });
+}
+
+export const useAppInfo = () => useCallQuery(keys.app, 'app:info', {});
+export const useSettings = () => useCallQuery(keys.settings, 'settings:get', {});
+export const useKeysStatus = () => useCallQuery(keys.keys, 'keys:status', {});
+export const useAccount = (enabled: boolean) => useCallQuery(keys.account, 'account:get', {}, enabled);
+export const useInbox = () => useCallQuery(keys.inbox, 'inbox:list', {});
+
+/** Upload jobs: a read never undoes a newer pushed state of a job (see preferNewer). */
+export function useUploads() {
+  const t = useTransport();
+  const qc = useQueryClient();
+  return useQuery<MethodResult<'uploads:list'>, ContractError>({
+    queryKey: keys.uploads,
+    queryFn: async () => preferNewer(qc.getQueryData<MethodResult<'uploads:list'>>(keys.uploads), await t.call('uploads:list', {})),
+  });
+}
+
+/** The latest rate-limit reading: pushed by `account:rate`, or the one `account:get` answered if newer. */
+export function useRate(fromAccount?: RateState): RateState | undefined {
+  const pushed = useQuery<RateState | null>({ queryKey: keys.rate, queryFn: () => null, staleTime: Infinity, enabled: false }).data;
+  return newerRate(pushed, fromAccount);
+}
+
+/** A contract call as a mutation; `onDone` updates caches from its result. */
+export function useCall<M extends MethodName>(
+  { name }: Call<M>,
+  onDone?: (result: MethodResult<M>, qc: QueryClient, args: MethodArgs<M>) => void,
+) {
+  const t = useTransport();
+  const qc = useQueryClient();
+  return useMutation<MethodResult<M>, ContractError, MethodArgs<M>>({
+    mutationFn: (args) => t.call(name, args),
+    onSuccess: (result, args) => onDone?.(result, qc, args),
+  });
+}
+
+/** Keeps the caches in step with what main pushes, and refetches everything after a break in the stream. */
+export function bindEvents(t: Transport, qc: QueryClient): () => void {
+  const offs = [
+    t.on('uploads:state', (changed) => qc.setQueryData(keys.uploads, (old: MethodResult<'uploads:list'> | undefined) => upsertById(old, changed))),
+    t.on('inbox:changed', (items) => {
+      clock.mark(keys.inbox);
+      qc.setQueryData(keys.inbox, items);
+    }),
+    t.on('settings:changed', (s) => {
+      clock.mark(keys.settings);
+      qc.setQueryData(keys.settings, s);
+    }),
+    t.on('keys:changed', (k) => {
+      clock.mark(keys.keys);
+      qc.setQueryData(keys.keys, k);
+      void qc.invalidateQueries({ queryKey: keys.account });
+    }),
+    t.on('account:rate', (r) => qc.setQueryData(keys.rate, r)),
+    t.onConnection((state) => {
+      if (state === 'open') void qc.invalidateQueries();
+    }),
+  ];
+  return () => offs.forEach((off) => off());
+}
+
+/** Binds pushed events to the cache for the life of the component. */
+export function useEventBinding(): void {
+  const t = useTransport();
+  const qc = useQueryClient();
+  useEffect(() => bindEvents(t, qc), [t, qc]);
+}

@@ -1,0 +1,60 @@
+// Numbers, sizes, rates and times as staff read them, in the window's language.
+import type { Language } from '../../../preload/contract';
+
+const locale = (lang: Language): string => (lang === 'es' ? 'es-ES' : 'en-US');
+
+/** 1536 → "1.5 KB" / "1,5 KB" (powers of 1024, as file managers show). */
+export function formatBytes(bytes: number, lang: Language): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let v = Math.max(0, bytes);
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i += 1;
+  }
+  const digits = i === 0 || v >= 100 ? 0 : 1;
+  return `${new Intl.NumberFormat(locale(lang), { maximumFractionDigits: digits, minimumFractionDigits: digits }).format(v)} ${units[i] ?? 'B'}`;
+}
+
+/** Bytes per second → "2.4 MB/s". */
+export function formatRate(bytesPerSecond: number, lang: Language): string {
+  return `${formatBytes(bytesPerSecond, lang)}/s`;
+}
+
+export function formatNumber(n: number, lang: Language): string {
+  return new Intl.NumberFormat(locale(lang)).format(n);
+}
+
+/** Seconds → "1 h 05 min", "3 min 20 s", "45 s". */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const r = s % 60;
+  if (h > 0) return `${h} h ${String(m).padStart(2, '0')} min`;
+  if (m > 0) return `${m} min ${String(r).padStart(2, '0')} s`;
+  return `${r} s`;
+}
+
+/** An ISO instant as local time of day ("14:05"), or date and time when it is not today. */
+export function formatTime(iso: string, lang: Language, now: Date = new Date()): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  const sameDay = d.toDateString() === now.toDateString();
+  return new Intl.DateTimeFormat(locale(lang), sameDay ? { hour: '2-digit', minute: '2-digit', second: '2-digit' } : { dateStyle: 'short', timeStyle: 'short' }).format(d);
+}
+
+/** A `YYYY-MM-DD` date as the locale writes it (the value is a calendar date: no time zone shift). */
+export function formatDate(ymd: string | null, lang: Language): string {
+  if (!ymd) return '';
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(ymd);
+  if (!m) return ymd;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return new Intl.DateTimeFormat(locale(lang), { dateStyle: 'medium', timeZone: 'UTC' }).format(d);
+}
+
+/** Whole percent, 0–100, of done over total (0 when total is 0). */
+export function percent(done: number, total: number): number {
+  if (total <= 0) return 0;
+  return Math.min(100, Math.max(0, Math.floor((done / total) * 100)));
+}

@@ -1,0 +1,65 @@
+import type { ExamType, InboxFields } from '../../../../preload/contract';
+
+/** The inbox form as typed (strings and numbers as the inputs give them). */
+export type FormState = {
+  name: string;
+  patient_name: string;
+  patient_id: string;
+  birth_date: string;
+  reason: string;
+  exam_type: ExamType;
+  expiration_days: number | string;
+};
+
+export type FormProblem = 'name_required' | 'name_too_long' | 'patient_id_too_long' | 'birth_date_invalid' | 'expiration_invalid';
+
+export function toForm(f: InboxFields): FormState {
+  return { ...f, birth_date: f.birth_date ?? '', expiration_days: f.expiration_days ?? '' };
+}
+
+/** True for a real `YYYY-MM-DD` date (not 1980-02-30). */
+export function isCalendarDate(value: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+/** Problems per field, or an empty object when the form can be sent. */
+export function validate(form: FormState): Partial<Record<keyof FormState, FormProblem>> {
+  const out: Partial<Record<keyof FormState, FormProblem>> = {};
+  const name = form.name.trim();
+  if (!name) out.name = 'name_required';
+  else if (name.length > 200) out.name = 'name_too_long';
+  if (form.patient_id.length > 64) out.patient_id = 'patient_id_too_long';
+  if (form.birth_date !== '' && !isCalendarDate(form.birth_date)) out.birth_date = 'birth_date_invalid';
+  if (form.expiration_days !== '') {
+    const n = Number(form.expiration_days);
+    if (!Number.isInteger(n) || n < 1 || n > 3650) out.expiration_days = 'expiration_invalid';
+  }
+  return out;
+}
+
+/** The form as the contract's fields (call only when `validate` found nothing). */
+export function toFields(form: FormState): InboxFields {
+  return {
+    name: form.name.trim(),
+    patient_name: form.patient_name.trim(),
+    patient_id: form.patient_id.trim(),
+    birth_date: form.birth_date === '' ? null : form.birth_date,
+    reason: form.reason,
+    exam_type: form.exam_type,
+    expiration_days: form.expiration_days === '' ? null : Number(form.expiration_days),
+  };
+}
+
+/** The fields that differ from what main holds (only those are sent). */
+export function changedFields(form: FormState, saved: InboxFields): Partial<InboxFields> {
+  const next = toFields(form);
+  const out: Partial<InboxFields> = {};
+  for (const k of Object.keys(next) as (keyof InboxFields)[]) {
+    if (next[k] !== saved[k]) (out as Record<string, unknown>)[k] = next[k];
+  }
+  return out;
+}

@@ -1,0 +1,64 @@
+import { Alert, Anchor, Grid, Loader, SegmentedControl, Stack, Text, Title } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { InboxItem } from '../../../../preload/contract';
+import { useInbox, useSettings } from '../../app/queries';
+import { ErrorAlert } from '../../components/error-alert';
+import { InboxDetail } from './inbox-detail';
+import { InboxList } from './inbox-list';
+
+type Filter = 'review' | 'queued' | 'uploaded' | 'all';
+
+/** Newest first. */
+const byDetected = (a: InboxItem, b: InboxItem): number => b.detected_at.localeCompare(a.detected_at);
+
+/** The front desk's inbox: what the scanners exported, to check and upload. */
+export function InboxPage() {
+  const { t } = useTranslation();
+  const inbox = useInbox();
+  const settings = useSettings().data;
+  const [filter, setFilter] = useState<Filter>('review');
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [queued, setQueued] = useState<string | null>(null);
+  const all = useMemo(() => [...(inbox.data ?? [])].sort(byDetected), [inbox.data]);
+  const items = filter === 'all' ? all : all.filter((i) => i.status === filter);
+  const count = (s: Filter): number => (s === 'all' ? all.length : all.filter((i) => i.status === s).length);
+  const selected = items.find((i) => i.id === selectedId) ?? items[0] ?? null;
+  return (
+    <Stack gap="md">
+      <Title order={2}>{t('inbox.title')}</Title>
+      <SegmentedControl
+        aria-label={t('inbox.filterLabel')}
+        value={filter}
+        onChange={(v) => setFilter(v as Filter)}
+        data={(['review', 'queued', 'uploaded', 'all'] as const).map((f) => ({ value: f, label: `${t(`inbox.filter.${f}`)} (${count(f)})` }))}
+        w="fit-content"
+        data-testid="inbox-filter"
+      />
+      {queued && (
+        <Alert color="teal" variant="light" role="status" data-testid="upload-queued" withCloseButton closeButtonLabel={t('common.close')} onClose={() => setQueued(null)}>
+          {t('inbox.queuedNotice', { name: queued })}{' '}
+          <Anchor component={Link} to="/uploads" data-testid="see-uploads">
+            {t('inbox.seeUploads')}
+          </Anchor>
+        </Alert>
+      )}
+      {inbox.isPending && <Loader aria-label={t('common.loading')} />}
+      <ErrorAlert error={inbox.error} />
+      {inbox.data && items.length === 0 && (
+        <Text c="dimmed" data-testid="inbox-empty">
+          {settings && settings.watch_folders.length === 0 ? t('inbox.emptyNoFolders') : t(`inbox.empty.${filter}`)}
+        </Text>
+      )}
+      {items.length > 0 && (
+        <Grid gap="md">
+          <Grid.Col span={4}>
+            <InboxList items={items} selectedId={selected?.id ?? null} onSelect={setSelectedId} height="calc(100vh - 230px)" />
+          </Grid.Col>
+          <Grid.Col span={8}>{selected && <InboxDetail key={selected.id} item={selected} onUploaded={setQueued} />}</Grid.Col>
+        </Grid>
+      )}
+    </Stack>
+  );
+}

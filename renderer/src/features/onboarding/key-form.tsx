@@ -1,0 +1,125 @@
+import { Alert, Badge, Button, Group, PasswordInput, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AccountView, KeysStatus } from '../../../../preload/contract';
+import { kindOfKey } from '../../app/key-state';
+import { keys, useCall } from '../../app/queries';
+import { AccountSummary } from '../../components/account-summary';
+import { ErrorAlert } from '../../components/error-alert';
+
+type Props = {
+  /** Called after the key is stored (in the keychain or, without one, for this session). */
+  onSaved?: (status: KeysStatus) => void;
+};
+
+/** Paste a key, verify it with the service (GET /me), then store it in the OS keychain. */
+export function KeyForm({ onSaved }: Props) {
+  const { t } = useTranslation();
+  const [key, setKey] = useState('');
+  const [verified, setVerified] = useState<{ key: string; account: AccountView } | null>(null);
+  const [tooShort, setTooShort] = useState(false);
+  const [savedStatus, setSavedStatus] = useState<KeysStatus | null>(null);
+  const verify = useCall({ name: 'keys:verify' });
+  const save = useCall({ name: 'keys:save' }, (r, qc) => {
+    qc.setQueryData(keys.keys, r.status);
+    qc.setQueryData(keys.account, r.account);
+    void qc.invalidateQueries({ queryKey: keys.settings });
+    void qc.invalidateQueries({ queryKey: keys.inbox });
+  });
+  const trimmed = key.trim();
+  const kind = trimmed ? kindOfKey(trimmed) : null;
+
+  const check = (): boolean => {
+    const short = trimmed.length < 8;
+    setTooShort(short);
+    return !short;
+  };
+  const onVerify = (): void => {
+    if (!check()) return;
+    save.reset();
+    verify.mutate({ key: trimmed }, { onSuccess: (account) => setVerified({ key: trimmed, account }) });
+  };
+  const onSave = (): void => {
+    if (!check()) return;
+    verify.reset();
+    save.mutate({ key: trimmed }, {
+      onSuccess: (r) => {
+        setVerified({ key: trimmed, account: r.account });
+        setSavedStatus(r.status);
+        onSaved?.(r.status);
+      },
+    });
+  };
+
+  return (
+    <Stack gap="md">
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          onVerify();
+        }}
+      >
+        <Stack gap="sm">
+          <PasswordInput
+            label={t('onboarding.keyLabel')}
+            description={t('onboarding.keyHelp')}
+            value={key}
+            onChange={(e) => {
+              setKey(e.currentTarget.value);
+              setVerified(null);
+              setSavedStatus(null);
+              setTooShort(false);
+            }}
+            error={tooShort ? t('onboarding.keyTooShort') : undefined}
+            autoComplete="off"
+            spellCheck={false}
+            data-testid="key-input"
+            visibilityToggleButtonProps={{ 'aria-label': t('onboarding.toggleVisibility') }}
+          />
+          {kind && (
+            <Text size="sm" data-testid="key-kind-guess">
+              {kind === 'sandbox' ? (
+                <Badge color="yellow.4" c="#1a1200" mr={6}>{t('keys.sandbox')}</Badge>
+              ) : (
+                <Badge color="teal.9" mr={6}>{t('keys.live')}</Badge>
+              )}
+              {kind === 'sandbox' ? t('onboarding.looksSandbox') : t('onboarding.looksLive')}
+            </Text>
+          )}
+          <Group>
+            <Button type="submit" variant="default" loading={verify.isPending} disabled={!trimmed} data-testid="verify-key">
+              {t('onboarding.verify')}
+            </Button>
+            <Button type="button" onClick={onSave} loading={save.isPending} disabled={!trimmed} data-testid="save-key">
+              {t('onboarding.save')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+      {verify.error && <ErrorAlert error={verify.error} />}
+      {save.error && <ErrorAlert error={save.error} />}
+      {verified && verified.key === trimmed && (
+        <Stack gap="xs">
+          {!savedStatus && (
+            <Text size="sm" c="teal.9" fw={600} role="status" data-testid="key-verified">
+              {t('onboarding.verified')}
+            </Text>
+          )}
+          <AccountSummary account={verified.account} />
+        </Stack>
+      )}
+      {savedStatus && (
+        savedStatus.keychain.available ? (
+          <Alert color="teal" variant="light" title={t('onboarding.savedTitle')} role="status" data-testid="key-saved">
+            {t('onboarding.savedBody')}
+          </Alert>
+        ) : (
+          <Alert color="yellow" variant="light" title={t('errors.keychain_unavailable.title')} role="status" data-testid="key-saved-session">
+            {t('errors.keychain_unavailable.action')}
+          </Alert>
+        )
+      )}
+    </Stack>
+  );
+}

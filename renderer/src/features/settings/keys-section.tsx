@@ -1,0 +1,87 @@
+import { Alert, Badge, Button, Divider, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import type { QueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { KeyKind, KeysStatus } from '../../../../preload/contract';
+import { keys, useCall } from '../../app/queries';
+import { ErrorAlert } from '../../components/error-alert';
+import { KeyForm } from '../onboarding/key-form';
+
+function Slot({ kind, status }: { kind: KeyKind; status: KeysStatus }) {
+  const { t } = useTranslation();
+  const slot = status[kind];
+  const active = status.active === kind;
+  const [confirming, setConfirming] = useState(false);
+  const onDone = (s: KeysStatus, qc: QueryClient): void => {
+    qc.setQueryData(keys.keys, s);
+    void qc.invalidateQueries({ queryKey: keys.account });
+    void qc.invalidateQueries({ queryKey: keys.settings });
+  };
+  const activate = useCall({ name: 'keys:activate' }, onDone);
+  const remove = useCall({ name: 'keys:remove' }, onDone);
+  const name = kind === 'live' ? t('keys.live') : t('keys.sandbox');
+  return (
+    <Paper withBorder p="md" data-testid={`key-slot-${kind}`}>
+      <Group justify="space-between" wrap="nowrap">
+        <Stack gap={2}>
+          <Group gap="xs">
+            <Text fw={700}>{name}</Text>
+            {active && <Badge color={kind === 'sandbox' ? 'yellow.4' : 'teal.9'} c={kind === 'sandbox' ? '#1a1200' : 'white'}>{t('keys.active')}</Badge>}
+          </Group>
+          <Text size="sm" c="dimmed">
+            {slot.present
+              ? `${t('keys.stored', { hint: slot.hint ?? '' })}${slot.session_only ? ` · ${t('keys.sessionOnlyShort')}` : ''}`
+              : t('keys.empty')}
+          </Text>
+        </Stack>
+        <Group gap="xs" wrap="nowrap">
+          {slot.present && !active && (
+            <Button size="xs" onClick={() => activate.mutate({ kind })} loading={activate.isPending}>
+              {t('keys.activate')}
+            </Button>
+          )}
+          {slot.present &&
+            (confirming ? (
+              <>
+                <Text size="sm">{t('keys.confirmRemove')}</Text>
+                <Button size="xs" color="red.8" onClick={() => remove.mutate({ kind }, { onSettled: () => setConfirming(false) })} loading={remove.isPending}>
+                  {t('common.remove')}
+                </Button>
+                <Button size="xs" variant="default" onClick={() => setConfirming(false)}>
+                  {t('common.cancel')}
+                </Button>
+              </>
+            ) : (
+              <Button size="xs" variant="default" onClick={() => setConfirming(true)} aria-label={t('keys.removeKey', { kind: name })}>
+                {t('common.remove')}
+              </Button>
+            ))}
+        </Group>
+      </Group>
+      <ErrorAlert error={activate.error ?? remove.error} />
+    </Paper>
+  );
+}
+
+/** The live and sandbox keys: which one is in use, switching, removing and adding. */
+export function KeysSection({ status }: { status: KeysStatus }) {
+  const { t } = useTranslation();
+  return (
+    <Paper withBorder p="lg" component="section" aria-labelledby="settings-keys">
+      <Stack gap="md">
+        <Title order={3} id="settings-keys">{t('keys.title')}</Title>
+        {!status.keychain.available && (
+          <Alert color="yellow" variant="light" title={t('errors.keychain_unavailable.title')}>
+            <Text size="sm">{t('errors.keychain_unavailable.action')}</Text>
+          </Alert>
+        )}
+        <Slot kind="live" status={status} />
+        <Slot kind="sandbox" status={status} />
+        <Divider />
+        <Text fw={600}>{t('keys.addTitle')}</Text>
+        <Text size="sm" c="dimmed">{t('keys.addHelp')}</Text>
+        <KeyForm />
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,36 @@
+import { Loader, Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { useAppInfo, useKeysStatus, useSettings } from '../../app/queries';
+import { ErrorAlert } from '../../components/error-alert';
+import { FoldersSection } from './folders-section';
+import { GeneralSection } from './general-section';
+import { KeysSection } from './keys-section';
+import { UploadSection } from './upload-section';
+
+/** Settings: watch folders, upload options, language and names, keys. */
+export function SettingsPage() {
+  const { t } = useTranslation();
+  const settings = useSettings();
+  const status = useKeysStatus();
+  const info = useAppInfo().data;
+  return (
+    <Stack gap="lg" maw={980}>
+      <Title order={2}>{t('settings.title')}</Title>
+      {settings.isPending && <Loader aria-label={t('common.loading')} />}
+      <ErrorAlert error={settings.error ?? status.error} />
+      {settings.data && (
+        <>
+          <FoldersSection settings={settings.data} />
+          <UploadSection settings={settings.data} />
+          <GeneralSection settings={settings.data} />
+        </>
+      )}
+      {status.data && <KeysSection status={status.data} />}
+      {info && (
+        <Text size="sm" c="dimmed" data-testid="app-info">
+          {t('settings.about', { version: info.version, transport: t(`settings.transport_${info.transport}`), platform: info.platform })}
+        </Text>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,74 @@
+import { Button, Group, NativeSelect, NumberInput, Paper, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Settings, UploadMode } from '../../../../preload/contract';
+import { keys, useCall } from '../../app/queries';
+import { ErrorAlert } from '../../components/error-alert';
+import { fromMegabytes, toMegabytes, uploadModeOptions, wholeNumber } from './options';
+
+/** How uploads run: parallel transfers, a bandwidth cap, files or one zip. */
+export function UploadSection({ settings }: { settings: Settings }) {
+  const { t } = useTranslation();
+  const [concurrency, setConcurrency] = useState<number | string>(settings.upload.concurrency);
+  const [limit, setLimit] = useState<number | string>(toMegabytes(settings.upload.bandwidth_limit));
+  const [mode, setMode] = useState<UploadMode>(settings.upload.mode);
+  const [saved, setSaved] = useState(false);
+  const update = useCall({ name: 'settings:update' }, (s, qc) => qc.setQueryData(keys.settings, s));
+  const save = (): void => {
+    setSaved(false);
+    const mb = typeof limit === 'number' ? limit : Number(String(limit).replace(',', '.'));
+    update.mutate(
+      {
+        upload: {
+          concurrency: wholeNumber(concurrency, 1, 16) ?? settings.upload.concurrency,
+          bandwidth_limit: Number.isFinite(mb) ? fromMegabytes(mb) : 0,
+          mode,
+        },
+      },
+      { onSuccess: () => setSaved(true) },
+    );
+  };
+  return (
+    <Paper withBorder p="lg" component="section" aria-labelledby="settings-upload">
+      <Stack gap="md">
+        <Title order={3} id="settings-upload">{t('settings.upload.title')}</Title>
+        <Group align="flex-start" grow>
+          <NumberInput
+            label={t('settings.upload.concurrency')}
+            description={t('settings.upload.concurrencyHelp')}
+            value={concurrency}
+            onChange={setConcurrency}
+            min={1}
+            max={16}
+            allowDecimal={false}
+            data-testid="settings-concurrency"
+          />
+          <NumberInput
+            label={t('settings.upload.bandwidth')}
+            description={t('settings.upload.bandwidthHelp')}
+            value={limit}
+            onChange={setLimit}
+            min={0}
+            decimalScale={2}
+            data-testid="settings-bandwidth"
+          />
+          <NativeSelect
+            label={t('settings.upload.mode')}
+            description={t('settings.upload.modeHelp')}
+            value={mode}
+            data={uploadModeOptions(t)}
+            onChange={(e) => setMode(e.currentTarget.value as UploadMode)}
+            data-testid="settings-upload-mode"
+          />
+        </Group>
+        <Group>
+          <Button onClick={save} loading={update.isPending} data-testid="settings-upload-save">
+            {t('common.save')}
+          </Button>
+          {saved && <Text size="sm" c="teal.9" role="status">{t('common.saved')}</Text>}
+        </Group>
+        <ErrorAlert error={update.error} />
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,113 @@
+import { Alert, Anchor, Badge, Button, Group, Paper, Progress, Stack, Text } from '@mantine/core';
+import type { QueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { UploadJobView } from '../../../../preload/contract';
+import { upsertById } from '../../app/merge';
+import { keys, useCall } from '../../app/queries';
+import { errorTexts } from '../../components/error-texts';
+import { ErrorAlert } from '../../components/error-alert';
+import { formatBytes, formatDuration, formatRate, formatTime, percent } from '../../components/format';
+import { useLanguage } from '../../components/use-language';
+import { actionsFor, phaseColor } from './job-state';
+
+const storeJob = (job: UploadJobView, qc: QueryClient): void => {
+  qc.setQueryData(keys.uploads, (old: UploadJobView[] | undefined) => upsertById(old, [job]));
+};
+
+/** One upload: progress, speed, time left, controls, the error in plain words, and the viewer link when ready. */
+export function JobRow({ job }: { job: UploadJobView }) {
+  const { t, i18n } = useTranslation();
+  const lang = useLanguage();
+  const pause = useCall({ name: 'uploads:pause' }, storeJob);
+  const resume = useCall({ name: 'uploads:resume' }, storeJob);
+  const cancel = useCall({ name: 'uploads:cancel' }, storeJob);
+  const retry = useCall({ name: 'uploads:retry' }, storeJob);
+  const can = actionsFor(job);
+  const value = job.phase === 'ready' ? 100 : percent(job.bytes_sent, job.bytes_total);
+  const running = job.phase === 'uploading' && job.rate > 0;
+  const actionError = pause.error ?? resume.error ?? cancel.error ?? retry.error;
+  const err = job.error ? errorTexts(job.error.code, i18n.exists.bind(i18n), t) : null;
+  // A failure on a network fault is retried by the core on its own: not final, so not shown as one.
+  const waiting = job.phase === 'failed' && job.retry_at !== null;
+  const final = job.phase === 'failed' && !waiting;
+  return (
+    <Paper withBorder p="md" data-testid="upload-job" data-phase={job.phase} data-job-id={job.id} aria-label={job.name} component="article">
+      <Stack gap={8}>
+        <Group justify="space-between" wrap="nowrap" align="flex-start">
+          <Stack gap={0} style={{ minWidth: 0 }}>
+            <Text fw={700} truncate data-testid="upload-name">{job.name}</Text>
+            <Text size="sm" c="dimmed" truncate>
+              {[job.patient_name, t(`examType.${job.exam_type}`), t(`uploads.mode.${job.mode}`)].filter(Boolean).join(' · ')}
+            </Text>
+          </Stack>
+          <Badge color={waiting ? 'yellow' : phaseColor(job.phase)} variant="light" size="lg" style={{ flexShrink: 0 }} data-testid="upload-phase">
+            {waiting ? t('uploads.waitingRetry') : t(`uploads.phase.${job.phase}`)}
+          </Badge>
+        </Group>
+        <Progress
+          value={value}
+          size="lg"
+          color={phaseColor(job.phase)}
+          // Striped while sending, but not animated: a moving stripe repaints every frame, all day long.
+          striped={running}
+          aria-label={t('uploads.progressLabel', { name: job.name })}
+          data-testid="upload-progress"
+          data-value={value}
+        />
+        <Group justify="space-between" wrap="nowrap">
+          <Text size="sm" data-testid="upload-stats">
+            {t('uploads.files', { done: job.files_done, total: job.files_total })} · {formatBytes(job.bytes_sent, lang)} / {formatBytes(job.bytes_total, lang)} ({value} %)
+            {running ? ` · ${formatRate(job.rate, lang)}` : ''}
+            {running && job.eta_seconds !== null ? ` · ${t('uploads.eta', { time: formatDuration(job.eta_seconds) })}` : ''}
+          </Text>
+          <Group gap="xs" wrap="nowrap">
+            {can.pause && (
+              <Button size="xs" variant="default" onClick={() => pause.mutate({ id: job.id })} loading={pause.isPending} data-testid="upload-pause">
+                {t('uploads.pause')}
+              </Button>
+            )}
+            {can.resume && (
+              <Button size="xs" onClick={() => resume.mutate({ id: job.id })} loading={resume.isPending} data-testid="upload-resume">
+                {t('uploads.resume')}
+              </Button>
+            )}
+            {can.retry && (
+              <Button size="xs" onClick={() => retry.mutate({ id: job.id })} loading={retry.isPending} data-testid="upload-retry">
+                {t('uploads.retry')}
+              </Button>
+            )}
+            {can.cancel && (
+              <Button size="xs" variant="default" color="red" onClick={() => cancel.mutate({ id: job.id })} loading={cancel.isPending} data-testid="upload-cancel">
+                {t('uploads.cancel')}
+              </Button>
+            )}
+          </Group>
+        </Group>
+        {job.phase === 'ready' && (
+          <Group gap="xs">
+            <Text size="sm" c="teal.9" fw={600}>{t('uploads.readyText')}</Text>
+            {job.viewer_url && (
+              <Anchor href={job.viewer_url} target="_blank" rel="noopener noreferrer" size="sm" fw={600} data-testid="viewer-link">
+                {t('uploads.openViewer')}
+              </Anchor>
+            )}
+          </Group>
+        )}
+        {job.error && err && job.phase !== 'ready' && (
+          <Alert color={final ? 'red' : 'yellow'} variant="light" title={err.title} data-testid="upload-error" data-error-code={job.error.code} role={final ? 'alert' : 'status'}>
+            <Text size="sm">{err.action}</Text>
+            {waiting && job.retry_at && (
+              <Text size="sm" mt={4} fw={600} data-testid="upload-auto-retry">
+                {t('uploads.autoRetryAt', { time: formatTime(job.retry_at, lang) })}
+              </Text>
+            )}
+            <Text size="xs" c="dimmed" mt={4}>
+              {t('errors.technical', { code: job.error.code })}
+            </Text>
+          </Alert>
+        )}
+        <ErrorAlert error={actionError} />
+      </Stack>
+    </Paper>
+  );
+}

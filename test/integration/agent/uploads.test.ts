@@ -1,0 +1,124 @@
+// The agent's upload queue against a real emulator: pause and resume, a restart of the app in the
+// middle of an upload (the same exam is finished, no second one is made), cancel and retry.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MethodArgs, MethodName, MethodResult, UploadJobView } from '../../../preload/contract';
+import type { Agent } from '../../../main/core/agent';
+import { startAgent } from '../../../main/core/agent';
+import { MemorySecretStore } from '../../../main/core/secrets';
+import { writeCbctExport, writeRadiograph } from '../../fixtures/dicom/generate';
+import { api, EmulatorProcess } from '../../support/emulator';
+
+let emulator: EmulatorProcess;
+let scratch: string;
+
+beforeAll(async () => {
+  emulator = await EmulatorProcess.start();
+  scratch = mkdtempSync(join(tmpdir(), 'sb-agent-up-'));
+});
+afterAll(async () => {
+  await emulator?.dispose();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 25_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+type Harness = { agent: Agent; call: <M extends MethodName>(name: M, args: MethodArgs<M>) => Promise<MethodResult<M>> };
+
+async function open(dirs: { dataDir: string; configDir: string }, store: MemorySecretStore): Promise<Harness> {
+  const agent = await startAgent({
+    ...dirs,
+    env: { SCANBRIDGE_API_URL: emulator.info.base_url },
+    secretStore: store,
+    transport: 'http',
+    systemLanguage: 'es',
+    log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    tuning: { retryDelaysMs: [300] },
+  });
+  return { agent, call: <M extends MethodName>(name: M, args: MethodArgs<M>) => agent.host.call(name, args) as Promise<MethodResult<M>> };
+}
+
+const job = async (h: Harness, id: string): Promise<UploadJobView | undefined> => (await h.call('uploads:list', {})).find((j) => j.id === id);
+
+describe('agent upload queue', () => {
+  it('pauses and resumes, finishes the same exam after an app restart mid-upload, cancels and retries', async () => {
+    const key = emulator.info.keys.clinica;
+    const dirs = { dataDir: join(scratch, 'data'), configDir: join(scratch, 'config') };
+    const watched = join(scratch, 'scanner');
+    await mkdir(watched);
+    const store = new MemorySecretStore();
+    let h = await open(dirs, store);
+    await h.call('keys:save', { key });
+    await h.call('settings:update', { upload: { bandwidth_limit: 250_000, mode: 'files', concurrency: 2 } });
+    await h.call('folders:add', { path: watched, exam_type: 'from_dicom', mode: 'review', settle_seconds: 1, polling: false });
+    await writeCbctExport(join(watched, 'CBCT'), { patientName: 'ÑÚÑEZ^BEGOÑA', volumeSlices: 40, scoutSlices: 2, rows: 128, cols: 128, dicomdir: false });
+    const item = await waitFor(async () => (await h.call('inbox:list', {}))[0], 'the study in the inbox');
+    const { job_id } = await h.call('inbox:upload', { id: item.id });
+
+    const moving = await waitFor(async () => {
+      const j = await job(h, job_id);
+      return j?.phase === 'uploading' && j.bytes_sent > 0 && j.exam_id ? j : undefined;
+    }, 'the upload to move');
+    expect((await h.call('uploads:pause', { id: job_id })).phase).toBe('paused');
+    await sleep(300);
+    const pausedAt = (await job(h, job_id))?.bytes_sent ?? 0;
+    await sleep(600);
+    expect((await job(h, job_id))?.bytes_sent).toBe(pausedAt);
+    expect((await job(h, job_id))?.phase).toBe('paused');
+    await expect(h.call('uploads:resume', { id: 'up_missing' })).rejects.toMatchObject({ code: 'not_found' });
+    expect((await h.call('uploads:resume', { id: job_id })).phase).not.toBe('paused');
+    await waitFor(async () => ((await job(h, job_id))?.bytes_sent ?? 0) > pausedAt ? true : undefined, 'the upload to move again');
+
+    // The app quits in the middle of the upload and starts again.
+    await h.agent.stop();
+    h = await open(dirs, store);
+    await h.call('settings:update', { upload: { bandwidth_limit: 0 } });
+    const ready = await waitFor(async () => {
+      const j = await job(h, job_id);
+      return j?.phase === 'ready' ? j : undefined;
+    }, 'the resumed upload', 40_000);
+    expect(ready.exam_id).toBe(moving.exam_id);
+    const list = await api(emulator.info, key, 'GET', '/exams?limit=100');
+    expect(list.json['total']).toBe(1);
+    expect((await api(emulator.info, key, 'GET', `/exams/${ready.exam_id}`)).json).toMatchObject({ status: 'ready', file_count: 42, patient_name: 'BEGOÑA ÑÚÑEZ' });
+
+    // A second study: cancelled once its exam exists (the half-made exam is removed), then retried.
+    await h.call('settings:update', { upload: { bandwidth_limit: 20_000 } });
+    await writeRadiograph(join(watched, 'PANO', 'PX1.dcm'), { modality: 'PX', patientName: 'GÓMEZ^ÍÑIGO', patientId: '7', studyDate: '20260302', charset: 'latin1' });
+    const pano = await waitFor(async () => (await h.call('inbox:list', {})).find((i) => i.modality === 'PX'), 'the radiograph in the inbox');
+    const second = (await h.call('inbox:upload', { id: pano.id })).job_id;
+    const half = await waitFor(async () => {
+      const j = await job(h, second);
+      return j?.exam_id && j.phase === 'uploading' ? j : undefined;
+    }, 'the second exam to be created');
+    const cancelled = await h.call('uploads:cancel', { id: second });
+    expect(cancelled.phase).toBe('cancelled');
+    expect((await api(emulator.info, key, 'GET', `/exams/${half.exam_id}`)).status).toBe(404);
+    expect((await h.call('inbox:list', {})).find((i) => i.id === pano.id)?.status).toBe('review');
+    await expect(h.call('uploads:cancel', { id: job_id })).rejects.toMatchObject({ code: 'conflict' });
+
+    await h.call('settings:update', { upload: { bandwidth_limit: 0 } });
+    expect(['queued', 'creating']).toContain((await h.call('uploads:retry', { id: second })).phase);
+    const retried = await waitFor(async () => {
+      const j = await job(h, second);
+      return j?.phase === 'ready' ? j : undefined;
+    }, 'the retried upload');
+    expect(retried.exam_id).not.toBe(half.exam_id);
+    expect((await h.call('inbox:list', {})).find((i) => i.id === pano.id)?.status).toBe('uploaded');
+    expect((await api(emulator.info, key, 'GET', '/exams?limit=100')).json['total']).toBe(2);
+    await h.agent.stop();
+  });
+});

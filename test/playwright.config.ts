@@ -1,0 +1,41 @@
+// End-to-end tests: Debian's Chromium drives the browser-mode app (`scanbridge serve`) against a real
+// emulator. No browser is ever downloaded: the system Chromium is used when present.
+import { defineConfig } from '@playwright/test';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const systemChromium = '/usr/bin/chromium';
+
+export default defineConfig({
+  testDir: fileURLToPath(new URL('./e2e', import.meta.url)),
+  testMatch: '**/*.spec.ts',
+  outputDir: fileURLToPath(new URL('./.artifacts/playwright', import.meta.url)),
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: !!process.env['CI'],
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
+  reporter: [['list']],
+  use: {
+    browserName: 'chromium',
+    viewport: { width: 1280, height: 800 },
+    locale: 'en-US',
+    timezoneId: 'Europe/Madrid',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      ...(existsSync(systemChromium) ? { executablePath: systemChromium } : {}),
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-dev-shm-usage',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
+    },
+  },
+});

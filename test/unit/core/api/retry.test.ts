@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { AbortedError, NetworkError, NotFoundError, RateLimitedError, ServerError, TimeoutError, ValidationError } from '../../../../main/core/api/errors';
+import { abortableSleep, backoffDelayMs, DEFAULT_RETRY_POLICY, isRetryableFault } from '../../../../main/core/api/retry';
+
+describe('backoff with full jitter', () => {
+  const policy = { maxAttempts: 4, baseMs: 300, capMs: 8000 };
+
+  it('draws each delay between 0 and base·2^n', () => {
+    expect(backoffDelayMs(0, policy, () => 0)).toBe(0);
+    expect(backoffDelayMs(0, policy, () => 0.999)).toBe(299);
+    expect(backoffDelayMs(1, policy, () => 0.5)).toBe(300);
+    expect(backoffDelayMs(2, policy, () => 0.999)).toBe(1198);
+  });
+
+  it('never exceeds the cap however many retries', () => {
+    for (let n = 0; n < 40; n++) expect(backoffDelayMs(n, policy, () => 0.9999)).toBeLessThan(8000);
+    expect(backoffDelayMs(10, policy, () => 0.5)).toBe(4000);
+  });
+
+  it('spreads delays instead of repeating one value', () => {
+    const delays = new Set(Array.from({ length: 50 }, () => backoffDelayMs(3, policy)));
+    expect(delays.size).toBeGreaterThan(10);
+  });
+
+  it('defaults to 4 attempts, 300 ms base and 8 s cap', () => {
+    expect(DEFAULT_RETRY_POLICY).toEqual({ maxAttempts: 4, baseMs: 300, capMs: 8000 });
+  });
+});
+
+describe('isRetryableFault', () => {
+  it('repeats transient faults of idempotent calls only', () => {
+    for (const err of [new ServerError(), new NetworkError('ECONNRESET', true), new TimeoutError(1000)]) {
+      expect(isRetryableFault(err, true)).toBe(true);
+      expect(isRetryableFault(err, false)).toBe(false);
+    }
+  });
+
+  it('never repeats answers that would come back the same, nor 429 (handled apart)', () => {
+    for (const err of [new ValidationError([]), new NotFoundError(), new RateLimitedError(5), new AbortedError()]) {
+      expect(isRetryableFault(err, true)).toBe(false);
+    }
+  });
+});
+
+describe('abortableSleep', () => {
+  it('sleeps the given time', async () => {
+    const t = Date.now();
+    await abortableSleep(60);
+    expect(Date.now() - t).toBeGreaterThanOrEqual(55);
+  });
+
+  it('stops at once with AbortedError when the signal fires', async () => {
+    const c = new AbortController();
+    const t = Date.now();
+    setTimeout(() => c.abort(), 20);
+    await expect(abortableSleep(5000, c.signal)).rejects.toBeInstanceOf(AbortedError);
+    expect(Date.now() - t).toBeLessThan(1000);
+    await expect(abortableSleep(10, c.signal)).rejects.toBeInstanceOf(AbortedError);
+  });
+});

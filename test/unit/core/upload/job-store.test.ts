@@ -1,0 +1,70 @@
+import { mkdtempSync, rmSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { examIdsOfOtherJobs, findFolderJobs, listUnfinishedJobs, newJournalPath, pruneFinishedJobs } from '../../../../main/core/upload/job-store';
+import { Journal, type PlannedRecord } from '../../../../main/core/upload/journal';
+
+const planned = (root: string, jobId: string): PlannedRecord => ({
+  t: 'planned',
+  v: 1,
+  job_id: jobId,
+  at: 1,
+  root,
+  fields: { name: 'x' },
+  requested_mode: 'files',
+  mode: 'files',
+  files: [{ name: 'a', path: join(root, 'a'), size: 1, mtimeMs: 1, ino: 1 }],
+  bytes: 1,
+  zip_size: 100,
+  fingerprint: 'fp',
+});
+
+describe('upload job store', () => {
+  let data: string;
+  beforeEach(() => {
+    data = mkdtempSync(join(tmpdir(), 'sb-jobs-'));
+  });
+  afterEach(() => rmSync(data, { recursive: true, force: true }));
+
+  function startJob(root: string): Journal {
+    const { path, jobId } = newJournalPath(data, root);
+    return Journal.create(path, planned(root, jobId));
+  }
+
+  it('finds the unfinished job of a folder and the finished ones, and nothing for other folders', () => {
+    const open = startJob('/exports/a');
+    open.append({ t: 'created', exam_id: 'exm_open', created_at: 'x', expires_at: 1, urls: ['u'] });
+    open.close();
+    const done = startJob('/exports/a');
+    done.compact({ t: 'summary', job_id: 'j', root: '/exports/a', fingerprint: 'fp', outcome: 'ready', exam_id: 'exm_done', files: 1, bytes: 1, mode: 'files', at: 5 });
+    startJob('/exports/b').close();
+
+    const a = findFolderJobs(data, '/exports/a');
+    expect(a.unfinished).toBe(open.path);
+    expect(a.finished.map((f) => f.exam_id)).toEqual(['exm_done']);
+    expect(findFolderJobs(data, '/exports/c')).toEqual({ unfinished: null, finished: [] });
+    expect(listUnfinishedJobs(data).sort()).toHaveLength(2);
+  });
+
+  it('knows the exams other jobs hold, so an orphan search never takes them', () => {
+    const mine = startJob('/exports/a');
+    const other = startJob('/exports/b');
+    other.append({ t: 'created', exam_id: 'exm_other', created_at: 'x', expires_at: 1, urls: ['u'] });
+    other.close();
+    mine.close();
+    expect([...examIdsOfOtherJobs(data, mine.path)]).toEqual(['exm_other']);
+    expect([...examIdsOfOtherJobs(data, other.path)]).toEqual([]);
+  });
+
+  it('prunes old summaries of finished jobs but never an unfinished job', () => {
+    const old = startJob('/exports/a');
+    old.compact({ t: 'summary', job_id: 'j', root: '/exports/a', fingerprint: 'fp', outcome: 'ready', exam_id: 'e', files: 1, bytes: 1, mode: 'files', at: 1000 });
+    const unfinished = startJob('/exports/b');
+    unfinished.close();
+    utimesSync(unfinished.path, new Date(0), new Date(0));
+    pruneFinishedJobs(data, 60_000, 1000 + 120_000);
+    expect(findFolderJobs(data, '/exports/a').finished).toEqual([]);
+    expect(findFolderJobs(data, '/exports/b').unfinished).toBe(unfinished.path);
+  });
+});
