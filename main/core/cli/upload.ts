@@ -1,17 +1,11 @@
 // `scanbridge upload <dir> [--type …] [--mode files|zip|auto] [--name …]` (CONTRACTS.md §2): one
 // exam from the DICOM and mesh files of a folder. Human progress goes to stderr; one JSON line
 // goes to stdout at the end. Run again after any interruption, it resumes the same exam.
-import { stat } from 'node:fs/promises';
 import { relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createApiClient } from '../api/client';
-import { type Credentials, CredentialsError, resolveCredentials } from '../credentials';
 import { ScanFolderError, scanFolder, stopScanWorkers } from '../dicom';
 import type { ScanResult, Study } from '../dicom';
 import { appDataDir } from '../paths';
-import { KeychainUnavailableError } from '../secrets/keychain-errors';
-import type { SecretStore } from '../secrets/secret-store';
-import { openSettingsStore } from '../settings/store';
 import { examsPortFromClient } from '../upload/api-port';
 import { type EngineOptions, type UploadEvent, UploadJob, type UploadResult } from '../upload/engine';
 import { UploadError } from '../upload/errors';
@@ -21,11 +15,9 @@ import { formatBytes, planUpload, type PlanFileInput, type RequestedMode, settin
 import type { ExamFields, ExamType, ExamsPort } from '../upload/ports';
 import type { Totals } from '../upload/progress';
 import { type CliCommand, type CliIo, UsageError } from './io';
+import { clientFromCredentials, folderProblem, type KeychainDeps } from './session';
 
-export type UploadCommandDeps = {
-  /** The OS keychain (built by the caller, so the core never imports the native module). */
-  secretStore: () => SecretStore | Promise<SecretStore>;
-};
+export type UploadCommandDeps = KeychainDeps;
 
 const HELP = `Usage: scanbridge upload <dir> [--type cbct|radiografia|mesh|atm] [--mode files|zip|auto] [--name <name>]
                         [--concurrency <n>] [--limit-rate <bytes/s>] [--cancel]
@@ -234,18 +226,12 @@ export function createUploadCommand(deps: UploadCommandDeps): CliCommand {
       return 1;
     };
     const root = resolve(args.dir);
-    const isDir = await stat(root).then((s) => s.isDirectory(), () => null);
-    if (isDir === null) return fail(`folder not found: ${root}`);
-    if (!isDir) return fail(`not a folder: ${root}`);
+    const problem = await folderProblem(root);
+    if (problem) return fail(problem);
 
-    let creds: Credentials;
-    try {
-      creds = await resolveCredentials({ env: io.env, settings: () => openSettingsStore({ env: io.env }).get(), secrets: deps.secretStore });
-    } catch (err) {
-      if (err instanceof CredentialsError || err instanceof KeychainUnavailableError) return fail(err.message);
-      throw err;
-    }
-    const client = createApiClient({ baseUrl: creds.baseUrl, apiKey: creds.apiKey });
+    const session = await clientFromCredentials(io.env, deps);
+    if ('problem' in session) return fail(session.problem);
+    const { client } = session;
     const port = examsPortFromClient(client);
     const dataDir = appDataDir(io.env);
     const options: EngineOptions = {

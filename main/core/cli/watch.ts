@@ -1,18 +1,11 @@
 // `scanbridge watch <dir>... [--settle <s>] [--poll]` (CONTRACTS.md §2): watches scanner export
 // folders and uploads every complete export, one exam per study, until interrupted. Human lines
 // go to stderr; each uploaded exam is one JSON line on stdout.
-import { stat } from 'node:fs/promises';
 import { basename, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createApiClient } from '../api/client';
-import { CredentialsError, resolveCredentials } from '../credentials';
-import type { Credentials } from '../credentials';
 import { stopScanWorkers } from '../dicom';
 import type { Study } from '../dicom';
 import { appDataDir } from '../paths';
-import { KeychainUnavailableError } from '../secrets/keychain-errors';
-import type { SecretStore } from '../secrets/secret-store';
-import { openSettingsStore } from '../settings/store';
 import { examsPortFromClient } from '../upload/api-port';
 import { formatBytes } from '../upload/plan';
 import type { ExamFields } from '../upload/ports';
@@ -20,12 +13,10 @@ import { engineUploader, Ledger, newAgentId, WatchService } from '../watch';
 import type { ExportWaiting, IncompleteReason, WatchFolderConfig } from '../watch';
 import type { CliCommand, CliIo } from './io';
 import { UsageError } from './io';
+import { clientFromCredentials, folderProblem, type KeychainDeps } from './session';
 import { defaultExamName } from './upload';
 
-export type WatchCommandDeps = {
-  /** The OS keychain (built by the caller, so the core never imports the native module). */
-  secretStore: () => SecretStore | Promise<SecretStore>;
-};
+export type WatchCommandDeps = KeychainDeps;
 
 const DEFAULT_SETTLE_SECONDS = 10;
 
@@ -109,18 +100,12 @@ export function createWatchCommand(deps: WatchCommandDeps): CliCommand {
       return 1;
     };
     for (const dir of args.dirs) {
-      const isDir = await stat(dir).then((s) => s.isDirectory(), () => null);
-      if (isDir === null) return fail(`folder not found: ${dir}`);
-      if (!isDir) return fail(`not a folder: ${dir}`);
+      const problem = await folderProblem(dir);
+      if (problem) return fail(problem);
     }
-    let creds: Credentials;
-    try {
-      creds = await resolveCredentials({ env: io.env, settings: () => openSettingsStore({ env: io.env }).get(), secrets: deps.secretStore });
-    } catch (err) {
-      if (err instanceof CredentialsError || err instanceof KeychainUnavailableError) return fail(err.message);
-      throw err;
-    }
-    const client = createApiClient({ baseUrl: creds.baseUrl, apiKey: creds.apiKey });
+    const session = await clientFromCredentials(io.env, deps);
+    if ('problem' in session) return fail(session.problem);
+    const { client } = session;
     const dataDir = appDataDir(io.env);
     const ledger = await Ledger.open(join(dataDir, 'watch', 'uploaded-studies.jsonl'));
     const folders: WatchFolderConfig[] = args.dirs.map((path, i) => ({ id: `cli-${i + 1}`, path, exam_type: 'from_dicom', mode: 'auto', settle_seconds: args.settle, polling: args.poll }));

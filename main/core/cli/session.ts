@@ -1,0 +1,38 @@
+// Pieces every service-facing command shares: checking the folders it was given and turning the
+// configured credentials into an API client, with the same plain messages everywhere.
+import { stat } from 'node:fs/promises';
+import { type ApiClient, type ApiClientOptions, createApiClient } from '../api/client';
+import { CredentialsError, resolveCredentials } from '../credentials';
+import { KeychainUnavailableError } from '../secrets/keychain-errors';
+import type { SecretStore } from '../secrets/secret-store';
+import { openSettingsStore } from '../settings/store';
+
+/** What a command needs from its caller: the OS keychain, built outside the core (native module). */
+export type KeychainDeps = {
+  secretStore: () => SecretStore | Promise<SecretStore>;
+};
+
+/** Why `path` cannot be used as a folder, or null when it is one. */
+export async function folderProblem(path: string): Promise<string | null> {
+  const isDir = await stat(path).then((s) => s.isDirectory(), () => null);
+  if (isDir === null) return `folder not found: ${path}`;
+  return isDir ? null : `not a folder: ${path}`;
+}
+
+/**
+ * An API client for the configured credentials (environment first, then settings and keychain), or
+ * the plain message to print when there are none or the keychain cannot be reached.
+ */
+export async function clientFromCredentials(
+  env: NodeJS.ProcessEnv,
+  deps: KeychainDeps,
+  options: Partial<ApiClientOptions> = {},
+): Promise<{ client: ApiClient } | { problem: string }> {
+  try {
+    const creds = await resolveCredentials({ env, settings: () => openSettingsStore({ env }).get(), secrets: deps.secretStore });
+    return { client: createApiClient({ ...options, baseUrl: creds.baseUrl, apiKey: creds.apiKey }) };
+  } catch (err) {
+    if (err instanceof CredentialsError || err instanceof KeychainUnavailableError) return { problem: err.message };
+    throw err;
+  }
+}
