@@ -12,6 +12,11 @@ export type EmulatorConfig = {
   dataDir: string;
   timeScale: number;
   urlTtlSeconds: number;
+  /**
+   * How long process-zip may unpack before it gives up (§8.2: 300 s of real time, not scaled).
+   * Changeable through `POST /__emulator/limits` so a test can reach it without a huge archive.
+   */
+  processZipTimeoutSeconds?: number;
   insecureWebhooks: boolean;
 };
 

@@ -32,6 +32,9 @@ type Planned = { entry: Entry; name: string };
 
 const EXTRACT_CONCURRENCY = 8;
 
+/** §8.2: process-zip gives up after this many seconds of unpacking. */
+export const PROCESS_ZIP_TIMEOUT_SECONDS = 300;
+
 async function extractEntry(zip: ZipFile, entry: Entry, path: string): Promise<void> {
   try {
     const stream = await zip.openReadStreamPromise(entry);
@@ -71,6 +74,7 @@ async function plan(zip: ZipFile, archiveBytes: number): Promise<Planned[]> {
  * (never the whole archive in memory). Any refusal leaves no object behind. Later duplicates win.
  */
 export async function extractZip(app: App, examId: string, zipPath: string): Promise<StoredFile[]> {
+  const deadline = Date.now() + (app.config.processZipTimeoutSeconds ?? PROCESS_ZIP_TIMEOUT_SECONDS) * 1000;
   const archiveBytes = (await stat(zipPath)).size;
   let zip: ZipFile;
   try {
@@ -97,6 +101,10 @@ export async function extractZip(app: App, examId: string, zipPath: string): Pro
     let failed = false;
     const worker = async (): Promise<void> => {
       while (!failed && nextIndex < queue.length) {
+        if (Date.now() > deadline) {
+          failed = true;
+          throw new ApiError(504, 'processing_timeout', `Unpacking the ZIP took longer than ${app.config.processZipTimeoutSeconds ?? PROCESS_ZIP_TIMEOUT_SECONDS} s; nothing was stored. Try again, or upload the files one by one.`);
+        }
         const [path, entry] = queue[nextIndex++] as [string, Entry];
         written.push(path);
         try {

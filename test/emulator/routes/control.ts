@@ -35,6 +35,12 @@ export function register(app: App): void {
     return { body: { mail } };
   });
 
+  app.control.add('POST', '/limits', { scope: null }, async ({ req }) => {
+    const { process_zip_timeout_seconds } = parseWith(z.object({ process_zip_timeout_seconds: z.number().positive().max(3600) }).strict(), objectBody(parseJson(await readBody(req))));
+    app.config.processZipTimeoutSeconds = process_zip_timeout_seconds;
+    return { body: { process_zip_timeout_seconds } };
+  });
+
   app.control.add('GET', '/routes', { scope: null }, () => ({ body: { api: app.api.routes() } }));
 
   // Robustness check: an unexpected exception must become 500 internal_error while the server keeps serving.

@@ -165,6 +165,26 @@ describe('emulator: ZIP upload mode and process-zip', () => {
     expect(r2.json.error?.code).toBe('limit_exceeded');
   });
 
+  it('process-zip gives up past its time-out with 504 processing_timeout, stores nothing, and works once the time allows', async () => {
+    const path = join(scratch, 'slow.zip');
+    await buildZip(path, Array.from({ length: 2000 }, (_, i) => ({ name: `t/${i}.dcm`, data: Buffer.from(`slice ${i}`), compress: false })));
+    const e = await stage(path, 'Slow ZIP');
+    await emu.control('POST', '/limits', { process_zip_timeout_seconds: 0.001 });
+    try {
+      const r = await processZip(e.id);
+      expect(r.status).toBe(504);
+      expect(r.json.error?.code).toBe('processing_timeout');
+      const after = await api(emu.info, pro, 'GET', `/exams/${e.id}`);
+      expect(after.json['status']).toBe('uploading');
+      expect(after.json['file_count']).toBe(0);
+    } finally {
+      await emu.control('POST', '/limits', { process_zip_timeout_seconds: 300 });
+    }
+    const again = await processZip(e.id);
+    expect(again.status).toBe(200);
+    expect(again.json['files_stored']).toBe(2000);
+  });
+
   it('a zip bomb (200 MB of zeros in a few hundred KB) is refused quickly with zip_bomb', async () => {
     const path = join(scratch, 'bomb.zip');
     const size = await buildZip(path, [{ name: 'zeros.dcm', zeros: 200 * 1024 * 1024 }]);
