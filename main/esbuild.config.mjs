@@ -1,5 +1,5 @@
-// Bundles the Electron entry (main/index.ts) and the preload (preload/index.ts) into main/.build/
-// as CommonJS: package.json's "main" is main/.build/index.cjs, and sandboxed preloads must be one
+// Bundles the Electron entry (main/index.ts), the DICOM scan worker and the preload
+// (preload/index.ts) into main/.build/. Entry and preload are CommonJS: package.json's "main" is main/.build/index.cjs, and sandboxed preloads must be one
 // CommonJS file. `node main/esbuild.config.mjs` (npm run build:main).
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,17 @@ await build({
   // The core is ESM and uses import.meta.url (createRequire, worker paths); CommonJS has __filename.
   define: { 'import.meta.url': '__scanbridge_import_meta_url' },
   banner: { js: "const __scanbridge_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
+});
+
+// The DICOM scan's worker threads load main/.build/scan-worker.js (see main/core/dicom/scan-pool.ts).
+// ESM, because the package is "type": "module"; its CommonJS dependencies get a require().
+await build({
+  ...common,
+  entryPoints: ['main/core/dicom/scan-worker.ts'],
+  outfile: 'main/.build/scan-worker.js',
+  format: 'esm',
+  target: 'node22',
+  banner: { js: "import { createRequire as __scanbridgeCreateRequire } from 'node:module'; const require = __scanbridgeCreateRequire(import.meta.url);" },
 });
 
 await build({
