@@ -1,6 +1,7 @@
 // Bundles the Electron entry (main/index.ts), the DICOM scan worker and the preload
-// (preload/index.ts) into main/.build/. Entry and preload are CommonJS: package.json's "main" is main/.build/index.cjs, and sandboxed preloads must be one
-// CommonJS file. `node main/esbuild.config.mjs` (npm run build:main).
+// (preload/index.ts) into main/.build/. Entry and preload are CommonJS: package.json's "main" is
+// main/.build/index.cjs, and sandboxed preloads must be one CommonJS file.
+// `node main/esbuild.config.mjs` (npm run build:main).
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 

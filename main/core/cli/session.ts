@@ -1,7 +1,7 @@
 // Pieces every service-facing command shares: checking the folders it was given and turning the
 // configured credentials into an API client, with the same plain messages everywhere.
 import { stat } from 'node:fs/promises';
-import { type ApiClient, type ApiClientOptions, createApiClient } from '../api/client';
+import { type ApiClient, createApiClient } from '../api/client';
 import { CredentialsError, resolveCredentials } from '../credentials';
 import { KeychainUnavailableError } from '../secrets/keychain-errors';
 import type { SecretStore } from '../secrets/secret-store';
@@ -23,14 +23,10 @@ export async function folderProblem(path: string): Promise<string | null> {
  * An API client for the configured credentials (environment first, then settings and keychain), or
  * the plain message to print when there are none or the keychain cannot be reached.
  */
-export async function clientFromCredentials(
-  env: NodeJS.ProcessEnv,
-  deps: KeychainDeps,
-  options: Partial<ApiClientOptions> = {},
-): Promise<{ client: ApiClient } | { problem: string }> {
+export async function clientFromCredentials(env: NodeJS.ProcessEnv, deps: KeychainDeps): Promise<{ client: ApiClient } | { problem: string }> {
   try {
     const creds = await resolveCredentials({ env, settings: () => openSettingsStore({ env }).get(), secrets: deps.secretStore });
-    return { client: createApiClient({ ...options, baseUrl: creds.baseUrl, apiKey: creds.apiKey }) };
+    return { client: createApiClient({ baseUrl: creds.baseUrl, apiKey: creds.apiKey }) };
   } catch (err) {
     if (err instanceof CredentialsError || err instanceof KeychainUnavailableError) return { problem: err.message };
     throw err;

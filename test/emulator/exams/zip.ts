@@ -74,7 +74,8 @@ async function plan(zip: ZipFile, archiveBytes: number): Promise<Planned[]> {
  * (never the whole archive in memory). Any refusal leaves no object behind. Later duplicates win.
  */
 export async function extractZip(app: App, examId: string, zipPath: string): Promise<StoredFile[]> {
-  const deadline = Date.now() + (app.config.processZipTimeoutSeconds ?? PROCESS_ZIP_TIMEOUT_SECONDS) * 1000;
+  const timeoutSeconds = app.config.processZipTimeoutSeconds ?? PROCESS_ZIP_TIMEOUT_SECONDS;
+  const deadline = Date.now() + timeoutSeconds * 1000;
   const archiveBytes = (await stat(zipPath)).size;
   let zip: ZipFile;
   try {
@@ -103,7 +104,7 @@ export async function extractZip(app: App, examId: string, zipPath: string): Pro
       while (!failed && nextIndex < queue.length) {
         if (Date.now() > deadline) {
           failed = true;
-          throw new ApiError(504, 'processing_timeout', `Unpacking the ZIP took longer than ${app.config.processZipTimeoutSeconds ?? PROCESS_ZIP_TIMEOUT_SECONDS} s; nothing was stored. Try again, or upload the files one by one.`);
+          throw new ApiError(504, 'processing_timeout', `Unpacking the ZIP took longer than ${timeoutSeconds} s; nothing was stored. Try again, or upload the files one by one.`);
         }
         const [path, entry] = queue[nextIndex++] as [string, Entry];
         written.push(path);
