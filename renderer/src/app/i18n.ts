@@ -4,6 +4,21 @@ import type { Language, LanguageSetting } from '../../../preload/contract';
 import en from '../../locales/en.json';
 import es from '../../locales/es.json';
 
+type Tree = { [k: string]: string | Tree };
+
+// Each screen's texts may live in `locales/<lang>/<area>.json`, held under the key `<area>`, so that
+// the base files do not grow with every screen (test/support/locales.ts merges them the same way).
+const areaFiles = import.meta.glob<Tree>('../../locales/*/*.json', { eager: true, import: 'default' });
+
+function withAreas(base: Tree, lang: string): Tree {
+  const tree: Tree = { ...base };
+  for (const [path, texts] of Object.entries(areaFiles)) {
+    const m = /\/locales\/([a-z]+)\/([\w-]+)\.json$/.exec(path);
+    if (m && m[1] === lang && m[2]) tree[m[2]] = texts;
+  }
+  return tree;
+}
+
 /** Spanish for any Spanish locale (es, es-CL, es-419…), English otherwise. */
 export function languageOfLocale(locale: string | undefined): Language {
   return locale?.toLowerCase().startsWith('es') ? 'es' : 'en';
@@ -18,7 +33,7 @@ export function effectiveLanguage(setting: LanguageSetting | undefined, systemLo
 /** Starts i18next with both languages bundled (no network: the CSP allows nothing remote). */
 export function initI18n(language: Language): typeof i18n {
   void i18n.use(initReactI18next).init({
-    resources: { en: { translation: en }, es: { translation: es } },
+    resources: { en: { translation: withAreas(en, 'en') }, es: { translation: withAreas(es, 'es') } },
     lng: language,
     fallbackLng: 'en',
     interpolation: { escapeValue: false },

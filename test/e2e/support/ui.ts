@@ -2,9 +2,10 @@
 // common front-desk steps done through the UI as staff would.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadLocaleTree } from '../../support/locales';
 import { expect } from './fixtures';
 
 export type Lang = 'en' | 'es';
@@ -15,7 +16,7 @@ const screenshotDir = join(root, 'test', '.artifacts', 'screenshots');
 
 /** The window's texts in `lang`, read from the shipped locale file (so the specs check what staff see). */
 export function texts(lang: Lang): (key: string, vars?: Record<string, string | number>) => string {
-  const tree = JSON.parse(readFileSync(join(root, 'renderer', 'locales', `${lang}.json`), 'utf8')) as Tree;
+  const tree = loadLocaleTree(lang) as Tree;
   return (key, vars = {}) => {
     let node: string | Tree | undefined = tree;
     for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;

@@ -4,6 +4,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { loadLocaleTree } from '../../support/locales';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 type Tree = { [k: string]: string | Tree };
@@ -17,7 +18,7 @@ function flatten(tree: Tree, prefix = ''): Map<string, string> {
   return out;
 }
 
-const load = (lang: string): Map<string, string> => flatten(JSON.parse(readFileSync(join(root, 'renderer', 'locales', `${lang}.json`), 'utf8')) as Tree);
+const load = (lang: string): Map<string, string> => flatten(loadLocaleTree(lang) as Tree);
 const en = load('en');
 const es = load('es');
 const placeholders = (text: string): string[] => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1] as string).sort();
