@@ -2,12 +2,19 @@
 // server). One definition, three users: main registers handlers from `methods`, the preload and the
 // HTTP transport expose them, the renderer calls them. Payloads are validated in main with these schemas.
 import type { z } from 'zod';
+import { activityMethods } from './activity';
+import type { NotificationsState } from './activity';
 import { appMethods } from './app';
 import { inboxMethods } from './inbox';
-import type { InboxItem, KeysStatus, RateState, Settings, UploadJobView } from './types';
+import type { AccountView, InboxItem, KeysStatus, RateState, Settings, UploadJobView } from './types';
+import { supportMethods } from './support';
 import { uploadsMethods } from './uploads';
+import { webhooksMethods } from './webhooks';
 
 export type * from './types';
+export type * from './support';
+export type * from './activity';
+export type * from './webhooks';
 
 /**
  * Every method of the contract: the domain modules' slices combined. A new domain adds its own
@@ -17,6 +24,9 @@ export const methods = {
   ...appMethods,
   ...inboxMethods,
   ...uploadsMethods,
+  ...supportMethods,
+  ...activityMethods,
+  ...webhooksMethods,
 } as const;
 
 export type Methods = typeof methods;
@@ -33,9 +43,15 @@ export type Events = {
   'settings:changed': Settings;
   'keys:changed': KeysStatus;
   'account:rate': RateState;
+  /** The latest notifications, after each background check and each mark-read. */
+  'notifications:changed': NotificationsState;
+  /** GET /me refreshed in the background. */
+  'account:changed': AccountView;
+  /** The newest activity entry changed (the window refetches the log if it shows it). */
+  'activity:changed': { latest_at: string | null };
 };
 export type EventName = keyof Events;
-export const eventNames: readonly EventName[] = ['uploads:state', 'inbox:changed', 'settings:changed', 'keys:changed', 'account:rate'];
+export const eventNames: readonly EventName[] = ['uploads:state', 'inbox:changed', 'settings:changed', 'keys:changed', 'account:rate', 'notifications:changed', 'account:changed', 'activity:changed'];
 
 /** An error crossing the contract: a stable code the UI translates, and a technical message. */
 export type ContractError = { code: string; message: string; details?: { field: string; message: string }[] };
