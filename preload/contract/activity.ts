@@ -33,7 +33,8 @@ export const activityMethods = {
       limit: z.number().int().min(1).max(100).optional(),
     }).strict(),
   ),
-  'notifications:list': method<NotificationsState>()(noArgs),
+  /** The last list the core holds when it is recent, else a fresh one; `refresh` always asks the service. */
+  'notifications:list': method<NotificationsState>()(z.object({ refresh: z.boolean().optional() }).strict()),
   'notifications:mark-read': method<NotificationsState>()(z.object({ id }).strict()),
   'notifications:mark-all-read': method<NotificationsState>()(noArgs),
 } as const;

@@ -5,6 +5,8 @@ import type { ActivityEntry } from '../api/activity';
 import type { Handlers } from './contract';
 import type { HandlerContext } from './handlers';
 
+const FRESH_MS = 30_000;
+
 const entryView = (a: ActivityEntry): ActivityView => ({
   id: a.id ?? null,
   action: a.action,
@@ -24,8 +26,11 @@ export function createActivityHandlers(
       if (!args.before && !args.action) ctx.poll.markFresh('activity');
       return { entries: page.activity.map(entryView), next_cursor: page.has_more === false ? null : (page.next_cursor ?? null), sandbox: client.sandbox };
     },
-    'notifications:list': async () => {
+    'notifications:list': async (args) => {
       const client = ctx.service.require();
+      // A window opening right after a background check gets that list, without another call.
+      const cached = ctx.feed.current();
+      if (cached && !args.refresh && Date.now() - Date.parse(cached.updated_at) < FRESH_MS) return cached;
       const state = await ctx.feed.refresh(client);
       ctx.poll.markFresh('notifications');
       return state;

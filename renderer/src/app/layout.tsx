@@ -5,6 +5,7 @@ import { KeyIndicator } from '../components/key-indicator';
 import { LanguageSwitch } from '../components/language-switch';
 import { RateMeter } from '../components/rate-meter';
 import { SandboxBanner } from '../components/sandbox-banner';
+import { NotificationBell } from '../features/notifications/notification-bell';
 import { useConnectionState } from './connection';
 import { useAccount, useInbox, useKeysStatus, useRate, useUploads } from './queries';
 
@@ -28,6 +29,9 @@ function Nav() {
       label: t('nav.uploads'),
       badge: failed > 0 ? <Badge size="sm" color="red.8" circle>{failed}</Badge> : running > 0 ? <Badge size="sm" circle>{running}</Badge> : null,
     },
+    { to: '/support', label: t('support.nav'), badge: null },
+    { to: '/activity', label: t('activity.nav'), badge: null },
+    { to: '/webhooks', label: t('webhooks.nav'), badge: null },
     { to: '/account', label: t('nav.account'), badge: null },
     { to: '/settings', label: t('nav.settings'), badge: null },
   ];
@@ -72,6 +76,7 @@ export function Layout() {
             ScanBridge
           </Title>
           <Group gap="lg" wrap="nowrap">
+            <NotificationBell />
             <KeyIndicator status={status} />
             <RateMeter rate={rate} compact />
             <LanguageSwitch />
