@@ -27,7 +27,8 @@ export function createSupportHandlers(ctx: HandlerContext): Pick<Handlers, 'supp
       os: { platform: process.platform, release: release(), arch: arch() },
       nodeVersion: process.versions.node,
       transport: ctx.transport,
-      settings: ctx.settingsStore.get(),
+      // The address in use (SCANBRIDGE_API_URL may override the saved one).
+      settings: { ...ctx.settingsStore.get(), api_base_url: ctx.settingsView().api_base_url || null },
       activeKey: ctx.keysStatus().active,
       jobs: ctx.queue.list(),
     });

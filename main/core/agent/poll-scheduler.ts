@@ -239,7 +239,9 @@ export class PollScheduler {
       const interval = effectiveInterval(task, this.options.gate().limit);
       if (ok) {
         entry.failures = 0;
-        entry.nextAt = now + interval;
+        // A run that sent nothing (no key yet) cost nothing: look again soon, so a key saved
+        // meanwhile gets its first refresh without a full interval's wait.
+        entry.nextAt = now + (sent ? interval : Math.min(interval, task.minIntervalMs ?? 60_000));
       } else {
         entry.failures += 1;
         const backoff = Math.min(task.maxBackoffMs ?? HOUR_MS, interval * 2 ** entry.failures);

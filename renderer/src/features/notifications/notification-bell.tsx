@@ -50,9 +50,9 @@ export function NotificationBell() {
     if (next && age > STALE_ON_OPEN_MS) refresh.mutate({ refresh: true });
   };
   return (
-    <Popover opened={opened} onChange={setOpened} width={420} position="bottom-end" shadow="md" trapFocus returnFocus withArrow>
-      <Popover.Target>
-        <Indicator label={unread > 99 ? '99+' : unread} size={18} color="red.8" disabled={unread === 0} offset={4} inline>
+    <Indicator label={unread > 99 ? '99+' : unread} size={18} color="red.8" disabled={unread === 0} offset={4} inline>
+      <Popover opened={opened} onChange={setOpened} width={420} position="bottom-end" shadow="md" trapFocus returnFocus withArrow>
+        <Popover.Target>
           <ActionIcon
             variant="subtle"
             color="dark"
@@ -65,8 +65,7 @@ export function NotificationBell() {
           >
             <BellIcon />
           </ActionIcon>
-        </Indicator>
-      </Popover.Target>
+        </Popover.Target>
       <Popover.Dropdown p="sm" data-testid="notification-panel" role="dialog" aria-labelledby="notifications-title">
         <Group justify="space-between" mb="xs" wrap="nowrap">
           <Title order={2} size="h5" id="notifications-title">
@@ -130,6 +129,7 @@ export function NotificationBell() {
           </Stack>
         </ScrollArea.Autosize>
       </Popover.Dropdown>
-    </Popover>
+      </Popover>
+    </Indicator>
   );
 }

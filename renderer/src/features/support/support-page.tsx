@@ -51,7 +51,7 @@ export function SupportPage() {
         </Alert>
       )}
       {testTicket && (
-        <Alert color="yellow" variant="filled" title={t('support.testSentTitle')} withCloseButton closeButtonLabel={t('common.close')} onClose={() => setTestTicket(null)} data-testid="ticket-test-mode">
+        <Alert color="orange" variant="light" title={t('support.testSentTitle')} withCloseButton closeButtonLabel={t('common.close')} onClose={() => setTestTicket(null)} data-testid="ticket-test-mode">
           {t('support.testSentBody', { id: testTicket.id })}
         </Alert>
       )}
@@ -74,7 +74,8 @@ export function SupportPage() {
                 aria-current={view.kind === 'ticket' && view.id === tk.id ? 'true' : undefined}
                 label={tk.subject}
                 description={tk.created_at ? formatTime(tk.created_at, lang) : undefined}
-                rightSection={tk.status === 'answered' ? <Badge size="xs" color="green.8">{t('support.status.answered')}</Badge> : null}
+                rightSection={tk.status === 'answered' ? <Badge size="xs" color="teal.9">{t('support.status.answered')}</Badge> : null}
+                styles={{ description: { color: 'var(--mantine-color-gray-8)' } }}
                 data-testid="ticket-row"
                 data-id={tk.id}
               />

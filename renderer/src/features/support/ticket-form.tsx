@@ -73,7 +73,7 @@ export function TicketForm({ onCreated, onCancel }: { onCreated: (ticket: Ticket
               </Text>
               <ErrorAlert error={diagnostics.error} />
               {diagnostics.data && (
-                <Code block aria-label={t('support.diagnosticsReview')} style={{ maxHeight: 180, overflow: 'auto' }}>
+                <Code block tabIndex={0} aria-label={t('support.diagnosticsReview')} style={{ maxHeight: 180, overflow: 'auto' }}>
                   {diagnostics.data.text}
                 </Code>
               )}
