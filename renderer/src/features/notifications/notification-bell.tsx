@@ -94,7 +94,7 @@ export function NotificationBell() {
                   <Stack gap={2} style={{ minWidth: 0 }}>
                     <Group gap={6} wrap="nowrap">
                       {!n.read && (
-                        <Badge size="xs" color="blue.8" variant="filled">
+                        <Badge size="xs" color="blue.8" variant="filled" style={{ flexShrink: 0 }}>
                           {t('notifications.new')}
                         </Badge>
                       )}
