@@ -76,7 +76,7 @@ export function WebhookCard({ hook }: { hook: WebhookView }) {
           <Button size="xs" variant="default" onClick={() => setShowDeliveries((v) => !v)} aria-expanded={showDeliveries} data-testid="webhook-show-deliveries">
             {showDeliveries ? t('webhooks.hideDeliveries') : t('webhooks.showDeliveries')}
           </Button>
-          <Button size="xs" variant="subtle" color="red.8" onClick={() => setConfirming(true)} data-testid="webhook-delete">
+          <Button size="xs" variant="default" c="red.9" onClick={() => setConfirming(true)} data-testid="webhook-delete">
             {t('webhooks.delete')}
           </Button>
         </Group>
