@@ -3,6 +3,7 @@
 // the service.
 import { api, type EmulatorInfo } from '../support/emulator';
 import { expect, test } from './support/fixtures';
+import { tabTo } from './support/keyboard';
 import { checkScreen, onboard, texts, type Lang } from './support/ui';
 
 const cases: { lang: Lang; locale: string }[] = [
@@ -82,3 +83,23 @@ for (const { lang, locale } of cases) {
     });
   });
 }
+
+test('the bell is usable with the keyboard alone', async ({ page, app, emulator }) => {
+  const t = texts('en');
+  const key = emulator.info.keys.ultra;
+  const id = await openTicket(emulator.info, key, 'Teclado');
+  await emulator.control('POST', `/tickets/${id}/replies`, { body: 'Respuesta por teclado.' });
+  await page.goto(app.info.url);
+  await onboard(page, t, key);
+  const bell = page.getByTestId('notification-bell');
+  await expect(bell).toHaveAttribute('data-unread', '1');
+  await tabTo(page, bell, { backwards: true });
+  await page.keyboard.press('Enter');
+  const markOne = page.getByTestId('notification-mark-read');
+  await tabTo(page, markOne);
+  await page.keyboard.press('Enter');
+  await expect(bell).toHaveAttribute('data-unread', '0');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('notification-panel')).toBeHidden();
+  await expect(bell).toBeFocused();
+});

@@ -1,6 +1,6 @@
 import { ActionIcon, Badge, Button, Group, Indicator, Popover, ScrollArea, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ContractError, NotificationsState } from '../../../../preload/contract';
 import { keys, useCall, useKeysStatus } from '../../app/queries';
@@ -38,7 +38,12 @@ export function NotificationBell() {
   });
   const set = (state: NotificationsState) => qc.setQueryData(keys.notifications, state);
   const refresh = useCall({ name: 'notifications:list' }, (state) => set(state));
-  const markOne = useCall({ name: 'notifications:mark-read' }, (state) => set(state));
+  // The button pressed disappears once read: focus goes to the panel's title, not to the page.
+  const titleRef = useRef<HTMLHeadingElement>(null);
+  const markOne = useCall({ name: 'notifications:mark-read' }, (state) => {
+    set(state);
+    titleRef.current?.focus();
+  });
   const markAll = useCall({ name: 'notifications:mark-all-read' }, (state) => set(state));
   if (!active) return null;
   const unread = list.data?.unread_count ?? 0;
@@ -68,7 +73,7 @@ export function NotificationBell() {
         </Popover.Target>
       <Popover.Dropdown p="sm" data-testid="notification-panel" role="dialog" aria-labelledby="notifications-title">
         <Group justify="space-between" mb="xs" wrap="nowrap">
-          <Title order={2} size="h5" id="notifications-title">
+          <Title order={2} size="h5" id="notifications-title" ref={titleRef} tabIndex={-1}>
             {t('notifications.title')}
           </Title>
           <Group gap="xs" wrap="nowrap">
