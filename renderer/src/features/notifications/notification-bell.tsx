@@ -72,18 +72,16 @@ export function NotificationBell() {
           </ActionIcon>
         </Popover.Target>
       <Popover.Dropdown p="sm" data-testid="notification-panel" role="dialog" aria-labelledby="notifications-title">
-        <Group justify="space-between" mb="xs" wrap="nowrap">
-          <Title order={2} size="h5" id="notifications-title" ref={titleRef} tabIndex={-1}>
-            {t('notifications.title')}
-          </Title>
-          <Group gap="xs" wrap="nowrap">
-            <Button size="xs" variant="default" onClick={() => refresh.mutate({ refresh: true })} loading={refresh.isPending}>
-              {t('notifications.check')}
-            </Button>
-            <Button size="xs" variant="light" onClick={() => markAll.mutate({})} disabled={unread === 0} loading={markAll.isPending} data-testid="notifications-mark-all">
-              {t('notifications.markAll')}
-            </Button>
-          </Group>
+        <Title order={2} size="h5" id="notifications-title" ref={titleRef} tabIndex={-1} mb={6}>
+          {t('notifications.title')}
+        </Title>
+        <Group justify="flex-end" gap="xs" mb="xs">
+          <Button size="xs" variant="default" onClick={() => refresh.mutate({ refresh: true })} loading={refresh.isPending}>
+            {t('notifications.check')}
+          </Button>
+          <Button size="xs" variant="light" onClick={() => markAll.mutate({})} disabled={unread === 0} loading={markAll.isPending} data-testid="notifications-mark-all">
+            {t('notifications.markAll')}
+          </Button>
         </Group>
         <ErrorAlert error={list.error ?? refresh.error ?? markOne.error ?? markAll.error} />
         {items.length === 0 && !list.isPending && (
