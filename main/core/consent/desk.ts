@@ -79,6 +79,8 @@ export class ConsentDesk {
         return consent.status;
       },
       onSigned: (examId) => {
+        // Signed elsewhere (the e-mailed link): the patient display has nothing left to sign.
+        if (this.sessions.get()?.exam_id === examId) this.sessions.end();
         // One more read, so the window gets the hash and date with the news.
         void this.deps.client().consent.get(examId).then((c) => this.deps.emitStatus(examId, statusView(c)), () => undefined);
       },

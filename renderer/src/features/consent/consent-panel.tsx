@@ -12,7 +12,7 @@ import { bytesOfBase64, PdfView } from '../../components/pdf-view';
 import { useLanguage } from '../../components/use-language';
 import { consentKeys, useBlankPdf, useConsentEvents, useConsentOverview, useConsentWatch, useVerification } from './consent-queries';
 
-const STATUS_COLOR: Record<ConsentStatusView['status'], string> = { none: 'gray', pending: 'orange.9', signed: 'green.9' };
+const STATUS_COLOR: Record<ConsentStatusView['status'], string> = { none: 'gray.7', pending: 'blue.8', signed: '#216e39' };
 
 /** A PDF as a file the browser saves (to print it, or keep it). */
 function DownloadLink({ pdfBase64, name, label }: { pdfBase64: string; name: string; label: string }) {
@@ -58,7 +58,7 @@ function Verification({ examId }: { examId: string }) {
     <Stack gap="xs">
       {r.verified ? (
         <Group gap="sm">
-          <Badge color="green.9" size="lg" data-testid="consent-verified">{t('consent.verified')}</Badge>
+          <Badge color="#216e39" size="lg" data-testid="consent-verified">{t('consent.verified')}</Badge>
           <Text size="sm">{t('consent.verifiedHelp')}</Text>
         </Group>
       ) : (
@@ -82,7 +82,7 @@ function Verification({ examId }: { examId: string }) {
   );
 }
 
-const PHASE_COLOR: Record<ConsentSessionView['phase'], string> = { waiting: 'gray', reading: 'blue', signing: 'orange.9', signed: 'green.9' };
+const PHASE_COLOR: Record<ConsentSessionView['phase'], string> = { waiting: 'gray.7', reading: 'blue.8', signing: 'indigo.8', signed: '#216e39' };
 
 function DisplayCard({ overview }: { overview: ConsentOverview }) {
   const { t } = useTranslation();
@@ -191,7 +191,7 @@ export function ConsentPanel() {
           </Text>
           <StatusCard consent={consent} />
           {alreadySigned && (
-            <Alert color="blue" title={t('consent.alreadySignedTitle')} data-testid="consent-already-signed">
+            <Alert color="blue" role="status" title={t('consent.alreadySignedTitle')} data-testid="consent-already-signed">
               {t('consent.alreadySignedHelp')}
             </Alert>
           )}
