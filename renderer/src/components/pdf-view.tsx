@@ -65,8 +65,10 @@ export function PdfView({ pdfBase64, label, height, onReadToEnd }: Props) {
         const canvas = document.createElement('canvas');
         canvas.width = Math.floor(viewport.width);
         canvas.height = Math.floor(viewport.height);
+        // Fits a narrower box too (a tablet turned to portrait) without drawing the page again.
         canvas.style.width = `${Math.floor(viewport.width / dpr)}px`;
-        canvas.style.height = `${Math.floor(viewport.height / dpr)}px`;
+        canvas.style.maxWidth = '100%';
+        canvas.style.height = 'auto';
         canvas.style.display = 'block';
         canvas.style.margin = '0 auto 12px';
         canvas.style.boxShadow = '0 1px 4px rgba(0,0,0,.25)';

@@ -7,7 +7,6 @@ import { useParams } from 'react-router';
 import type { ConsentEmailView, ConsentOverview, ConsentSessionView, ConsentStatusView } from '../../../../preload/contract';
 import { useCall, useKeysStatus } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
-import { formatTime } from '../../components/format';
 import { bytesOfBase64, PdfView } from '../../components/pdf-view';
 import { useLanguage } from '../../components/use-language';
 import { consentKeys, useBlankPdf, useConsentEvents, useConsentOverview, useConsentWatch, useVerification } from './consent-queries';
@@ -37,7 +36,7 @@ function StatusCard({ consent }: { consent: ConsentStatusView }) {
       {consent.status === 'signed' && (
         <Stack gap={2} mt="xs">
           <Text size="sm">{t('consent.signedHow', { method: t(consent.signing_method === 'email' ? 'consent.method.email' : 'consent.method.in_person') })}</Text>
-          {consent.signed_at && <Text size="sm">{t('consent.signedAt', { when: formatTime(consent.signed_at, lang) })}</Text>}
+          {consent.signed_at && <Text size="sm">{t('consent.signedAt', { when: new Intl.DateTimeFormat(lang === 'es' ? 'es-CL' : 'en-US', { dateStyle: 'long', timeStyle: 'short' }).format(new Date(consent.signed_at)) })}</Text>}
           <Text size="sm">
             {t('consent.serviceHash')} <Code data-testid="consent-service-hash">{consent.hash ?? '—'}</Code>
           </Text>

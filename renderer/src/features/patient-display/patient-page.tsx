@@ -1,4 +1,5 @@
 import { Alert, Box, Button, Center, Checkbox, Grid, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { QRCodeSVG } from 'qrcode.react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -57,6 +58,8 @@ function SigningForm({ view, transport, onSigned, onEnded }: { view: ActiveView;
   const [busy, setBusy] = useState(false);
   const pad = useRef<SignatureHandle>(null);
   const chile = view.country_code === 'CL';
+  // A tablet held upright: the document on top, shorter, so the form is close below it.
+  const portrait = useMediaQuery('(orientation: portrait)') ?? false;
   const session = view.session_id;
 
   useEffect(() => {
@@ -116,7 +119,7 @@ function SigningForm({ view, transport, onSigned, onEnded }: { view: ActiveView;
           <Text mb="xs" fw={600} id="read-help">{read ? t('patient.readDone') : t('patient.readHelp')}</Text>
           {pdfError && <Alert color="red" role="alert">{t('patient.pdfFailed')}</Alert>}
           {!pdf && !pdfError && <Loader aria-label={t('common.loading')} />}
-          {pdf && <PdfView pdfBase64={pdf} label={t('patient.document')} height="calc(100vh - 140px)" onReadToEnd={readToEnd} />}
+          {pdf && <PdfView pdfBase64={pdf} label={t('patient.document')} height={portrait ? '55vh' : 'calc(100vh - 140px)'} onReadToEnd={readToEnd} />}
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>
           <form
@@ -143,7 +146,7 @@ function SigningForm({ view, transport, onSigned, onEnded }: { view: ActiveView;
                 data-testid="patient-document"
               />
               <TextInput label={t('patient.birthDate')} type="date" value={birth} max={today()} onChange={(e) => setBirth(e.currentTarget.value)} size="md" disabled={!read} />
-              <SignatureField ref={pad} label={t('patient.signature')} onChange={() => setProblem(null)} />
+              <SignatureField ref={pad} label={t('patient.signature')} disabled={!read} onChange={() => setProblem(null)} />
               <Checkbox label={t('patient.accept')} checked={accepted} onChange={(e) => setAccepted(e.currentTarget.checked)} size="md" disabled={!read} />
               {problem && <Alert color="red" role="alert" data-testid="patient-problem">{problem}</Alert>}
               <Button type="submit" size="lg" loading={busy} disabled={!read}>{t('patient.submit')}</Button>

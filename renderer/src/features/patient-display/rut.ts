@@ -24,6 +24,6 @@ export function rutProblem(value: string): RutProblem | null {
   const body = s.slice(0, s.lastIndexOf('-')).replace(/\./g, '');
   if (!/^\d{1,8}$/.test(body)) return 'invalid_rut';
   // The library checks the digit; repeated-digit numbers (11.111.111-1) are valid RUTs too.
-  if (!validateRut(s, false) || calculateRutVerifier(body) !== s.slice(-1).toUpperCase()) return 'invalid_rut';
+  if (!validateRut(s, false) || calculateRutVerifier(body).toUpperCase() !== s.slice(-1).toUpperCase()) return 'invalid_rut';
   return null;
 }

@@ -32,13 +32,13 @@ export type SignatureHandle = {
   clear(): void;
 };
 
-type Props = { label: string; onChange?: () => void };
+type Props = { label: string; disabled?: boolean; onChange?: () => void };
 
 /**
  * The signature pad: pointer events (mouse, finger, pen), pen pressure where the device reports
  * it, sharp on high-density screens, and the strokes kept when the window is resized or rotated.
  */
-export const SignatureField = forwardRef<SignatureHandle, Props>(function SignatureField({ label, onChange }, ref) {
+export const SignatureField = forwardRef<SignatureHandle, Props>(function SignatureField({ label, disabled = false, onChange }, ref) {
   const { t } = useTranslation();
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const padRef = useRef<SignaturePad | null>(null);
@@ -89,6 +89,13 @@ export const SignatureField = forwardRef<SignatureHandle, Props>(function Signat
     };
   }, []);
 
+  useEffect(() => {
+    const pad = padRef.current;
+    if (!pad) return;
+    if (disabled) pad.off();
+    else pad.on();
+  }, [disabled]);
+
   useImperativeHandle(ref, () => ({
     read() {
       const pad = padRef.current;
@@ -111,10 +118,10 @@ export const SignatureField = forwardRef<SignatureHandle, Props>(function Signat
         role="img"
         aria-labelledby="signature-label"
         data-testid="signature-pad"
-        style={{ width: '100%', height: 200, touchAction: 'none', border: '2px dashed var(--mantine-color-gray-6)', borderRadius: 8, background: '#fff', display: 'block', cursor: 'crosshair' }}
+        style={{ width: '100%', height: 200, touchAction: 'none', border: '2px dashed var(--mantine-color-gray-6)', borderRadius: 8, background: disabled ? 'var(--mantine-color-gray-1)' : '#fff', display: 'block', cursor: disabled ? 'not-allowed' : 'crosshair' }}
       />
       <Group justify="flex-end" mt={4}>
-        <Button variant="default" size="sm" onClick={() => {
+        <Button variant="default" size="sm" disabled={disabled} onClick={() => {
           padRef.current?.clear();
           changed.current?.();
         }}>{t('patient.clear')}</Button>
