@@ -173,6 +173,19 @@ for (const lang of ['en', 'es'] as Lang[]) {
       const examId = await createExam(emulator.info, key, 'Pedro Pérez');
       await app.rpc('keys:save', { key });
       await app.rpc('settings:update', { language: lang });
+
+      // Settings: the signed copies go to a folder the clinic chose.
+      const copies = join(app.home, 'signed-copies');
+      await page.goto(`${app.info.url}#/settings`);
+      const section = page.getByRole('region', { name: t('consentSettings.title') });
+      await expect(section.getByTestId('settings-consent-country')).toHaveValue('CL');
+      await section.getByLabel(t('consentSettings.folder')).fill(copies);
+      await section.getByRole('button', { name: t('common.save') }).click();
+      await expect(section.getByText(t('common.saved'))).toBeVisible();
+      await section.scrollIntoViewIfNeeded();
+      await checkScreen(page, `consent-settings-${lang}`);
+      expect((await app.rpc<{ consent: { copies_folder: string | null } }>('settings:get')).consent.copies_folder).toBe(copies);
+
       await page.goto(`${app.info.url}#/exams/${examId}/consent`);
       await page.getByRole('button', { name: t('consent.start') }).click();
       await expect(page.getByTestId('consent-status')).toHaveAttribute('data-status', 'pending');
@@ -195,7 +208,12 @@ for (const lang of ['en', 'es'] as Lang[]) {
       await expect(page.getByTestId('consent-status')).toHaveAttribute('data-status', 'signed', { timeout: 30_000 });
       await expect(page.getByTestId('consent-status')).toContainText(t('consent.method.email'));
       await expect(page.getByTestId('consent-verified')).toBeVisible();
-      expect(await signedPdfHash(emulator.info, key, examId)).toBe(await page.getByTestId('consent-service-hash').textContent());
+      const shown = (await page.getByTestId('consent-service-hash').textContent()) ?? '';
+      expect(await signedPdfHash(emulator.info, key, examId)).toBe(shown);
+      const copy = join(copies, `consent-${examId}-signed.pdf`);
+      await expect(page.getByTestId('consent-saved-to')).toContainText(copy);
+      expect(statSync(copy).mode & 0o777).toBe(0o600);
+      expect(createHash('sha256').update(readFileSync(copy)).digest('hex')).toBe(shown);
       // Nothing left to sign on the patient display.
       await expect(patient.getByTestId('patient-idle')).toBeVisible();
       await patient.close();
