@@ -201,7 +201,7 @@ for (const lang of ['en', 'es'] as Lang[]) {
       await expect(page.getByTestId('consent-qr')).toBeVisible();
       expect(await page.getByTestId('consent-sign-url').textContent()).toMatch(/\/consent\/sign\//);
       await expect(patient.getByTestId('patient-qr')).toBeVisible();
-      await checkScreen(page, `consent-operator-email-${lang}`);
+      await checkScreen(page, `consent-operator-email-${lang}`, { fullPage: true });
       await checkScreen(patient, `consent-patient-qr-${lang}`);
 
       await emulator.control('POST', `/consent/${examId}/sign-remote`, { signer_name: 'Pedro Pérez' });

@@ -147,8 +147,7 @@ function EmailCard({ overview, sandbox }: { overview: ConsentOverview; sandbox: 
       <ErrorAlert error={send.error} />
       {sent && (
         <Stack gap="xs" mt="sm" data-testid="consent-email-sent">
-          <Text size="sm">{sent.sent ? t('consent.email.sent') : t('consent.email.notSent')}</Text>
-          {!sent.sent && sandbox && <Text size="sm" c="dimmed">{t('consent.email.testKey')}</Text>}
+          <Text size="sm" fw={600}>{sent.sent ? t('consent.email.sent') : sandbox ? t('consent.email.testKey') : t('consent.email.notSent')}</Text>
           <Text size="sm">{t('consent.email.qrHelp')}</Text>
           <QRCodeSVG value={sent.sign_url} size={168} marginSize={2} title={t('consent.email.qrTitle')} data-testid="consent-qr" />
           <Code data-testid="consent-sign-url" style={{ wordBreak: 'break-all' }}>{sent.sign_url}</Code>

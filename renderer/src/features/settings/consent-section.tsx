@@ -26,7 +26,7 @@ export function ConsentSection({ settings }: { settings: Settings }) {
           label={t('consentSettings.country')}
           description={t('consentSettings.countryHelp')}
           value={settings.consent.country_code}
-          w={320}
+          w={480}
           data={country.map((c) => ({ value: c, label: c === 'CL' ? t('consentSettings.chile') : c }))}
           onChange={(e) => update.mutate({ country_code: e.currentTarget.value })}
           data-testid="settings-consent-country"
