@@ -50,8 +50,9 @@ export type ConsentVerification = {
   verified: boolean;
   local_hash: string;
   service_hash: string | null;
+  /** Where the copy was saved; null when it could not be, or when the hashes differ (nothing is kept then). */
   saved_to: string | null;
-  /** Why the copy could not be saved (the folder is missing or not writable); null when saved. */
+  /** Why a verified copy could not be saved (the folder is not writable…); null otherwise. */
   save_error: string | null;
   pdf_base64: string;
 };

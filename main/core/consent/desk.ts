@@ -156,10 +156,13 @@ export class ConsentDesk {
     const folder = this.deps.settings().copies_folder ?? join(this.deps.dataDir, 'consent');
     let savedTo: string | null = null;
     let saveError: string | null = null;
-    try {
-      savedTo = await saveSignedCopy(folder, examId, pdf);
-    } catch (e) {
-      saveError = (e as NodeJS.ErrnoException).code ?? 'error';
+    // Only the document the service vouches for is kept: a copy that does not match proves nothing.
+    if (verified) {
+      try {
+        savedTo = await saveSignedCopy(folder, examId, pdf);
+      } catch (e) {
+        saveError = (e as NodeJS.ErrnoException).code ?? 'error';
+      }
     }
     return { verified, local_hash: local, service_hash: consent.hash, saved_to: savedTo, save_error: saveError, pdf_base64: base64(pdf) };
   }

@@ -67,11 +67,8 @@ function Verification({ examId }: { examId: string }) {
           <Text size="sm">{t('consent.serviceHash')} <Code>{r.service_hash ?? '—'}</Code></Text>
         </Alert>
       )}
-      {r.saved_to ? (
-        <Text size="sm" data-testid="consent-saved-to">{t('consent.savedTo', { path: r.saved_to })}</Text>
-      ) : (
-        <Alert color="orange" title={t('consent.notSavedTitle')}>{t('consent.notSavedHelp', { reason: r.save_error ?? '' })}</Alert>
-      )}
+      {r.saved_to && <Text size="sm" data-testid="consent-saved-to">{t('consent.savedTo', { path: r.saved_to })}</Text>}
+      {r.verified && !r.saved_to && <Alert color="orange" title={t('consent.notSavedTitle')}>{t('consent.notSavedHelp', { reason: r.save_error ?? '' })}</Alert>}
       <Group>
         <Button variant="default" onClick={() => setShow((s) => !s)} aria-expanded={show}>{show ? t('consent.hideSigned') : t('consent.viewSigned')}</Button>
         <DownloadLink pdfBase64={r.pdf_base64} name={`consent-${examId}-signed.pdf`} label={t('consent.downloadSigned')} />
