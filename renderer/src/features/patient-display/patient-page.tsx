@@ -1,4 +1,4 @@
-import { Alert, Box, Button, Center, Checkbox, Grid, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Box, Button, Center, Checkbox, Grid, Group, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { QRCodeSVG } from 'qrcode.react';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -130,6 +130,12 @@ function SigningForm({ view, transport, onSigned, onEnded }: { view: ActiveView;
             aria-describedby="read-help"
           >
             <Stack gap="sm">
+              {view.sign_url && (
+                <Group gap="sm" wrap="nowrap" data-testid="patient-qr">
+                  <QRCodeSVG value={view.sign_url} size={96} marginSize={2} title={t('patient.phoneQr')} />
+                  <Text size="sm">{t('patient.phoneHelp')}</Text>
+                </Group>
+              )}
               <TextInput label={t('patient.name')} value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={200} required size="md" disabled={!read} />
               <TextInput
                 label={chile ? t('patient.rut') : t('patient.documentNumber')}
@@ -150,12 +156,6 @@ function SigningForm({ view, transport, onSigned, onEnded }: { view: ActiveView;
               <Checkbox label={t('patient.accept')} checked={accepted} onChange={(e) => setAccepted(e.currentTarget.checked)} size="md" disabled={!read} />
               {problem && <Alert color="red" role="alert" data-testid="patient-problem">{problem}</Alert>}
               <Button type="submit" size="lg" loading={busy} disabled={!read}>{t('patient.submit')}</Button>
-              {view.sign_url && (
-                <Stack gap={4} align="flex-start" data-testid="patient-qr">
-                  <Text size="sm">{t('patient.phoneHelp')}</Text>
-                  <QRCodeSVG value={view.sign_url} size={140} marginSize={2} title={t('patient.phoneQr')} />
-                </Stack>
-              )}
             </Stack>
           </form>
         </Grid.Col>

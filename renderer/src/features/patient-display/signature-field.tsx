@@ -96,7 +96,7 @@ export const SignatureField = forwardRef<SignatureHandle, Props>(function Signat
         role="img"
         aria-labelledby="signature-label"
         data-testid="signature-pad"
-        style={{ width: '100%', height: 200, touchAction: 'none', border: '2px dashed var(--mantine-color-gray-6)', borderRadius: 8, background: disabled ? 'var(--mantine-color-gray-1)' : '#fff', display: 'block', cursor: disabled ? 'not-allowed' : 'crosshair' }}
+        style={{ width: '100%', height: 200, touchAction: 'none', border: '2px dashed var(--mantine-color-gray-6)', borderRadius: 8, background: '#fff', opacity: disabled ? 0.45 : 1, display: 'block', cursor: disabled ? 'not-allowed' : 'crosshair' }}
       />
       <Group justify="flex-end" mt={4}>
         <Button variant="default" size="sm" disabled={disabled} onClick={() => {
