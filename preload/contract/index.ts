@@ -3,11 +3,16 @@
 // HTTP transport expose them, the renderer calls them. Payloads are validated in main with these schemas.
 import type { z } from 'zod';
 import { appMethods } from './app';
+import { consentMethods } from './consent';
 import { inboxMethods } from './inbox';
+import { patientMethods } from './patient';
 import type { InboxItem, KeysStatus, RateState, Settings, UploadJobView } from './types';
+import type { ConsentSessionView, ConsentStatusView } from './types-consent';
 import { uploadsMethods } from './uploads';
 
 export type * from './types';
+export type * from './types-consent';
+export { patientMethodNames } from './patient';
 
 /**
  * Every method of the contract: the domain modules' slices combined. A new domain adds its own
@@ -17,6 +22,8 @@ export const methods = {
   ...appMethods,
   ...inboxMethods,
   ...uploadsMethods,
+  ...consentMethods,
+  ...patientMethods,
 } as const;
 
 export type Methods = typeof methods;
@@ -33,9 +40,13 @@ export type Events = {
   'settings:changed': Settings;
   'keys:changed': KeysStatus;
   'account:rate': RateState;
+  /** A consent's status changed (signed in person, or found signed by the refresher). */
+  'consent:status': { exam_id: string; consent: ConsentStatusView };
+  /** The patient-display session changed (null: it ended). */
+  'consent:session': ConsentSessionView | null;
 };
 export type EventName = keyof Events;
-export const eventNames: readonly EventName[] = ['uploads:state', 'inbox:changed', 'settings:changed', 'keys:changed', 'account:rate'];
+export const eventNames: readonly EventName[] = ['uploads:state', 'inbox:changed', 'settings:changed', 'keys:changed', 'account:rate', 'consent:status', 'consent:session'];
 
 /** An error crossing the contract: a stable code the UI translates, and a technical message. */
 export type ContractError = { code: string; message: string; details?: { field: string; message: string }[] };

@@ -1,6 +1,7 @@
 import { Navigate } from 'react-router';
 import type { RouteObject } from 'react-router';
 import { AccountPage } from '../features/account/account-page';
+import { ConsentPanel } from '../features/consent/consent-panel';
 import { InboxPage } from '../features/inbox/inbox-page';
 import { OnboardingPage } from '../features/onboarding/onboarding-page';
 import { SettingsPage } from '../features/settings/settings-page';
@@ -18,6 +19,7 @@ export const routes: RouteObject[] = [
       { path: 'uploads', element: <UploadsPage /> },
       { path: 'account', element: <AccountPage /> },
       { path: 'settings', element: <SettingsPage /> },
+      { path: 'exams/:examId/consent', element: <ConsentPanel /> },
       { path: '*', element: <Navigate to="/inbox" replace /> },
     ],
   },
