@@ -3,11 +3,17 @@
 // HTTP transport expose them, the renderer calls them. Payloads are validated in main with these schemas.
 import type { z } from 'zod';
 import { appMethods } from './app';
+import { directoryMethods } from './directory';
+import { implantsMethods } from './implants';
 import { inboxMethods } from './inbox';
 import type { InboxItem, KeysStatus, RateState, Settings, UploadJobView } from './types';
+import { templatesMethods } from './templates';
 import { uploadsMethods } from './uploads';
 
 export type * from './types';
+export type * from './directory';
+export type * from './templates';
+export type * from './implants';
 
 /**
  * Every method of the contract: the domain modules' slices combined. A new domain adds its own
@@ -17,6 +23,9 @@ export const methods = {
   ...appMethods,
   ...inboxMethods,
   ...uploadsMethods,
+  ...directoryMethods,
+  ...templatesMethods,
+  ...implantsMethods,
 } as const;
 
 export type Methods = typeof methods;

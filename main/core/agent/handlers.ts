@@ -8,6 +8,9 @@ import type { SettingsPatch, SettingsStore } from '../settings';
 import { newWatchFolder, SettingsValidationError } from '../settings';
 import type { Handlers } from './contract';
 import { ContractFailure } from './contract';
+import { createDirectoryHandlers } from './handlers-directory';
+import { createImplantsHandlers } from './handlers-implants';
+import { createTemplatesHandlers } from './handlers-templates';
 import type { Inbox } from './inbox';
 import type { KeyManager } from './keys';
 import type { FolderPicker } from './ports';
@@ -171,5 +174,9 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       return view;
     },
     'uploads:clear-finished': async () => ({ removed: ctx.queue.clearFinished() }),
+
+    ...createDirectoryHandlers(ctx),
+    ...createTemplatesHandlers(ctx),
+    ...createImplantsHandlers(ctx),
   };
 }
