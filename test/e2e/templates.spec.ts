@@ -25,7 +25,7 @@ async function dragOnSheet(page: Page, sheet: Locator, from: [number, number], t
   await page.mouse.up();
 }
 
-async function templatesOnService(page: { request: unknown }, info: Parameters<typeof api>[0], key: string): Promise<Template[]> {
+async function templatesOnService(info: Parameters<typeof api>[0], key: string): Promise<Template[]> {
   return (await api(info, key, 'GET', '/templates')).json['templates'] as Template[];
 }
 
@@ -102,7 +102,7 @@ for (const lang of ['en', 'es'] as const satisfies Lang[]) {
       await page.getByTestId('template-save').click();
       await expect(page.getByTestId('templates-notice')).toContainText(t('templates.created', { name }));
 
-      const saved = (await templatesOnService(page, emulator.info, key)).find((x) => x.name === name);
+      const saved = (await templatesOnService(emulator.info, key)).find((x) => x.name === name);
       expect(saved?.is_default).toBe(false);
       expect(saved?.pages).toHaveLength(1);
       expect(saved?.pages[0]?.slots).toEqual([
@@ -122,7 +122,7 @@ for (const lang of ['en', 'es'] as const satisfies Lang[]) {
       await page.getByRole('button', { name: t('common.cancel') }).click();
 
       // A ready-made layout opens read-only, with a copy offered instead.
-      await system.first().getByRole('button', { name: t('templates.view') }).click();
+      await system.first().getByTestId('template-view').click();
       await expect(page.getByText(t('templates.readOnlyTitle'))).toBeVisible();
       await expect(page.getByTestId('template-save')).toHaveCount(0);
       await checkScreen(page, `templates-system-view-${lang}`);
@@ -136,13 +136,13 @@ for (const lang of ['en', 'es'] as const satisfies Lang[]) {
       await page.getByTestId('template-rename-input').fill(renamed);
       await page.getByTestId('template-rename-save').click();
       await expect(page.getByTestId('templates-notice')).toContainText(t('templates.renamed', { name: renamed }));
-      expect((await templatesOnService(page, emulator.info, key)).find((x) => x.id === saved?.id)?.name).toBe(renamed);
+      expect((await templatesOnService(emulator.info, key)).find((x) => x.id === saved?.id)?.name).toBe(renamed);
       const card2 = page.getByTestId('templates-own').getByTestId('template-card').filter({ hasText: renamed });
       await card2.getByTestId('template-delete').click();
       await expect(page.getByRole('dialog', { name: t('templates.deleteTitle') })).toContainText(renamed);
       await page.getByTestId('template-delete-confirm').click();
       await expect(page.getByTestId('templates-notice')).toContainText(t('templates.deleted', { name: renamed }));
-      expect((await templatesOnService(page, emulator.info, key)).some((x) => x.id === saved?.id)).toBe(false);
+      expect((await templatesOnService(emulator.info, key)).some((x) => x.id === saved?.id)).toBe(false);
     });
 
     test('the slot editor works with the keyboard alone', async ({ page, app, emulator }) => {
@@ -185,7 +185,7 @@ for (const lang of ['en', 'es'] as const satisfies Lang[]) {
       await tabTo(page, page.getByTestId('template-save'), { backwards: true, max: 80 });
       await page.keyboard.press('Enter');
       await expect(page.getByTestId('templates-notice')).toContainText(t('templates.created', { name }));
-      const saved = (await templatesOnService(page, emulator.info, key)).find((x) => x.name === name);
+      const saved = (await templatesOnService(emulator.info, key)).find((x) => x.name === name);
       expect(saved?.pages[0]?.slots).toEqual([first, { ...second, label: 'Axial' }]);
     });
 

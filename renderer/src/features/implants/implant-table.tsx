@@ -15,10 +15,12 @@ type Props = {
   /** For near matches: the size asked for, to show how far each entry is from it. */
   near?: { length?: number; diameter?: number };
   testId: string;
+  /** Leave the brand column out (the models of one brand). */
+  hideBrand?: boolean;
 };
 
 /** Catalog entries in a table; near matches carry a mark and their difference from the size asked for. */
-export function ImplantTable({ implants, caption, near, testId }: Props) {
+export function ImplantTable({ implants, caption, near, testId, hideBrand = false }: Props) {
   const { t } = useTranslation();
   const mm = useMm();
   const diff = (got: number, wanted: number | undefined): string | null => {
@@ -31,7 +33,7 @@ export function ImplantTable({ implants, caption, near, testId }: Props) {
       <Table.Caption style={{ captionSide: 'top', textAlign: 'left' }}>{caption}</Table.Caption>
       <Table.Thead>
         <Table.Tr>
-          <Table.Th scope="col">{t('implants.cols.brand')}</Table.Th>
+          {!hideBrand && <Table.Th scope="col">{t('implants.cols.brand')}</Table.Th>}
           <Table.Th scope="col">{t('implants.cols.line')}</Table.Th>
           <Table.Th scope="col">{t('implants.cols.diameter')}</Table.Th>
           <Table.Th scope="col">{t('implants.cols.length')}</Table.Th>
@@ -46,13 +48,13 @@ export function ImplantTable({ implants, caption, near, testId }: Props) {
           const dl = near ? diff(e.length, near.length) : null;
           return (
             <Table.Tr key={e.id ?? `${e.brand}-${e.product_line}-${e.diameter}-${e.length}-${i}`} data-testid="implant-row" data-near={near ? 'true' : 'false'}>
-              <Table.Td>{e.brand}</Table.Td>
+              {!hideBrand && <Table.Td>{e.brand}</Table.Td>}
               <Table.Td>{e.product_line}</Table.Td>
               <Table.Td>
-                {mm(e.diameter)} {dd && <Text span size="xs" c="orange.9" fw={600}>({dd})</Text>}
+                {mm(e.diameter)} {dd && <Text span size="xs" fw={700} className="implant-diff">({dd})</Text>}
               </Table.Td>
               <Table.Td>
-                {mm(e.length)} {dl && <Text span size="xs" c="orange.9" fw={600}>({dl})</Text>}
+                {mm(e.length)} {dl && <Text span size="xs" fw={700} className="implant-diff">({dl})</Text>}
               </Table.Td>
               <Table.Td>{e.platform ?? '—'}</Table.Td>
               <Table.Td>
@@ -62,7 +64,7 @@ export function ImplantTable({ implants, caption, near, testId }: Props) {
               </Table.Td>
               {near && (
                 <Table.Td>
-                  <Badge color="orange.9" variant="light" size="sm" data-testid="near-badge">
+                  <Badge color="orange" variant="light" size="sm" data-testid="near-badge">
                     {t('implants.nearBadge')}
                   </Badge>
                 </Table.Td>

@@ -47,7 +47,7 @@ function BrandsPanel() {
         <ErrorAlert error={models.error} />
         {brand && models.data && (
           <>
-            <ImplantTable implants={models.data.implants} caption={t('implants.modelsOf', { brand, count: models.data.total })} testId="implant-models" />
+            <ImplantTable implants={models.data.implants} caption={t('implants.modelsOf', { brand, count: models.data.total })} testId="implant-models" hideBrand />
             <Pager total={models.data.total} limit={models.data.limit} offset={offset} onOffset={setOffset} label={t('implants.pager.label')} />
           </>
         )}
@@ -101,7 +101,9 @@ const asMm = (v: number | string): number | undefined => {
 };
 
 function SizePanel() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  // Spanish writes 4,1 mm: the field must read the comma as the decimal mark, not drop it.
+  const decimalSeparator = i18n.language.startsWith('es') ? ',' : '.';
   const mm = useMm();
   const [length, setLength] = useState<number | string>('');
   const [diameter, setDiameter] = useState<number | string>('');
@@ -126,8 +128,8 @@ function SizePanel() {
         }}
       >
         <Group align="flex-start">
-          <NumberInput label={t('implants.diameter')} value={diameter} onChange={setDiameter} min={0.1} max={100} step={0.1} decimalScale={2} suffix=" mm" w={180} data-testid="implant-diameter" />
-          <NumberInput label={t('implants.length')} value={length} onChange={setLength} min={0.1} max={100} step={0.5} decimalScale={2} suffix=" mm" w={180} data-testid="implant-length" />
+          <NumberInput label={t('implants.diameter')} value={diameter} onChange={setDiameter} min={0.1} max={100} step={0.1} decimalScale={2} suffix=" mm" decimalSeparator={decimalSeparator} w={180} data-testid="implant-diameter" />
+          <NumberInput label={t('implants.length')} value={length} onChange={setLength} min={0.1} max={100} step={0.5} decimalScale={2} suffix=" mm" decimalSeparator={decimalSeparator} w={180} data-testid="implant-length" />
           <Button type="submit" mt={25} data-testid="implant-size-go">
             {t('implants.lookUp')}
           </Button>
@@ -144,8 +146,7 @@ function SizePanel() {
       {size && results.isPending && <Loader aria-label={t('common.loading')} />}
       <ErrorAlert error={results.error} />
       {size && results.data && (
-        <ScrollArea h="calc(100vh - 350px)" type="auto" offsetScrollbars>
-          <Stack gap="md">
+        <Stack gap="md">
             {results.data.implants.length > 0 ? (
               <>
                 <ImplantTable implants={results.data.implants} caption={t('implants.exactTitle', { asked, count: results.data.total })} testId="implant-exact" />
@@ -155,19 +156,18 @@ function SizePanel() {
               <Text data-testid="implant-no-exact">{t('implants.noExact', { asked })}</Text>
             )}
             {results.data.near_matches.length > 0 ? (
-              <Alert color="orange" variant="light" p="xs" title={t('implants.nearTitle', { count: results.data.near_matches.length })} data-testid="implant-near">
-                <Text size="sm" mb={6}>
-                  {t('implants.nearExplain')}
-                </Text>
+              <section data-testid="implant-near">
+                <Alert color="orange" variant="light" p="xs" mb="xs" title={t('implants.nearTitle', { count: results.data.near_matches.length })}>
+                  <Text size="sm">{t('implants.nearExplain')}</Text>
+                </Alert>
                 <ImplantTable implants={results.data.near_matches} caption={t('implants.nearCaption', { asked })} near={size} testId="implant-near-table" />
-              </Alert>
+              </section>
             ) : (
               <Text c="dimmed" size="sm">
                 {t('implants.noNear')}
               </Text>
             )}
-          </Stack>
-        </ScrollArea>
+        </Stack>
       )}
     </Stack>
   );

@@ -19,7 +19,8 @@ type Props = {
 };
 
 function SlotFields({ slot, index, onRect, onLabel, onRemove }: { slot: EditorSlot; index: number; onRect: (r: Rect) => void; onLabel: (l: string) => void; onRemove: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const decimalSeparator = i18n.language.startsWith('es') ? ',' : '.';
   // Percentages for people; the slot itself keeps fractions of the page.
   const field = (k: keyof Rect, label: string) => (
     <NumberInput
@@ -31,6 +32,7 @@ function SlotFields({ slot, index, onRect, onLabel, onRemove }: { slot: EditorSl
       step={1}
       decimalScale={1}
       suffix=" %"
+      decimalSeparator={decimalSeparator}
       onChange={(v) => {
         const n = typeof v === 'number' ? v : Number.parseFloat(v);
         if (Number.isFinite(n)) onRect(clampRect({ ...slot, [k]: round(n / 100) }));

@@ -109,7 +109,7 @@ function TemplateCard({ template, onDelete, onRename }: { template: TemplateView
           <Group gap={6} mt={4}>
             {template.is_default ? (
               <>
-                <Button size="xs" variant="default" onClick={open} aria-label={t('templates.viewOne', { name: template.name })}>
+                <Button size="xs" variant="default" onClick={open} aria-label={t('templates.viewOne', { name: template.name })} data-testid="template-view">
                   {t('templates.view')}
                 </Button>
                 <Button size="xs" variant="light" onClick={() => void navigate(`/templates/new?from=${encodeURIComponent(template.id)}`)} aria-label={t('templates.copyOne', { name: template.name })}>
