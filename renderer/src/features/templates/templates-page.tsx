@@ -99,7 +99,7 @@ function TemplateCard({ template, onDelete, onRename }: { template: TemplateView
             {template.name}
           </Text>
           {template.is_default && (
-            <Badge variant="light" color="gray" size="sm">
+            <Badge variant="light" color="gray" size="sm" tt="none" h="auto" py={2} style={{ whiteSpace: 'normal' }}>
               {t('templates.readOnlyBadge')}
             </Badge>
           )}
