@@ -40,22 +40,22 @@ function Nav() {
     <nav aria-label={t('nav.label')}>
       {items.map((item, index) => (
         <Fragment key={item.to}>
-        {index === firstOffice && (
-          <Text size="xs" fw={700} c="dimmed" tt="uppercase" mt="md" mb={4} px="sm" aria-hidden="true">
-            {t('nav.backOffice')}
-          </Text>
-        )}
-        <NavLink
-          component={RouterLink}
-          to={item.to}
-          label={item.label}
-          rightSection={item.badge}
-          active={pathname.startsWith(item.to)}
-          aria-current={pathname.startsWith(item.to) ? 'page' : undefined}
-          color="blue"
-          fw={600}
-          mb={4}
-        />
+          {index === firstOffice && (
+            <Text size="xs" fw={700} c="dimmed" tt="uppercase" mt="md" mb={4} px="sm">
+              {t('nav.backOffice')}
+            </Text>
+          )}
+          <NavLink
+            component={RouterLink}
+            to={item.to}
+            label={item.label}
+            rightSection={item.badge}
+            active={pathname.startsWith(item.to)}
+            aria-current={pathname.startsWith(item.to) ? 'page' : undefined}
+            color="blue"
+            fw={600}
+            mb={4}
+          />
         </Fragment>
       ))}
     </nav>

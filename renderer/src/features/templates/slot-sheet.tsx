@@ -119,12 +119,14 @@ export function SlotSheet({ slots, selected, pageLabel, helpId, onSelect, onChan
   );
 }
 
-/** A small picture of a page's slots for the list (decorative: the text next to it says the same). */
-export function MiniSheet({ slots }: { slots: Rect[] }) {
+/** A small picture of a page's slots (decorative in the list; with labels where it is shown large). */
+export function MiniSheet({ slots, labelled = false }: { slots: (Rect & { label?: string | null })[]; labelled?: boolean }) {
   return (
-    <div className="tpl-mini" aria-hidden="true">
+    <div className="tpl-mini" aria-hidden={labelled ? undefined : 'true'}>
       {slots.map((s, i) => (
-        <div key={i} className="tpl-mini-slot" style={placement(s)} />
+        <div key={i} className="tpl-mini-slot" style={placement(s)}>
+          {labelled && s.label && <span className="tpl-mini-label">{s.label}</span>}
+        </div>
       ))}
     </div>
   );

@@ -37,7 +37,7 @@ function SystemTemplateView({ template }: { template: TemplateView }) {
       <Group gap="lg" align="flex-start">
         {template.pages.map((p, i) => (
           <Stack key={i} gap={4} align="center">
-            <div style={{ width: 180 }}>
+            <div style={{ width: 260 }}>
               <MiniSheetLarge slots={p.slots} />
             </div>
             <Text size="sm" fw={600}>
@@ -56,7 +56,7 @@ function SystemTemplateView({ template }: { template: TemplateView }) {
 function MiniSheetLarge({ slots }: { slots: TemplateView['pages'][number]['slots'] }) {
   return (
     <div className="tpl-mini-large">
-      <MiniSheet slots={slots} />
+      <MiniSheet slots={slots} labelled />
     </div>
   );
 }
