@@ -119,7 +119,21 @@ for (const lang of ['en', 'es'] as const satisfies Lang[]) {
       await card.getByTestId('template-edit').click();
       await expect(slots).toHaveCount(2);
       expect([await slotRect(slots.nth(0)), await slotRect(slots.nth(1))]).toEqual(expected);
+
+      // An unsaved change is not dropped silently: leaving asks first, and "keep editing" stays.
+      await slots.nth(1).focus();
+      await page.keyboard.press('ArrowUp');
+      await page.getByRole('link', { name: t('referrers.nav') }).click();
+      const leave = page.getByRole('dialog', { name: t('templates.leaveTitle') });
+      await expect(leave).toBeVisible();
+      await checkScreen(page, `templates-leave-${lang}`);
+      await page.getByTestId('template-keep-editing').click();
+      await expect(leave).toHaveCount(0);
+      await expect(page.getByTestId('template-sheet')).toBeVisible();
       await page.getByRole('button', { name: t('common.cancel') }).click();
+      await page.getByTestId('template-discard').click();
+      await expect(page.getByRole('heading', { name: t('templates.title') })).toBeVisible();
+      expect((await templatesOnService(emulator.info, key)).find((x) => x.name === name)?.pages[0]?.slots[1]).toEqual({ ...expected[1], label: 'Corte 1' });
 
       // A ready-made layout opens read-only, with a copy offered instead.
       await system.first().getByTestId('template-view').click();

@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import type { TemplateSaved, TemplateView } from '../../../../preload/contract';
@@ -69,6 +69,7 @@ export function TemplateEditorPage() {
   const [search] = useSearchParams();
   const from = search.get('from') ?? undefined;
   const editing = useTemplate(templateId);
+  const leaving = useRef(false);
   const source = useTemplate(templateId ? undefined : from);
   const done = (saved: TemplateSaved, created: boolean): void => {
     const name = saved.template.name;
@@ -76,6 +77,7 @@ export function TemplateEditorPage() {
       sandbox: saved.sandbox,
       text: saved.sandbox ? t('templates.savedSandbox', { name }) : created ? t('templates.created', { name }) : t('templates.updated', { name }),
     };
+    leaving.current = true;
     void navigate('/templates', { state: { notice } });
   };
   const create = useCall({ name: 'templates:create' }, (saved, qc) => {
@@ -107,7 +109,10 @@ export function TemplateEditorPage() {
   const save = (d: EditorDraft): void => {
     if (templateId && editing.data) {
       const changes = templateChanges(editing.data, d);
-      if (Object.keys(changes).length === 0) return void navigate('/templates');
+      if (Object.keys(changes).length === 0) {
+        leaving.current = true;
+        return void navigate('/templates');
+      }
       update.mutate({ id: templateId, ...changes });
     } else {
       create.mutate({ name: d.name.trim(), ...(d.description.trim() ? { description: d.description.trim() } : {}), pages: pagesInput(d.pages) });
@@ -123,6 +128,7 @@ export function TemplateEditorPage() {
       onSave={save}
       onCancel={() => void navigate('/templates')}
       error={<ErrorAlert error={create.error ?? update.error} />}
+      canLeave={() => leaving.current}
     />
   );
 }

@@ -1,8 +1,9 @@
-import { Alert, Button, Group, NumberInput, Paper, ScrollArea, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Button, Group, Modal, NumberInput, Paper, ScrollArea, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useBlocker } from 'react-router';
 import type { EditorDraft, EditorPage, EditorSlot } from './editor-state';
-import { draftProblems, emptyPage, MAX_PAGES, MAX_SLOTS, slotOf } from './editor-state';
+import { draftProblems, emptyPage, MAX_PAGES, MAX_SLOTS, pagesInput, slotOf } from './editor-state';
 import type { Rect } from './geometry';
 import { clampRect, newSlotRect, percent, round } from './geometry';
 import { SlotSheet } from './slot-sheet';
@@ -16,7 +17,11 @@ type Props = {
   onCancel: () => void;
   /** Shown under the buttons (the service's answer when it refused). */
   error?: React.ReactNode;
+  /** True once the draft is saved: leaving then needs no question. */
+  canLeave: () => boolean;
 };
+
+const snapshot = (d: EditorDraft): string => JSON.stringify([d.name.trim(), d.description.trim(), pagesInput(d.pages)]);
 
 function SlotFields({ slot, index, onRect, onLabel, onRemove }: { slot: EditorSlot; index: number; onRect: (r: Rect) => void; onLabel: (l: string) => void; onRemove: () => void }) {
   const { t, i18n } = useTranslation();
@@ -64,7 +69,7 @@ function SlotFields({ slot, index, onRect, onLabel, onRemove }: { slot: EditorSl
 }
 
 /** The visual slot editor: one A4 page at a time, slots drawn and placed with the mouse or the keyboard. */
-export function TemplateEditor({ title, initial, saving, onSave, onCancel, error }: Props) {
+export function TemplateEditor({ title, initial, saving, onSave, onCancel, error, canLeave }: Props) {
   const { t } = useTranslation();
   const helpId = useId();
   const [draft, setDraft] = useState<EditorDraft>(initial);
@@ -77,6 +82,10 @@ export function TemplateEditor({ title, initial, saving, onSave, onCancel, error
   const selectedIndex = page.slots.findIndex((s) => s.key === selected);
   const selectedSlot = selectedIndex >= 0 ? page.slots[selectedIndex] : undefined;
   const problems = draftProblems(draft);
+  // Work in progress is never dropped silently: leaving with unsaved changes asks first.
+  const [start] = useState(() => snapshot(initial));
+  const dirty = snapshot(draft) !== start;
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !canLeave() && currentLocation.pathname !== nextLocation.pathname);
 
   const setPage = (fn: (p: EditorPage) => EditorPage): void => setDraft((d) => ({ ...d, pages: d.pages.map((p, i) => (i === current ? fn(p) : p)) }));
   const setSlot = (key: string, fn: (s: EditorSlot) => EditorSlot): void => setPage((p) => ({ ...p, slots: p.slots.map((s) => (s.key === key ? fn(s) : s)) }));
@@ -220,6 +229,21 @@ export function TemplateEditor({ title, initial, saving, onSave, onCancel, error
           </Stack>
         </ScrollArea>
       </Group>
+      {blocker.state === 'blocked' && (
+        <Modal opened onClose={() => blocker.reset()} title={t('templates.leaveTitle')} closeButtonProps={{ 'aria-label': t('common.close') }}>
+          <Stack gap="md">
+            <Text>{t('templates.leaveBody')}</Text>
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => blocker.reset()} data-autofocus data-testid="template-keep-editing">
+                {t('templates.keepEditing')}
+              </Button>
+              <Button color="red.8" onClick={() => blocker.proceed()} data-testid="template-discard">
+                {t('templates.discard')}
+              </Button>
+            </Group>
+          </Stack>
+        </Modal>
+      )}
       <VisuallyHidden aria-live="polite" data-testid="template-announcer">
         {announcement}
       </VisuallyHidden>
