@@ -210,7 +210,16 @@ for (const lang of ['en', 'es'] as const satisfies Lang[]) {
       await page.getByRole('link', { name: t('templates.nav') }).click();
       await expect(page.getByTestId('templates-sandbox')).toContainText(t('templates.sandboxTitle'));
       await expect(page.getByTestId('templates-own-empty')).toBeVisible();
+
+      // Saving is accepted but nothing is kept: the screen says so and the clinic's list stays empty.
+      const name = `Sandbox ${lang} ${Date.now()}`;
+      await page.getByTestId('template-new').click();
+      await page.getByTestId('template-name').fill(name);
+      await page.getByTestId('template-save').click();
+      await expect(page.getByTestId('templates-notice')).toContainText(t('templates.savedSandbox', { name }));
+      await expect(page.getByTestId('templates-own-empty')).toBeVisible();
       await checkScreen(page, `templates-sandbox-${lang}`);
+      expect((await templatesOnService(emulator.info, emulator.info.keys.pro)).some((x) => x.name === name)).toBe(false);
     });
   });
 }
