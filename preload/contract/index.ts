@@ -5,8 +5,14 @@ import type { z } from 'zod';
 import { activityMethods } from './activity';
 import type { NotificationsState } from './activity';
 import { appMethods } from './app';
+import { consentMethods } from './consent';
+import { directoryMethods } from './directory';
+import { implantsMethods } from './implants';
 import { inboxMethods } from './inbox';
+import { patientMethods } from './patient';
+import { templatesMethods } from './templates';
 import type { AccountView, InboxItem, KeysStatus, RateState, Settings, UploadJobView } from './types';
+import type { ConsentSessionView, ConsentStatusView } from './types-consent';
 import { supportMethods } from './support';
 import { uploadsMethods } from './uploads';
 import { webhooksMethods } from './webhooks';
@@ -15,6 +21,11 @@ export type * from './types';
 export type * from './support';
 export type * from './activity';
 export type * from './webhooks';
+export type * from './types-consent';
+export type * from './directory';
+export type * from './templates';
+export type * from './implants';
+export { patientMethodNames } from './patient';
 
 /**
  * Every method of the contract: the domain modules' slices combined. A new domain adds its own
@@ -27,6 +38,11 @@ export const methods = {
   ...supportMethods,
   ...activityMethods,
   ...webhooksMethods,
+  ...consentMethods,
+  ...patientMethods,
+  ...directoryMethods,
+  ...templatesMethods,
+  ...implantsMethods,
 } as const;
 
 export type Methods = typeof methods;
@@ -49,9 +65,24 @@ export type Events = {
   'account:changed': AccountView;
   /** The newest activity entry changed (the window refetches the log if it shows it). */
   'activity:changed': { latest_at: string | null };
+  /** A consent's status changed (signed in person, or found signed by the refresher). */
+  'consent:status': { exam_id: string; consent: ConsentStatusView };
+  /** The patient-display session changed (null: it ended). */
+  'consent:session': ConsentSessionView | null;
 };
 export type EventName = keyof Events;
-export const eventNames: readonly EventName[] = ['uploads:state', 'inbox:changed', 'settings:changed', 'keys:changed', 'account:rate', 'notifications:changed', 'account:changed', 'activity:changed'];
+export const eventNames: readonly EventName[] = [
+  'uploads:state',
+  'inbox:changed',
+  'settings:changed',
+  'keys:changed',
+  'account:rate',
+  'notifications:changed',
+  'account:changed',
+  'activity:changed',
+  'consent:status',
+  'consent:session',
+];
 
 /** An error crossing the contract: a stable code the UI translates, and a technical message. */
 export type ContractError = { code: string; message: string; details?: { field: string; message: string }[] };

@@ -8,6 +8,11 @@ import type { SettingsPatch, SettingsStore } from '../settings';
 import { newWatchFolder, SettingsValidationError } from '../settings';
 import type { Handlers } from './contract';
 import { ContractFailure } from './contract';
+import type { ConsentDesk } from '../consent/desk';
+import { createConsentHandlers } from './handlers-consent';
+import { createDirectoryHandlers } from './handlers-directory';
+import { createImplantsHandlers } from './handlers-implants';
+import { createTemplatesHandlers } from './handlers-templates';
 import type { Inbox } from './inbox';
 import type { KeyManager } from './keys';
 import { createActivityHandlers } from './handlers-activity';
@@ -30,6 +35,7 @@ export type HandlerContext = {
   service: ServiceConnection;
   inbox: Inbox;
   queue: UploadQueue;
+  consent: ConsentDesk;
   folderPicker: FolderPicker;
   settingsView: () => Settings;
   keysStatus: () => KeysStatus;
@@ -185,5 +191,9 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     ...createSupportHandlers(ctx),
     ...createActivityHandlers(ctx),
     ...createWebhooksHandlers(ctx),
+    ...createConsentHandlers(ctx),
+    ...createDirectoryHandlers(ctx),
+    ...createTemplatesHandlers(ctx),
+    ...createImplantsHandlers(ctx),
   };
 }
