@@ -9,10 +9,14 @@ import { createContractHost } from './agent/contract';
 import { ChangeBatcher } from './agent/change-batcher';
 import { EventHub } from './agent/event-hub';
 import { createHandlers } from './agent/handlers';
+import { registerBackgroundTasks } from './agent/background';
 import { Inbox } from './agent/inbox';
 import { InboxStore } from './agent/inbox-store';
 import { KeyManager } from './agent/keys';
 import { systemLanguage as detectSystemLanguage, texts } from './agent/messages';
+import { NotificationFeed } from './agent/notification-feed';
+import type { PollClock } from './agent/poll-scheduler';
+import { PollScheduler } from './agent/poll-scheduler';
 import type { FolderPicker, Notifier } from './agent/ports';
 import { logNotifier, noFolderPicker } from './agent/ports';
 import { PreferencesStore } from './agent/preferences';
@@ -35,6 +39,7 @@ import { Ledger } from './watch';
 
 export type { ContractHost, Logger } from './agent/contract';
 export type { FolderPicker, Notice, Notifier } from './agent/ports';
+export type { PollClock, PollTask } from './agent/poll-scheduler';
 
 export type AgentOptions = {
   /** The app data folder (inbox, upload journals, ledger): appDataDir() from core/paths in the app and CLI. */
@@ -62,6 +67,8 @@ export type AgentOptions = {
     retryDelaysMs?: readonly number[];
     engine?: Omit<EngineOptions, 'concurrency' | 'bucket' | 'bandwidthLimit'>;
     watcher?: FolderWatcherOptions;
+    /** The background scheduler's clock (the polling-budget test runs it in step with the emulator's --time-scale). */
+    pollClock?: PollClock;
   };
 };
 
@@ -81,6 +88,11 @@ export type Agent = {
   onStatus(listener: (status: AgentStatus) => void): () => void;
   /** Where the settings file is (tests check that it never holds a key). */
   settingsFile: string;
+  /**
+   * The background scheduler: other services register their periodic refreshes here (see
+   * poll-scheduler.ts), never with a timer of their own.
+   */
+  poll: PollScheduler;
   /** Stops watching and uploading (uploads resume on the next start) and saves everything. */
   stop(): Promise<void>;
 };
@@ -170,6 +182,23 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     }
   };
 
+  // One scheduler for every background refresh, within a share of the key's hourly allowance.
+  const poll = new PollScheduler({
+    ...(options.tuning?.pollClock ? { clock: options.tuning.pollClock } : {}),
+    gate: () => {
+      const meter = service.client?.meter;
+      const s = meter?.snapshot();
+      return {
+        limit: s?.limit ?? null,
+        remaining: s?.remaining ?? null,
+        blockedForWallMs: meter?.waitMs() ?? 0,
+        resetInWallMs: s?.reset ? Math.max(0, s.reset.getTime() - Date.now()) : null,
+      };
+    },
+    onError: (task, e) => log.warn(`background ${task} failed: ${e instanceof Error ? e.name : 'error'}`),
+  });
+  const feed = new NotificationFeed((state) => events.emit('notifications:changed', state), () => notifier);
+
   const queue = await UploadQueue.open({
     file: join(agentDir, 'uploads.json'),
     dataDir: options.dataDir,
@@ -215,10 +244,20 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
 
   const connect = (s: StoredSettings = settingsStore.get()): void => {
     const kind = activeKind(s);
+    const before = service.client;
     service.configure(apiUrl(s) || null, kind ? keys.value(kind) : null);
+    // Another key is another account: its notifications are not news of this one.
+    if (service.client !== before) feed.reset();
     queue.kick();
   };
   connect();
+  const stopBackground = registerBackgroundTasks({
+    scheduler: poll,
+    client: () => service.client,
+    feed,
+    pushAccount: (account) => events.emit('account:changed', account),
+    pushActivity: (latest) => events.emit('activity:changed', latest),
+  });
 
   const unsubscribeSettings = settingsStore.subscribe((s) => {
     connect(s);
@@ -262,6 +301,8 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
       events.emit('settings:changed', settingsView());
     },
     prefsChanged: () => events.emit('settings:changed', settingsView()),
+    poll,
+    feed,
   });
   const host = createContractHost(handlers, (l) => events.subscribe(l), log);
 
@@ -279,8 +320,11 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
       return () => statusListeners.delete(listener);
     },
     settingsFile: settingsStore.path,
+    poll,
     stop() {
       stopped ??= (async () => {
+        stopBackground();
+        poll.stop();
         unsubscribeSettings();
         unsubscribeQueue();
         consent.close();

@@ -8,6 +8,7 @@ const benches: { file: string; exportName: string }[] = [
   { file: './emulator-startup', exportName: 'benchEmulatorStartup' },
   { file: './scan', exportName: 'benchScan' },
   { file: './upload', exportName: 'benchUpload' },
+  { file: './poll-budget', exportName: 'benchPollBudget' },
 ];
 
 const only = process.argv.slice(2);

@@ -15,6 +15,11 @@ import { createImplantsHandlers } from './handlers-implants';
 import { createTemplatesHandlers } from './handlers-templates';
 import type { Inbox } from './inbox';
 import type { KeyManager } from './keys';
+import { createActivityHandlers } from './handlers-activity';
+import { createSupportHandlers } from './handlers-support';
+import { createWebhooksHandlers } from './handlers-webhooks';
+import type { NotificationFeed } from './notification-feed';
+import type { PollScheduler } from './poll-scheduler';
 import type { FolderPicker } from './ports';
 import type { PreferencesStore } from './preferences';
 import type { ServiceConnection } from './service';
@@ -38,6 +43,9 @@ export type HandlerContext = {
   keysChanged: () => void;
   /** Tells the windows the settings changed (for the parts the settings store does not hold). */
   prefsChanged: () => void;
+  /** The one background scheduler (see poll-scheduler.ts). */
+  poll: PollScheduler;
+  feed: NotificationFeed;
 };
 
 function updateSettings(store: SettingsStore, patch: SettingsPatch): void {
@@ -148,7 +156,9 @@ export function createHandlers(ctx: HandlerContext): Handlers {
 
     'account:get': async () => {
       const client = ctx.service.require();
-      return accountView(await client.account.me(), client);
+      const view = accountView(await client.account.me(), client);
+      ctx.poll.markFresh('account');
+      return view;
     },
 
     'inbox:list': async () => ctx.inbox.list(),
@@ -177,6 +187,10 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       return view;
     },
     'uploads:clear-finished': async () => ({ removed: ctx.queue.clearFinished() }),
+
+    ...createSupportHandlers(ctx),
+    ...createActivityHandlers(ctx),
+    ...createWebhooksHandlers(ctx),
     ...createConsentHandlers(ctx),
     ...createDirectoryHandlers(ctx),
     ...createTemplatesHandlers(ctx),
