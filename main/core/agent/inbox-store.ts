@@ -190,7 +190,7 @@ export class InboxStore {
     const text = JSON.stringify({ v: 1, records: [...this.records.values()], dismissed });
     const tmp = `${this.file}.${process.pid}.tmp`;
     try {
-      await mkdir(dirname(this.file), { recursive: true });
+      await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
       await writeFile(tmp, text, { mode: 0o600 });
       // Rename is atomic: a crash leaves the old file or the new one, never half of one.
       await rename(tmp, this.file);

@@ -1,7 +1,8 @@
 // Where journals live (`<data>/jobs/`) and how a rerun on the same folder finds its job.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensurePrivateDir } from '../private-fs';
 import { readFirstRecord, readJournal, type SummaryRecord } from './journal';
 import { replayJournal } from './job-state';
 
@@ -17,7 +18,7 @@ function rootKey(root: string): string {
 /** A fresh journal path for a new job on `root` (the folder is created if needed). */
 export function newJournalPath(dataDir: string, root: string): { path: string; jobId: string } {
   const dir = jobsDir(dataDir);
-  mkdirSync(dir, { recursive: true });
+  ensurePrivateDir(dir);
   const jobId = `${rootKey(root)}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
   return { path: join(dir, `${jobId}.jsonl`), jobId };
 }
