@@ -39,6 +39,7 @@ describe('terminal output', () => {
   it('JSON without raw C1 controls or lone surrogates that still parses to the same value', () => {
     const value = { path: '/x/\u009b2J\ud800/\x1b' };
     const text = terminalSafeJson(value);
+    // eslint-disable-next-line no-control-regex
     expect(text).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
     expect(text).not.toMatch(/[\ud800-\udfff]/);
     expect(JSON.parse(text)).toEqual(value);
