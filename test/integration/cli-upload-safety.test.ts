@@ -49,7 +49,7 @@ function start(args: string[], e: NodeJS.ProcessEnv, asUser?: 'nobody'): { child
 
 const run = (args: string[], e: NodeJS.ProcessEnv, asUser?: 'nobody'): Promise<Run> => start(args, e, asUser).done;
 
-async function examsOf(patientId: string): Promise<{ id: string; status: string; file_count: number | null; bytes: number | undefined; patient_name: string | null }[]> {
+async function examsOf(patientId: string): Promise<{ id: string; status: string | null | undefined; file_count: number | null; bytes: number | null | undefined; patient_name: string | null }[]> {
   const list = await client.exams.list({ limit: 100 });
   return list.exams
     .filter((e) => e.patient_id === patientId)

@@ -4,7 +4,7 @@
 // "skipped"; a file that cannot be read is never called "not DICOM", because it may well be a slice.
 import { closeSync, openSync } from 'node:fs';
 import { relative, sep } from 'node:path';
-import type { ScanResult } from '../dicom';
+import type { ScanResult, Skipped, Study } from '../dicom';
 
 export type IncompleteReason = 'cut_short' | 'unreadable' | 'permission_denied' | 'damaged';
 
@@ -79,4 +79,14 @@ export function withoutIncomplete(scan: ScanResult, files: readonly IncompleteFi
     })
     .filter((s) => s.files > 0);
   return { ...scan, studies, skipped: scan.skipped.filter((s) => !drop.has(s.path)) };
+}
+
+/**
+ * The same for one study of an export (the app's inbox): its slices cut short, and the files
+ * under its folder that could not be read or are damaged (they may be its missing slices), named
+ * relative to the study's folder.
+ */
+export function studyIncompleteFiles(study: Study, skipped: readonly Skipped[]): IncompleteFile[] {
+  const sub: ScanResult = { root: study.root, studies: [study], skipped: skipped.filter((s) => s.path === study.root || s.path.startsWith(study.root + sep)) };
+  return incompleteFiles(sub);
 }
