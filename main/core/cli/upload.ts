@@ -16,7 +16,7 @@ import { examsPortFromClient } from '../upload/api-port';
 import { type EngineOptions, type UploadEvent, UploadJob, type UploadResult } from '../upload/engine';
 import { UploadError } from '../upload/errors';
 import { findFolderJobs, pruneFinishedJobs } from '../upload/job-store';
-import { MAX_NAME_LENGTH } from '../upload/limits';
+import { MAX_NAME_LENGTH, MAX_PATIENT_ID_LENGTH, MAX_PATIENT_NAME_LENGTH } from '../upload/limits';
 import { formatBytes, type JobPlan, planUpload, type PlanFileInput, type RequestedMode, settingsHash } from '../upload/plan';
 import type { ExamFields, ExamType, ExamsPort } from '../upload/ports';
 import type { Totals } from '../upload/progress';
@@ -104,6 +104,8 @@ function parse(argv: string[]): Args {
     const v = values[flag];
     if (v !== undefined && hasUnsafeText(v)) throw new UsageError(`--${flag} must not contain control characters`);
   }
+  if ((values['patient-name']?.length ?? 0) > MAX_PATIENT_NAME_LENGTH) throw new UsageError(`--patient-name must be at most ${MAX_PATIENT_NAME_LENGTH} characters`);
+  if ((values['patient-id']?.length ?? 0) > MAX_PATIENT_ID_LENGTH) throw new UsageError(`--patient-id must be at most ${MAX_PATIENT_ID_LENGTH} characters`);
   let waitMs = 0;
   if (values.wait !== undefined) {
     const w = Number(values.wait);
@@ -172,18 +174,23 @@ function prefill(scan: ScanResult, args: Args, warn: (t: string) => void): ExamF
   if (studies.length > 1) warn(`The folder holds ${studies.length} studies; they are uploaded together as one exam.`);
   const patients = new Set(studies.filter((s) => s.suggested_exam_type !== 'mesh').map((s) => `${s.patient_id}\0${s.patient_name_raw}`));
   if (patients.size > 1) warn('Warning: the files belong to more than one patient. Check the folder before sharing the exam.');
-  const fields: ExamFields = { name: args.name ?? defaultExamName(main), exam_type: args.type ?? main.suggested_exam_type };
-  const patientName = args.patientName ?? main.patient_name;
-  const patientId = args.patientId ?? main.patient_id;
-  if (patientName) fields.patient_name = patientName;
-  if (patientId) fields.patient_id = patientId;
-  if (main.birth_date) fields.birth_date = main.birth_date;
-  const fitted = fitFieldsToService(fields);
+  // What came from the headers is fitted to the service (cut with a warning); what the user typed
+  // is taken as typed (a name that is too long is refused, not silently cut).
+  const fromHeaders: ExamFields = { name: defaultExamName(main), exam_type: main.suggested_exam_type };
+  if (main.patient_name) fromHeaders.patient_name = main.patient_name;
+  if (main.patient_id) fromHeaders.patient_id = main.patient_id;
+  if (main.birth_date) fromHeaders.birth_date = main.birth_date;
+  const fitted = fitFieldsToService(fromHeaders);
+  const given = { name: args.name, patient_name: args.patientName, patient_id: args.patientId };
   for (const c of fitted.cuts) {
+    if (given[c.field as keyof typeof given] !== undefined) continue;
     const flag = c.field === 'patient_name' ? ' (correct it with --patient-name)' : c.field === 'patient_id' ? ' (correct it with --patient-id)' : c.field === 'name' ? ' (correct it with --name)' : '';
     warn(`Warning: ${describeCut(c)}${flag}`);
   }
-  return fitted.fields;
+  const fields: ExamFields = { ...fitted.fields, name: args.name ?? fitted.fields.name, exam_type: args.type ?? main.suggested_exam_type };
+  if (args.patientName !== undefined) fields.patient_name = args.patientName;
+  if (args.patientId !== undefined) fields.patient_id = args.patientId;
+  return fields;
 }
 
 /** Renders engine events as human progress lines on stderr. */
