@@ -7,6 +7,7 @@ import { stopScanWorkers } from '../dicom';
 import type { Study } from '../dicom';
 import { appDataDir } from '../paths';
 import { securePrivateFolders } from '../private-fs';
+import { resolveConfigDir } from '../settings/paths';
 import { examsPortFromClient } from '../upload/api-port';
 import { formatBytes } from '../upload/plan';
 import type { ExamFields } from '../upload/ports';
@@ -108,7 +109,7 @@ export function createWatchCommand(deps: WatchCommandDeps): CliCommand {
     if ('problem' in session) return fail(session.problem);
     const { client } = session;
     const dataDir = appDataDir(io.env);
-    securePrivateFolders([dataDir]); // journals and the ledger hold patient data (core/private-fs.ts)
+    securePrivateFolders([dataDir, resolveConfigDir({ env: io.env })]); // journals and the ledger hold patient data (core/private-fs.ts)
     const ledger = await Ledger.open(join(dataDir, 'watch', 'uploaded-studies.jsonl'));
     const folders: WatchFolderConfig[] = args.dirs.map((path, i) => ({ id: `cli-${i + 1}`, path, exam_type: 'from_dicom', mode: 'auto', settle_seconds: args.settle, polling: args.poll }));
     const byId = new Map(folders.map((f) => [f.id, f]));

@@ -10,7 +10,7 @@ import { isAbortError, UploadError } from './errors';
 import { openFileRange } from './file-source';
 import { Gate } from './gate';
 import { applyRecord, type JobState, replayJournal, initialState } from './job-state';
-import { examIdsOfOtherJobs, newJournalPath } from './job-store';
+import { examIdsOfOtherJobs, newJournalPath, waitWhileOthersCreate } from './job-store';
 import { type Durability, Journal, type JournalRecord, type PlannedRecord, type SummaryRecord } from './journal';
 import type { JobPlan } from './plan';
 import { formatBytes, settingsHash, validateFields } from './plan';
@@ -454,6 +454,9 @@ export class UploadJob {
     if (!intent) return 0;
     const plan = this.state.plan;
     const recent = await this.api((s) => this.port.listRecentExams(100, { signal: s }), { idempotent: true, signal });
+    // Issue 12: an exam another live job is creating right now looks like ours; wait until that
+    // job has journaled its answer (its exam id then joins `others`), never delete it.
+    await waitWhileOthersCreate(this.dataDir, this.journal.path, signal);
     const others = examIdsOfOtherJobs(this.dataDir, this.journal.path);
     const orphans = recent.filter((e) => isOrphanOf(e, plan, intent.at - this.opts.clockSkewMs) && !others.has(e.id) && !this.state.discarded.includes(e.id));
     for (const e of orphans) {

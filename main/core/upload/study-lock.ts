@@ -232,6 +232,18 @@ export async function acquireStudyLock(dataDir: string, keys: readonly string[],
   }
 }
 
+/** The live holder of `key` (another process, or another job of this one), or null when it is free. */
+export function lockHolder(dataDir: string, key: string): LockHolder | null {
+  const dir = locksDir(dataDir);
+  const h = hashOf(key);
+  const gens = listGenerations(dir, h);
+  const top = Math.max(0, ...gens.keys());
+  if (top === 0 || gens.get(top)?.free) return null;
+  const holder = readHolder(join(dir, `${h}.${top}`));
+  if (holder === null || holder === 'missing' || holderIsGone(holder)) return null;
+  return holder;
+}
+
 /** The message for a study another process is uploading. */
 export function busyMessage(holder: LockHolder): string {
   return `another upload of this study is running (pid ${holder.pid})`;
