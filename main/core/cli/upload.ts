@@ -203,7 +203,8 @@ function progressPrinter(io: CliIo, tty: boolean): { onEvent: (e: UploadEvent) =
   };
   const line = (t: string): void => {
     clear();
-    io.stderr(`${t}\n`);
+    // Notices and retries quote file names, which come from the disk.
+    io.stderr(`${escapeForTerminal(t)}\n`);
   };
   const show = (t: Totals, force: boolean): void => {
     const now = Date.now();

@@ -3,7 +3,7 @@
 // go to stderr; each uploaded exam is one JSON line on stdout.
 import { basename, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { stopScanWorkers } from '../dicom';
+import { escapeForTerminal, stopScanWorkers } from '../dicom';
 import type { Study } from '../dicom';
 import { appDataDir } from '../paths';
 import { securePrivateFolders } from '../private-fs';
@@ -119,7 +119,8 @@ export function createWatchCommand(deps: WatchCommandDeps): CliCommand {
       const rel = relative(root, exportPath);
       return rel === '' ? `${basename(root)}/ (loose files)` : `${basename(root)}/${rel}`;
     };
-    const say = (t: string): void => io.stderr(`${t}\n`);
+    // Lines quote folder and file names and header values: never raw control characters.
+    const say = (t: string): void => io.stderr(`${escapeForTerminal(t)}\n`);
 
     const service = new WatchService({
       folders,
