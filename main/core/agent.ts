@@ -29,8 +29,10 @@ import { APP_VERSION } from './api/user-agent';
 import { ConsentDesk, pagePatientDisplay } from './consent/desk';
 import type { PatientDisplayPort } from './consent/desk';
 import { stopScanWorkers } from './dicom';
+import { securePrivateFolders } from './private-fs';
 import type { SecretStore } from './secrets/secret-store';
 import { openSettingsStore } from './settings';
+import { resolveConfigDir } from './settings/paths';
 import type { Settings as StoredSettings } from './settings';
 import { examsPortFromClient } from './upload/api-port';
 import type { ExamsPort } from './upload/ports';
@@ -111,6 +113,8 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const agentDir = join(options.dataDir, 'agent');
   const events = new EventHub();
 
+  // Patient data stays private: folders 0700, files 0600, older ones tightened (core/private-fs.ts).
+  securePrivateFolders([options.dataDir, resolveConfigDir({ ...(options.configDir ? { cwd: options.configDir } : {}), env })]);
   const settingsStore = openSettingsStore({ ...(options.configDir ? { cwd: options.configDir } : {}), env });
   if (settingsStore.problems.length > 0) log.warn(`settings: fell back to defaults for ${settingsStore.problems.join(', ')}`);
   const prefs = new PreferencesStore(join(agentDir, 'preferences.json'));

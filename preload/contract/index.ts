@@ -26,6 +26,7 @@ export type * from './directory';
 export type * from './templates';
 export type * from './implants';
 export { patientMethodNames } from './patient';
+export type * from './types-completeness';
 
 /**
  * Every method of the contract: the domain modules' slices combined. A new domain adds its own

@@ -167,7 +167,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       ctx.service.require();
       const item = ctx.inbox.get(args.id);
       if (item.status === 'uploaded') throw new ContractFailure('conflict', 'This study is already uploaded.');
-      const request = await ctx.inbox.uploadRequest(args.id, 'review');
+      const request = await ctx.inbox.uploadRequest(args.id, 'review', args.allow_incomplete === true);
       const view = await ctx.queue.enqueue(request);
       ctx.inbox.setStatus(args.id, 'queued', view.id);
       return { job_id: view.id };

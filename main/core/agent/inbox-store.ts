@@ -41,6 +41,7 @@ const itemSchema = z.object({
   skipped: z.number(),
   // Warnings written by a newer version are dropped rather than failing the whole item.
   warnings: z.array(z.string()).transform((list) => list as InboxItem['warnings']),
+  incomplete: z.array(z.object({ name: z.string(), reason: z.enum(['cut_short', 'unreadable', 'permission_denied', 'damaged']) })).optional(),
   status: z.enum(['review', 'queued', 'uploaded']),
   job_id: z.string().nullable(),
 });
@@ -190,7 +191,7 @@ export class InboxStore {
     const text = JSON.stringify({ v: 1, records: [...this.records.values()], dismissed });
     const tmp = `${this.file}.${process.pid}.tmp`;
     try {
-      await mkdir(dirname(this.file), { recursive: true });
+      await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
       await writeFile(tmp, text, { mode: 0o600 });
       // Rename is atomic: a crash leaves the old file or the new one, never half of one.
       await rename(tmp, this.file);

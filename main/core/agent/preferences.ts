@@ -3,10 +3,12 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { hasUnsafeText } from '../dicom/clean-text';
 import { DEFAULT_NAME_TEMPLATE } from './inbox-prefill';
 
 const schema = z.object({
-  exam_name_template: z.string().min(1).max(200).catch(DEFAULT_NAME_TEMPLATE),
+  // A template with control characters or lone surrogates (a hand-edited file) falls back to the default.
+  exam_name_template: z.string().min(1).max(200).refine((t) => !hasUnsafeText(t)).catch(DEFAULT_NAME_TEMPLATE),
   default_expiration_days: z.number().int().min(1).max(3650).nullable().catch(null),
 });
 export type Preferences = z.infer<typeof schema>;
@@ -35,7 +37,7 @@ export class PreferencesStore {
   /** Saves a change (atomically: temp file, then rename). */
   update(patch: Partial<Preferences>): Preferences {
     this.current = schema.parse({ ...this.current, ...patch });
-    mkdirSync(dirname(this.file), { recursive: true });
+    mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
     const tmp = `${this.file}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify(this.current, null, 2), { mode: 0o600 });
     renameSync(tmp, this.file);

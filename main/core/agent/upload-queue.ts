@@ -10,6 +10,7 @@ import { dirname } from 'node:path';
 import { z } from 'zod';
 import type { UploadJobView, UploadPhase } from '../../../preload/contract';
 import { UploadJob } from '../upload/engine';
+import { uploadLockKeys, withStudyLock } from '../upload/study-lock';
 import type { EngineOptions, JobStatus, UploadEvent, UploadResult } from '../upload/engine';
 import { UploadError } from '../upload/errors';
 import { planUpload } from '../upload/plan';
@@ -439,7 +440,8 @@ export class UploadQueue {
     let result: UploadResult | undefined;
     let error: unknown;
     try {
-      result = await job.run();
+      // Issue 12: one upload of a study at a time on this computer; a busy study is retried later.
+      result = await withStudyLock(this.o.dataDir, uploadLockKeys(e.root, [e.ledger?.study_uid]), () => job.run());
     } catch (err) {
       error = err;
     }
@@ -726,7 +728,7 @@ export class UploadQueue {
     }
     const tmp = `${this.o.file}.${process.pid}.tmp`;
     try {
-      await mkdir(dirname(this.o.file), { recursive: true });
+      await mkdir(dirname(this.o.file), { recursive: true, mode: 0o700 });
       await writeFile(tmp, JSON.stringify({ v: 1, jobs }), { mode: 0o600 });
       await rename(tmp, this.o.file);
     } catch (err) {

@@ -5,6 +5,7 @@ import type { Skipped } from '../dicom';
 import type { FolderWatcherOptions, Ledger, UploadStudy, WatchFolderConfig } from '../watch';
 import { newAgentId, WatchService } from '../watch';
 import type { Logger } from './contract';
+import { offerIncompleteStudies } from './incomplete-exports';
 import type { Inbox } from './inbox';
 import type { UploadQueue } from './upload-queue';
 
@@ -92,6 +93,8 @@ export class Watchers {
       // Registered after the service's own listener: the skipped list is cached before the coordinator looks at the studies.
       w.on('export:ready', (e) => this.skipped.set(e.exportPath, e.skipped));
       w.on('export:changed', (e) => this.skipped.set(e.exportPath, e.skipped));
+      // Issue 12: a study that cannot be read whole shows in the inbox with its files named.
+      w.on('export:waiting', (e) => offerIncompleteStudies(inbox, w.config, e));
       w.on('export:removed', (e) => {
         this.skipped.delete(e.exportPath);
         inbox.exportRemoved(e.exportPath);

@@ -3,9 +3,11 @@
 // go to stderr; each uploaded exam is one JSON line on stdout.
 import { basename, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { stopScanWorkers } from '../dicom';
+import { escapeForTerminal, stopScanWorkers } from '../dicom';
 import type { Study } from '../dicom';
 import { appDataDir } from '../paths';
+import { securePrivateFolders } from '../private-fs';
+import { resolveConfigDir } from '../settings/paths';
 import { examsPortFromClient } from '../upload/api-port';
 import { formatBytes } from '../upload/plan';
 import type { ExamFields } from '../upload/ports';
@@ -107,6 +109,7 @@ export function createWatchCommand(deps: WatchCommandDeps): CliCommand {
     if ('problem' in session) return fail(session.problem);
     const { client } = session;
     const dataDir = appDataDir(io.env);
+    securePrivateFolders([dataDir, resolveConfigDir({ env: io.env })]); // journals and the ledger hold patient data (core/private-fs.ts)
     const ledger = await Ledger.open(join(dataDir, 'watch', 'uploaded-studies.jsonl'));
     const folders: WatchFolderConfig[] = args.dirs.map((path, i) => ({ id: `cli-${i + 1}`, path, exam_type: 'from_dicom', mode: 'auto', settle_seconds: args.settle, polling: args.poll }));
     const byId = new Map(folders.map((f) => [f.id, f]));
@@ -116,7 +119,8 @@ export function createWatchCommand(deps: WatchCommandDeps): CliCommand {
       const rel = relative(root, exportPath);
       return rel === '' ? `${basename(root)}/ (loose files)` : `${basename(root)}/${rel}`;
     };
-    const say = (t: string): void => io.stderr(`${t}\n`);
+    // Lines quote folder and file names and header values: never raw control characters.
+    const say = (t: string): void => io.stderr(`${escapeForTerminal(t)}\n`);
 
     const service = new WatchService({
       folders,

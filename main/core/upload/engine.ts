@@ -10,10 +10,11 @@ import { isAbortError, UploadError } from './errors';
 import { openFileRange } from './file-source';
 import { Gate } from './gate';
 import { applyRecord, type JobState, replayJournal, initialState } from './job-state';
-import { examIdsOfOtherJobs, newJournalPath } from './job-store';
+import { examIdsOfOtherJobs, newJournalPath, waitWhileOthersCreate } from './job-store';
 import { type Durability, Journal, type JournalRecord, type PlannedRecord, type SummaryRecord } from './journal';
 import type { JobPlan } from './plan';
 import { formatBytes, settingsHash, validateFields } from './plan';
+import { orphanRemovedMessage, transientFailureMessage } from './failure-text';
 import { type CreateExamInput, type CreatedExam, type ExamSummary, type ExamsPort, ExamsPortError, type UploadMode } from './ports';
 import { ProgressTracker, type Totals } from './progress';
 import { TokenBucket } from './token-bucket';
@@ -146,6 +147,9 @@ export class UploadJob {
   private lastStatus: JobStatus | null = null;
   private compacting: Promise<void> = Promise.resolve();
   private lastTotals = '';
+  // Issue 12: true once this run sent a create whose answer was lost, so an exam found by the
+  // orphan search is reported as "answer lost", not "left half-made by an interrupted run".
+  private createSentThisRun = false;
 
   private constructor(
     private readonly journal: Journal,
@@ -178,6 +182,8 @@ export class UploadJob {
       bytes: plan.bytes,
       zip_size: plan.zipSize,
       fingerprint: plan.fingerprint,
+      // Issue 12: which studies the job holds, so a resumed run can lock them before going on.
+      ...(plan.studyUids ? { study_uids: plan.studyUids } : {}),
     };
     const journal = Journal.create(path, planned, { doneFlushMs: deps.options?.doneFlushMs });
     return new UploadJob(journal, initialState(planned), deps.port, deps.dataDir, deps.options ?? {}, false);
@@ -396,6 +402,7 @@ export class UploadJob {
     // The intent is durable before the request leaves: a crash from here on is followed by an
     // orphan search instead of a blind second create.
     this.append({ t: 'creating', marker: randomUUID(), at: Date.now() });
+    this.createSentThisRun = true; // Issue 12: see orphanRemovedMessage.
     let created: CreatedExam;
     try {
       created = await this.api((s) => this.port.createExam(input, { signal: s }), { idempotent: false, signal });
@@ -447,12 +454,15 @@ export class UploadJob {
     if (!intent) return 0;
     const plan = this.state.plan;
     const recent = await this.api((s) => this.port.listRecentExams(100, { signal: s }), { idempotent: true, signal });
+    // Issue 12: an exam another live job is creating right now looks like ours; wait until that
+    // job has journaled its answer (its exam id then joins `others`), never delete it.
+    await waitWhileOthersCreate(this.dataDir, this.journal.path, signal);
     const others = examIdsOfOtherJobs(this.dataDir, this.journal.path);
     const orphans = recent.filter((e) => isOrphanOf(e, plan, intent.at - this.opts.clockSkewMs) && !others.has(e.id) && !this.state.discarded.includes(e.id));
     for (const e of orphans) {
       await this.api((s) => this.port.deleteExam(e.id, { signal: s }), { idempotent: true, signal });
       this.append({ t: 'discarded', exam_id: e.id, reason: 'orphan' });
-      this.notice('orphan_removed', `Removed exam ${e.id}, left half-made by an interrupted run.`);
+      this.notice('orphan_removed', orphanRemovedMessage(e.id, this.createSentThisRun)); // Issue 12
     }
     this.state.intent = null;
     return orphans.length;
@@ -649,7 +659,7 @@ export class UploadJob {
     else if (err instanceof ExamsPortError) {
       failure =
         err.kind === 'transient' || err.kind === 'rate_limited'
-          ? new UploadError('network', `The service could not be reached (${err.message}). Run the upload again to continue.`, true, { cause: err })
+          ? new UploadError('network', transientFailureMessage(err), true, { cause: err }) // Issue 12: 5xx vs unreachable
           : new UploadError(err.kind === 'not_found' ? 'exam_deleted' : 'rejected', `The service refused the request: ${err.message}`, false, { cause: err });
     } else {
       const e = err instanceof Error ? err : new Error(String(err));

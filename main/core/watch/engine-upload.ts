@@ -1,7 +1,9 @@
 // The coordinator's upload function on top of the upload engine: one engine job per study, found
 // again after an interruption (its journal is keyed by the study's folder and checked against
 // the study's files), so a restarted watcher resumes the same exam instead of creating another.
+import { fitFieldsToService } from '../upload/field-limits';
 import { findFolderJobs } from '../upload/job-store';
+import { uploadLockKeys, withStudyLock } from '../upload/study-lock';
 import { UploadJob } from '../upload/engine';
 import type { EngineOptions, UploadEvent } from '../upload/engine';
 import { planUpload } from '../upload/plan';
@@ -29,7 +31,9 @@ export function engineUploader(options: EngineUploaderOptions): UploadStudy {
     const { study, signal } = task;
     signal.throwIfAborted();
     const files = study.series.flatMap((s) => s.file_list).map((f) => ({ path: f.path, name: f.relative_path }));
-    const plan = await planUpload({ root: study.root, fields: options.fields(study, task.exam_type), files, mode: options.mode ?? 'auto' });
+    const plan = await planUpload({ root: study.root, fields: fitFieldsToService(options.fields(study, task.exam_type)).fields, files, mode: options.mode ?? 'auto', studyUids: [study.study_uid] });
+    // Issue 12: one upload of a study at a time on this computer (the app, `upload`, `serve`, `watch`).
+    return withStudyLock(options.dataDir, uploadLockKeys(study.root, [study.study_uid]), async () => {
     let job: UploadJob | undefined;
     const { unfinished } = findFolderJobs(options.dataDir, study.root);
     if (unfinished) {
@@ -49,5 +53,6 @@ export function engineUploader(options: EngineUploaderOptions): UploadStudy {
       signal.removeEventListener('abort', onAbort);
       unsubscribe?.();
     }
+    });
   };
 }
