@@ -34,7 +34,16 @@ if [ -z "${SCANBRIDGE_IN_KEYRING:-}" ]; then
     bash test/run-tests.sh "$@" || status=$?
     exit "$status"
   fi
-  HOME="$private_tmp/home" dbus-run-session -- bash -c '
+  # dbus-daemon's stock session config puts its socket in /tmp and never removes it: listen in the
+  # private folder instead.
+  bus_config=()
+  if [ -f /usr/share/dbus-1/session.conf ]; then
+    sed -e "s#<listen>[^<]*</listen>#<listen>unix:dir=$private_tmp</listen>#" \
+      -e "s#<includedir>session.d</includedir>#<includedir>/usr/share/dbus-1/session.d</includedir>#" \
+      /usr/share/dbus-1/session.conf >"$private_tmp/dbus-session.conf"
+    bus_config=(--config-file="$private_tmp/dbus-session.conf")
+  fi
+  HOME="$private_tmp/home" dbus-run-session "${bus_config[@]}" -- bash -c '
     printf %s "ci-pass" | gnome-keyring-daemon --unlock --components=secrets >/dev/null
     exec bash test/run-tests.sh "$@"' bash "$@" || status=$?
   exit "$status"
