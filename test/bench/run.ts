@@ -7,6 +7,7 @@ import type { Bench, BenchSection } from './types';
 const benches: { file: string; exportName: string }[] = [
   { file: './emulator-startup', exportName: 'benchEmulatorStartup' },
   { file: './scan', exportName: 'benchScan' },
+  { file: './cli', exportName: 'benchCli' },
   { file: './upload', exportName: 'benchUpload' },
 ];
 
