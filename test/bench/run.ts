@@ -1,5 +1,5 @@
 // `npm run bench`: runs every benchmark once, in one process, and writes test/bench/RESULTS.md.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Bench, BenchSection } from './types';
@@ -11,7 +11,10 @@ const benches: { file: string; exportName: string }[] = [
   { file: './upload', exportName: 'benchUpload' },
 ];
 
-const only = process.argv.slice(2);
+// `npm run bench -- cli scan --update`: only the benches named, and their sections replaced in
+// RESULTS.md (matched by title up to its first "(" or ":"), the others kept as they were.
+const update = process.argv.includes('--update');
+const only = process.argv.slice(2).filter((a) => a !== '--update');
 const sections: BenchSection[] = [];
 let failures = 0;
 for (const b of benches) {
@@ -46,10 +49,38 @@ for (const s of sections) {
   if (s.details) lines.push('', s.details);
   lines.push('');
 }
+const resultsFile = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 if (only.length === 0) {
-  writeFileSync(fileURLToPath(new URL('./RESULTS.md', import.meta.url)), lines.join('\n'));
+  writeFileSync(resultsFile, lines.join('\n'));
   process.stderr.write('bench: wrote test/bench/RESULTS.md\n');
+} else if (update) {
+  writeFileSync(resultsFile, replaceSections(readFileSync(resultsFile, 'utf8'), lines.join('\n')));
+  process.stderr.write('bench: updated those sections of test/bench/RESULTS.md\n');
 } else {
   process.stdout.write(lines.join('\n'));
+}
+
+/** `old` with each `## ` section of `fresh` put in place of the one with the same title stem (or added). */
+function replaceSections(old: string, fresh: string): string {
+  const split = (text: string): { head: string; sections: string[] } => {
+    const parts = text.split(/^(?=## )/m);
+    return { head: parts[0] ?? '', sections: parts.slice(1) };
+  };
+  const stem = (section: string): string => (section.split('\n')[0] ?? '').replace(/[(:].*$/, '').trim();
+  const before = split(old);
+  const after = split(fresh);
+  const sections = [...before.sections];
+  for (const s of after.sections) {
+    const at = sections.findIndex((o) => stem(o) === stem(s));
+    if (at >= 0) sections[at] = s.endsWith('\n') ? s : `${s}\n`;
+    else sections.push(s);
+  }
+  const note = `${(after.head.split('\n').find((l) => l.startsWith('Written by')) ?? '').replace('Written by', 'Sections updated by')}`;
+  const head = before.head
+    .split('\n')
+    .filter((l) => !l.startsWith('Sections updated by'))
+    .join('\n')
+    .trimEnd();
+  return [head, note ? `\n\n${note}` : '', '\n\n', sections.join('')].join('');
 }
 process.exitCode = failures ? 1 : 0;
