@@ -1,6 +1,6 @@
 // `npm run bench`: runs every benchmark once, in one process, and writes test/bench/RESULTS.md.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Bench, BenchSection } from './types';
 
@@ -38,7 +38,9 @@ const lines = [
   '# Benchmark results',
   '',
   `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores, ` +
-    `${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}. Each figure is one run; baselines are measured in the same run.`,
+    `${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join('/')} (1/5/15 min) at the end. Each figure is one run; baselines are measured in the same run.`,
   '',
 ];
 for (const s of sections) {
@@ -72,15 +74,17 @@ function replaceSections(old: string, fresh: string): string {
   const sections = [...before.sections];
   for (const s of after.sections) {
     const at = sections.findIndex((o) => stem(o) === stem(s));
-    if (at >= 0) sections[at] = s.endsWith('\n') ? s : `${s}\n`;
-    else sections.push(s);
+    const block = `${s.trimEnd()}\n\n`;
+    if (at >= 0) sections[at] = block;
+    else sections.push(block);
   }
-  const note = `${(after.head.split('\n').find((l) => l.startsWith('Written by')) ?? '').replace('Written by', 'Sections updated by')}`;
+  const written = after.head.split('\n').find((l) => l.startsWith('Written by')) ?? '';
+  const note = written.replace(/^Written by `npm run bench`/, `Sections updated by \`npm run bench -- ${only.join(' ')} --update\` (${after.sections.map(stem).join('; ')})`);
   const head = before.head
     .split('\n')
     .filter((l) => !l.startsWith('Sections updated by'))
     .join('\n')
     .trimEnd();
-  return [head, note ? `\n\n${note}` : '', '\n\n', sections.join('')].join('');
+  return [head, note ? `\n\n${note}` : '', '\n\n', sections.join('').trimEnd(), '\n'].join('');
 }
 process.exitCode = failures ? 1 : 0;
