@@ -48,7 +48,7 @@ export type AppInfo = {
   system_language: Language;
 };
 
-export type KeychainState = { available: true } | { available: false; reason: 'no_dbus' | 'no_daemon' | 'timeout' | 'locked' | 'error'; message: string };
+export type KeychainState = { available: true } | { available: false; reason: 'no_dbus' | 'no_daemon' | 'timeout' | 'locked' | 'no_module' | 'error'; message: string };
 
 export type KeySlot = {
   present: boolean;
