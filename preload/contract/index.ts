@@ -3,11 +3,19 @@
 // HTTP transport expose them, the renderer calls them. Payloads are validated in main with these schemas.
 import type { z } from 'zod';
 import { appMethods } from './app';
+import { directoryMethods } from './directory';
+import { examsMethods } from './exams';
 import { inboxMethods } from './inbox';
+import { reportsMethods } from './reports';
+import { shareMethods } from './share';
 import type { InboxItem, KeysStatus, RateState, Settings, UploadJobView } from './types';
 import { uploadsMethods } from './uploads';
 
 export type * from './types';
+export type * from './exams';
+export type * from './share';
+export type * from './reports';
+export type * from './directory';
 
 /**
  * Every method of the contract: the domain modules' slices combined. A new domain adds its own
@@ -17,6 +25,10 @@ export const methods = {
   ...appMethods,
   ...inboxMethods,
   ...uploadsMethods,
+  ...examsMethods,
+  ...shareMethods,
+  ...reportsMethods,
+  ...directoryMethods,
 } as const;
 
 export type Methods = typeof methods;

@@ -8,6 +8,10 @@ import type { SettingsPatch, SettingsStore } from '../settings';
 import { newWatchFolder, SettingsValidationError } from '../settings';
 import type { Handlers } from './contract';
 import { ContractFailure } from './contract';
+import { createDirectoryHandlers } from './handlers-directory';
+import { createExamsHandlers } from './handlers-exams';
+import { createReportsHandlers } from './handlers-reports';
+import { createShareHandlers } from './handlers-share';
 import type { Inbox } from './inbox';
 import type { KeyManager } from './keys';
 import type { FolderPicker } from './ports';
@@ -171,5 +175,9 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       return view;
     },
     'uploads:clear-finished': async () => ({ removed: ctx.queue.clearFinished() }),
+    ...createExamsHandlers(ctx),
+    ...createShareHandlers(ctx),
+    ...createReportsHandlers(ctx),
+    ...createDirectoryHandlers(ctx),
   };
 }

@@ -1,6 +1,7 @@
 import { Navigate } from 'react-router';
 import type { RouteObject } from 'react-router';
 import { AccountPage } from '../features/account/account-page';
+import { examRoutes } from '../features/exams/exam-routes';
 import { InboxPage } from '../features/inbox/inbox-page';
 import { OnboardingPage } from '../features/onboarding/onboarding-page';
 import { SettingsPage } from '../features/settings/settings-page';
@@ -16,6 +17,7 @@ export const routes: RouteObject[] = [
       { index: true, element: <Navigate to="/inbox" replace /> },
       { path: 'inbox', element: <InboxPage /> },
       { path: 'uploads', element: <UploadsPage /> },
+      ...examRoutes,
       { path: 'account', element: <AccountPage /> },
       { path: 'settings', element: <SettingsPage /> },
       { path: '*', element: <Navigate to="/inbox" replace /> },

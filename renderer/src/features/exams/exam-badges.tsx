@@ -1,0 +1,24 @@
+import { Badge } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+
+/** The exam type as a badge (CBCT, Radiograph…). */
+export function ExamTypeBadge({ type }: { type: string | null }) {
+  const { t, i18n } = useTranslation();
+  if (!type) return null;
+  return (
+    <Badge variant="outline" color="gray.8" data-testid="exam-type">
+      {i18n.exists(`examType.${type}`) ? t(`examType.${type}`) : type}
+    </Badge>
+  );
+}
+
+/** Ready, uploading, or whatever the service says. */
+export function ExamStatusBadge({ status }: { status: string }) {
+  const { t } = useTranslation();
+  const known = status === 'ready' || status === 'uploading';
+  return (
+    <Badge variant="light" color={status === 'ready' ? 'teal.9' : 'yellow.9'} data-testid="exam-status" data-status={status}>
+      {known ? t(`exams.status.${status}`) : t('exams.status.other', { status })}
+    </Badge>
+  );
+}

@@ -1,0 +1,25 @@
+import type { RouteObject } from 'react-router';
+import { EditPanel } from './edit-panel';
+import { ExamLayout } from './exam-layout';
+import { ExamsPage } from './exams-page';
+import { OverviewPanel } from './overview-panel';
+import { ReportPanel } from './report-panel';
+import { SharePanel } from './share-panel';
+
+/**
+ * The exam workspace: `/exams` and `/exams/:examId` with its sections as nested routes. The `takes`
+ * and `consent` sections come from their own feature folders and are added to `children` here.
+ */
+export const examRoutes: RouteObject[] = [
+  { path: 'exams', element: <ExamsPage /> },
+  {
+    path: 'exams/:examId',
+    element: <ExamLayout />,
+    children: [
+      { index: true, element: <OverviewPanel /> },
+      { path: 'edit', element: <EditPanel /> },
+      { path: 'share', element: <SharePanel /> },
+      { path: 'report', element: <ReportPanel /> },
+    ],
+  },
+];
