@@ -8,6 +8,7 @@ const benches: { file: string; exportName: string }[] = [
   { file: './emulator-startup', exportName: 'benchEmulatorStartup' },
   { file: './scan', exportName: 'benchScan' },
   { file: './upload', exportName: 'benchUpload' },
+  { file: './exam-calls', exportName: 'benchExamCalls' },
 ];
 
 const only = process.argv.slice(2);

@@ -24,6 +24,7 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
   light: {
     '--mantine-color-dimmed': '#5c636a',
     '--mantine-color-placeholder': '#6c737a',
+    '--mantine-color-error': '#c92a2a',
     // Text of light and subtle variants (alerts, badges, nav links) on their tinted backgrounds.
     '--mantine-primary-color-light-color': '#1864ab',
     '--mantine-color-blue-light-color': '#1864ab',

@@ -6,7 +6,7 @@ export function ExamTypeBadge({ type }: { type: string | null }) {
   const { t, i18n } = useTranslation();
   if (!type) return null;
   return (
-    <Badge variant="outline" color="gray.8" data-testid="exam-type">
+    <Badge variant="light" color="gray" data-testid="exam-type">
       {i18n.exists(`examType.${type}`) ? t(`examType.${type}`) : type}
     </Badge>
   );
@@ -17,7 +17,7 @@ export function ExamStatusBadge({ status }: { status: string }) {
   const { t } = useTranslation();
   const known = status === 'ready' || status === 'uploading';
   return (
-    <Badge variant="light" color={status === 'ready' ? 'teal.9' : 'yellow.9'} data-testid="exam-status" data-status={status}>
+    <Badge variant="light" color={status === 'ready' ? 'teal' : 'yellow'} data-testid="exam-status" data-status={status}>
       {known ? t(`exams.status.${status}`) : t('exams.status.other', { status })}
     </Badge>
   );

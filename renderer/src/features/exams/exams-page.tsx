@@ -1,8 +1,8 @@
-import { Button, Group, Loader, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Loader, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import type { ExamView } from '../../../../preload/contract';
 import { ErrorAlert } from '../../components/error-alert';
 import { formatTime, formatNumber } from '../../components/format';
@@ -63,6 +63,7 @@ export function ExamsPage() {
   const { t } = useTranslation();
   const lang = useLanguage();
   const pages = useExamPages();
+  const deleted = (useLocation().state as { deleted?: string; already?: boolean } | null) ?? null;
   const [query, setQuery] = useState('');
   const loaded = useMemo(() => pages.data?.pages.flatMap((p) => p.exams) ?? [], [pages.data]);
   const total = pages.data?.pages.at(-1)?.total ?? 0;
@@ -96,6 +97,11 @@ export function ExamsPage() {
           </Text>
         )}
       </Group>
+      {deleted?.deleted !== undefined && (
+        <Alert color="teal" role="status" data-testid="exam-deleted">
+          {deleted.already ? t('exams.overview.alreadyDeleted') : t('exams.overview.deleted')}
+        </Alert>
+      )}
       <TextInput
         label={t('exams.filterLabel')}
         placeholder={t('exams.filterPlaceholder')}
