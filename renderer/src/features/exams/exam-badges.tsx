@@ -22,3 +22,11 @@ export function ExamStatusBadge({ status }: { status: string }) {
     </Badge>
   );
 }
+
+/** An instant as a date and a time of day without seconds ("Nov 23, 2026, 11:24 PM"). */
+export function formatDateTime(iso: string | null, lang: 'es' | 'en'): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  return new Intl.DateTimeFormat(lang === 'es' ? 'es-ES' : 'en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(d);
+}

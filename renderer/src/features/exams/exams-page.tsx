@@ -5,9 +5,9 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import type { ExamView } from '../../../../preload/contract';
 import { ErrorAlert } from '../../components/error-alert';
-import { formatTime, formatNumber } from '../../components/format';
+import { formatNumber } from '../../components/format';
 import { useLanguage } from '../../components/use-language';
-import { ExamStatusBadge, ExamTypeBadge } from './exam-badges';
+import { ExamStatusBadge, ExamTypeBadge, formatDateTime } from './exam-badges';
 import { useExamPages } from './exam-queries';
 
 const ROW_HEIGHT = 72;
@@ -51,8 +51,8 @@ function ExamRow({ exam }: { exam: ExamView }) {
       </Stack>
       <ExamTypeBadge type={exam.exam_type} />
       <ExamStatusBadge status={exam.status} />
-      <Text size="sm" w={150} ta="right" c="dimmed">
-        {exam.created_at ? t('exams.created', { date: formatTime(exam.created_at, lang) }) : ''}
+      <Text size="sm" w={240} ta="right" c="dimmed" style={{ flexShrink: 0 }}>
+        {exam.created_at ? t('exams.created', { date: formatDateTime(exam.created_at, lang) }) : ''}
       </Text>
     </Paper>
   );

@@ -6,10 +6,10 @@ import { Link, useNavigate } from 'react-router';
 import type { ExamView } from '../../../../preload/contract';
 import { keys, useCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
-import { formatBytes, formatDate, formatNumber, formatTime } from '../../components/format';
+import { formatBytes, formatDate, formatNumber } from '../../components/format';
 import { useLanguage } from '../../components/use-language';
 import { ConfirmModal } from './confirm-modal';
-import { ExamStatusBadge } from './exam-badges';
+import { ExamStatusBadge, formatDateTime } from './exam-badges';
 import { useExamOutlet } from './exam-layout';
 import { forgetExam, usePatientExams, useThumbnail } from './exam-queries';
 
@@ -50,7 +50,7 @@ function OtherExams({ exam }: { exam: ExamView }) {
               <Text span size="sm" c="dimmed">
                 {' · '}
                 {o.exam_type ? t(`examType.${o.exam_type}`, { defaultValue: o.exam_type }) : ''}
-                {o.created_at ? ` · ${formatTime(o.created_at, lang)}` : ''}
+                {o.created_at ? ` · ${formatDateTime(o.created_at, lang)}` : ''}
               </Text>
             </List.Item>
           ))}
@@ -88,8 +88,8 @@ export function OverviewPanel() {
     [t('exams.overview.views'), formatNumber(exam.counters?.views ?? 0, lang), 'views'],
     [t('exams.overview.shares'), formatNumber(exam.counters?.shares ?? 0, lang), 'shares'],
     [t('exams.overview.downloads'), formatNumber(exam.counters?.downloads ?? 0, lang), 'downloads'],
-    [t('exams.overview.created'), exam.created_at ? formatTime(exam.created_at, lang) : none, 'created'],
-    [t('exams.overview.expires'), exam.expires_at ? formatTime(exam.expires_at, lang) : exam.expiration_days === null ? t('exams.overview.never') : none, 'expires'],
+    [t('exams.overview.created'), exam.created_at ? formatDateTime(exam.created_at, lang) : none, 'created'],
+    [t('exams.overview.expires'), exam.expires_at ? formatDateTime(exam.expires_at, lang) : exam.expiration_days === null ? t('exams.overview.never') : none, 'expires'],
   ];
   const patient = exam.patient_name || t('exams.overview.deleteNoPatient');
   return (

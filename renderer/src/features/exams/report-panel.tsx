@@ -8,9 +8,10 @@ import { useTranslation } from 'react-i18next';
 import type { ExamView, ReportView } from '../../../../preload/contract';
 import { useCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
-import { formatBytes, formatTime } from '../../components/format';
+import { formatBytes } from '../../components/format';
 import { useLanguage } from '../../components/use-language';
 import { ConfirmModal } from './confirm-modal';
+import { formatDateTime } from './exam-badges';
 import { useExamOutlet } from './exam-layout';
 import { examKeys, useReport, useReportPdf } from './exam-queries';
 import { checkReportFile, MAX_REPORT_BYTES, toBase64 } from './pdf';
@@ -75,7 +76,7 @@ function Signature({ report }: { report: ReportView }) {
         <Stack gap={6} style={{ minWidth: 0 }}>
           <Title order={4} size="h5">{t('exams.report.signatureTitle')}</Title>
           <Text size="sm"><b>{t('exams.report.signatureId')}:</b> <span data-testid="signature-id">{sig.signature_id}</span></Text>
-          {sig.signed_at && <Text size="sm"><b>{t('exams.report.signedAt')}:</b> {formatTime(sig.signed_at, lang)}</Text>}
+          {sig.signed_at && <Text size="sm"><b>{t('exams.report.signedAt')}:</b> {formatDateTime(sig.signed_at, lang)}</Text>}
           {sig.verification_url && (
             <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
               <b>{t('exams.report.verification')}:</b>{' '}
@@ -111,7 +112,7 @@ function ReportDetails({ exam, report }: { exam: ExamView; report: ReportView })
         <dt>{t('exams.report.file')}</dt>
         <dd data-testid="report-filename">{name}</dd>
         {report.size_bytes !== null && (<><dt>{t('exams.report.size')}</dt><dd>{formatBytes(report.size_bytes, lang)}</dd></>)}
-        {report.uploaded_at && (<><dt>{t('exams.report.uploadedAt')}</dt><dd>{formatTime(report.uploaded_at, lang)}</dd></>)}
+        {report.uploaded_at && (<><dt>{t('exams.report.uploadedAt')}</dt><dd>{formatDateTime(report.uploaded_at, lang)}</dd></>)}
         <dt>{t('exams.report.state')}</dt>
         <dd data-testid="report-state">{report.signed ? t('exams.report.signed') : t('exams.report.unsigned')}</dd>
       </dl>

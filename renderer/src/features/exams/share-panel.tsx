@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Checkbox, Group, Loader, Paper, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { QRCodeSVG } from 'qrcode.react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EmbedView, ExamView, ShareSent } from '../../../../preload/contract';
@@ -35,6 +35,11 @@ function EmailSection({ exam }: { exam: ExamView }) {
     setResult({ ...r, to: args.to });
     if (r.sent) void qc.invalidateQueries({ queryKey: examKeys.exam(exam.id), refetchType: 'none' });
   });
+  const resultRef = useRef<HTMLDivElement>(null);
+  // The answer appears under the form: bring it into view so "not sent" is never missed.
+  useEffect(() => {
+    if (result) resultRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [result]);
   const withEmail = (referrers.data?.referrers ?? []).filter((r) => r.email);
   const addReferrer = (id: string | null) => {
     const r = withEmail.find((x) => x.id === id);
@@ -98,6 +103,7 @@ function EmailSection({ exam }: { exam: ExamView }) {
             <Text size="sm">{t('exams.share.notSentBody')}</Text>
           </Alert>
         )}
+        <div ref={resultRef} />
       </Stack>
     </Paper>
   );
