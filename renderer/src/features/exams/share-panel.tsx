@@ -10,16 +10,9 @@ import { formatNumber } from '../../components/format';
 import { useLanguage } from '../../components/use-language';
 import { ConfirmModal } from './confirm-modal';
 import { CopyField } from './copy-field';
+import { parseEmails } from './emails';
 import { useExamOutlet } from './exam-layout';
 import { examKeys, storeExam, useEmbed, usePublicPage, useReferrers } from './exam-queries';
-
-const EMAIL = /^[^\s@,;]+@[^\s@,;]+\.[^\s@,;]+$/;
-
-/** "a@x.cl, b@y.cl; c@z.cl" → the addresses, and the ones that do not look like e-mail. */
-export function parseEmails(text: string): { ok: string[]; bad: string[] } {
-  const parts = text.split(/[,;\s]+/).map((s) => s.trim()).filter(Boolean);
-  return { ok: parts.filter((p) => EMAIL.test(p)), bad: parts.filter((p) => !EMAIL.test(p)) };
-}
 
 function EmailSection({ exam }: { exam: ExamView }) {
   const { t } = useTranslation();
