@@ -13,11 +13,11 @@ type Props = {
   testId: string;
 };
 
-/** Asks before an action that cannot be undone; Cancel has the focus first, so Enter never destroys by accident. */
+/** Asks before an action that cannot be undone; Cancel has the focus first, so Enter never destroys by accident. It opens without animation: nothing half-faded to misread. */
 export function ConfirmModal({ opened, title, body, confirm, danger, loading, onConfirm, onClose, testId }: Props) {
   const { t } = useTranslation();
   return (
-    <Modal opened={opened} onClose={onClose} title={title} centered data-testid={testId} closeButtonProps={{ 'aria-label': t('common.close') }}>
+    <Modal opened={opened} onClose={onClose} title={title} centered data-testid={testId} closeButtonProps={{ 'aria-label': t('common.close') }} transitionProps={{ duration: 0 }}>
       <Stack>
         <Text size="sm">{body}</Text>
         <Group justify="flex-end">

@@ -3,7 +3,6 @@ import { EditPanel } from './edit-panel';
 import { ExamLayout } from './exam-layout';
 import { ExamsPage } from './exams-page';
 import { OverviewPanel } from './overview-panel';
-import { ReportPanel } from './report-panel';
 import { SharePanel } from './share-panel';
 
 /**
@@ -19,7 +18,8 @@ export const examRoutes: RouteObject[] = [
       { index: true, element: <OverviewPanel /> },
       { path: 'edit', element: <EditPanel /> },
       { path: 'share', element: <SharePanel /> },
-      { path: 'report', element: <ReportPanel /> },
+      // pdf.js is large: the report section loads it when first opened, not at start-up.
+      { path: 'report', lazy: async () => ({ Component: (await import('./report-panel')).ReportPanel }) },
     ],
   },
 ];
