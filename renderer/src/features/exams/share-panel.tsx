@@ -26,7 +26,8 @@ function EmailSection({ exam }: { exam: ExamView }) {
   const [result, setResult] = useState<(ShareSent & { to: string[] }) | null>(null);
   const share = useCall({ name: 'share:email' }, (r, qc, args) => {
     setResult({ ...r, to: args.to });
-    if (r.sent) void qc.invalidateQueries({ queryKey: examKeys.exam(exam.id), refetchType: 'none' });
+    // A sent e-mail moves the exam's share counter: worth one call to show it right.
+    if (r.sent) void qc.invalidateQueries({ queryKey: examKeys.exam(exam.id) });
   });
   const resultRef = useRef<HTMLDivElement>(null);
   // The answer appears under the form: bring it into view so "not sent" is never missed.
