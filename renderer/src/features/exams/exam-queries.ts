@@ -40,7 +40,8 @@ export const examKeys = {
   embed: (id: string) => ['exams', 'embed', id] as const,
   report: (id: string) => ['exams', 'report', id] as const,
   reportPdf: (id: string) => ['exams', 'report-pdf', id] as const,
-  referrers: ['directory', 'referrers'] as const,
+  // Shared with the referrers screen, so a dentist added there is offered here at once.
+  referrers: ['referrers'] as const,
 };
 
 function useServiceQuery<M extends MethodName>(key: readonly unknown[], name: M, args: MethodArgs<M>, staleTime: number, enabled = true) {
