@@ -21,7 +21,10 @@ if [ -z "${SCANBRIDGE_IN_KEYRING:-}" ]; then
 
   # 3. A private temp folder for everything the suite starts (Node, Chromium, the keyring).
   system_tmp="${TMPDIR:-/tmp}"
-  private_tmp="$(mktemp -d "$system_tmp/scanbridge-tests.XXXXXX")"
+  # Short names: D-Bus puts its socket in here and a Unix socket path holds at most 107 bytes.
+  # 0711: tests that run a command as an unprivileged user (permission checks) must pass through it.
+  private_tmp="$(mktemp -d "$system_tmp/sbt.XXXXXX")"
+  chmod 0711 "$private_tmp"
   trap 'rm -rf "$private_tmp"' EXIT
   mkdir "$private_tmp/home"
   export TMPDIR="$private_tmp"

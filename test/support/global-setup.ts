@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,10 @@ import { fileURLToPath } from 'node:url';
 export default function setup(): () => void {
   mkdirSync(fileURLToPath(new URL('../.artifacts', import.meta.url)), { recursive: true });
   const previous = process.env['TMPDIR'];
-  const privateTmp = mkdtempSync(join(tmpdir(), 'scanbridge-vitest-'));
+  // A short name (D-Bus sockets live below it; a Unix socket path holds at most 107 bytes), and 0711
+  // so a test that runs a command as an unprivileged user can reach its own folder inside.
+  const privateTmp = mkdtempSync(join(tmpdir(), 'v-'));
+  chmodSync(privateTmp, 0o711);
   process.env['TMPDIR'] = privateTmp;
   return () => {
     // tsx keeps its compile cache in the temp folder; anything else left is a test's own leftover.
