@@ -4,10 +4,13 @@
 // IPC wrappers (main/index.ts), the browser-mode server (`scanbridge serve`) or a test.
 import { join } from 'node:path';
 import type { InboxItem, KeysStatus, Language, RateState, Settings, UploadJobView } from '../../preload/contract';
+import { ActivityHub } from './agent/activity';
+import type { JobOrigin } from './agent/activity';
 import type { ContractHost, Logger } from './agent/contract';
 import { createContractHost } from './agent/contract';
 import { ChangeBatcher } from './agent/change-batcher';
 import { EventHub } from './agent/event-hub';
+import { ExamRecorder } from './agent/exam-recorder';
 import { createHandlers } from './agent/handlers';
 import { Inbox } from './agent/inbox';
 import { InboxStore } from './agent/inbox-store';
@@ -28,15 +31,20 @@ import { openSettingsStore } from './settings';
 import type { Settings as StoredSettings } from './settings';
 import { examsPortFromClient } from './upload/api-port';
 import type { ExamsPort } from './upload/ports';
-import type { FolderWatcherOptions } from './watch';
-import { Ledger } from './watch';
+import type { FolderWatcherOptions, WatchFolderConfig } from './watch';
+import { Ledger, newAgentId } from './watch';
 
+export type { ActivityEvents, JobOrigin } from './agent/activity';
 export type { ContractHost, Logger } from './agent/contract';
 export type { FolderPicker, Notice, Notifier } from './agent/ports';
 
 export type AgentOptions = {
   /** The app data folder (inbox, upload journals, ledger): appDataDir() from core/paths in the app and CLI. */
   dataDir: string;
+  /** Where the inbox and the upload list are kept (default `<dataDir>/agent`). */
+  stateDir?: string;
+  /** Watch exactly these folders instead of the saved ones (`scanbridge watch`); settings never change them. */
+  folders?: WatchFolderConfig[];
   /** The settings folder (default: the settings module's, SCANBRIDGE_CONFIG_DIR or the OS convention). */
   configDir?: string;
   /** SCANBRIDGE_API_URL (overrides the saved address) and SCANBRIDGE_API_KEY (a key for this session only). */
@@ -56,6 +64,7 @@ export type AgentOptions = {
     retryDelaysMs?: readonly number[];
     engine?: Omit<EngineOptions, 'concurrency' | 'bucket' | 'bandwidthLimit'>;
     watcher?: FolderWatcherOptions;
+    heldRetryMs?: number;
   };
 };
 
@@ -71,6 +80,8 @@ export type Agent = {
   /** Upload status for the tray icon. */
   status(): AgentStatus;
   onStatus(listener: (status: AgentStatus) => void): () => void;
+  /** What the watchers found and how uploads ended, for a headless front end. */
+  activity: ActivityHub;
   /** Where the settings file is (tests check that it never holds a key). */
   settingsFile: string;
   /** Stops watching and uploading (uploads resume on the next start) and saves everything. */
@@ -88,12 +99,15 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const env = options.env ?? process.env;
   const log = options.log ?? stderrLogger();
   const systemLanguage = options.systemLanguage ?? detectSystemLanguage(env);
-  const agentDir = join(options.dataDir, 'agent');
+  const agentDir = options.stateDir ?? join(options.dataDir, 'agent');
   const events = new EventHub();
+  const activity = new ActivityHub();
+  const agentId = newAgentId();
 
   const settingsStore = openSettingsStore({ ...(options.configDir ? { cwd: options.configDir } : {}), env });
   if (settingsStore.problems.length > 0) log.warn(`settings: fell back to defaults for ${settingsStore.problems.join(', ')}`);
-  const prefs = new PreferencesStore(join(agentDir, 'preferences.json'));
+  // The inbox preferences belong to the clinic, not to one front end: the same file whatever the state folder.
+  const prefs = new PreferencesStore(join(options.dataDir, 'agent', 'preferences.json'));
   const keys = new KeyManager(options.secretStore, log);
   await keys.load(env['SCANBRIDGE_API_KEY']?.trim() || undefined);
 
@@ -161,6 +175,13 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     }
   };
 
+  const recorder = new ExamRecorder({ ledger, inbox, agentId, log });
+  const originOf = (view: UploadJobView): JobOrigin => {
+    if (!view.inbox_id || !inbox.has(view.inbox_id)) return null;
+    const item = inbox.get(view.inbox_id);
+    return { folderId: item.folder_id, exportPath: item.export_path, study_uid: item.study_uid };
+  };
+
   const queue = await UploadQueue.open({
     file: join(agentDir, 'uploads.json'),
     dataDir: options.dataDir,
@@ -181,15 +202,18 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
       async onReady(view, info) {
         if (view.inbox_id && inbox.has(view.inbox_id)) inbox.setStatus(view.inbox_id, 'uploaded', view.id);
         notify('exam_ready', view);
-        // Auto-mode uploads are recorded by the watcher's coordinator (with the share's done marker).
-        if (info.source === 'review' && info.ledger) await ledger.record(info.ledger, info.result.exam_id);
+        activity.emit('upload:ready', { view, origin: originOf(view), files: info.result.files, bytes: info.result.bytes });
+        await recorder.ready(view, { ledger: info.ledger, result: info.result });
       },
       onEnded(view) {
+        void recorder.ended(view);
+        activity.emit('upload:ended', { view, origin: originOf(view) });
         // Back to the inbox, so staff can correct and upload again.
         if (view.inbox_id && inbox.has(view.inbox_id)) inbox.setStatus(view.inbox_id, 'review', null);
         if (view.phase === 'failed') notify('upload_failed', view);
       },
       onStruggling(view) {
+        activity.emit('upload:struggling', { view, origin: originOf(view) });
         notify('upload_retrying', view);
       },
     },
@@ -199,9 +223,19 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     ...(options.tuning?.engine ? { engine: options.tuning.engine } : {}),
   });
 
-  const watchers = new Watchers({ ledger, inbox, queue, log, ...(options.tuning?.watcher ? { watcher: options.tuning.watcher } : {}) });
+  const watchers = new Watchers({
+    ledger,
+    inbox,
+    queue,
+    recorder,
+    agentId,
+    log,
+    activity,
+    ...(options.tuning?.watcher ? { watcher: options.tuning.watcher } : {}),
+    ...(options.tuning?.heldRetryMs !== undefined ? { heldRetryMs: options.tuning.heldRetryMs } : {}),
+  });
   const applyWatchers = (s: StoredSettings): void => {
-    watchers.apply(s.watch_folders).catch((e: unknown) => log.warn(`watch folders could not start: ${e instanceof Error ? e.name : 'error'}`));
+    watchers.apply(options.folders ?? s.watch_folders).catch((e: unknown) => log.warn(`watch folders could not start: ${e instanceof Error ? e.name : 'error'}`));
   };
 
   const connect = (s: StoredSettings = settingsStore.get()): void => {
@@ -215,6 +249,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     connect(s);
     applyWatchers(s);
     queue.applySettings();
+    inbox.reprefill();
     events.emit('settings:changed', settingsView());
   });
 
@@ -241,7 +276,10 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
       events.emit('keys:changed', keysStatus());
       events.emit('settings:changed', settingsView());
     },
-    prefsChanged: () => events.emit('settings:changed', settingsView()),
+    prefsChanged: () => {
+      inbox.reprefill();
+      events.emit('settings:changed', settingsView());
+    },
   });
   const host = createContractHost(handlers, (l) => events.subscribe(l), log);
 
@@ -250,6 +288,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   let stopped: Promise<void> | undefined;
   return {
     host,
+    activity,
     settings: settingsView,
     language: () => language(),
     status: () => queue.status(),
@@ -264,6 +303,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
         unsubscribeQueue();
         await watchers.close();
         await queue.close();
+        await recorder.releaseAll();
         inboxBatcher.close();
         rateBatcher.close();
         await inbox.flush();

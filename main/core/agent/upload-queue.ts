@@ -67,8 +67,6 @@ const recordSchema = z.object({
 });
 type JobRecord = z.infer<typeof recordSchema>;
 
-type Waiter = { resolve: (r: UploadResult) => void; reject: (e: Error) => void };
-
 type Entry = {
   view: UploadJobView;
   job: UploadJob | null;
@@ -85,7 +83,8 @@ type Entry = {
   retries: number;
   retryTimer: NodeJS.Timeout | undefined;
   unsubscribe: (() => void) | null;
-  waiters: Waiter[];
+  /** The current run has hit faults it is retrying: it no longer holds the line for the next job. */
+  troubled: boolean;
   fingerprint: string | null;
 };
 
@@ -254,7 +253,7 @@ export class UploadQueue {
       retries: 0,
       retryTimer: undefined,
       unsubscribe: null,
-      waiters: [],
+      troubled: false,
       fingerprint: plan.fingerprint,
     };
     this.attach(entry);
@@ -265,43 +264,12 @@ export class UploadQueue {
   }
 
   /**
-   * Resolves when the job's exam is ready (auto mode); rejects on a final failure or cancellation.
-   * When `signal` aborts (the watcher gave up on the study: shutdown, folder removed, another
-   * computer took it over) the run stops and waits, paused, for the watcher to offer it again.
+   * Stops a job that is not this agent's to finish any more (another computer took its study
+   * over): the run stops and the job waits, paused, until the study is offered again.
    */
-  waitFor(id: string, signal: AbortSignal): Promise<UploadResult> {
-    const entry = this.entry(id);
-    return new Promise<UploadResult>((resolve, reject) => {
-      const waiter: Waiter = {
-        resolve: (r) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(r);
-        },
-        reject: (e) => {
-          signal.removeEventListener('abort', onAbort);
-          reject(e);
-        },
-      };
-      const onAbort = (): void => {
-        entry.waiters = entry.waiters.filter((w) => w !== waiter);
-        if (!this.closed && isLive(entry)) void this.detach(entry);
-        reject(signal.reason instanceof Error ? signal.reason : new Error('upload stopped'));
-      };
-      if (entry.view.phase === 'ready' && entry.view.exam_id) {
-        resolve({ exam_id: entry.view.exam_id, status: 'ready', files: entry.view.files_total, bytes: entry.ledger?.bytes ?? entry.view.bytes_total, mode: entry.view.mode, resumed: true, bytes_sent: 0, api_calls: 0 });
-        return;
-      }
-      if (!isLive(entry)) {
-        reject(new UploadError('rejected', entry.view.error?.message ?? 'The upload ended without an exam.'));
-        return;
-      }
-      if (signal.aborted) {
-        onAbort();
-        return;
-      }
-      signal.addEventListener('abort', onAbort, { once: true });
-      entry.waiters.push(waiter);
-    });
+  async standDown(id: string): Promise<void> {
+    const e = this.entries.get(id);
+    if (e && !this.closed && isLive(e)) await this.detach(e);
   }
 
   pause(id: string): UploadJobView {
@@ -420,8 +388,9 @@ export class UploadQueue {
 
   private pump(): void {
     if (this.closed) return;
-    // One job moves bytes at a time; a paused job does not hold the line.
-    const active = [...this.entries.values()].filter((e) => e.running && !e.userPaused).length;
+    // One job moves bytes at a time; a paused job, or one that keeps hitting faults, does not hold
+    // the line: a stuck upload must not stop the clinic's other studies.
+    const active = [...this.entries.values()].filter((e) => e.running && !e.userPaused && !e.troubled).length;
     if (active > 0) return;
     if (!this.o.port()) return;
     const next = [...this.entries.values()]
@@ -434,6 +403,7 @@ export class UploadQueue {
     const job = e.job;
     if (!job) return;
     e.running = true;
+    e.troubled = false;
     e.halt = null;
     this.statusChanged();
     let result: UploadResult | undefined;
@@ -444,6 +414,7 @@ export class UploadQueue {
       error = err;
     }
     e.running = false;
+    e.troubled = false;
     if (result) await this.succeed(e, result);
     else this.fail(e, error);
     this.statusChanged();
@@ -476,7 +447,6 @@ export class UploadQueue {
     } catch (err) {
       this.o.log.warn(`exam ${result.exam_id} is ready but its expiry or link could not be set: ${err instanceof Error ? err.message : String(err)}`);
     }
-    for (const w of e.waiters.splice(0)) w.resolve(result);
   }
 
   private fail(e: Entry, err: unknown): void {
@@ -520,8 +490,6 @@ export class UploadQueue {
     e.view = { ...e.view, error, retry_at: null, rate: 0, eta_seconds: null };
     this.setPhase(e, phase);
     this.o.hooks.onEnded({ ...e.view }, { source: e.source });
-    const reason = new UploadError(phase === 'cancelled' ? 'cancelled' : ((error?.code ?? 'rejected') as UploadError['code']), error?.message ?? 'The upload was cancelled.');
-    for (const w of e.waiters.splice(0)) w.reject(reason);
     this.statusChanged();
   }
 
@@ -543,6 +511,12 @@ export class UploadQueue {
     e.unsubscribe = job.on((ev: UploadEvent) => {
       // A 429 wait shows as an error on a job that is still running; the next movement clears it.
       if (ev.type !== 'notice' && e.view.error?.code === 'rate_limited') e.view = { ...e.view, error: null };
+      if ((ev.type === 'file' && ev.progress.state === 'retrying') || (ev.type === 'notice' && (ev.code === 'api_retry' || ev.code === 'rate_limited'))) {
+        if (!e.troubled) {
+          e.troubled = true;
+          this.pump();
+        }
+      }
       if (ev.type === 'progress') this.applyTotals(e, ev.totals);
       else if (ev.type === 'status') {
         this.applyTotals(e, ev.totals, false);
@@ -663,7 +637,7 @@ export class UploadQueue {
         retries: 0,
         retryTimer: undefined,
         unsubscribe: null,
-        waiters: [],
+        troubled: false,
         fingerprint: null,
       };
       const unfinished = !FINISHED.has(rec.view.phase) && !(rec.view.phase === 'failed' && rec.view.error !== null && rec.view.retry_at === null);
