@@ -26,7 +26,12 @@ export type RateLimitMode = 'wait' | 'throw';
 export type CallOptions = {
   signal?: AbortSignal;
   onRateLimit?: RateLimitMode;
+  /** Told before each wait this call makes (a 429 waited out, or a transient fault retried). */
+  onRetry?: (info: RetryInfo) => void;
 };
+
+/** Why a call waits before trying again, and for how long. */
+export type RetryInfo = { reason: 'rate_limited' | 'transient'; delayMs: number; code: string };
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 export type QueryValue = string | number | boolean | undefined;
@@ -148,6 +153,7 @@ export function createTransport(options: TransportOptions): Transport {
       if (gate > 0) {
         if (mode === 'throw') throw new RateLimitedError(gate / 1000, { status: 429, method: spec.method, path: spec.path });
         emit({ type: 'rate_limit_wait', method: spec.method, path: spec.path, waitMs: gate });
+        callOptions.onRetry?.({ reason: 'rate_limited', delayMs: gate, code: 'rate_limited' });
         await options.sleep(gate, signal);
         continue;
       }
@@ -165,7 +171,7 @@ export function createTransport(options: TransportOptions): Transport {
         });
       } catch (err) {
         const failure = failureToError(err, spec, timeoutMs, signal);
-        await retryOrThrow(failure, spec, attempts - rateLimitWaits, signal);
+        await retryOrThrow(failure, spec, attempts - rateLimitWaits, callOptions);
         continue;
       }
       options.meter.updateFromHeaders(res.headers);
@@ -186,7 +192,7 @@ export function createTransport(options: TransportOptions): Transport {
         }
         throw failure;
       }
-      await retryOrThrow(failure, spec, attempts - rateLimitWaits, signal);
+      await retryOrThrow(failure, spec, attempts - rateLimitWaits, callOptions);
     }
   }
 
@@ -194,12 +200,13 @@ export function createTransport(options: TransportOptions): Transport {
    * Returns after the backoff sleep when `failure` may be retried; throws it otherwise. `attempts`
    * counts the attempts that were not refused with 429.
    */
-  async function retryOrThrow(failure: ApiClientError, spec: RequestSpec, attempts: number, signal: AbortSignal | undefined): Promise<void> {
+  async function retryOrThrow(failure: ApiClientError, spec: RequestSpec, attempts: number, callOptions: CallOptions): Promise<void> {
     if (failure instanceof AbortedError) throw failure;
     if (!isRetryableFault(failure, spec.idempotent) || attempts >= options.retry.maxAttempts) throw failure;
     const delayMs = backoffDelayMs(attempts - 1, options.retry, options.random);
     emit({ type: 'retry', method: spec.method, path: spec.path, attempt: attempts, delayMs, code: failure.code });
-    await options.sleep(delayMs, signal);
+    callOptions.onRetry?.({ reason: 'transient', delayMs, code: failure.code });
+    await options.sleep(delayMs, callOptions.signal);
   }
 
   return {

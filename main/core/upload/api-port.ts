@@ -13,38 +13,39 @@ import {
   UploadIncompleteError,
 } from '../api';
 import type { Exam } from '../api';
-import { type CreatedExam, type ExamSummary, type ExamsPort, ExamsPortError } from './ports';
+import { type CallOptions, type CreatedExam, type ExamSummary, type ExamsPort, ExamsPortError } from './ports';
 
 /** The engine's view of the exams endpoints, on top of the API client. */
 export function examsPortFromClient(client: Pick<ApiClient, 'exams'>): ExamsPort {
   const exams = client.exams;
-  // 429s come back to the engine, which waits them out and tells the user it is waiting.
-  const opts = (signal?: AbortSignal) => ({ signal, onRateLimit: 'throw' as const });
+  // The client is the one retry layer: it waits out 429s and retries transient faults of
+  // idempotent calls, and tells the engine each time (which tells the user).
+  const opts = (o?: CallOptions) => ({ ...(o?.signal ? { signal: o.signal } : {}), ...(o?.onRetry ? { onRetry: o.onRetry } : {}), onRateLimit: 'wait' as const });
   return {
     createExam: (input, o) =>
       call(async () => {
-        const c = await exams.create(input, opts(o?.signal));
+        const c = await exams.create(input, opts(o));
         const out: CreatedExam = { id: c.id, created_at: c.created_at ?? new Date().toISOString() };
         if (c.upload_urls) out.upload_urls = c.upload_urls.map((u) => ({ name: u.name, url: u.url, expires_at: u.expires_at ?? '' }));
         if (c.upload_url) out.upload_url = { url: c.upload_url.url, expires_at: c.upload_url.expires_at ?? '' };
         return out;
       }),
-    confirmExam: (id, o) => call(async () => summary(await exams.confirm(id, opts(o?.signal)))),
-    processZip: (id, o) => call(async () => summary(await exams.processZip(id, opts(o?.signal)))),
+    confirmExam: (id, o) => call(async () => summary(await exams.confirm(id, opts(o)))),
+    processZip: (id, o) => call(async () => summary(await exams.processZip(id, opts(o)))),
     deleteExam: (id, o) =>
       call(async () => {
-        await exams.remove(id, opts(o?.signal));
+        await exams.remove(id, opts(o));
       }),
     getExam: async (id, o) => {
       try {
-        return await call(async () => summary(await exams.get(id, opts(o?.signal))));
+        return await call(async () => summary(await exams.get(id, opts(o))));
       } catch (err) {
         if (err instanceof ExamsPortError && err.kind === 'not_found') return null;
         throw err;
       }
     },
     listRecentExams: (limit, o) =>
-      call(async () => (await exams.list({ limit: Math.min(100, Math.max(1, limit)) }, opts(o?.signal))).exams.map(summary)),
+      call(async () => (await exams.list({ limit: Math.min(100, Math.max(1, limit)) }, opts(o))).exams.map(summary)),
   };
 }
 

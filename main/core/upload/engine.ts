@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Stats, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { backoffDelay, type BackoffPolicy, DEFAULT_BACKOFF, sleep } from './backoff';
+import { backoffDelayMs, type BackoffPolicy, sleep } from '../api/retry';
 import { isAbortError, UploadError } from './errors';
 import { openFileRange } from './file-source';
 import { Gate } from './gate';
@@ -14,7 +14,7 @@ import { examIdsOfOtherJobs, newJournalPath } from './job-store';
 import { type Durability, Journal, type JournalRecord, type PlannedRecord, type SummaryRecord } from './journal';
 import type { JobPlan } from './plan';
 import { formatBytes, settingsHash, validateFields } from './plan';
-import { type CreateExamInput, type CreatedExam, type ExamSummary, type ExamsPort, ExamsPortError, type UploadMode } from './ports';
+import { type CallOptions, type CreateExamInput, type CreatedExam, type ExamSummary, type ExamsPort, ExamsPortError, type UploadMode } from './ports';
 import { ProgressTracker, type Totals } from './progress';
 import { TokenBucket } from './token-bucket';
 import { createAgents, putWithRetry, TransferError, type TransferAgents } from './transfer';
@@ -31,13 +31,8 @@ export type EngineOptions = {
   stallTimeoutMs?: number;
   /** Attempts per transfer before the job stops (resumable). */
   maxAttempts?: number;
+  /** Waits between storage attempts and exam re-creations (API calls are retried by the API client). */
   backoff?: BackoffPolicy;
-  /** Retries of idempotent API calls that failed transiently. */
-  apiRetries?: number;
-  /** 429 answers waited out per API call before giving up (resumable). */
-  maxRateLimitWaits?: number;
-  /** Longest single wait on a 429's Retry-After. */
-  maxRateLimitWaitMs?: number;
   /** Times a job may replace its exam in one run (URLs expired) before it gives up. */
   maxExamRecreations?: number;
   /** Progress events come at most this often. */
@@ -52,14 +47,11 @@ const DEFAULTS = {
   concurrency: 6,
   stallTimeoutMs: 30_000,
   maxAttempts: 8,
-  apiRetries: 5,
-  maxRateLimitWaits: 10,
-  maxRateLimitWaitMs: 15 * 60_000,
   maxExamRecreations: 3,
   progressIntervalMs: 200,
   clockSkewMs: 10 * 60_000,
   doneFlushMs: 250,
-  backoff: DEFAULT_BACKOFF as BackoffPolicy,
+  backoff: { baseMs: 500, capMs: 20_000 } as BackoffPolicy,
 };
 
 /**
@@ -398,12 +390,12 @@ export class UploadJob {
     this.append({ t: 'creating', marker: randomUUID(), at: Date.now() });
     let created: CreatedExam;
     try {
-      created = await this.api((s) => this.port.createExam(input, { signal: s }), { idempotent: false, signal });
+      created = await this.api((c) => this.port.createExam(input, c), { idempotent: false, signal });
     } catch (err) {
       if (err instanceof ExamsPortError && err.kind === 'transient') {
         // Unknown outcome: the next loop looks for the exam it may have made, removes it, creates again.
         if (++this.recreations > this.opts.maxExamRecreations) throw err;
-        await sleep(backoffDelay(this.recreations - 1, this.opts.backoff), signal);
+        await sleep(backoffDelayMs(this.recreations - 1, this.opts.backoff), signal);
         return;
       }
       if (err instanceof ExamsPortError && (err.kind === 'rejected' || err.kind === 'not_found' || err.kind === 'upload_incomplete')) {
@@ -446,11 +438,11 @@ export class UploadJob {
     const intent = this.state.intent;
     if (!intent) return 0;
     const plan = this.state.plan;
-    const recent = await this.api((s) => this.port.listRecentExams(100, { signal: s }), { idempotent: true, signal });
+    const recent = await this.api((c) => this.port.listRecentExams(100, c), { idempotent: true, signal });
     const others = examIdsOfOtherJobs(this.dataDir, this.journal.path);
     const orphans = recent.filter((e) => isOrphanOf(e, plan, intent.at - this.opts.clockSkewMs) && !others.has(e.id) && !this.state.discarded.includes(e.id));
     for (const e of orphans) {
-      await this.api((s) => this.port.deleteExam(e.id, { signal: s }), { idempotent: true, signal });
+      await this.api((c) => this.port.deleteExam(e.id, c), { idempotent: true, signal });
       this.append({ t: 'discarded', exam_id: e.id, reason: 'orphan' });
       this.notice('orphan_removed', `Removed exam ${e.id}, left half-made by an interrupted run.`);
     }
@@ -605,8 +597,8 @@ export class UploadJob {
     try {
       answer =
         plan.mode === 'files'
-          ? await this.api((s) => this.port.confirmExam(exam.id, { signal: s }), { idempotent: true, signal })
-          : await this.api((s) => this.port.processZip(exam.id, { signal: s }), { idempotent: true, signal });
+          ? await this.api((c) => this.port.confirmExam(exam.id, c), { idempotent: true, signal })
+          : await this.api((c) => this.port.processZip(exam.id, c), { idempotent: true, signal });
     } catch (err) {
       if (err instanceof ExamsPortError && err.kind === 'upload_incomplete') {
         // Storage lost or never got what the journal says was sent: send those again, once.
@@ -681,7 +673,7 @@ export class UploadJob {
     const exam = this.state.exam;
     try {
       if (exam) {
-        await this.api((s) => this.port.deleteExam(exam.id, { signal: s }), { idempotent: true });
+        await this.api((c) => this.port.deleteExam(exam.id, c), { idempotent: true });
         this.append({ t: 'discarded', exam_id: exam.id, reason: 'cancelled' });
       } else if (this.state.phase === 'creating') {
         await this.removeOrphans(undefined);
@@ -697,14 +689,14 @@ export class UploadJob {
   private async discardExam(reason: string, signal: AbortSignal): Promise<void> {
     const exam = this.state.exam;
     if (!exam) return;
-    await this.api((s) => this.port.deleteExam(exam.id, { signal: s }), { idempotent: true, signal });
+    await this.api((c) => this.port.deleteExam(exam.id, c), { idempotent: true, signal });
     this.append({ t: 'discarded', exam_id: exam.id, reason });
     this.resetTracker();
   }
 
   private async deleteQuietly(id: string): Promise<boolean> {
     try {
-      await this.api((s) => this.port.deleteExam(id, { signal: s }), { idempotent: true });
+      await this.api((c) => this.port.deleteExam(id, c), { idempotent: true });
       return true;
     } catch {
       return false;
@@ -714,35 +706,20 @@ export class UploadJob {
   // ---- helpers ---------------------------------------------------------------------------
 
   /**
-   * One API call through the port: 429 answers are waited out (Retry-After, plus jitter so that
-   * parallel jobs do not return in step); idempotent calls also retry transient faults.
+   * One API call through the port. The API client is the one retry layer (429s waited out,
+   * transient faults of idempotent calls retried); each of its waits becomes a notice here.
+   * `idempotent` is the engine's own statement of the call, kept for readers: the client decides
+   * by the endpoint.
    */
-  private async api<T>(call: (signal: AbortSignal | undefined) => Promise<T>, o: { idempotent: boolean; signal?: AbortSignal }): Promise<T> {
-    let transient = 0;
-    let waits = 0;
-    for (;;) {
-      this.apiCalls++;
-      try {
-        return await call(o.signal);
-      } catch (err) {
-        o.signal?.throwIfAborted();
-        if (!(err instanceof ExamsPortError)) throw err;
-        if (err.kind === 'rate_limited' && waits < this.opts.maxRateLimitWaits) {
-          waits++;
-          const ms = Math.min(this.opts.maxRateLimitWaitMs, Math.max(1, err.details.retryAfterSeconds ?? 1) * 1000) + Math.floor(Math.random() * 250);
-          this.notice('rate_limited', `The service's rate limit was reached; waiting ${Math.ceil(ms / 1000)} s.`);
-          await sleep(ms, o.signal);
-          continue;
-        }
-        if (err.kind === 'transient' && o.idempotent && transient < this.opts.apiRetries) {
-          const ms = backoffDelay(transient++, this.opts.backoff);
-          this.notice('api_retry', `The service did not answer properly (${err.message}); retrying.`);
-          await sleep(ms, o.signal);
-          continue;
-        }
-        throw err;
-      }
-    }
+  private async api<T>(call: (o: CallOptions) => Promise<T>, o: { idempotent: boolean; signal?: AbortSignal }): Promise<T> {
+    this.apiCalls++;
+    return call({
+      ...(o.signal ? { signal: o.signal } : {}),
+      onRetry: (r) => {
+        if (r.reason === 'rate_limited') this.notice('rate_limited', `The service's rate limit was reached; waiting ${Math.ceil(r.delayMs / 1000)} s.`);
+        else this.notice('api_retry', `The service did not answer properly (${r.code}); retrying.`);
+      },
+    });
   }
 
   /** Re-stats files against the plan; a difference fails the job with a message naming the file. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AbortedError, NetworkError, NotFoundError, RateLimitedError, ServerError, TimeoutError, ValidationError } from '../../../../main/core/api/errors';
-import { abortableSleep, backoffDelayMs, DEFAULT_RETRY_POLICY, isRetryableFault } from '../../../../main/core/api/retry';
+import { abortableSleep, backoffDelayMs, DEFAULT_RETRY_POLICY, isRetryableFault, sleep } from '../../../../main/core/api/retry';
 
 describe('backoff with full jitter', () => {
   const policy = { maxAttempts: 4, baseMs: 300, capMs: 8000 };
@@ -56,5 +56,21 @@ describe('abortableSleep', () => {
     await expect(abortableSleep(5000, c.signal)).rejects.toBeInstanceOf(AbortedError);
     expect(Date.now() - t).toBeLessThan(1000);
     await expect(abortableSleep(10, c.signal)).rejects.toBeInstanceOf(AbortedError);
+  });
+});
+
+describe('sleep', () => {
+  it('rejects with the signal reason as soon as its signal aborts', async () => {
+    const ac = new AbortController();
+    const t0 = performance.now();
+    const p = sleep(10_000, ac.signal);
+    const why = new Error('paused');
+    setTimeout(() => ac.abort(why), 20);
+    await expect(p).rejects.toBe(why);
+    expect(performance.now() - t0).toBeLessThan(1000);
+  });
+
+  it('clamps the exponent so a long run of retries keeps a finite ceiling', () => {
+    expect(backoffDelayMs(5000, { baseMs: 100, capMs: 1000 }, () => 0.999)).toBe(999);
   });
 });
