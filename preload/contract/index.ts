@@ -8,6 +8,7 @@ import type { InboxItem, KeysStatus, RateState, Settings, UploadJobView } from '
 import { uploadsMethods } from './uploads';
 
 export type * from './types';
+export * from './errors';
 
 /**
  * Every method of the contract: the domain modules' slices combined. A new domain adds its own

@@ -1,4 +1,4 @@
-import { AbortedError, type ApiClientError, NetworkError, ServerError, TimeoutError } from './errors';
+import { ApiError } from './errors';
 
 /** Backoff for transient faults of calls that are safe to repeat. */
 export type RetryPolicy = {
@@ -26,14 +26,14 @@ export function backoffDelayMs(retryIndex: number, policy: BackoffPolicy, random
  * Whether a failed attempt may be repeated: only transient faults (5xx, broken connections,
  * time-outs) and only for calls that are safe to repeat. Rate limits are handled apart.
  */
-export function isRetryableFault(err: ApiClientError, idempotent: boolean): boolean {
+export function isRetryableFault(err: ApiError, idempotent: boolean): boolean {
   if (!idempotent) return false;
-  return err instanceof ServerError || err instanceof NetworkError || err instanceof TimeoutError;
+  return err.code === 'server_error' || err.code === 'network_error' || err.code === 'timeout';
 }
 
 /** Sleeps `ms`, rejecting with AbortedError as soon as `signal` fires. */
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return sleep(ms, signal, () => new AbortedError());
+  return sleep(ms, signal, () => new ApiError('aborted'));
 }
 
 /**

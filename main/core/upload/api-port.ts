@@ -1,17 +1,5 @@
 // Adapter from the API v1 client (main/core/api) to the engine's ExamsPort.
-import {
-  AbortedError,
-  type ApiClient,
-  ApiClientError,
-  InvalidResponseError,
-  NetworkError,
-  NotFoundError,
-  RateLimitedError,
-  ServerError,
-  ThumbnailNotReadyError,
-  TimeoutError,
-  UploadIncompleteError,
-} from '../api';
+import { type ApiClient, ApiError } from '../api';
 import type { Exam } from '../api';
 import { type CallOptions, type CreatedExam, type ExamSummary, type ExamsPort, ExamsPortError } from './ports';
 
@@ -69,16 +57,24 @@ async function call<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Maps the client's typed errors onto what the engine distinguishes. */
+/** Maps the client's errors onto what the engine distinguishes. */
 export function toPortError(err: unknown): unknown {
-  if (err instanceof AbortedError || !(err instanceof ApiClientError)) return err;
+  if (!(err instanceof ApiError) || err.code === 'aborted') return err;
   const details = { status: err.status, code: err.serviceCode ?? err.code };
-  if (err instanceof RateLimitedError) return new ExamsPortError('rate_limited', err.message, { ...details, retryAfterSeconds: err.retryAfterSeconds }, { cause: err });
-  if (err instanceof UploadIncompleteError) return new ExamsPortError('upload_incomplete', err.message, { ...details, missing: err.missing }, { cause: err });
-  if (err instanceof NotFoundError && !(err instanceof ThumbnailNotReadyError)) return new ExamsPortError('not_found', err.message, details, { cause: err });
-  // A 2xx with an unexpected body may still have carried the request out: treat it as unknown outcome.
-  if (err instanceof ServerError || err instanceof NetworkError || err instanceof TimeoutError || err instanceof InvalidResponseError) {
-    return new ExamsPortError('transient', err.message, details, { cause: err });
+  switch (err.code) {
+    case 'rate_limited':
+      return new ExamsPortError('rate_limited', err.message, { ...details, retryAfterSeconds: err.retryAfterSeconds }, { cause: err });
+    case 'upload_incomplete':
+      return new ExamsPortError('upload_incomplete', err.message, { ...details, missing: err.missing }, { cause: err });
+    case 'not_found':
+      return new ExamsPortError('not_found', err.message, details, { cause: err });
+    // A 2xx with an unexpected body may still have carried the request out: treat it as unknown outcome.
+    case 'server_error':
+    case 'network_error':
+    case 'timeout':
+    case 'invalid_response':
+      return new ExamsPortError('transient', err.message, details, { cause: err });
+    default:
+      return new ExamsPortError('rejected', err.message, details, { cause: err });
   }
-  return new ExamsPortError('rejected', err.message, details, { cause: err });
 }
