@@ -1,4 +1,5 @@
-// `npm run demo`: ScanBridge against a local service emulator, with realistic scanner exports.
+// `npm run demo`: ScanBridge against a local service emulator, with realistic scanner exports. It
+// lives with the tests because it drives their emulator and DICOM fixture generators.
 //
 // Starts the emulator, points a private app-data and settings folder at it, configures a demo
 // watch folder, opens the app (Electron when its binary is installed and a display exists, else
@@ -17,9 +18,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { openSettingsStore } from './core/settings';
-import { newWatchFolder } from './core/settings';
-import { writeCbctExport, writeRadiograph } from '../test/fixtures/dicom/generate';
+import { openSettingsStore } from '../main/core/settings';
+import { newWatchFolder } from '../main/core/settings';
+import { writeCbctExport, writeRadiograph } from './fixtures/dicom/generate';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = new Set(process.argv.slice(2));
