@@ -1,9 +1,9 @@
 // Inbox preferences that the settings file does not hold yet (the exam-name template and the
 // default expiry): a small JSON file in the app data folder, validated on read.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { DEFAULT_NAME_TEMPLATE } from './inbox-prefill';
+import { writeFileAtomicSync } from '../atomic-file';
 
 const schema = z.object({
   exam_name_template: z.string().min(1).max(200).catch(DEFAULT_NAME_TEMPLATE),
@@ -35,10 +35,7 @@ export class PreferencesStore {
   /** Saves a change (atomically: temp file, then rename). */
   update(patch: Partial<Preferences>): Preferences {
     this.current = schema.parse({ ...this.current, ...patch });
-    mkdirSync(dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(this.current, null, 2), { mode: 0o600 });
-    renameSync(tmp, this.file);
+    writeFileAtomicSync(this.file, JSON.stringify(this.current, null, 2));
     return this.get();
   }
 }

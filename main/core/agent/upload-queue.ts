@@ -3,21 +3,27 @@
 // network faults, and restored after a restart (the engine's journal resumes the same exam).
 // Progress reaches the window through a ChangeBatcher: a 5000-file job produces a few pushes a
 // second carrying only the jobs that changed.
+//
+// Beside it: job-view.ts (the view as a pure reducer of engine events), retry-policy.ts (when a
+// job is tried again), upload-list-store.ts (the list on disk). What stays here (over 400 lines)
+// is the scheduling of runs and the user's controls (pause, resume, cancel, retry, stand down),
+// which all move the same entries.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { z } from 'zod';
 import type { UploadJobView, UploadPhase } from '../../../preload/contract';
 import { UploadJob } from '../upload/engine';
-import type { EngineOptions, JobStatus, UploadEvent, UploadResult } from '../upload/engine';
+import type { EngineOptions, UploadEvent, UploadResult } from '../upload/engine';
 import { UploadError } from '../upload/errors';
 import { planUpload } from '../upload/plan';
 import type { PlanFileInput, RequestedMode } from '../upload/plan';
 import type { ExamFields, ExamsPort } from '../upload/ports';
-import type { Totals } from '../upload/progress';
 import { TokenBucket } from '../upload/token-bucket';
+import { DebouncedSave } from '../atomic-file';
 import { ChangeBatcher } from './change-batcher';
+import { newJobView, reduceJobView } from './job-view';
+import { isStruggling, retryWaitMs } from './retry-policy';
+import { readUploadList, writeUploadList } from './upload-list-store';
+import type { JobRecord } from './upload-list-store';
 import { ContractFailure } from './contract';
 import type { Logger } from './contract';
 
@@ -33,39 +39,6 @@ export type UploadRequest = {
   /** What the ledger records once the exam is ready (null: nothing to record). */
   ledger: { study_uid: string; fingerprint: string; files: number; bytes: number } | null;
 };
-
-const phaseSchema = z.enum(['queued', 'planning', 'creating', 'uploading', 'confirming', 'paused', 'ready', 'failed', 'cancelled']);
-const viewSchema = z.object({
-  id: z.string(),
-  inbox_id: z.string().nullable(),
-  name: z.string(),
-  patient_name: z.string(),
-  exam_type: z.enum(['cbct', 'radiografia', 'mesh', 'atm']),
-  phase: phaseSchema,
-  mode: z.enum(['files', 'zip']),
-  exam_id: z.string().nullable(),
-  viewer_url: z.string().nullable(),
-  bytes_total: z.number(),
-  bytes_sent: z.number(),
-  files_total: z.number(),
-  files_done: z.number(),
-  rate: z.number(),
-  eta_seconds: z.number().nullable(),
-  error: z.object({ code: z.string(), message: z.string() }).nullable(),
-  retry_at: z.string().nullable().catch(null),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
-const recordSchema = z.object({
-  view: viewSchema,
-  journal: z.string().nullable(),
-  source: z.enum(['review', 'auto']),
-  root: z.string(),
-  expiration_days: z.number().nullable(),
-  ledger: z.object({ study_uid: z.string(), fingerprint: z.string(), files: z.number(), bytes: z.number() }).nullable(),
-  user_paused: z.boolean(),
-});
-type JobRecord = z.infer<typeof recordSchema>;
 
 type Entry = {
   view: UploadJobView;
@@ -120,24 +93,20 @@ export type UploadQueueOptions = {
   engine?: Omit<EngineOptions, 'concurrency' | 'bucket' | 'bandwidthLimit'>;
 };
 
-const DEFAULT_RETRY_DELAYS = [5_000, 15_000, 30_000, 60_000, 120_000, 300_000];
-const STRUGGLING_AFTER = 3;
-
-const ENGINE_PHASE: Record<JobStatus, UploadPhase | null> = {
-  planned: 'queued',
-  creating: 'creating',
-  transferring: 'uploading',
-  paused: 'paused',
-  confirming: 'confirming',
-  ready: 'ready',
-  failed: 'failed',
-  cancelled: 'cancelled',
-  interrupted: null,
-};
 
 const FINISHED: ReadonlySet<UploadPhase> = new Set(['ready', 'cancelled']);
 
 const now = (): string => new Date().toISOString();
+
+/** The run-time part of a new or restored entry: nothing running, nothing scheduled. */
+const idleRun = (): Pick<Entry, 'running' | 'halt' | 'retries' | 'retryTimer' | 'unsubscribe' | 'troubled'> => ({
+  running: false,
+  halt: null,
+  retries: 0,
+  retryTimer: undefined,
+  unsubscribe: null,
+  troubled: false,
+});
 
 /** A job that is not over: it runs, waits to run, is paused, or waits to retry. */
 function isLive(e: Entry): boolean {
@@ -149,8 +118,7 @@ export class UploadQueue {
   private readonly entries = new Map<string, Entry>();
   private readonly batcher: ChangeBatcher<UploadJobView>;
   private readonly bucket: TokenBucket;
-  private saveTimer: NodeJS.Timeout | undefined;
-  private saving: Promise<void> = Promise.resolve();
+  private readonly saves = new DebouncedSave(() => this.write(), 300);
   private closed = false;
   private readonly statusListeners = new Set<() => void>();
 
@@ -218,29 +186,8 @@ export class UploadQueue {
     const plan = await planUpload({ root: request.root, fields: request.fields, files: request.files, mode: this.o.settings().mode });
     const port = this.lazyPort();
     const job = UploadJob.create(plan, { port, dataDir: this.o.dataDir, options: this.engineOptions() });
-    const at = now();
     const entry: Entry = {
-      view: {
-        id: `up_${randomBytes(8).toString('hex')}`,
-        inbox_id: request.inboxId,
-        name: request.fields.name,
-        patient_name: request.fields.patient_name ?? '',
-        exam_type: request.fields.exam_type ?? 'cbct',
-        phase: 'queued',
-        mode: plan.mode,
-        exam_id: null,
-        viewer_url: null,
-        bytes_total: plan.mode === 'zip' ? plan.zipSize : plan.bytes,
-        bytes_sent: 0,
-        files_total: plan.files.length,
-        files_done: 0,
-        rate: 0,
-        eta_seconds: null,
-        error: null,
-        retry_at: null,
-        created_at: at,
-        updated_at: at,
-      },
+      view: newJobView(`up_${randomBytes(8).toString('hex')}`, request, plan),
       job,
       request,
       source: request.source,
@@ -248,12 +195,7 @@ export class UploadQueue {
       expirationDays: request.expirationDays,
       ledger: request.ledger,
       userPaused: false,
-      running: false,
-      halt: null,
-      retries: 0,
-      retryTimer: undefined,
-      unsubscribe: null,
-      troubled: false,
+      ...idleRun(),
       fingerprint: plan.fingerprint,
     };
     this.attach(entry);
@@ -378,9 +320,7 @@ export class UploadQueue {
     }
     await Promise.allSettled(stopping);
     this.batcher.close();
-    if (this.saveTimer) clearTimeout(this.saveTimer);
-    this.saveTimer = undefined;
-    await this.saving;
+    await this.saves.flush();
     await this.write();
   }
 
@@ -468,8 +408,7 @@ export class UploadQueue {
         return;
       }
       // A network fault, a 429 that would not end, the service restarting: try again by itself.
-      const delays = this.o.retryDelaysMs ?? DEFAULT_RETRY_DELAYS;
-      const wait = delays[Math.min(e.retries, delays.length - 1)] ?? 60_000;
+      const wait = retryWaitMs(e.retries, this.o.retryDelaysMs);
       e.retries++;
       e.view = { ...e.view, error: { code: u.code, message: u.message }, retry_at: new Date(Date.now() + wait).toISOString(), rate: 0, eta_seconds: null };
       e.retryTimer = setTimeout(() => {
@@ -480,7 +419,7 @@ export class UploadQueue {
       }, wait);
       e.retryTimer.unref?.();
       this.setPhase(e, 'failed');
-      if (e.retries === STRUGGLING_AFTER) this.o.hooks.onStruggling({ ...e.view });
+      if (isStruggling(e.retries)) this.o.hooks.onStruggling({ ...e.view });
       return;
     }
     this.endWith(e, 'failed', { code: u.code, message: u.message });
@@ -509,35 +448,16 @@ export class UploadQueue {
     const job = e.job;
     if (!job) return;
     e.unsubscribe = job.on((ev: UploadEvent) => {
-      // A 429 wait shows as an error on a job that is still running; the next movement clears it.
-      if (ev.type !== 'notice' && e.view.error?.code === 'rate_limited') e.view = { ...e.view, error: null };
-      if ((ev.type === 'file' && ev.progress.state === 'retrying') || (ev.type === 'notice' && (ev.code === 'api_retry' || ev.code === 'rate_limited'))) {
-        if (!e.troubled) {
-          e.troubled = true;
-          this.pump();
-        }
+      const next = reduceJobView(e.view, ev, e.userPaused);
+      e.view = next.view;
+      if (next.troubled && !e.troubled) {
+        e.troubled = true;
+        this.pump();
       }
-      if (ev.type === 'progress') this.applyTotals(e, ev.totals);
-      else if (ev.type === 'status') {
-        this.applyTotals(e, ev.totals, false);
-        if (ev.examId) e.view = { ...e.view, exam_id: ev.examId };
-        const phase = ENGINE_PHASE[ev.status];
-        // Ready, failed and cancelled are set by the run's outcome (with their error and side effects).
-        if (phase && phase !== 'ready' && phase !== 'failed' && phase !== 'cancelled' && !(e.userPaused && phase !== 'paused')) this.setPhase(e, phase);
-        else this.changed(e);
-      } else if (ev.type === 'notice') {
-        this.o.log.info(`job ${e.view.id}: ${ev.code}`);
-        if (ev.code === 'rate_limited') {
-          e.view = { ...e.view, error: { code: 'rate_limited', message: ev.message } };
-          this.changed(e);
-        }
-      }
+      if (ev.type === 'notice') this.o.log.info(`job ${e.view.id}: ${ev.code}`);
+      if (next.phase) this.setPhase(e, next.phase);
+      else if (next.changed) this.changed(e);
     });
-  }
-
-  private applyTotals(e: Entry, t: Totals, push = true): void {
-    e.view = { ...e.view, bytes_total: t.bytesTotal, bytes_sent: t.bytesSent, files_total: t.filesTotal, files_done: t.filesDone, rate: t.rate, eta_seconds: t.etaSeconds };
-    if (push) this.changed(e);
   }
 
   private setPhase(e: Entry, phase: UploadPhase): void {
@@ -611,18 +531,7 @@ export class UploadQueue {
   // ---- persistence -----------------------------------------------------------------------
 
   private async restore(): Promise<void> {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(await readFile(this.o.file, 'utf8')) as unknown;
-    } catch {
-      return;
-    }
-    const list = z.object({ v: z.literal(1), jobs: z.array(z.unknown()) }).safeParse(raw);
-    if (!list.success) return;
-    for (const item of list.data.jobs) {
-      const r = recordSchema.safeParse(item);
-      if (!r.success) continue;
-      const rec = r.data;
+    for (const rec of await readUploadList(this.o.file)) {
       const entry: Entry = {
         view: { ...rec.view, rate: 0, eta_seconds: null, retry_at: null },
         job: null,
@@ -632,12 +541,7 @@ export class UploadQueue {
         expirationDays: rec.expiration_days,
         ledger: rec.ledger,
         userPaused: rec.user_paused,
-        running: false,
-        halt: null,
-        retries: 0,
-        retryTimer: undefined,
-        unsubscribe: null,
-        troubled: false,
+        ...idleRun(),
         fingerprint: null,
       };
       const unfinished = !FINISHED.has(rec.view.phase) && !(rec.view.phase === 'failed' && rec.view.error !== null && rec.view.retry_at === null);
@@ -663,22 +567,12 @@ export class UploadQueue {
   }
 
   private scheduleSave(): void {
-    if (this.saveTimer || this.closed) return;
-    this.saveTimer = setTimeout(() => {
-      this.saveTimer = undefined;
-      this.saving = this.saving.then(() => this.write());
-    }, 300);
-    this.saveTimer.unref?.();
+    if (!this.closed) this.saves.schedule();
   }
 
   /** Waits for pending writes (tests). */
   async flush(): Promise<void> {
-    if (this.saveTimer) {
-      clearTimeout(this.saveTimer);
-      this.saveTimer = undefined;
-      this.saving = this.saving.then(() => this.write());
-    }
-    await this.saving;
+    await this.saves.flush();
   }
 
   private async write(): Promise<void> {
@@ -698,11 +592,8 @@ export class UploadQueue {
         user_paused: e.userPaused,
       });
     }
-    const tmp = `${this.o.file}.${process.pid}.tmp`;
     try {
-      await mkdir(dirname(this.o.file), { recursive: true });
-      await writeFile(tmp, JSON.stringify({ v: 1, jobs }), { mode: 0o600 });
-      await rename(tmp, this.o.file);
+      await writeUploadList(this.o.file, jobs);
     } catch (err) {
       this.o.log.warn(`upload list not saved: ${err instanceof Error ? err.message : String(err)}`);
     }

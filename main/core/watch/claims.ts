@@ -20,11 +20,12 @@
 // `unclaimable`, and coordination between agents is then impossible.
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { open, readdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { open, readdir, readFile, stat, unlink, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { LedgerKey } from './ledger';
 import { MARKER_PREFIX } from './snapshot';
+import { writeFileAtomic } from '../atomic-file';
 
 export type ClaimOptions = {
   /** This agent's identity (unique per running watcher). */
@@ -169,12 +170,10 @@ export class Claim {
 export async function writeDoneMarker(exportDir: string, key: LedgerKey, done: { agentId: string; examId: string; files: number; bytes: number }): Promise<void> {
   const marker: DoneMarker = { agent: done.agentId, study_uid: key.study_uid, fingerprint: key.fingerprint, exam_id: done.examId, files: done.files, bytes: done.bytes, at: new Date().toISOString() };
   const target = join(exportDir, doneName(studyHash(key.study_uid)));
-  const temp = `${target}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    await writeFile(temp, `${JSON.stringify(marker)}\n`, { flag: 'wx' });
-    await rename(temp, target);
+    // Readable by the other workstations' accounts on the share: it holds no patient data.
+    await writeFileAtomic(target, `${JSON.stringify(marker)}\n`, { mode: 0o644 });
   } catch (e) {
-    await unlink(temp).catch(() => undefined);
     // The exam exists either way; without a marker another agent could upload again, so say so.
     throw new Error(`uploaded as ${done.examId}, but the done marker could not be written: ${e instanceof Error ? e.message : String(e)}`);
   }
