@@ -4,14 +4,20 @@
 import type { z } from 'zod';
 import { appMethods } from './app';
 import { consentMethods } from './consent';
+import { directoryMethods } from './directory';
+import { implantsMethods } from './implants';
 import { inboxMethods } from './inbox';
 import { patientMethods } from './patient';
+import { templatesMethods } from './templates';
 import type { InboxItem, KeysStatus, RateState, Settings, UploadJobView } from './types';
 import type { ConsentSessionView, ConsentStatusView } from './types-consent';
 import { uploadsMethods } from './uploads';
 
 export type * from './types';
 export type * from './types-consent';
+export type * from './directory';
+export type * from './templates';
+export type * from './implants';
 export { patientMethodNames } from './patient';
 
 /**
@@ -24,6 +30,9 @@ export const methods = {
   ...uploadsMethods,
   ...consentMethods,
   ...patientMethods,
+  ...directoryMethods,
+  ...templatesMethods,
+  ...implantsMethods,
 } as const;
 
 export type Methods = typeof methods;

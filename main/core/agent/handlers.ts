@@ -10,6 +10,9 @@ import type { Handlers } from './contract';
 import { ContractFailure } from './contract';
 import type { ConsentDesk } from '../consent/desk';
 import { createConsentHandlers } from './handlers-consent';
+import { createDirectoryHandlers } from './handlers-directory';
+import { createImplantsHandlers } from './handlers-implants';
+import { createTemplatesHandlers } from './handlers-templates';
 import type { Inbox } from './inbox';
 import type { KeyManager } from './keys';
 import type { FolderPicker } from './ports';
@@ -175,5 +178,8 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     },
     'uploads:clear-finished': async () => ({ removed: ctx.queue.clearFinished() }),
     ...createConsentHandlers(ctx),
+    ...createDirectoryHandlers(ctx),
+    ...createTemplatesHandlers(ctx),
+    ...createImplantsHandlers(ctx),
   };
 }

@@ -34,6 +34,8 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
     '--mantine-color-yellow-light-color': '#6e4b00',
     '--mantine-color-teal-light-color': '#066649',
     '--mantine-color-gray-light-color': '#3d4349',
+    // Field errors (message and the field's own text) read on white.
+    '--mantine-color-error': '#c92a2a',
   },
   dark: {},
 });
