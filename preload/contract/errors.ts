@@ -68,6 +68,12 @@ export const CORE_ERROR_CODES = [
   'not_a_folder',
   'bad_token',
   'bridge_unreachable',
+  // Informed consent at the front desk.
+  'not_signed',
+  'missing_hyphen',
+  'invalid_rut',
+  'already_signed',
+  'session_ended',
 ] as const;
 
 export const ERROR_CODES = [...new Set([...API_ERROR_CODES, ...UPLOAD_ERROR_CODES, ...CORE_ERROR_CODES])];

@@ -8,6 +8,11 @@ import type { SettingsPatch, SettingsStore } from '../settings';
 import { newWatchFolder, SettingsValidationError } from '../settings';
 import type { Handlers } from './contract';
 import { ContractFailure } from './contract';
+import type { ConsentDesk } from '../consent/desk';
+import { createConsentHandlers } from './handlers-consent';
+import { createDirectoryHandlers } from './handlers-directory';
+import { createImplantsHandlers } from './handlers-implants';
+import { createTemplatesHandlers } from './handlers-templates';
 import type { Inbox } from './inbox';
 import type { KeyManager } from './keys';
 import type { FolderPicker } from './ports';
@@ -25,6 +30,7 @@ export type HandlerContext = {
   service: ServiceConnection;
   inbox: Inbox;
   queue: UploadQueue;
+  consent: ConsentDesk;
   folderPicker: FolderPicker;
   settingsView: () => Settings;
   keysStatus: () => KeysStatus;
@@ -171,5 +177,9 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       return view;
     },
     'uploads:clear-finished': async () => ({ removed: ctx.queue.clearFinished() }),
+    ...createConsentHandlers(ctx),
+    ...createDirectoryHandlers(ctx),
+    ...createTemplatesHandlers(ctx),
+    ...createImplantsHandlers(ctx),
   };
 }
