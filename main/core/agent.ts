@@ -18,7 +18,6 @@ import { KeyManager } from './agent/keys';
 import { systemLanguage as detectSystemLanguage, texts } from './agent/messages';
 import type { FolderPicker, Notifier } from './agent/ports';
 import { logNotifier, noFolderPicker } from './agent/ports';
-import { PreferencesStore } from './agent/preferences';
 import { ServiceConnection } from './agent/service';
 import type { EngineOptions } from './upload/engine';
 import { UploadQueue } from './agent/upload-queue';
@@ -29,7 +28,7 @@ import { ConsentDesk, pagePatientDisplay } from './consent/desk';
 import type { PatientDisplayPort } from './consent/desk';
 import { stopScanWorkers } from './dicom';
 import type { SecretStore } from './secrets/secret-store';
-import { openSettingsStore } from './settings';
+import { importLegacyPreferences, openSettingsStore } from './settings';
 import type { Settings as StoredSettings } from './settings';
 import { examsPortFromClient } from './upload/api-port';
 import type { ExamsPort } from './upload/ports';
@@ -114,8 +113,13 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
 
   const settingsStore = openSettingsStore({ ...(options.configDir ? { cwd: options.configDir } : {}), env });
   if (settingsStore.problems.length > 0) log.warn(`settings: fell back to defaults for ${settingsStore.problems.join(', ')}`);
-  // The inbox preferences belong to the clinic, not to one front end: the same file whatever the state folder.
-  const prefs = new PreferencesStore(join(options.dataDir, 'agent', 'preferences.json'));
+  // Settings before version 2 kept the inbox preferences in a file of their own: moved in once.
+  try {
+    if (importLegacyPreferences(settingsStore, join(options.dataDir, 'agent', 'preferences.json'))) log.info('settings: inbox preferences moved into the settings file');
+  } catch (e) {
+    log.warn(`settings: the old inbox preferences could not be moved in (${e instanceof Error ? e.name : 'error'})`);
+  }
+  const prefs = (): StoredSettings['inbox'] => settingsStore.get().inbox;
   const keys = new KeyManager(options.secretStore, log);
   await keys.load(env['SCANBRIDGE_API_KEY']?.trim() || undefined);
 
@@ -125,7 +129,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
 
   const settingsView = (): Settings => {
     const s = settingsStore.get();
-    const p = prefs.get();
+    const p = prefs();
     return {
       language: s.language,
       api_base_url: apiUrl(s),
@@ -168,7 +172,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   });
   const inbox = new Inbox(
     await InboxStore.open(join(agentDir, 'inbox.json')),
-    () => ({ template: prefs.get().exam_name_template, language: language(), defaultExpirationDays: prefs.get().default_expiration_days }),
+    () => ({ template: prefs().exam_name_template, language: language(), defaultExpirationDays: prefs().default_expiration_days }),
     (items) => inboxBatcher.mark('inbox', items),
   );
   const ledger = await Ledger.open(join(options.dataDir, 'watch', 'uploaded-studies.jsonl'));
@@ -282,7 +286,6 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     transport: options.transport,
     systemLanguage,
     settingsStore,
-    prefs,
     keys,
     service,
     inbox,
@@ -294,10 +297,6 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     keysChanged: () => {
       connect();
       events.emit('keys:changed', keysStatus());
-      events.emit('settings:changed', settingsView());
-    },
-    prefsChanged: () => {
-      inbox.reprefill();
       events.emit('settings:changed', settingsView());
     },
   });

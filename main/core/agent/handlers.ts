@@ -16,7 +16,6 @@ import { createTemplatesHandlers } from './handlers-templates';
 import type { Inbox } from './inbox';
 import type { KeyManager } from './keys';
 import type { FolderPicker } from './ports';
-import type { PreferencesStore } from './preferences';
 import type { ServiceConnection } from './service';
 import { accountView } from './service';
 import type { UploadQueue } from './upload-queue';
@@ -25,7 +24,6 @@ export type HandlerContext = {
   transport: AppInfo['transport'];
   systemLanguage: Language;
   settingsStore: SettingsStore;
-  prefs: PreferencesStore;
   keys: KeyManager;
   service: ServiceConnection;
   inbox: Inbox;
@@ -36,8 +34,6 @@ export type HandlerContext = {
   keysStatus: () => KeysStatus;
   /** Re-reads which key is active, rebuilds the client and tells the windows. */
   keysChanged: () => void;
-  /** Tells the windows the settings changed (for the parts the settings store does not hold). */
-  prefsChanged: () => void;
 };
 
 function updateSettings(store: SettingsStore, patch: SettingsPatch): void {
@@ -85,14 +81,14 @@ export function createHandlers(ctx: HandlerContext): Handlers {
         if (args.upload.bandwidth_limit !== undefined) patch.upload.bandwidth_limit_bytes_per_s = args.upload.bandwidth_limit;
         if (args.upload.mode !== undefined) patch.upload.mode = args.upload.mode;
       }
-      if (Object.keys(patch).length > 0) updateSettings(ctx.settingsStore, patch);
       if (args.exam_name_template !== undefined || args.default_expiration_days !== undefined) {
-        ctx.prefs.update({
+        patch.inbox = {
+          ...ctx.settingsStore.get().inbox,
           ...(args.exam_name_template !== undefined ? { exam_name_template: args.exam_name_template } : {}),
           ...(args.default_expiration_days !== undefined ? { default_expiration_days: args.default_expiration_days } : {}),
-        });
-        ctx.prefsChanged();
+        };
       }
+      if (Object.keys(patch).length > 0) updateSettings(ctx.settingsStore, patch);
       return ctx.settingsView();
     },
 
