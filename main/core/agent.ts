@@ -26,6 +26,7 @@ import type { ApiClient } from './api';
 import { APP_VERSION } from './api/user-agent';
 import { ConsentDesk, pagePatientDisplay } from './consent/desk';
 import type { PatientDisplayPort } from './consent/desk';
+import { baseUrlOf, environmentCredentials } from './credentials';
 import { stopScanWorkers } from './dicom';
 import type { SecretStore } from './secrets/secret-store';
 import { importLegacyPreferences, openSettingsStore } from './settings';
@@ -121,10 +122,10 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   }
   const prefs = (): StoredSettings['inbox'] => settingsStore.get().inbox;
   const keys = new KeyManager(options.secretStore, log);
-  await keys.load(env['SCANBRIDGE_API_KEY']?.trim() || undefined);
+  await keys.load(environmentCredentials(env).apiKey);
 
   const language = (s: StoredSettings = settingsStore.get()): Language => (s.language === 'system' ? systemLanguage : s.language);
-  const apiUrl = (s: StoredSettings): string => env['SCANBRIDGE_API_URL']?.trim() || s.api_base_url || '';
+  const apiUrl = (s: StoredSettings): string => baseUrlOf(env, s) ?? '';
   const activeKind = (s: StoredSettings): 'live' | 'sandbox' | null => (keys.has(s.active_key_kind) ? s.active_key_kind : null);
 
   const settingsView = (): Settings => {
