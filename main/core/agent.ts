@@ -291,6 +291,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     service,
     inbox,
     queue,
+    recorder,
     consent,
     folderPicker: options.folderPicker ?? noFolderPicker,
     settingsView,

@@ -5,7 +5,7 @@
 // gives a claim up when its upload ends without an exam.
 import type { UploadJobView } from '../../../preload/contract';
 import type { Claim, Ledger, LedgerKey } from '../watch';
-import { writeDoneMarker } from '../watch';
+import { tryClaim, writeDoneMarker } from '../watch';
 import type { Logger } from './contract';
 import type { Inbox } from './inbox';
 
@@ -16,6 +16,33 @@ export class ExamRecorder {
   private readonly claims = new Map<string, Claim>();
 
   constructor(private readonly o: { ledger: Ledger; inbox: Inbox; agentId: string; log: Logger }) {}
+
+  /**
+   * Before staff's upload of a reviewed study: claims it on the share, as automatic uploads are
+   * claimed, so that two workstations reviewing the same export make one exam. `force` (the study
+   * changed since it was uploaded, and staff chose to upload it again) ignores the done marker.
+   */
+  async claimForReview(
+    inboxId: string,
+    exportPath: string,
+    key: LedgerKey,
+    force: boolean,
+  ): Promise<{ kind: 'won'; claim: Claim | null } | { kind: 'done'; exam_id: string } | { kind: 'held'; by: string }> {
+    if (this.claims.has(inboxId)) return { kind: 'won', claim: null };
+    const outcome = await tryClaim(exportPath, key, { agentId: this.o.agentId, force });
+    switch (outcome.kind) {
+      case 'won':
+        return { kind: 'won', claim: outcome.claim };
+      case 'unclaimable':
+        return { kind: 'won', claim: null };
+      case 'held':
+        return { kind: 'held', by: outcome.by };
+      case 'done':
+        // The same files went up from another workstation: this one records it too.
+        if (outcome.same) await this.o.ledger.record({ ...key, files: outcome.marker.files, bytes: outcome.marker.bytes }, outcome.marker.exam_id, 'elsewhere');
+        return { kind: 'done', exam_id: outcome.marker.exam_id };
+    }
+  }
 
   /** Keeps `claim` until the item's upload ends; `onLost` runs if another computer takes it over. */
   hold(inboxId: string, claim: Claim, onLost: () => void): void {

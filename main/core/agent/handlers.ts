@@ -19,6 +19,8 @@ import type { FolderPicker } from './ports';
 import type { ServiceConnection } from './service';
 import { accountView } from './service';
 import type { UploadQueue } from './upload-queue';
+import type { ExamRecorder } from './exam-recorder';
+import type { Claim } from '../watch';
 
 export type HandlerContext = {
   transport: AppInfo['transport'];
@@ -28,6 +30,8 @@ export type HandlerContext = {
   service: ServiceConnection;
   inbox: Inbox;
   queue: UploadQueue;
+  /** Claims on the share and the done marker of every upload. */
+  recorder: ExamRecorder;
   consent: ConsentDesk;
   folderPicker: FolderPicker;
   settingsView: () => Settings;
@@ -154,7 +158,25 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       const item = ctx.inbox.get(args.id);
       if (item.status === 'uploaded') throw new ContractFailure('conflict', 'This study is already uploaded.');
       const request = await ctx.inbox.uploadRequest(args.id, 'review');
-      const view = await ctx.queue.enqueue(request);
+      let claim: Claim | null = null;
+      if (request.ledger) {
+        const c = await ctx.recorder.claimForReview(item.id, item.export_path, request.ledger, item.warnings.includes('already_uploaded_changed'));
+        if (c.kind === 'done') {
+          ctx.inbox.setStatus(args.id, 'uploaded', null);
+          throw new ContractFailure('conflict', `Another computer already uploaded this study (exam ${c.exam_id}).`);
+        }
+        if (c.kind === 'held') throw new ContractFailure('conflict', 'Another computer is uploading this study right now.');
+        claim = c.claim;
+      }
+      let view;
+      try {
+        view = await ctx.queue.enqueue(request);
+      } catch (e) {
+        await claim?.release();
+        throw e;
+      }
+      const jobId = view.id;
+      if (claim) ctx.recorder.hold(item.id, claim, () => void ctx.queue.standDown(jobId));
       ctx.inbox.setStatus(args.id, 'queued', view.id);
       return { job_id: view.id };
     },

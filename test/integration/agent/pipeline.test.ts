@@ -3,7 +3,7 @@
 // uploads), and the app, `scanbridge serve` and `scanbridge watch` name a study the same way.
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { mkdir, rename } from 'node:fs/promises';
+import { mkdir, readdir, rename } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -171,5 +171,43 @@ describe('the agent pipeline', () => {
     expect(appExam).toEqual({ name: 'Radiografía ÁLVARO NÚÑEZ 2026-03-10', exam_type: 'radiografia', patient_name: 'ÁLVARO NÚÑEZ', patient_id: '12345678-5', birth_date: '1980-01-31' });
     expect(serveExam).toEqual(appExam);
     expect(watchExam).toEqual(appExam);
+  });
+
+  it('two workstations reviewing one share create one exam, and the share records it', async () => {
+    const share = join(scratch, 'review-share');
+    await smallSeries(join(share, 'PANO'), 2);
+    const before = (await api(emulator.info, emulator.info.keys.pro, 'GET', '/exams?limit=1')).json['total'] as number;
+    const station = (name: string) =>
+      startAgent({
+        dataDir: join(scratch, `${name}-data`),
+        configDir: join(scratch, `${name}-config`),
+        env: { SCANBRIDGE_API_URL: emulator.info.base_url, SCANBRIDGE_API_KEY: emulator.info.keys.pro },
+        secretStore: new MemorySecretStore(),
+        transport: 'ipc',
+        systemLanguage: 'es',
+        log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+      });
+    const [a, b] = await Promise.all([station('desk-a'), station('desk-b')]);
+    try {
+      for (const ws of [a, b]) await ws.host.call('folders:add', { path: share, exam_type: 'radiografia', mode: 'review', settle_seconds: 1, polling: false });
+      const itemOf = async (ws: typeof a): Promise<InboxItem> => until(async () => ((await ws.host.call('inbox:list', {})) as InboxItem[])[0], 'the study in the inbox');
+      const [ia, ib] = await Promise.all([itemOf(a), itemOf(b)]);
+      // Both front desks press Upload at once.
+      const outcomes = await Promise.allSettled([a.host.call('inbox:upload', { id: ia.id }), b.host.call('inbox:upload', { id: ib.id })]);
+      const accepted = outcomes.filter((o) => o.status === 'fulfilled');
+      expect(accepted).toHaveLength(1);
+      expect(outcomes.find((o) => o.status === 'rejected')).toMatchObject({ reason: { code: 'conflict' } });
+      const winner = outcomes[0]?.status === 'fulfilled' ? a : b;
+      const job = await until(async () => ((await winner.host.call('uploads:list', {})) as UploadJobView[]).find((j) => j.phase === 'ready'), 'the reviewed upload');
+      // The done marker is on the share: the other desk, asked again, does not upload it either.
+      const marker = await until(async () => ((await readdir(join(share, 'PANO'))).some((f) => f.startsWith('.scanbridge-done-')) ? true : undefined), 'the done marker');
+      expect(marker).toBe(true);
+      const loser = winner === a ? b : a;
+      const loserItem = winner === a ? ib : ia;
+      await expect(loser.host.call('inbox:upload', { id: loserItem.id })).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining(job.exam_id ?? 'x') });
+      expect((await api(emulator.info, emulator.info.keys.pro, 'GET', '/exams?limit=1')).json['total']).toBe(before + 1);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
   });
 });
