@@ -73,7 +73,12 @@ export class ExamRecorder {
     const { exam_id: examId, files, bytes } = info.result;
     const exportPath = claim?.exportDir ?? (view.inbox_id && this.o.inbox.has(view.inbox_id) ? this.o.inbox.get(view.inbox_id).export_path : null);
     try {
-      if (claim) await claim.complete(examId, files, bytes);
+      // A claim taken for earlier files of the study (superseded since) would mark the wrong file set.
+      if (claim && claim.key.fingerprint === key.fingerprint) await claim.complete(examId, files, bytes);
+      else if (claim) {
+        await writeDoneMarker(claim.exportDir, key, { agentId: this.o.agentId, examId, files, bytes });
+        await claim.release();
+      }
       else if (exportPath) await writeDoneMarker(exportPath, key, { agentId: this.o.agentId, examId, files, bytes });
     } catch {
       // Paths name patients: the code of the failure only.

@@ -175,6 +175,7 @@ export class UploadQueue {
    * reused (so an interrupted upload resumes its exam instead of creating a second one).
    */
   async enqueue(request: UploadRequest): Promise<UploadJobView> {
+    await this.supersede(request);
     const existing = this.findSame(request);
     if (existing) {
       existing.request = request;
@@ -487,6 +488,24 @@ export class UploadQueue {
     if (e.retryTimer) clearTimeout(e.retryTimer);
     e.retryTimer = undefined;
     if (e.view.retry_at) e.view = { ...e.view, retry_at: null };
+  }
+
+  /**
+   * The study's files changed while an earlier upload of it was unfinished: that upload is
+   * cancelled, which deletes its half-made exam on the service, before the new files are planned.
+   */
+  private async supersede(request: UploadRequest): Promise<void> {
+    if (!request.inboxId || !request.ledger) return;
+    for (const e of this.entries.values()) {
+      if (e.view.inbox_id !== request.inboxId || e.root !== request.root || !isLive(e)) continue;
+      if (!e.ledger || e.ledger.fingerprint === request.ledger.fingerprint) continue;
+      this.o.log.info(`job ${e.view.id}: superseded by changed files; cancelling it`);
+      try {
+        await this.cancel(e.view.id);
+      } catch (err) {
+        this.o.log.warn(`job ${e.view.id}: superseded, but its exam could not be removed yet (${err instanceof Error ? err.name : 'error'})`);
+      }
+    }
   }
 
   private findSame(request: UploadRequest): Entry | undefined {

@@ -155,6 +155,8 @@ export class StudyRouter extends EventEmitter<StudyRouterEvents> {
         await ledger.record({ ...key, files: study.files, bytes: study.bytes }, outcome.marker.exam_id, 'elsewhere');
         return void this.emit('study:skipped', { ...ref, reason: 'uploaded_elsewhere', exam_id: outcome.marker.exam_id });
       case 'held':
+        // This agent's own claim: its upload of the export's earlier files is superseded by these.
+        if (outcome.by === this.options.claims.agentId) return detected('auto', null, null);
         if (task.heldBy !== outcome.by) this.emit('study:held', { ...ref, by: outcome.by });
         return this.retryLater({ ...task, heldBy: outcome.by });
       case 'unclaimable':

@@ -210,4 +210,44 @@ describe('the agent pipeline', () => {
       await Promise.all([a.stop(), b.stop()]);
     }
   });
+
+  it('deletes the half-made exam of an unfinished upload whose files changed, and uploads the new files', async () => {
+    const folder = join(scratch, 'superseded');
+    const staging = join(scratch, 'superseded-staging');
+    await mkdir(folder, { recursive: true });
+    const names = ['SUP01.dcm', 'SUP02.dcm', 'SUP03.dcm'];
+    for (const name of names) await emulator.control('POST', '/faults', { target: 'storage', mode: 'error500', count: 100_000, match: objectName(name) });
+    const series = await smallSeries(join(staging, 'EXP'), 3, { fileName: (i) => names[i] ?? `x${i}.dcm` });
+    const agent = await startAgent({
+      dataDir: join(scratch, 'superseded-data'),
+      configDir: join(scratch, 'superseded-config'),
+      env: { SCANBRIDGE_API_URL: emulator.info.base_url, SCANBRIDGE_API_KEY: emulator.info.keys.pro },
+      secretStore: new MemorySecretStore(),
+      transport: 'ipc',
+      systemLanguage: 'es',
+      log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    });
+    const jobs = async (): Promise<UploadJobView[]> => (await agent.host.call('uploads:list', {})) as UploadJobView[];
+    try {
+      await agent.host.call('folders:add', { path: folder, exam_type: 'cbct', mode: 'auto', settle_seconds: 1, polling: false });
+      // Only two of the three slices at first; the upload gets its exam, then storage keeps failing.
+      await mkdir(join(folder, 'EXP'));
+      for (const f of series.files.slice(0, 2)) copyFileSync(f.path, join(folder, 'EXP', names[series.files.indexOf(f)] ?? 'x'));
+      const first = await until(async () => (await jobs()).find((j) => j.exam_id !== null && j.files_total === 2), 'the first upload to have its exam');
+      // The scanner writes the last slice: the export changed while its upload was unfinished.
+      copyFileSync(series.files[2]?.path ?? '', join(folder, 'EXP', 'SUP03.dcm'));
+      await until(async () => ((await jobs()).find((j) => j.id === first.id)?.phase === 'cancelled' ? true : undefined), 'the first upload to be superseded');
+      const old = await api(emulator.info, emulator.info.keys.pro, 'GET', `/exams/${first.exam_id ?? ''}`);
+      expect(old.status).toBe(404);
+      // Storage answers again: the new files make the one exam.
+      await emulator.control('DELETE', '/faults');
+      const done = await until(async () => (await jobs()).find((j) => j.phase === 'ready'), 'the new upload', 60_000);
+      expect(done.files_total).toBe(3);
+      const exam = await api(emulator.info, emulator.info.keys.pro, 'GET', `/exams/${done.exam_id ?? ''}`);
+      expect(exam.json).toMatchObject({ status: 'ready', file_count: 3 });
+    } finally {
+      await emulator.control('DELETE', '/faults');
+      await agent.stop();
+    }
+  });
 });
