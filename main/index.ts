@@ -1,10 +1,12 @@
 // Electron entry: one instance, the agent running from the tray, the main window on demand.
 // Everything that matters lives in main/core (the agent); this file only wires it to Electron.
 import { app, session } from 'electron';
+import { join } from 'node:path';
 import type { BrowserWindow } from 'electron';
 import { electronNotifier } from './adapters/electron-notifier';
 import { electronFolderPicker } from './adapters/folder-picker';
 import { KeytarSecretStore } from './adapters/keytar-secret-store';
+import { safeStorageCipher } from './adapters/safe-storage-cipher';
 import { setStartAtLogin, startedHidden } from './adapters/login-item';
 import { appPaths } from './adapters/paths';
 import { createAppTray } from './adapters/tray';
@@ -13,6 +15,7 @@ import type { Agent } from './core/agent';
 import { startAgent, stderrLogger } from './core/agent';
 import { languageOfLocale, texts } from './core/agent/messages';
 import { appDataDir } from './core/paths';
+import { EncryptedFileSecretStore, FallbackSecretStore } from './core/secrets';
 import { forwardEvents, registerContractHandlers } from './ipc/contract-ipc';
 import { isAppUrl, registerAppScheme, serveRenderer } from './windows/app-protocol';
 import { createMainWindow } from './windows/main-window';
@@ -56,11 +59,16 @@ async function start(): Promise<void> {
   // The display setting is read when the window opens or a display comes or goes.
   let displayId: number | null = null;
   const patientDisplay = desktopPatientDisplay({ preload: paths.patientPreload, displayId: () => displayId });
+  const dataDir = appDataDir();
   agent = await startAgent({
     patientDisplay,
-    dataDir: appDataDir(),
-    // SCANBRIDGE_KEYCHAIN_SERVICE keeps the demo's keys apart from the clinic's own.
-    secretStore: new KeytarSecretStore({ service: process.env['SCANBRIDGE_KEYCHAIN_SERVICE'] || undefined }),
+    dataDir,
+    // SCANBRIDGE_KEYCHAIN_SERVICE keeps the demo's keys apart from the clinic's own. Without the
+    // keytar module, keys are encrypted with safeStorage in the app data folder (never plain text).
+    secretStore: new FallbackSecretStore(
+      new KeytarSecretStore({ service: process.env['SCANBRIDGE_KEYCHAIN_SERVICE'] || undefined }),
+      new EncryptedFileSecretStore(join(dataDir, 'keys.safe-storage.json'), safeStorageCipher()),
+    ),
     notifier: electronNotifier(() => showMainWindow()),
     folderPicker: electronFolderPicker(() => mainWindow),
     transport: 'ipc',

@@ -20,17 +20,20 @@ export class KeytarSecretStore implements SecretStore {
   private readonly service: string;
   private readonly timeoutMs: number;
 
-  constructor(options: { service?: string; timeoutMs?: number } = {}) {
+  private readonly load: () => Promise<Keytar & { default?: Keytar }>;
+
+  constructor(options: { service?: string; timeoutMs?: number; load?: () => Promise<Keytar & { default?: Keytar }> } = {}) {
     this.service = options.service ?? KEYCHAIN_SERVICE;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_KEYCHAIN_TIMEOUT_MS;
+    // keytar is an optional dependency: `npm ci` leaves it out where its native build fails.
+    this.load = options.load ?? (() => import('keytar'));
   }
 
   // Loaded on first use so that commands given a key in the environment never touch the keychain.
   private keytar(): Promise<Keytar> {
-    this.loaded ??= import('keytar').then(
-      (m: Keytar & { default?: Keytar }) => m.default ?? m,
+    this.loaded ??= this.load().then(
+      (m) => m.default ?? m,
       (err: unknown) => {
-        this.loaded = undefined;
         throw new KeychainUnavailableError('module_unavailable', err instanceof Error ? err.message : String(err));
       },
     );

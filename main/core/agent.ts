@@ -12,10 +12,14 @@ import { ChangeBatcher } from './agent/change-batcher';
 import { EventHub } from './agent/event-hub';
 import { ExamRecorder } from './agent/exam-recorder';
 import { createHandlers } from './agent/handlers';
+import { registerBackgroundTasks } from './agent/background';
 import { Inbox } from './agent/inbox';
 import { InboxStore } from './agent/inbox-store';
 import { KeyManager } from './agent/keys';
 import { systemLanguage as detectSystemLanguage, texts } from './agent/messages';
+import { NotificationFeed } from './agent/notification-feed';
+import type { PollClock } from './agent/poll-scheduler';
+import { PollScheduler } from './agent/poll-scheduler';
 import type { FolderPicker, Notifier } from './agent/ports';
 import { logNotifier, noFolderPicker } from './agent/ports';
 import { ServiceConnection } from './agent/service';
@@ -28,8 +32,10 @@ import { ConsentDesk, pagePatientDisplay } from './consent/desk';
 import type { PatientDisplayPort } from './consent/desk';
 import { baseUrlOf, environmentCredentials } from './credentials';
 import { stopScanWorkers } from './dicom';
+import { securePrivateFolders } from './private-fs';
 import type { SecretStore } from './secrets/secret-store';
 import { importLegacyPreferences, openSettingsStore } from './settings';
+import { resolveConfigDir } from './settings/paths';
 import type { Settings as StoredSettings } from './settings';
 import { examsPortFromClient } from './upload/api-port';
 import type { ExamsPort } from './upload/ports';
@@ -39,6 +45,7 @@ import { Ledger, newAgentId } from './watch';
 export type { ActivityEvents, JobOrigin } from './agent/activity';
 export type { ContractHost, Logger } from './agent/contract';
 export type { FolderPicker, Notice, Notifier } from './agent/ports';
+export type { PollClock, PollTask } from './agent/poll-scheduler';
 
 export type AgentOptions = {
   /** The app data folder (inbox, upload journals, ledger): appDataDir() from core/paths in the app and CLI. */
@@ -71,6 +78,8 @@ export type AgentOptions = {
     engine?: Omit<EngineOptions, 'concurrency' | 'bucket' | 'bandwidthLimit'>;
     watcher?: FolderWatcherOptions;
     heldRetryMs?: number;
+    /** The background scheduler's clock (the polling-budget test runs it in step with the emulator's --time-scale). */
+    pollClock?: PollClock;
   };
 };
 
@@ -92,6 +101,11 @@ export type Agent = {
   activity: ActivityHub;
   /** Where the settings file is (tests check that it never holds a key). */
   settingsFile: string;
+  /**
+   * The background scheduler: other services register their periodic refreshes here (see
+   * poll-scheduler.ts), never with a timer of their own.
+   */
+  poll: PollScheduler;
   /** Stops watching and uploading (uploads resume on the next start) and saves everything. */
   stop(): Promise<void>;
 };
@@ -112,6 +126,8 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const activity = new ActivityHub();
   const agentId = newAgentId();
 
+  // Patient data stays private: folders 0700, files 0600, older ones tightened (core/private-fs.ts).
+  securePrivateFolders([options.dataDir, resolveConfigDir({ ...(options.configDir ? { cwd: options.configDir } : {}), env })]);
   const settingsStore = openSettingsStore({ ...(options.configDir ? { cwd: options.configDir } : {}), env });
   if (settingsStore.problems.length > 0) log.warn(`settings: fell back to defaults for ${settingsStore.problems.join(', ')}`);
   // Settings before version 2 kept the inbox preferences in a file of their own: moved in once.
@@ -195,6 +211,22 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     const item = inbox.get(view.inbox_id);
     return { folderId: item.folder_id, exportPath: item.export_path, study_uid: item.study_uid };
   };
+  // One scheduler for every background refresh, within a share of the key's hourly allowance.
+  const poll = new PollScheduler({
+    ...(options.tuning?.pollClock ? { clock: options.tuning.pollClock } : {}),
+    gate: () => {
+      const meter = service.client?.meter;
+      const s = meter?.snapshot();
+      return {
+        limit: s?.limit ?? null,
+        remaining: s?.remaining ?? null,
+        blockedForWallMs: meter?.waitMs() ?? 0,
+        resetInWallMs: s?.reset ? Math.max(0, s.reset.getTime() - Date.now()) : null,
+      };
+    },
+    onError: (task, e) => log.warn(`background ${task} failed: ${e instanceof Error ? e.name : 'error'}`),
+  });
+  const feed = new NotificationFeed((state) => events.emit('notifications:changed', state), () => notifier);
 
   const queue = await UploadQueue.open({
     file: join(agentDir, 'uploads.json'),
@@ -254,10 +286,20 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
 
   const connect = (s: StoredSettings = settingsStore.get()): void => {
     const kind = activeKind(s);
+    const before = service.client;
     service.configure(apiUrl(s) || null, kind ? keys.value(kind) : null);
+    // Another key is another account: its notifications are not news of this one.
+    if (service.client !== before) feed.reset();
     queue.kick();
   };
   connect();
+  const stopBackground = registerBackgroundTasks({
+    scheduler: poll,
+    client: () => service.client,
+    feed,
+    pushAccount: (account) => events.emit('account:changed', account),
+    pushActivity: (latest) => events.emit('activity:changed', latest),
+  });
 
   const unsubscribeSettings = settingsStore.subscribe((s) => {
     connect(s);
@@ -301,6 +343,8 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
       events.emit('keys:changed', keysStatus());
       events.emit('settings:changed', settingsView());
     },
+    poll,
+    feed,
   });
   const host = createContractHost(handlers, (l) => events.subscribe(l), log);
 
@@ -319,8 +363,11 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
       return () => statusListeners.delete(listener);
     },
     settingsFile: settingsStore.path,
+    poll,
     stop() {
       stopped ??= (async () => {
+        stopBackground();
+        poll.stop();
         unsubscribeSettings();
         unsubscribeQueue();
         consent.close();

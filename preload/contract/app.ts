@@ -14,13 +14,18 @@ const folderFields = z.object({
   polling: z.boolean(),
 }).strict();
 
+// Control characters (NUL, ESC…) and lone surrogates: an exam was once named "\ud800". The core
+// checks the same (main/core/dicom/clean-text.ts); the window is told at once.
+// eslint-disable-next-line no-control-regex
+const UNSAFE_TEXT = /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 export const appMethods = {
   'app:info': method<AppInfo>()(noArgs),
 
   'settings:get': method<Settings>()(noArgs),
   'settings:update': method<Settings>()(z.object({
     language: z.enum(['es', 'en', 'system']).optional(),
-    exam_name_template: z.string().min(1).max(200).optional(),
+    exam_name_template: z.string().min(1).max(200).refine((t) => !UNSAFE_TEXT.test(t), 'the exam-name template must not contain control characters or broken characters').optional(),
     default_expiration_days: z.number().int().min(1).max(3650).nullable().optional(),
     upload: z.object({
       concurrency: z.number().int().min(1).max(16).optional(),

@@ -35,6 +35,8 @@ export const UPLOAD_ERROR_CODES = [
   'invalid_file_name',
   'duplicate_file_name',
   'file_unreadable',
+  // Some files of the study cannot be read whole (cut short, permission denied): nothing was sent.
+  'incomplete_study',
   // Found while the job runs.
   'file_changed',
   'rejected',
@@ -43,6 +45,8 @@ export const UPLOAD_ERROR_CODES = [
   'urls_keep_expiring',
   'incomplete_after_confirm',
   // Not final: the journal is kept and the next run resumes.
+  // Another process of this computer is uploading the same study.
+  'busy',
   'network',
   'interrupted',
   'cancelled',

@@ -20,6 +20,7 @@ export const inboxMethods = {
     fields: inboxFields.partial().optional(),
     excluded_series: z.array(z.string().max(128)).max(1000).optional(),
   }).strict()),
-  'inbox:upload': method<{ job_id: string }>()(z.object({ id }).strict()),
+  // allow_incomplete: staff confirmed uploading a study without the files that cannot be read whole.
+  'inbox:upload': method<{ job_id: string }>()(z.object({ id, allow_incomplete: z.boolean().optional() }).strict()),
   'inbox:dismiss': method<{ ok: true }>()(z.object({ id }).strict()),
 } as const;

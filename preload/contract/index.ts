@@ -2,6 +2,8 @@
 // server). One definition, three users: main registers handlers from `methods`, the preload and the
 // HTTP transport expose them, the renderer calls them. Payloads are validated in main with these schemas.
 import type { z } from 'zod';
+import { activityMethods } from './activity';
+import type { NotificationsState } from './activity';
 import { appMethods } from './app';
 import { consentMethods } from './consent';
 import { directoryMethods } from './directory';
@@ -9,17 +11,23 @@ import { implantsMethods } from './implants';
 import { inboxMethods } from './inbox';
 import { patientMethods } from './patient';
 import { templatesMethods } from './templates';
-import type { InboxItem, KeysStatus, RateState, Settings, UploadJobView } from './types';
+import type { AccountView, InboxItem, KeysStatus, RateState, Settings, UploadJobView } from './types';
 import type { ConsentSessionView, ConsentStatusView } from './types-consent';
+import { supportMethods } from './support';
 import { uploadsMethods } from './uploads';
+import { webhooksMethods } from './webhooks';
 
 export type * from './types';
 export * from './errors';
+export type * from './support';
+export type * from './activity';
+export type * from './webhooks';
 export type * from './types-consent';
 export type * from './directory';
 export type * from './templates';
 export type * from './implants';
 export { patientMethodNames } from './patient';
+export type * from './types-completeness';
 
 /**
  * Every method of the contract: the domain modules' slices combined. A new domain adds its own
@@ -29,6 +37,9 @@ export const methods = {
   ...appMethods,
   ...inboxMethods,
   ...uploadsMethods,
+  ...supportMethods,
+  ...activityMethods,
+  ...webhooksMethods,
   ...consentMethods,
   ...patientMethods,
   ...directoryMethods,
@@ -50,13 +61,30 @@ export type Events = {
   'settings:changed': Settings;
   'keys:changed': KeysStatus;
   'account:rate': RateState;
+  /** The latest notifications, after each background check and each mark-read. */
+  'notifications:changed': NotificationsState;
+  /** GET /me refreshed in the background. */
+  'account:changed': AccountView;
+  /** The newest activity entry changed (the window refetches the log if it shows it). */
+  'activity:changed': { latest_at: string | null };
   /** A consent's status changed (signed in person, or found signed by the refresher). */
   'consent:status': { exam_id: string; consent: ConsentStatusView };
   /** The patient-display session changed (null: it ended). */
   'consent:session': ConsentSessionView | null;
 };
 export type EventName = keyof Events;
-export const eventNames: readonly EventName[] = ['uploads:state', 'inbox:changed', 'settings:changed', 'keys:changed', 'account:rate', 'consent:status', 'consent:session'];
+export const eventNames: readonly EventName[] = [
+  'uploads:state',
+  'inbox:changed',
+  'settings:changed',
+  'keys:changed',
+  'account:rate',
+  'notifications:changed',
+  'account:changed',
+  'activity:changed',
+  'consent:status',
+  'consent:session',
+];
 
 /** An error crossing the contract: a stable code the UI translates, and a technical message. */
 export type ContractError = { code: string; message: string; details?: { field: string; message: string }[] };

@@ -1,3 +1,4 @@
+import type { IncompleteFileView } from './types-completeness';
 /** Shapes exchanged between the window and the core. Plain data only (structured-clone and JSON safe). */
 import type { ConsentSettings } from './types-consent';
 
@@ -47,7 +48,7 @@ export type AppInfo = {
   system_language: Language;
 };
 
-export type KeychainState = { available: true } | { available: false; reason: 'no_dbus' | 'no_daemon' | 'timeout' | 'locked' | 'error'; message: string };
+export type KeychainState = { available: true } | { available: false; reason: 'no_dbus' | 'no_daemon' | 'timeout' | 'locked' | 'no_module' | 'error'; message: string };
 
 export type KeySlot = {
   present: boolean;
@@ -119,6 +120,8 @@ export type InboxItem = {
   bytes: number;
   skipped: number;
   warnings: StudyWarning[];
+  /** Files of the study that cannot be read whole; while any, it is uploaded only when staff confirm. */
+  incomplete?: IncompleteFileView[];
   status: 'review' | 'queued' | 'uploaded';
   job_id: string | null;
 };

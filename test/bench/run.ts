@@ -1,16 +1,21 @@
 // `npm run bench`: runs every benchmark once, in one process, and writes test/bench/RESULTS.md.
-import { writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Bench, BenchSection } from './types';
 
 const benches: { file: string; exportName: string }[] = [
   { file: './emulator-startup', exportName: 'benchEmulatorStartup' },
   { file: './scan', exportName: 'benchScan' },
+  { file: './cli', exportName: 'benchCli' },
   { file: './upload', exportName: 'benchUpload' },
+  { file: './poll-budget', exportName: 'benchPollBudget' },
 ];
 
-const only = process.argv.slice(2);
+// `npm run bench -- cli scan --update`: only the benches named, and their sections replaced in
+// RESULTS.md (matched by title up to its first "(" or ":"), the others kept as they were.
+const update = process.argv.includes('--update');
+const only = process.argv.slice(2).filter((a) => a !== '--update');
 const sections: BenchSection[] = [];
 let failures = 0;
 for (const b of benches) {
@@ -34,7 +39,9 @@ const lines = [
   '# Benchmark results',
   '',
   `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores, ` +
-    `${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}. Each figure is one run; baselines are measured in the same run.`,
+    `${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join('/')} (1/5/15 min) at the end. Each figure is one run; baselines are measured in the same run.`,
   '',
 ];
 for (const s of sections) {
@@ -45,10 +52,40 @@ for (const s of sections) {
   if (s.details) lines.push('', s.details);
   lines.push('');
 }
+const resultsFile = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 if (only.length === 0) {
-  writeFileSync(fileURLToPath(new URL('./RESULTS.md', import.meta.url)), lines.join('\n'));
+  writeFileSync(resultsFile, lines.join('\n'));
   process.stderr.write('bench: wrote test/bench/RESULTS.md\n');
+} else if (update) {
+  writeFileSync(resultsFile, replaceSections(readFileSync(resultsFile, 'utf8'), lines.join('\n')));
+  process.stderr.write('bench: updated those sections of test/bench/RESULTS.md\n');
 } else {
   process.stdout.write(lines.join('\n'));
+}
+
+/** `old` with each `## ` section of `fresh` put in place of the one with the same title stem (or added). */
+function replaceSections(old: string, fresh: string): string {
+  const split = (text: string): { head: string; sections: string[] } => {
+    const parts = text.split(/^(?=## )/m);
+    return { head: parts[0] ?? '', sections: parts.slice(1) };
+  };
+  const stem = (section: string): string => (section.split('\n')[0] ?? '').replace(/[(:].*$/, '').trim();
+  const before = split(old);
+  const after = split(fresh);
+  const sections = [...before.sections];
+  for (const s of after.sections) {
+    const at = sections.findIndex((o) => stem(o) === stem(s));
+    const block = `${s.trimEnd()}\n\n`;
+    if (at >= 0) sections[at] = block;
+    else sections.push(block);
+  }
+  const written = after.head.split('\n').find((l) => l.startsWith('Written by')) ?? '';
+  const note = written.replace(/^Written by `npm run bench`/, `Sections updated by \`npm run bench -- ${only.join(' ')} --update\` (${after.sections.map(stem).join('; ')})`);
+  const head = before.head
+    .split('\n')
+    .filter((l) => !l.startsWith('Sections updated by'))
+    .join('\n')
+    .trimEnd();
+  return [head, note ? `\n\n${note}` : '', '\n\n', sections.join('').trimEnd(), '\n'].join('');
 }
 process.exitCode = failures ? 1 : 0;

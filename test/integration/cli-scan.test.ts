@@ -1,6 +1,6 @@
 // `scanbridge scan` end to end: the real bin, spawned as a user would run it, on DCMTK files.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,8 +71,14 @@ describe('scanbridge scan', () => {
     expect(rx).toMatchObject({ patient_name: 'MARÍA JOSÉ PÉREZ', patient_name_raw: 'PÉREZ^MARÍA JOSÉ', birth_date: '1975-12-24', suggested_exam_type: 'radiografia' });
     expect(out.studies.find((s) => s.modality === 'MESH')).toMatchObject({ suggested_exam_type: 'mesh', files: 4 });
     expect(out.skipped).toEqual(expect.arrayContaining([{ path: cut, reason: 'truncated', size: 400 }, ...cbct.junk.map((p) => expect.objectContaining({ path: p, reason: 'not_dicom' }))]));
-    expect(out.skipped).toHaveLength(4);
+    // The DICOMDIR is no study: it is listed in skipped with its own reason.
+    expect(out.skipped).toContainEqual({ path: cbct.dicomdir, reason: 'dicomdir' });
+    expect(out.skipped).toHaveLength(5);
     expect(out.dicomdir_records).toBe(1 + 1 + 2 + 73);
+    // Every file under the folder is accounted for, in a study or in skipped.
+    const onDisk = readdirSync(join(tmp, 'exports'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
+    const inStudies = out.studies.reduce((n, s) => n + (s['files'] as number), 0);
+    expect(inStudies + out.skipped.length).toBe(onDisk);
   });
 
   it('prints a human summary without --json', async () => {

@@ -15,6 +15,11 @@ import { createImplantsHandlers } from './handlers-implants';
 import { createTemplatesHandlers } from './handlers-templates';
 import type { Inbox } from './inbox';
 import type { KeyManager } from './keys';
+import { createActivityHandlers } from './handlers-activity';
+import { createSupportHandlers } from './handlers-support';
+import { createWebhooksHandlers } from './handlers-webhooks';
+import type { NotificationFeed } from './notification-feed';
+import type { PollScheduler } from './poll-scheduler';
 import type { FolderPicker } from './ports';
 import type { ServiceConnection } from './service';
 import { accountView } from './service';
@@ -38,6 +43,9 @@ export type HandlerContext = {
   keysStatus: () => KeysStatus;
   /** Re-reads which key is active, rebuilds the client and tells the windows. */
   keysChanged: () => void;
+  /** The one background scheduler (see poll-scheduler.ts). */
+  poll: PollScheduler;
+  feed: NotificationFeed;
 };
 
 function updateSettings(store: SettingsStore, patch: SettingsPatch): void {
@@ -148,7 +156,9 @@ export function createHandlers(ctx: HandlerContext): Handlers {
 
     'account:get': async () => {
       const client = ctx.service.require();
-      return accountView(await client.account.me(), client);
+      const view = accountView(await client.account.me(), client);
+      ctx.poll.markFresh('account');
+      return view;
     },
 
     'inbox:list': async () => ctx.inbox.list(),
@@ -157,7 +167,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       ctx.service.require();
       const item = ctx.inbox.get(args.id);
       if (item.status === 'uploaded') throw new ContractFailure('conflict', 'This study is already uploaded.');
-      const request = await ctx.inbox.uploadRequest(args.id, 'review');
+      const request = await ctx.inbox.uploadRequest(args.id, 'review', args.allow_incomplete === true);
       let claim: Claim | null = null;
       if (request.ledger) {
         const c = await ctx.recorder.claimForReview(item.id, item.export_path, request.ledger, item.warnings.includes('already_uploaded_changed'));
@@ -195,6 +205,10 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       return view;
     },
     'uploads:clear-finished': async () => ({ removed: ctx.queue.clearFinished() }),
+
+    ...createSupportHandlers(ctx),
+    ...createActivityHandlers(ctx),
+    ...createWebhooksHandlers(ctx),
     ...createConsentHandlers(ctx),
     ...createDirectoryHandlers(ctx),
     ...createTemplatesHandlers(ctx),

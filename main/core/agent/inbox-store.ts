@@ -41,6 +41,7 @@ const itemSchema = z.object({
   skipped: z.number(),
   // Warnings written by a newer version are dropped rather than failing the whole item.
   warnings: z.array(z.string()).transform((list) => list as InboxItem['warnings']),
+  incomplete: z.array(z.object({ name: z.string(), reason: z.enum(['cut_short', 'unreadable', 'permission_denied', 'damaged']) })).optional(),
   status: z.enum(['review', 'queued', 'uploaded']),
   job_id: z.string().nullable(),
 });

@@ -6,6 +6,7 @@ import type { InboxFields, InboxItem, Language } from '../../../preload/contract
 import type { Skipped, Study } from '../dicom';
 import { scanFolder, studyFingerprint } from '../dicom';
 import type { ExamFields } from '../upload/ports';
+import { type IncompleteFile, studyIncompleteFiles } from '../upload/study-completeness';
 import type { WatchFolderConfig } from '../watch';
 import { ContractFailure } from './contract';
 import type { InboxRecord, InboxStore } from './inbox-store';
@@ -42,6 +43,8 @@ export function examFieldsOf(f: InboxFields): ExamFields {
 export class Inbox {
   /** The scanned studies behind the items, while this process has seen them. */
   private readonly studies = new Map<string, Study>();
+  /** Files of those studies that cannot be read whole (with their paths, to leave them out on request). */
+  private readonly incomplete = new Map<string, IncompleteFile[]>();
 
   constructor(
     private readonly store: InboxStore,
@@ -63,6 +66,8 @@ export class Inbox {
     const fingerprint = studyFingerprint(d.study);
     if (status === 'review' && this.store.isDismissed(id, fingerprint)) return null;
     this.studies.set(id, d.study);
+    const incomplete = studyIncompleteFiles(d.study, d.skipped);
+    this.incomplete.set(id, incomplete);
     const old = this.store.get(id);
     const p = this.prefill();
     const proposed = prefillFields(d.study, { folderExamType: d.folder.exam_type, template: p.template, language: p.language, defaultExpirationDays: p.defaultExpirationDays });
@@ -89,6 +94,7 @@ export class Inbox {
       bytes: d.study.bytes,
       skipped,
       warnings: studyWarnings(d.study, skipped, d.changedSinceUpload),
+      incomplete: incomplete.map(({ name, reason }) => ({ name, reason })),
       status: old && sameFiles ? old.item.status : status,
       job_id: old && sameFiles ? old.item.job_id : null,
     };
@@ -143,6 +149,7 @@ export class Inbox {
     if (rec.item.status === 'queued') throw new ContractFailure('conflict', 'This study is being uploaded; cancel the upload first.');
     this.store.dismiss(id);
     this.studies.delete(id);
+    this.incomplete.delete(id);
     this.changed();
   }
 
@@ -160,12 +167,23 @@ export class Inbox {
   }
 
   /** What to upload for an item: the files of the series not left out, with the fields as edited. */
-  async uploadRequest(id: string, source: 'review' | 'auto'): Promise<UploadRequest> {
+  async uploadRequest(id: string, source: 'review' | 'auto', allowIncomplete = false): Promise<UploadRequest> {
     const rec = this.require(id);
     const study = this.studies.get(id) ?? (await this.rescan(rec));
+    // An exam is whole or it is not sent: a study with files that cannot be read whole goes only
+    // when staff confirmed it, without those files. An automatic upload waits for them instead.
+    const incomplete = this.incomplete.get(id) ?? [];
+    if (incomplete.length > 0 && !allowIncomplete) {
+      if (source === 'auto') this.setStatus(id, 'review', null);
+      throw new ContractFailure('incomplete_study', `${incomplete.length} file(s) of this study cannot be read whole; confirm to upload it without them, or wait.`);
+    }
+    const leftOut = new Set(incomplete.map((f) => f.path));
     const excluded = new Set(rec.item.series.filter((s) => s.excluded).map((s) => s.series_uid));
     const series = study.series.filter((s) => !excluded.has(s.series_uid));
-    const files = series.flatMap((s) => s.file_list).map((f) => ({ path: f.path, name: f.relative_path }));
+    const files = series
+      .flatMap((s) => s.file_list)
+      .filter((f) => !leftOut.has(f.path))
+      .map((f) => ({ path: f.path, name: f.relative_path }));
     if (files.length === 0) throw new ContractFailure('no_series', 'Every series is left out; select at least one series to upload.');
     return {
       inboxId: id,
@@ -196,6 +214,7 @@ export class Inbox {
       const study = result.studies.find((s) => s.study_uid === rec.item.study_uid);
       if (study) {
         this.studies.set(rec.item.id, study);
+        this.incomplete.set(rec.item.id, studyIncompleteFiles(study, result.skipped));
         return study;
       }
     } catch {

@@ -14,7 +14,18 @@ const REPROBE_MS = 30_000;
 type Held = { value: string; sessionOnly: boolean };
 
 function keychainState(e: KeychainUnavailableError): KeychainState {
-  const reason = e.problem === 'no_dbus' ? 'no_dbus' : e.problem === 'no_keyring_service' ? 'no_daemon' : e.problem === 'timeout' ? 'timeout' : e.problem === 'locked' ? 'locked' : 'error';
+  const reason =
+    e.problem === 'no_dbus'
+      ? 'no_dbus'
+      : e.problem === 'no_keyring_service'
+        ? 'no_daemon'
+        : e.problem === 'timeout'
+          ? 'timeout'
+          : e.problem === 'locked'
+            ? 'locked'
+            : e.problem === 'module_unavailable'
+              ? 'no_module'
+              : 'error';
   return { available: false, reason, message: e.message };
 }
 
@@ -97,14 +108,18 @@ export class KeyManager {
   }
 
   private shouldTryKeychain(): boolean {
-    return this.keychain.available || Date.now() - this.lastProbe >= REPROBE_MS;
+    if (this.keychain.available) return true;
+    // A keychain module that is not installed does not appear while the app runs.
+    if (this.keychain.reason === 'no_module') return false;
+    return Date.now() - this.lastProbe >= REPROBE_MS;
   }
 
   private markUnavailable(e: unknown): void {
     const err = toKeychainError(e);
+    const before = this.keychain;
     this.keychain = keychainState(err);
     this.lastProbe = Date.now();
-    // The library's detail can help support; it never contains a key.
-    this.log.warn(`keychain unavailable (${err.problem}): ${err.detail}`);
+    // Said once per cause, not at every key. The library's detail can help support; it never contains a key.
+    if (before.available || this.keychain.available || before.reason !== this.keychain.reason) this.log.warn(`keychain unavailable (${err.problem}): ${err.detail}`);
   }
 }

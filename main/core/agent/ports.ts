@@ -3,11 +3,12 @@ import type { Logger } from './contract';
 
 /** An OS notification the front desk sees even with the window closed. */
 export type Notice = {
-  kind: 'exam_ready' | 'upload_failed';
+  /** `service_notification`: a new notification of the account (the bell's list). */
+  kind: 'exam_ready' | 'upload_failed' | 'service_notification';
   title: string;
   body: string;
   /** The upload job it is about (the window can show it when the notice is clicked). */
-  job_id: string;
+  job_id?: string;
 };
 
 export type Notifier = { notify(notice: Notice): void };
@@ -17,7 +18,7 @@ export type FolderPicker = () => Promise<string | null>;
 
 /** A notifier for browser mode: notices go to the log, without their text (it may name a patient). */
 export function logNotifier(log: Logger): Notifier {
-  return { notify: (n) => log.info(`notice ${n.kind} for job ${n.job_id}`) };
+  return { notify: (n) => log.info(`notice ${n.kind}${n.job_id ? ` for job ${n.job_id}` : ''}`) };
 }
 
 /** The folder picker where no desktop exists: the window falls back to typing the path. */

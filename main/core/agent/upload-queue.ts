@@ -17,6 +17,7 @@ import { UploadError } from '../upload/errors';
 import { planUpload } from '../upload/plan';
 import type { PlanFileInput, RequestedMode } from '../upload/plan';
 import type { ExamFields, ExamsPort } from '../upload/ports';
+import { uploadLockKeys, withStudyLock } from '../upload/study-lock';
 import { TokenBucket } from '../upload/token-bucket';
 import { DebouncedSave } from '../atomic-file';
 import { ChangeBatcher } from './change-batcher';
@@ -350,7 +351,8 @@ export class UploadQueue {
     let result: UploadResult | undefined;
     let error: unknown;
     try {
-      result = await job.run();
+      // Issue 12: one upload of a study at a time on this computer; a busy study is retried later.
+      result = await withStudyLock(this.o.dataDir, uploadLockKeys(e.root, [e.ledger?.study_uid]), () => job.run());
     } catch (err) {
       error = err;
     }

@@ -6,6 +6,7 @@ import type { FolderWatcherOptions, Ledger, WatchFolderConfig } from '../watch';
 import { WatchService } from '../watch';
 import type { DetectedStudy } from '../watch';
 import type { ActivityHub } from './activity';
+import { offerIncompleteStudies } from './incomplete-exports';
 import type { Logger } from './contract';
 import type { ExamRecorder } from './exam-recorder';
 import type { Inbox } from './inbox';
@@ -100,7 +101,11 @@ export class Watchers {
     for (const w of service.watchers) {
       w.on('export:ready', (e) => activity.emit('export:ready', e));
       w.on('export:changed', (e) => activity.emit('export:changed', e));
-      w.on('export:waiting', (e) => activity.emit('export:waiting', e));
+      w.on('export:waiting', (e) => {
+        // Issue 12: a study that cannot be read whole shows in the inbox with its files named.
+        offerIncompleteStudies(inbox, w.config, e);
+        activity.emit('export:waiting', e);
+      });
       w.on('export:removed', (e) => inbox.exportRemoved(e.exportPath));
       // Messages here carry paths, and export folders are often named after the patient: codes only.
       w.on('error', (err) => {

@@ -33,6 +33,9 @@ The service address comes from the settings or SCANBRIDGE_API_URL; the settings 
 SCANBRIDGE_CONFIG_DIR when set.
 `;
 
+/** How long a stop may take before the process exits anyway (the goal: gone within 2 s of SIGTERM). */
+const STOP_DEADLINE_MS = 1500;
+
 const DEFAULT_RENDERER = fileURLToPath(new URL('../../../renderer/dist', import.meta.url));
 
 type Args = { port: number; dataDir: string | undefined; renderer: string; help: boolean };
@@ -95,9 +98,21 @@ export function createServeCommand(deps: ServeCommandDeps): CliCommand {
     }
     io.stdout(`${JSON.stringify({ url: bridge.url, port: bridge.port, token: bridge.token })}\n`);
     if (!io.signal.aborted) await new Promise<void>((r) => io.signal.addEventListener('abort', () => r(), { once: true }));
-    await bridge.close();
-    await agent.stop();
+    const running = bridge;
+    const stopped = (async () => {
+      await running.close();
+      await agent.stop();
+    })();
+    // A service manager gives a stopping process a few seconds before it kills it. Uploads and the
+    // inbox are journaled as they go (they survive kill -9), so past the deadline it is safe to go.
+    let deadline: NodeJS.Timeout | undefined;
+    const inTime = await Promise.race([stopped.then(() => true), new Promise<false>((r) => (deadline = setTimeout(() => r(false), STOP_DEADLINE_MS)))]);
+    clearTimeout(deadline);
     releaseSignals();
+    if (!inTime) {
+      log.warn(`still stopping after ${STOP_DEADLINE_MS} ms; exiting now (unfinished uploads resume on the next start)`);
+      process.exit(0);
+    }
     return 0;
   };
 }

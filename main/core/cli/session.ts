@@ -1,6 +1,6 @@
 // Pieces every service-facing command shares: checking the folders it was given and turning the
 // configured credentials into an API client, with the same plain messages everywhere.
-import { stat } from 'node:fs/promises';
+import { opendir, stat } from 'node:fs/promises';
 import { type ApiClient, createApiClient } from '../api/client';
 import { CredentialsError, resolveCredentials } from '../credentials';
 import { KeychainUnavailableError } from '../secrets/keychain-errors';
@@ -16,7 +16,14 @@ export type KeychainDeps = {
 export async function folderProblem(path: string): Promise<string | null> {
   const isDir = await stat(path).then((s) => s.isDirectory(), () => null);
   if (isDir === null) return `folder not found: ${path}`;
-  return isDir ? null : `not a folder: ${path}`;
+  if (!isDir) return `not a folder: ${path}`;
+  try {
+    await opendir(path).then((d) => d.close());
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? 'error';
+    return `cannot read folder: ${path} (${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code})`;
+  }
+  return null;
 }
 
 /**

@@ -3,15 +3,21 @@
 // goes to stdout at the end. Run again after any interruption, it resumes the same exam.
 import { relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ScanFolderError, scanFolder, stopScanWorkers } from '../dicom';
+import { escapeForTerminal, hasUnsafeText, ScanFolderError, scanFolder, stopScanWorkers, terminalSafeJson } from '../dicom';
 import type { ScanResult, Study } from '../dicom';
 import { appDataDir } from '../paths';
+import { ensurePrivateDir, tightenPrivateTree } from '../private-fs';
+import { resolveConfigDir } from '../settings/paths';
+import { describeCut, fitFieldsToService } from '../upload/field-limits';
+import { readFirstRecord } from '../upload/journal';
+import { describeIncomplete, type IncompleteFile, incompleteFiles, withoutIncomplete } from '../upload/study-completeness';
+import { acquireStudyLock, folderKey, pruneStudyLocks, type StudyLock, studyKey } from '../upload/study-lock';
 import { examsPortFromClient } from '../upload/api-port';
 import { type EngineOptions, type UploadEvent, UploadJob, type UploadResult } from '../upload/engine';
 import { UploadError } from '../upload/errors';
 import { findFolderJobs, pruneFinishedJobs } from '../upload/job-store';
-import { MAX_NAME_LENGTH } from '../upload/limits';
-import { formatBytes, planUpload, type PlanFileInput, type RequestedMode, settingsHash } from '../upload/plan';
+import { MAX_NAME_LENGTH, MAX_PATIENT_ID_LENGTH, MAX_PATIENT_NAME_LENGTH } from '../upload/limits';
+import { formatBytes, type JobPlan, planUpload, type PlanFileInput, type RequestedMode, settingsHash } from '../upload/plan';
 import type { ExamFields, ExamType, ExamsPort } from '../upload/ports';
 import type { Totals } from '../upload/progress';
 import { type CliCommand, type CliIo, UsageError } from './io';
@@ -20,17 +26,27 @@ import { clientFromCredentials, folderProblem, type KeychainDeps } from './sessi
 export type UploadCommandDeps = KeychainDeps;
 
 const HELP = `Usage: scanbridge upload <dir> [--type cbct|radiografia|mesh|atm] [--mode files|zip|auto] [--name <name>]
-                        [--concurrency <n>] [--limit-rate <bytes/s>] [--cancel]
+                        [--patient-name <name>] [--patient-id <id>] [--allow-incomplete]
+                        [--concurrency <n>] [--limit-rate <bytes/s>] [--wait <seconds>] [--cancel]
 
 Uploads the DICOM and mesh files of <dir> as one exam. Patient fields, exam type and name are
-prefilled from the DICOM headers; --type and --name override them. Run the same command again
-after an interruption (even a crash) and it resumes the same exam.
+prefilled from the DICOM headers; --type, --name, --patient-name and --patient-id override them.
+Run the same command again after an interruption (even a crash) and it resumes the same exam.
+
+A study with a file cut short or unreadable is not uploaded (the files are named, exit 1) unless
+--allow-incomplete is given: then those files are left out and the output says which.
+One upload of a study runs at a time on this computer: another one stops at once (exit 75),
+naming the process that holds it, or waits for it with --wait.
 
   --mode          files (one PUT per file), zip (one uncompressed ZIP) or auto (default)
   --concurrency   files sent at once (default 6)
   --limit-rate    bandwidth limit, e.g. 500k or 2M (bytes per second, 1024-based)
+  --wait          wait up to this many seconds for another upload of the same study to end
   --cancel        cancel the interrupted upload of <dir> and delete its half-made exam
 `;
+
+/** Exit code when another process is uploading the same study (EX_TEMPFAIL: try again later). */
+export const EXIT_BUSY = 75;
 
 const FINISHED_JOBS_KEPT_MS = 90 * 86_400_000;
 
@@ -42,6 +58,10 @@ type Args = {
   type?: ExamType;
   mode: RequestedMode;
   name?: string;
+  patientName?: string;
+  patientId?: string;
+  allowIncomplete: boolean;
+  waitMs: number;
   concurrency?: number;
   limitRate?: number;
   cancel: boolean;
@@ -59,6 +79,10 @@ function parse(argv: string[]): Args {
         type: { type: 'string' },
         mode: { type: 'string' },
         name: { type: 'string' },
+        'patient-name': { type: 'string' },
+        'patient-id': { type: 'string' },
+        'allow-incomplete': { type: 'boolean' },
+        wait: { type: 'string' },
         concurrency: { type: 'string' },
         'limit-rate': { type: 'string' },
         cancel: { type: 'boolean' },
@@ -69,13 +93,25 @@ function parse(argv: string[]): Args {
     throw new UsageError(err instanceof Error ? err.message : String(err));
   }
   const { values, positionals } = parsed;
-  if (values.help) return { dir: '', mode: 'auto', cancel: false, help: true };
+  if (values.help) return { dir: '', mode: 'auto', cancel: false, help: true, allowIncomplete: false, waitMs: 0 };
   if (positionals.length !== 1 || !positionals[0]) throw new UsageError('give exactly one folder; see --help');
   const type = values.type;
   if (type !== undefined && !EXAM_TYPES.includes(type as ExamType)) throw new UsageError(`--type must be one of ${EXAM_TYPES.join(', ')}`);
   const mode = values.mode ?? 'auto';
   if (!MODES.includes(mode as RequestedMode)) throw new UsageError(`--mode must be one of ${MODES.join(', ')}`);
   if (values.name !== undefined && values.name.trim() === '') throw new UsageError('--name must not be empty');
+  for (const flag of ['name', 'patient-name', 'patient-id'] as const) {
+    const v = values[flag];
+    if (v !== undefined && hasUnsafeText(v)) throw new UsageError(`--${flag} must not contain control characters`);
+  }
+  if ((values['patient-name']?.length ?? 0) > MAX_PATIENT_NAME_LENGTH) throw new UsageError(`--patient-name must be at most ${MAX_PATIENT_NAME_LENGTH} characters`);
+  if ((values['patient-id']?.length ?? 0) > MAX_PATIENT_ID_LENGTH) throw new UsageError(`--patient-id must be at most ${MAX_PATIENT_ID_LENGTH} characters`);
+  let waitMs = 0;
+  if (values.wait !== undefined) {
+    const w = Number(values.wait);
+    if (!Number.isFinite(w) || w < 0 || w > 86_400) throw new UsageError('--wait must be a number of seconds from 0 to 86400');
+    waitMs = Math.round(w * 1000);
+  }
   let concurrency: number | undefined;
   if (values.concurrency !== undefined) {
     concurrency = Number(values.concurrency);
@@ -92,6 +128,10 @@ function parse(argv: string[]): Args {
     mode: mode as RequestedMode,
     cancel: values.cancel ?? false,
     help: false,
+    allowIncomplete: values['allow-incomplete'] ?? false,
+    waitMs,
+    ...(values['patient-name'] !== undefined ? { patientName: values['patient-name'] } : {}),
+    ...(values['patient-id'] !== undefined ? { patientId: values['patient-id'] } : {}),
     ...(type ? { type: type as ExamType } : {}),
     ...(values.name !== undefined ? { name: values.name } : {}),
     ...(concurrency !== undefined ? { concurrency } : {}),
@@ -134,12 +174,22 @@ function prefill(scan: ScanResult, args: Args, warn: (t: string) => void): ExamF
   if (studies.length > 1) warn(`The folder holds ${studies.length} studies; they are uploaded together as one exam.`);
   const patients = new Set(studies.filter((s) => s.suggested_exam_type !== 'mesh').map((s) => `${s.patient_id}\0${s.patient_name_raw}`));
   if (patients.size > 1) warn('Warning: the files belong to more than one patient. Check the folder before sharing the exam.');
-  const incomplete = studies.reduce((n, s) => n + s.series.reduce((m, se) => m + se.file_list.filter((f) => !f.complete).length, 0), 0);
-  if (incomplete > 0) warn(`Warning: ${incomplete} file(s) look cut short (still being written?).`);
-  const fields: ExamFields = { name: args.name ?? defaultExamName(main), exam_type: args.type ?? main.suggested_exam_type };
-  if (main.patient_name) fields.patient_name = main.patient_name;
-  if (main.patient_id) fields.patient_id = main.patient_id;
-  if (main.birth_date) fields.birth_date = main.birth_date;
+  // What came from the headers is fitted to the service (cut with a warning); what the user typed
+  // is taken as typed (a name that is too long is refused, not silently cut).
+  const fromHeaders: ExamFields = { name: defaultExamName(main), exam_type: main.suggested_exam_type };
+  if (main.patient_name) fromHeaders.patient_name = main.patient_name;
+  if (main.patient_id) fromHeaders.patient_id = main.patient_id;
+  if (main.birth_date) fromHeaders.birth_date = main.birth_date;
+  const fitted = fitFieldsToService(fromHeaders);
+  const given = { name: args.name, patient_name: args.patientName, patient_id: args.patientId };
+  for (const c of fitted.cuts) {
+    if (given[c.field as keyof typeof given] !== undefined) continue;
+    const flag = c.field === 'patient_name' ? ' (correct it with --patient-name)' : c.field === 'patient_id' ? ' (correct it with --patient-id)' : c.field === 'name' ? ' (correct it with --name)' : '';
+    warn(`Warning: ${describeCut(c)}${flag}`);
+  }
+  const fields: ExamFields = { ...fitted.fields, name: args.name ?? fitted.fields.name, exam_type: args.type ?? main.suggested_exam_type };
+  if (args.patientName !== undefined) fields.patient_name = args.patientName;
+  if (args.patientId !== undefined) fields.patient_id = args.patientId;
   return fields;
 }
 
@@ -153,7 +203,8 @@ function progressPrinter(io: CliIo, tty: boolean): { onEvent: (e: UploadEvent) =
   };
   const line = (t: string): void => {
     clear();
-    io.stderr(`${t}\n`);
+    // Notices and retries quote file names, which come from the disk.
+    io.stderr(`${escapeForTerminal(t)}\n`);
   };
   const show = (t: Totals, force: boolean): void => {
     const now = Date.now();
@@ -222,7 +273,8 @@ export function createUploadCommand(deps: UploadCommandDeps): CliCommand {
       return 0;
     }
     const fail = (message: string): number => {
-      io.stderr(`scanbridge upload: ${message}\n`);
+      // Messages may quote file names, which come from the disk: never raw to the terminal.
+      io.stderr(`scanbridge upload: ${escapeForTerminal(message)}\n`);
       return 1;
     };
     const root = resolve(args.dir);
@@ -234,6 +286,11 @@ export function createUploadCommand(deps: UploadCommandDeps): CliCommand {
     const { client } = session;
     const port = examsPortFromClient(client);
     const dataDir = appDataDir(io.env);
+    // Journals hold patient data: the data folder is private, and one an older version left
+    // readable is tightened now (the config folder too).
+    ensurePrivateDir(dataDir);
+    tightenPrivateTree(dataDir);
+    tightenPrivateTree(resolveConfigDir({ env: io.env }));
     const options: EngineOptions = {
       ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
       ...(args.limitRate !== undefined ? { bandwidthLimit: args.limitRate } : {}),
@@ -244,96 +301,161 @@ export function createUploadCommand(deps: UploadCommandDeps): CliCommand {
 
     // Summaries of finished uploads are only needed to recognise a repeated upload for a while.
     pruneFinishedJobs(dataDir, FINISHED_JOBS_KEPT_MS);
-    const jobs = findFolderJobs(dataDir, root);
-    let job: UploadJob | null = null;
+    pruneStudyLocks(dataDir, FINISHED_JOBS_KEPT_MS);
+    const locks: StudyLock[] = [];
+    // Another process uploading the same folder or study: stop (or wait), never touch its job.
+    const lock = async (keys: string[]): Promise<number | null> => {
+      const outcome = await acquireStudyLock(dataDir, keys, { waitMs: args.waitMs, signal: io.signal });
+      if (outcome.kind === 'acquired') {
+        locks.push(outcome.lock);
+        return null;
+      }
+      io.stderr(`scanbridge upload: another upload of this study is running (pid ${outcome.holder.pid}). Wait for it to end, or run again with --wait <seconds>.\n`);
+      return EXIT_BUSY;
+    };
     try {
-      if (jobs.unfinished) {
-        const open = UploadJob.open(jobs.unfinished, deps2);
-        if (open.phase === 'failed' || open.phase === 'cancelled') job = null;
-        else job = open;
-      }
-      if (args.cancel) {
-        if (!job) {
-          warn(`There is no interrupted upload of ${root} to cancel.`);
-          return 0;
-        }
-        const examId = job.examId;
-        await job.cancel();
-        warn(`Cancelled the upload of ${root}${examId ? `; exam ${examId} was deleted` : ''}.`);
-        return 0;
-      }
-      if (job) {
-        if (args.name !== undefined || args.type !== undefined || io.argv.includes('--mode')) {
-          warn('An interrupted upload of this folder exists: it is resumed with the name, type and mode it started with.');
-        }
-      } else {
-        const planned = await planFolder(io, root, args, warn);
-        if (typeof planned === 'number') return planned;
-        // Same files, same name, type, patient and mode: a rerun after a finished upload (maybe one
-        // killed just before it printed its result) reports that exam instead of making another.
-        const settings = settingsHash(planned.fields, planned.mode);
-        const previous = jobs.finished.find((f) => f.outcome === 'ready' && f.fingerprint === planned.fingerprint && f.settings === settings && f.exam_id);
-        if (previous?.exam_id) {
-          const exam = await alreadyUploaded(port, previous.exam_id, io.signal);
-          if (exam) {
-            warn(`These files were already uploaded as exam ${previous.exam_id}; nothing to do. (Delete that exam to upload them again.)`);
-            io.stdout(`${JSON.stringify({ exam_id: previous.exam_id, status: 'ready', files: previous.files, bytes: previous.bytes, mode: previous.mode, resumed: false })}\n`);
-            return 0;
-          }
-        }
-        job = UploadJob.create(planned, deps2);
-        warn(`Uploading ${planned.files.length} files (${formatBytes(planned.bytes)}) from ${root} in ${planned.mode} mode.`);
-      }
-    } catch (err) {
-      if (err instanceof UploadError) return fail(err.message);
-      throw err;
-    }
-
-    const printer = progressPrinter(io, process.stderr.isTTY === true);
-    job.on(printer.onEvent);
-    const onAbort = (): void => void job.stop();
-    io.signal.addEventListener('abort', onAbort, { once: true });
-    let result: UploadResult;
-    try {
-      result = await job.run();
-    } catch (err) {
-      printer.done();
-      if (!(err instanceof UploadError)) throw err;
-      if (err.code === 'interrupted') {
-        io.stderr(`scanbridge upload: interrupted. Run the same command again to resume exam ${job.examId ?? '(not created yet)'}.\n`);
-        return 130;
-      }
-      return fail(err.message);
+      // The folder first: journals are found by folder, so no other process may be reading or
+      // writing this folder's job while this one decides to resume or create.
+      const busy = await lock([folderKey(root)]);
+      if (busy !== null) return busy;
+      return await uploadLocked(io, args, root, { port, dataDir, deps2, warn, fail, lock });
     } finally {
-      io.signal.removeEventListener('abort', onAbort);
+      for (const l of locks) l.release();
     }
-    printer.done();
-    io.stdout(`${JSON.stringify({ exam_id: result.exam_id, status: result.status, files: result.files, bytes: result.bytes, mode: result.mode, resumed: result.resumed, bytes_sent: result.bytes_sent })}\n`);
-    return 0;
   };
 }
 
-async function planFolder(io: CliIo, root: string, args: Args, warn: (t: string) => void): Promise<Awaited<ReturnType<typeof planUpload>> | number> {
+type LockedContext = {
+  port: ExamsPort;
+  dataDir: string;
+  deps2: { port: ExamsPort; dataDir: string; options: EngineOptions };
+  warn: (t: string) => void;
+  fail: (message: string) => number;
+  lock: (keys: string[]) => Promise<number | null>;
+};
+
+/** The upload proper, once this process holds the folder's lock. */
+async function uploadLocked(io: CliIo, args: Args, root: string, c: LockedContext): Promise<number> {
+  const { port, dataDir, deps2, warn, fail } = c;
+  const jobs = findFolderJobs(dataDir, root);
+  let job: UploadJob | null = null;
+  let leftOut: IncompleteFile[] = [];
+  try {
+    if (jobs.unfinished) {
+      const first = readFirstRecord(jobs.unfinished);
+      const busy = first?.t === 'planned' && first.study_uids ? await c.lock(first.study_uids.map(studyKey)) : null;
+      if (busy !== null) return busy;
+      const open = UploadJob.open(jobs.unfinished, deps2);
+      if (open.phase === 'failed' || open.phase === 'cancelled') job = null;
+      else job = open;
+    }
+    if (args.cancel) {
+      if (!job) {
+        warn(`There is no interrupted upload of ${escapeForTerminal(root)} to cancel.`);
+        return 0;
+      }
+      const examId = job.examId;
+      await job.cancel();
+      warn(`Cancelled the upload of ${escapeForTerminal(root)}${examId ? `; exam ${examId} was deleted` : ''}.`);
+      return 0;
+    }
+    if (job) {
+      if (args.name !== undefined || args.type !== undefined || args.patientName !== undefined || args.patientId !== undefined || io.argv.includes('--mode')) {
+        warn('An interrupted upload of this folder exists: it is resumed with the name, type, patient and mode it started with.');
+      }
+    } else {
+      const planned = await planFolder(io, root, args, warn);
+      if (typeof planned === 'number') return planned;
+      leftOut = planned.leftOut;
+      const busy = await c.lock((planned.plan.studyUids ?? []).map(studyKey));
+      if (busy !== null) return busy;
+      const plan = planned.plan;
+      // Same files, same name, type, patient and mode: a rerun after a finished upload (maybe one
+      // killed just before it printed its result) reports that exam instead of making another.
+      const settings = settingsHash(plan.fields, plan.mode);
+      const previous = jobs.finished.find((f) => f.outcome === 'ready' && f.fingerprint === plan.fingerprint && f.settings === settings && f.exam_id);
+      if (previous?.exam_id) {
+        const exam = await alreadyUploaded(port, previous.exam_id, io.signal);
+        if (exam) {
+          warn(`These files were already uploaded as exam ${previous.exam_id}; nothing to do. (Delete that exam to upload them again.)`);
+          io.stdout(`${JSON.stringify({ exam_id: previous.exam_id, status: 'ready', files: previous.files, bytes: previous.bytes, mode: previous.mode, resumed: false })}\n`);
+          return 0;
+        }
+      }
+      job = UploadJob.create(plan, deps2);
+      warn(`Uploading ${plan.files.length} files (${formatBytes(plan.bytes)}) from ${escapeForTerminal(root)} in ${plan.mode} mode.`);
+    }
+  } catch (err) {
+    if (err instanceof UploadError) return fail(err.message);
+    throw err;
+  }
+
+  const running = job;
+  const printer = progressPrinter(io, process.stderr.isTTY === true);
+  running.on(printer.onEvent);
+  const onAbort = (): void => void running.stop();
+  io.signal.addEventListener('abort', onAbort, { once: true });
+  let result: UploadResult;
+  try {
+    result = await running.run();
+  } catch (err) {
+    printer.done();
+    if (!(err instanceof UploadError)) throw err;
+    if (err.code === 'interrupted') {
+      io.stderr(`scanbridge upload: interrupted. Run the same command again to resume exam ${running.examId ?? '(not created yet)'}.\n`);
+      return 130;
+    }
+    return fail(err.message);
+  } finally {
+    io.signal.removeEventListener('abort', onAbort);
+  }
+  printer.done();
+  if (leftOut.length > 0) {
+    warn(`Note: exam ${result.exam_id} was uploaded without ${leftOut.length} file(s) that could not be read whole (--allow-incomplete):\n${describeIncomplete(leftOut, escapeForTerminal)}`);
+  }
+  const line = { exam_id: result.exam_id, status: result.status, files: result.files, bytes: result.bytes, mode: result.mode, resumed: result.resumed, bytes_sent: result.bytes_sent };
+  io.stdout(`${terminalSafeJson(leftOut.length > 0 ? { ...line, left_out: leftOut.map((f) => ({ name: f.name, reason: f.reason })) } : line)}\n`);
+  return 0;
+}
+
+type Planned = { plan: JobPlan; leftOut: IncompleteFile[] };
+
+async function planFolder(io: CliIo, root: string, args: Args, warn: (t: string) => void): Promise<Planned | number> {
   let scan: ScanResult;
   try {
     scan = await scanFolder(root, { signal: io.signal });
   } catch (err) {
     if (err instanceof ScanFolderError) {
-      io.stderr(`scanbridge upload: ${err.message}\n`);
+      io.stderr(`scanbridge upload: ${escapeForTerminal(err.message)}\n`);
       return 1;
     }
     throw err;
   } finally {
     await stopScanWorkers();
   }
+  // Every file of the study must read whole before an exam exists (a CBCT with a slice missing is
+  // a broken volume); the user may send the rest anyway, knowingly.
+  const incomplete = incompleteFiles(scan);
+  if (incomplete.length > 0) {
+    if (!args.allowIncomplete) {
+      io.stderr(
+        `scanbridge upload: ${incomplete.length} file(s) of ${escapeForTerminal(root)} cannot be read whole; nothing was uploaded:\n${describeIncomplete(incomplete, escapeForTerminal)}\n` +
+          'Wait until the export is complete (or fix the permissions) and run again, or add --allow-incomplete to upload the rest without them.\n',
+      );
+      return 1;
+    }
+    scan = withoutIncomplete(scan, incomplete);
+  }
   const files = filesOf(root, scan);
+  const notDicom = scan.skipped.filter((s) => s.reason === 'not_dicom').length;
   if (files.length === 0) {
-    io.stderr(`scanbridge upload: no DICOM or mesh files found in ${root}${scan.skipped.length ? ` (${scan.skipped.length} other files skipped)` : ''}.\n`);
+    io.stderr(`scanbridge upload: no DICOM or mesh files found in ${escapeForTerminal(root)}${scan.skipped.length ? ` (${scan.skipped.length} other files skipped)` : ''}.\n`);
     return 1;
   }
-  if (scan.skipped.length > 0) warn(`Skipping ${scan.skipped.length} file(s) that are not DICOM or mesh.`);
+  if (notDicom > 0) warn(`Skipping ${notDicom} file(s) that are not DICOM or mesh.`);
   const fields = prefill(scan, args, warn);
-  return planUpload({ root, fields, files, mode: args.mode });
+  const plan = await planUpload({ root, fields, files, mode: args.mode, studyUids: scan.studies.map((s) => s.study_uid) });
+  return { plan, leftOut: incomplete };
 }
 
 async function alreadyUploaded(port: ExamsPort, examId: string, signal: AbortSignal): Promise<boolean> {

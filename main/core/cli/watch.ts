@@ -5,7 +5,10 @@ import { basename, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ActivityEvents, Agent } from '../agent';
 import { startAgent, stderrLogger } from '../agent';
+import { escapeForTerminal } from '../dicom';
 import { appDataDir } from '../paths';
+import { securePrivateFolders } from '../private-fs';
+import { resolveConfigDir } from '../settings/paths';
 import { formatBytes } from '../upload/plan';
 import type { IncompleteReason, WatchFolderConfig } from '../watch';
 import type { CliCommand, CliIo } from './io';
@@ -88,7 +91,8 @@ function printActivity(agent: Agent, folders: readonly WatchFolderConfig[], io: 
     const rel = relative(root, exportPath);
     return rel === '' ? `${basename(root)}/ (loose files)` : `${basename(root)}/${rel}`;
   };
-  const say = (t: string): void => io.stderr(`${t}\n`);
+  // Lines quote folder and file names and header values: never raw control characters.
+  const say = (t: string): void => io.stderr(`${escapeForTerminal(t)}\n`);
   const on = <K extends keyof ActivityEvents>(name: K, listener: (...args: ActivityEvents[K]) => void): void => void agent.activity.on(name, listener as never);
   on('export:ready', (e) => say(`${where(e.folderId, e.exportPath)}: export complete, ${e.studies.length} ${e.studies.length === 1 ? 'study' : 'studies'}.`));
   on('export:changed', (e) => say(`${where(e.folderId, e.exportPath)}: export changed after it was complete; checking its studies again.`));
@@ -129,8 +133,10 @@ export function createWatchCommand(deps: WatchCommandDeps): CliCommand {
     const session = await clientFromCredentials(io.env, deps);
     if ('problem' in session) return fail(session.problem);
     const dataDir = appDataDir(io.env);
+    securePrivateFolders([dataDir, resolveConfigDir({ env: io.env })]); // journals and the ledger hold patient data (core/private-fs.ts)
     const folders: WatchFolderConfig[] = args.dirs.map((path, i) => ({ id: `cli-${i + 1}`, path, exam_type: 'from_dicom', mode: 'auto', settle_seconds: args.settle, polling: args.poll }));
-    const say = (t: string): void => io.stderr(`${t}\n`);
+    // Lines quote folder and file names and header values: never raw control characters.
+  const say = (t: string): void => io.stderr(`${escapeForTerminal(t)}\n`);
     if (session.client.sandbox) say('Using a SANDBOX key: uploaded exams are test data.');
     // The settings store (conf → atomically → when-exit) answers SIGINT/SIGTERM by raising the
     // signal again once its own one-shot handler has run; with no listener left, that second

@@ -141,6 +141,7 @@ export function groupProbes(root: string, probes: readonly FileProbe[], now: Dat
   const expected = new Map<string, number>();
   let dicomdirRecords: number | undefined;
   let dicomdirInstances: number | undefined;
+  const dicomdirFiles: string[] = [];
   for (const p of probes) {
     const o = p.outcome;
     switch (o.kind) {
@@ -163,6 +164,7 @@ export function groupProbes(root: string, probes: readonly FileProbe[], now: Dat
       case 'dicomdir':
         dicomdirRecords = (dicomdirRecords ?? 0) + o.dicomdir.records;
         dicomdirInstances = (dicomdirInstances ?? 0) + o.dicomdir.instances;
+        dicomdirFiles.push(p.path);
         for (const s of o.dicomdir.studies) expected.set(s.study_uid, (expected.get(s.study_uid) ?? 0) + s.instances);
         break;
     }
@@ -178,5 +180,6 @@ export function groupProbes(root: string, probes: readonly FileProbe[], now: Dat
   };
   if (dicomdirRecords !== undefined) result.dicomdir_records = dicomdirRecords;
   if (dicomdirInstances !== undefined) result.dicomdir_instances = dicomdirInstances;
+  if (dicomdirFiles.length > 0) result.dicomdir_files = dicomdirFiles.sort(comparePaths);
   return result;
 }

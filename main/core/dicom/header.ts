@@ -4,6 +4,7 @@ import dicomParser from 'dicom-parser';
 import type { DataSet, ParseDicomOptions } from 'dicom-parser';
 import { constants as zlibConstants, inflateRawSync } from 'node:zlib';
 import { decodeAscii, decodeText } from './charset';
+import { cleanText } from './clean-text';
 import { parseDicomDate } from './dates';
 import { summarizeDicomdir } from './dicomdir';
 import { prefillName, trimPadding } from './person-name';
@@ -105,7 +106,8 @@ function rawValue(ds: DataSet, tag: string): Uint8Array | undefined {
 
 function asciiValue(ds: DataSet, tag: string): string {
   const raw = rawValue(ds, tag);
-  return raw ? trimPadding(decodeAscii(raw)) : '';
+  // Cleaned here, once: every header value reaches the inbox, the terminal and the service.
+  return raw ? cleanText(trimPadding(decodeAscii(raw))).trim() : '';
 }
 
 function intValue(ds: DataSet, tag: string): number | null {
@@ -156,7 +158,8 @@ function buildHeader(ds: DataSet, layout: Layout, fileSize: number, offsetShift:
     if (!raw) return '';
     const decoded = decodeText(charset, raw, vr);
     if (decoded.fallback && !warnings.includes('charset_fallback')) warnings.push('charset_fallback');
-    return trimPadding(decoded.text);
+    // Cleaned after decoding (ISO 2022 sets use ESC legitimately, inside the encoded bytes).
+    return cleanText(trimPadding(decoded.text)).trim();
   };
   const transferSyntax = layout.kind === 'raw' ? layout.transferSyntax : asciiValue(ds, 'x00020010');
   const pixel = ds.elements[PIXEL_DATA];

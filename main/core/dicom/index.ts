@@ -1,4 +1,5 @@
 // The DICOM reader's public face: header reading, folder scanning, study grouping, fingerprints.
+export { cleanText, escapeForTerminal, hasUnsafeText, limitText, terminalSafeJson } from './clean-text';
 export { scanResultToJson } from './contract-json';
 export type { ScanJson, StudyJson, SeriesJson } from './contract-json';
 export { parseDicomDate } from './dates';

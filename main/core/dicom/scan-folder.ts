@@ -1,6 +1,7 @@
 // Scanning an export folder: list its files, classify each on the worker pool, group the
 // verdicts into studies.
-import { stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, opendir, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { groupProbes } from './group';
 import { probeFiles } from './scan-pool';
@@ -30,6 +31,14 @@ export async function scanFolder(dir: string, options: ScanOptions = {}): Promis
     throw new ScanFolderError(`folder not found: ${root}`);
   }
   if (!isDir) throw new ScanFolderError(`not a folder: ${root}`);
+  // A root that cannot be listed is an error, not "0 studies": the export may be full of slices.
+  try {
+    await access(root, constants.R_OK | constants.X_OK);
+    await opendir(root).then((d) => d.close());
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? 'error';
+    throw new ScanFolderError(`cannot read folder: ${root} (${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code})`);
+  }
   const walked = await walkFiles(root, options.signal);
   const probes = await probeFiles(walked.files, options);
   const unreadable: FileProbe[] = walked.unreadable.map((path) => ({ path, size: 0, outcome: { kind: 'skipped', reason: 'unreadable' } }));

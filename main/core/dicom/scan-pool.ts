@@ -3,8 +3,10 @@
 // never keeps the process alive: idle workers are unreferenced and stopped after a while.
 //
 // Workers start from scan-worker-boot.mjs (which registers tsx, then loads scan-worker.ts) when
-// the core runs from TypeScript sources (tsx, the CLI, vitest), and from scan-worker.js when built. If a worker cannot start or dies, its
-// files are read in the calling thread instead, so a scan never depends on workers.
+// the core runs from TypeScript sources (tsx, vitest); from the bundle the core itself runs from
+// otherwise: scan-worker.mjs beside the command's chunks (main/.build/cli), scan-worker.js beside
+// the desktop app's entry. If a worker cannot start or dies, its files are read in the calling
+// thread instead, so a scan never depends on workers.
 import { Worker } from 'node:worker_threads';
 import { probeFileSync } from './probe';
 import type { FileProbe, ScanProgress } from './types';
@@ -32,7 +34,7 @@ let nextId = 1;
 
 function workerUrl(): URL {
   const here = import.meta.url;
-  return new URL(here.endsWith('.ts') ? './scan-worker-boot.mjs' : './scan-worker.js', here);
+  return new URL(here.endsWith('.ts') ? './scan-worker-boot.mjs' : here.endsWith('.mjs') ? './scan-worker.mjs' : './scan-worker.js', here);
 }
 
 function fail(slot: Slot, error: Error): void {

@@ -132,6 +132,8 @@ export type ScanResult = {
   dicomdir_records?: number;
   /** Instance records of those DICOMDIRs: how many image files the media index expects. */
   dicomdir_instances?: number;
+  /** The DICOMDIR files themselves (absent when there is none); `scan --json` lists them in `skipped`. */
+  dicomdir_files?: string[];
 };
 
 export type ScanProgress = { done: number; total: number };

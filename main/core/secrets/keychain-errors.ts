@@ -8,7 +8,8 @@ const MESSAGES: Record<KeychainProblem, (timeoutMs: number) => string> = {
   no_keyring_service: () => `No keychain service is installed or running (for example GNOME Keyring or KWallet). Install or start one. ${ENV_HINT}`,
   timeout: (ms) => `The system keychain did not answer within ${Math.round(ms / 1000)} s. Check that the keyring service is running and unlocked. ${ENV_HINT}`,
   locked: () => `The system keychain is locked or has no default keyring. Unlock it (sign in again) and retry. ${ENV_HINT}`,
-  module_unavailable: () => `The keychain module could not be loaded on this system. ${ENV_HINT}`,
+  module_unavailable: () =>
+    `The keychain support is not installed on this computer (the optional keytar module could not be built, usually because libsecret's development files were missing during \`npm ci\`), so no API key can be saved or read. Install libsecret-1-dev and run \`npm ci\` again. ${ENV_HINT}`,
   unknown: () => `The system keychain reported an error. ${ENV_HINT}`,
 };
 

@@ -18,7 +18,8 @@ import { checkFile } from './file-checks';
 import { sendFiles } from './file-transfer';
 import { Gate } from './gate';
 import { applyRecord, type JobState, replayJournal, initialState } from './job-state';
-import { examIdsOfOtherJobs, newJournalPath } from './job-store';
+import { examIdsOfOtherJobs, newJournalPath, waitWhileOthersCreate } from './job-store';
+import { orphanRemovedMessage } from './failure-text';
 import { Journal, type JournalRecord, type PlannedRecord } from './journal';
 import { findOrphans } from './orphans';
 import type { JobPlan } from './plan';
@@ -48,6 +49,9 @@ export class UploadJob {
   private lastStatus: JobStatus | null = null;
   private compacting: Promise<void> = Promise.resolve();
   private lastTotals = '';
+  // Issue 12: true once this run sent a create whose answer was lost, so an exam found by the
+  // orphan search is reported as "answer lost", not "left half-made by an interrupted run".
+  private createSentThisRun = false;
 
   private constructor(
     private readonly journal: Journal,
@@ -80,6 +84,8 @@ export class UploadJob {
       bytes: plan.bytes,
       zip_size: plan.zipSize,
       fingerprint: plan.fingerprint,
+      // Issue 12: which studies the job holds, so a resumed run can lock them before going on.
+      ...(plan.studyUids ? { study_uids: plan.studyUids } : {}),
     };
     const journal = Journal.create(path, planned, { doneFlushMs: deps.options?.doneFlushMs });
     return new UploadJob(journal, initialState(planned), deps.port, deps.dataDir, deps.options ?? {}, false);
@@ -298,6 +304,7 @@ export class UploadJob {
     // The intent is durable before the request leaves: a crash from here on is followed by an
     // orphan search instead of a blind second create.
     this.append({ t: 'creating', marker: randomUUID(), at: Date.now() });
+    this.createSentThisRun = true; // Issue 12: see orphanRemovedMessage.
     let created: CreatedExam;
     try {
       created = await this.api((c) => this.port.createExam(input, c), { idempotent: false, signal });
@@ -335,13 +342,16 @@ export class UploadJob {
     const intent = this.state.intent;
     if (!intent) return 0;
     const plan = this.state.plan;
+    // Issue 12: an exam another live job is creating right now looks like ours; wait until that
+    // job has journaled its answer (its exam id then joins `others`), never delete it.
+    await waitWhileOthersCreate(this.dataDir, this.journal.path, signal);
     const recent = await this.api((c) => this.port.listRecentExams(100, c), { idempotent: true, signal });
     const known = new Set([...examIdsOfOtherJobs(this.dataDir, this.journal.path), ...this.state.discarded]);
     const orphans = findOrphans(recent, plan, intent.at - this.opts.clockSkewMs, known);
     for (const e of orphans) {
       await this.api((c) => this.port.deleteExam(e.id, c), { idempotent: true, signal });
       this.append({ t: 'discarded', exam_id: e.id, reason: 'orphan' });
-      this.notice('orphan_removed', `Removed exam ${e.id}, left half-made by an interrupted run.`);
+      this.notice('orphan_removed', orphanRemovedMessage(e.id, this.createSentThisRun)); // Issue 12
     }
     this.state.intent = null;
     return orphans.length;

@@ -1,4 +1,5 @@
 // Failure mapping, as pure functions: what a failed transfer or a failed run means for the job.
+import { transientFailureMessage } from './failure-text';
 import { ExamsPortError } from './ports';
 import { UploadError } from './errors';
 import { AlreadyComplete, UrlsExpired } from './engine-types';
@@ -36,7 +37,7 @@ export function uploadFailureOf(err: unknown): UploadError {
   if (err instanceof UploadError) return err;
   if (err instanceof ExamsPortError) {
     return err.kind === 'transient' || err.kind === 'rate_limited'
-      ? new UploadError('network', `The service could not be reached (${err.message}). Run the upload again to continue.`, true, { cause: err })
+      ? new UploadError('network', transientFailureMessage(err), true, { cause: err }) // Issue 12: 5xx vs unreachable
       : new UploadError(err.kind === 'not_found' ? 'exam_deleted' : 'rejected', `The service refused the request: ${err.message}`, false, { cause: err });
   }
   const e = err instanceof Error ? err : new Error(String(err));

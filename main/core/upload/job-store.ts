@@ -1,7 +1,10 @@
 // Where journals live (`<data>/jobs/`) and how a rerun on the same folder finds its job.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensurePrivateDir } from '../private-fs';
+import { sleep } from '../api/retry';
+import { folderKey, lockHolder } from './study-lock';
 import { readFirstRecord, readJournal, type SummaryRecord } from './journal';
 import { replayJournal } from './job-state';
 
@@ -17,7 +20,7 @@ function rootKey(root: string): string {
 /** A fresh journal path for a new job on `root` (the folder is created if needed). */
 export function newJournalPath(dataDir: string, root: string): { path: string; jobId: string } {
   const dir = jobsDir(dataDir);
-  mkdirSync(dir, { recursive: true });
+  ensurePrivateDir(dir);
   const jobId = `${rootKey(root)}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
   return { path: join(dir, `${jobId}.jsonl`), jobId };
 }
@@ -67,6 +70,31 @@ export function examIdsOfOtherJobs(dataDir: string, exceptPath: string): Set<str
     }
   }
   return ids;
+}
+
+/**
+ * Whether another job, held right now by a live process, has sent a create whose answer it has
+ * not journaled yet: an exam that looks like an orphan may then be that job's, and is not touched.
+ */
+export function anotherLiveJobIsCreating(dataDir: string, exceptPath: string, isHeld: (root: string) => boolean): boolean {
+  for (const path of listJournals(dataDir, '')) {
+    if (path === exceptPath) continue;
+    try {
+      const records = readJournal(path);
+      const first = records[0];
+      if (first?.t !== 'planned') continue;
+      if (replayJournal(records).phase === 'creating' && isHeld(first.root)) return true;
+    } catch {
+      // Being written or removed meanwhile.
+    }
+  }
+  return false;
+}
+
+/** Waits (up to two minutes) while another job held by a live process is between its create and its answer. */
+export async function waitWhileOthersCreate(dataDir: string, ownJournal: string, signal: AbortSignal | undefined): Promise<void> {
+  const held = (root: string): boolean => lockHolder(dataDir, folderKey(root)) !== null;
+  for (let i = 0; i < 240 && anotherLiveJobIsCreating(dataDir, ownJournal, held); i++) await sleep(500, signal);
 }
 
 /** Jobs not finished, on any folder (for an app that resumes everything at start-up). */

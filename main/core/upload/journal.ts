@@ -6,6 +6,7 @@ import { closeSync, fsync, fsyncSync, ftruncateSync, openSync, readFileSync, rea
 import { fsyncDir, writeFileAtomic, writeFileAtomicSync } from '../atomic-file';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { PRIVATE_FILE_MODE } from '../private-fs';
 
 const examType = z.enum(['cbct', 'radiografia', 'mesh', 'atm']);
 const mode = z.enum(['files', 'zip']);
@@ -33,6 +34,8 @@ export const recordSchema = z.discriminatedUnion('t', [
     bytes: z.number(),
     zip_size: z.number(),
     fingerprint: z.string(),
+    /** Study Instance UIDs of the files (the upload lock's keys); absent in journals of older versions. */
+    study_uids: z.array(z.string()).optional(),
   }),
   // Written (and fsynced) before POST /exams is sent: its presence without `created` means an exam
   // may exist on the service that this job does not know yet.
@@ -140,7 +143,8 @@ export class Journal {
    * `sync` append (the `creating` record, before anything reaches the service).
    */
   static create(path: string, planned: PlannedRecord, opts: { doneFlushMs?: number } = {}): Journal {
-    const fd = openSync(path, 'wx');
+    // Private from the start: an unfinished journal holds the patient's name, ID and birth date.
+    const fd = openSync(path, 'wx', PRIVATE_FILE_MODE);
     const j = new Journal(path, fd, opts.doneFlushMs ?? 250);
     j.append(planned, 'none');
     j.dirSynced = false;

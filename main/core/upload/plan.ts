@@ -28,9 +28,11 @@ export type JobPlan = {
   zipSize: number;
   /** Identity of the file set: names, sizes and modification times. */
   fingerprint: string;
+  /** Study Instance UIDs of the files, when known: the upload lock's keys (study-lock.ts). */
+  studyUids?: string[];
 };
 
-export type PlanInput = { root: string; fields: ExamFields; files: readonly PlanFileInput[]; mode: RequestedMode };
+export type PlanInput = { root: string; fields: ExamFields; files: readonly PlanFileInput[]; mode: RequestedMode; studyUids?: readonly string[] };
 
 /** Stats the files, validates everything the service would refuse, and chooses the mode. */
 export async function planUpload(input: PlanInput): Promise<JobPlan> {
@@ -49,7 +51,9 @@ export async function planUpload(input: PlanInput): Promise<JobPlan> {
   if (mode === 'zip' && zipSize > MAX_ZIP_BYTES) {
     throw new UploadError('zip_too_large', `The ZIP would be ${formatBytes(zipSize)}, over the service's limit of 1 GB. Use files mode instead.`);
   }
-  return { root: input.root, fields: { ...input.fields }, requestedMode: input.mode, mode, files, bytes, zipSize, fingerprint: fingerprintOf(files) };
+  const plan: JobPlan = { root: input.root, fields: { ...input.fields }, requestedMode: input.mode, mode, files, bytes, zipSize, fingerprint: fingerprintOf(files) };
+  if (input.studyUids && input.studyUids.length > 0) plan.studyUids = [...new Set(input.studyUids)].sort();
+  return plan;
 }
 
 /** Checks the exam fields the service validates (name). */

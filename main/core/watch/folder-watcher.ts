@@ -267,7 +267,7 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
       const signature = JSON.stringify(reasons);
       if (signature !== c.waitingSignature) {
         c.waitingSignature = signature;
-        this.emit('export:waiting', { folderId: this.config.id, exportPath: c.path, reasons });
+        this.emit('export:waiting', { folderId: this.config.id, exportPath: c.path, reasons, studies: scan.studies, skipped: scan.skipped.filter((s) => !isMarkerFile(s.path)) });
       }
       return this.recheckMs;
     }

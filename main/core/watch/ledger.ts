@@ -49,7 +49,7 @@ export class Ledger {
 
   /** Opens (creating its folder if needed) and loads the ledger at `file`. */
   static async open(file: string): Promise<Ledger> {
-    await mkdir(dirname(file), { recursive: true });
+    await mkdir(dirname(file), { recursive: true, mode: 0o700 }); // private: see core/private-fs.ts
     const ledger = new Ledger(file);
     await ledger.refresh();
     return ledger;
@@ -95,7 +95,7 @@ export class Ledger {
     await this.exclusive(async () => {
       await this.readNew();
       const line = `${this.tornTail ? '\n' : ''}${JSON.stringify(entry)}\n`;
-      const handle = await open(this.file, 'a');
+      const handle = await open(this.file, 'a', 0o600);
       try {
         await handle.write(line);
         await handle.sync();

@@ -29,7 +29,14 @@ export type ExportReady = {
   revision: number;
 };
 
-export type ExportWaiting = { folderId: string; exportPath: string; reasons: IncompleteReason[] };
+export type ExportWaiting = {
+  folderId: string;
+  exportPath: string;
+  reasons: IncompleteReason[];
+  /** The export as scanned (studies with their cut-short files, skipped files): the inbox shows what is missing. */
+  studies?: Study[];
+  skipped?: Skipped[];
+};
 
 /** Events of a `FolderWatcher`. */
 export type FolderWatcherEvents = {

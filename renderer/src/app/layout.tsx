@@ -6,6 +6,7 @@ import { KeyIndicator } from '../components/key-indicator';
 import { LanguageSwitch } from '../components/language-switch';
 import { RateMeter } from '../components/rate-meter';
 import { SandboxBanner } from '../components/sandbox-banner';
+import { NotificationBell } from '../features/notifications/notification-bell';
 import { useConnectionState } from './connection';
 import { useAccount, useInbox, useKeysStatus, useRate, useUploads } from './queries';
 
@@ -34,6 +35,9 @@ function Nav() {
     { to: '/referrers', label: t('referrers.nav'), badge: null, group: 'office' },
     { to: '/templates', label: t('templates.nav'), badge: null, group: 'office' },
     { to: '/implants', label: t('implants.nav'), badge: null, group: 'office' },
+    { to: '/activity', label: t('activity.nav'), badge: null, group: 'office' },
+    { to: '/webhooks', label: t('webhooks.nav'), badge: null, group: 'office' },
+    { to: '/support', label: t('support.nav'), badge: null, group: 'office' },
   ];
   const firstOffice = items.findIndex((i) => i.group === 'office');
   return (
@@ -83,6 +87,7 @@ export function Layout() {
             ScanBridge
           </Title>
           <Group gap="lg" wrap="nowrap">
+            <NotificationBell />
             <KeyIndicator status={status} />
             <RateMeter rate={rate} compact />
             <LanguageSwitch />

@@ -17,6 +17,8 @@ export const keys = {
   rate: ['rate'] as const,
   inbox: ['inbox'] as const,
   uploads: ['uploads'] as const,
+  notifications: ['notifications'] as const,
+  activity: ['activity'] as const,
 };
 
 type Call<M extends MethodName> = { name: M };
@@ -83,6 +85,10 @@ export function bindEvents(t: Transport, qc: QueryClient): () => void {
       void qc.invalidateQueries({ queryKey: keys.account });
     }),
     t.on('account:rate', (r) => qc.setQueryData(keys.rate, r)),
+    // Background refreshes of the core's poll scheduler land straight in the caches.
+    t.on('notifications:changed', (n) => qc.setQueryData(keys.notifications, n)),
+    t.on('account:changed', (a) => qc.setQueryData(keys.account, a)),
+    t.on('activity:changed', () => void qc.invalidateQueries({ queryKey: keys.activity })),
     t.onConnection((state) => {
       if (state === 'open') void qc.invalidateQueries();
     }),

@@ -1,15 +1,18 @@
 import { Navigate } from 'react-router';
 import type { RouteObject } from 'react-router';
 import { AccountPage } from '../features/account/account-page';
+import { ActivityPage } from '../features/activity/activity-page';
 import { ConsentPanel } from '../features/consent/consent-panel';
 import { ImplantsPage } from '../features/implants/implants-page';
 import { InboxPage } from '../features/inbox/inbox-page';
 import { OnboardingPage } from '../features/onboarding/onboarding-page';
 import { ReferrersPage } from '../features/referrers/referrers-page';
 import { SettingsPage } from '../features/settings/settings-page';
+import { SupportPage } from '../features/support/support-page';
 import { TemplateEditorPage } from '../features/templates/template-editor-page';
 import { TemplatesPage } from '../features/templates/templates-page';
 import { UploadsPage } from '../features/uploads/uploads-page';
+import { WebhooksPage } from '../features/webhooks/webhooks-page';
 import { Gate } from './gate';
 
 export const routes: RouteObject[] = [
@@ -21,6 +24,9 @@ export const routes: RouteObject[] = [
       { index: true, element: <Navigate to="/inbox" replace /> },
       { path: 'inbox', element: <InboxPage /> },
       { path: 'uploads', element: <UploadsPage /> },
+      { path: 'support', element: <SupportPage /> },
+      { path: 'activity', element: <ActivityPage /> },
+      { path: 'webhooks', element: <WebhooksPage /> },
       { path: 'account', element: <AccountPage /> },
       { path: 'settings', element: <SettingsPage /> },
       { path: 'exams/:examId/consent', element: <ConsentPanel /> },

@@ -10,11 +10,14 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
-export type Keychain = 'private' | 'none';
+export type Keychain = 'private' | 'none' | 'no-module';
 
 export type ServeOptions = {
   apiUrl: string;
-  /** `private`: a fresh gnome-keyring on a private D-Bus session; `none`: no keychain service at all. */
+  /**
+   * `private`: a fresh gnome-keyring on a private D-Bus session; `none`: no keychain service at all;
+   * `no-module`: no keychain service and no keytar module (as where `npm ci` could not build it).
+   */
   keychain?: Keychain;
   /** The process locale (LANG), e.g. `es_ES.UTF-8`. */
   lang?: string;
@@ -67,7 +70,7 @@ export class ServeProcess {
     const home = options.home ?? mkdtempSync(join(tmpdir(), 'sb-e2e-serve-'));
     mkdirSync(join(home, 'data'), { recursive: true });
     mkdirSync(join(home, 'config'), { recursive: true });
-    const keychain: Keychain = options.keychain === 'none' || !privateKeyringAvailable() ? 'none' : 'private';
+    const keychain: Keychain = options.keychain === 'none' || options.keychain === 'no-module' ? options.keychain : privateKeyringAvailable() ? 'private' : 'none';
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       HOME: home,
@@ -93,6 +96,7 @@ export class ServeProcess {
       ].join('\n');
       child = spawn('dbus-run-session', ['--', 'sh', '-c', script, 'sh', ...serve], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     } else {
+      if (keychain === 'no-module') env['NODE_OPTIONS'] = `${env['NODE_OPTIONS'] ?? ''} --import ${join(root, 'test', 'e2e', 'support', 'without-keytar.mjs')}`.trim();
       // A bus address that leads nowhere: libsecret fails at once, as on a machine without a keyring.
       env['DBUS_SESSION_BUS_ADDRESS'] = `unix:path=${join(home, 'no-bus')}`;
       child = spawn(serve[0] as string, serve.slice(1), { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });

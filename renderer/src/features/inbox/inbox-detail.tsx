@@ -12,6 +12,7 @@ import { useLanguage } from '../../components/use-language';
 import { examTypeOptions } from '../settings/options';
 import type { FormState } from './inbox-form';
 import { changedFields, isCalendarDate, toForm, validate } from './inbox-form';
+import { IncompleteFiles } from './incomplete-files';
 import { SeriesList } from './series-list';
 import { statusColor } from './status';
 import { StudyWarnings } from './warnings';
@@ -55,11 +56,14 @@ export function InboxDetail({ item, onUploaded }: { item: InboxItem; onUploaded:
     await update.mutateAsync({ id: item.id, fields: changes });
     return true;
   };
-  const onUpload = async (): Promise<void> => {
+  const incomplete = item.incomplete ?? [];
+  const onUpload = async (allowIncomplete = false): Promise<void> => {
+    // A study with files that cannot be read whole goes only through the confirmation below.
+    if (incomplete.length > 0 && !allowIncomplete) return;
     upload.reset();
     try {
       if (!(await save())) return;
-      await upload.mutateAsync({ id: item.id });
+      await upload.mutateAsync(allowIncomplete ? { id: item.id, allow_incomplete: true } : { id: item.id });
       onUploaded(form.name.trim());
     } catch {
       // Shown by the mutations' error alerts.
@@ -94,6 +98,7 @@ export function InboxDetail({ item, onUploaded }: { item: InboxItem; onUploaded:
             </Badge>
           </Group>
 
+          {editable && incomplete.length > 0 && <IncompleteFiles files={incomplete} pending={upload.isPending} onUploadAnyway={() => onUpload(true)} />}
           {editable && <StudyWarnings warnings={item.warnings} />}
 
           <Grid gap="sm">
@@ -183,7 +188,7 @@ export function InboxDetail({ item, onUploaded }: { item: InboxItem; onUploaded:
                 <Button variant="default" disabled={!dirty} loading={update.isPending && !upload.isPending} onClick={() => void save().catch(() => undefined)} data-testid="inbox-save">
                   {t('inbox.saveChanges')}
                 </Button>
-                <Button type="submit" loading={upload.isPending} disabled={included.length === 0} data-testid="inbox-upload">
+                <Button type="submit" loading={upload.isPending} disabled={included.length === 0 || incomplete.length > 0} data-testid="inbox-upload">
                   {t('inbox.upload')}
                 </Button>
               </Group>

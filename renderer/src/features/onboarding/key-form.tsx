@@ -116,7 +116,7 @@ export function KeyForm({ onSaved }: Props) {
           </Alert>
         ) : (
           <Alert color="yellow" variant="light" title={t('errors.keychain_unavailable.title')} role="status" data-testid="key-saved-session">
-            {t('errors.keychain_unavailable.action')}
+            {t(!savedStatus.keychain.available && savedStatus.keychain.reason === 'no_module' ? 'errors.keychain_unavailable.no_module_action' : 'errors.keychain_unavailable.action')}
           </Alert>
         )
       )}

@@ -72,7 +72,7 @@ export function KeysSection({ status }: { status: KeysStatus }) {
         <Title order={3} id="settings-keys">{t('keys.title')}</Title>
         {!status.keychain.available && (
           <Alert color="yellow" variant="light" title={t('errors.keychain_unavailable.title')}>
-            <Text size="sm">{t('errors.keychain_unavailable.action')}</Text>
+            <Text size="sm">{t(!status.keychain.available && status.keychain.reason === 'no_module' ? 'errors.keychain_unavailable.no_module_action' : 'errors.keychain_unavailable.action')}</Text>
           </Alert>
         )}
         <Slot kind="live" status={status} />

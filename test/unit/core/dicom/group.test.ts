@@ -64,8 +64,15 @@ describe('study warnings', () => {
 
 describe('groupProbes', () => {
   it('adds up the records of several DICOMDIRs and reports nothing when there is none', () => {
-    const dicomdir = (records: number, instances: number) => ({ path: '/x/DICOMDIR', size: 1, outcome: { kind: 'dicomdir' as const, dicomdir: { records, instances, studies: [] } } });
-    expect(groupProbes('/x', [dicomdir(4, 2), dicomdir(3, 1)])).toEqual({ root: '/x', studies: [], skipped: [], dicomdir_records: 7, dicomdir_instances: 3 });
+    const dicomdir = (path: string, records: number, instances: number) => ({ path, size: 1, outcome: { kind: 'dicomdir' as const, dicomdir: { records, instances, studies: [] } } });
+    expect(groupProbes('/x', [dicomdir('/x/b/DICOMDIR', 4, 2), dicomdir('/x/a/DICOMDIR', 3, 1)])).toEqual({
+      root: '/x',
+      studies: [],
+      skipped: [],
+      dicomdir_records: 7,
+      dicomdir_instances: 3,
+      dicomdir_files: ['/x/a/DICOMDIR', '/x/b/DICOMDIR'],
+    });
     expect(groupProbes('/x', [])).toEqual({ root: '/x', studies: [], skipped: [] });
   });
 });

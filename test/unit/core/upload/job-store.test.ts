@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { examIdsOfOtherJobs, findFolderJobs, listUnfinishedJobs, newJournalPath, pruneFinishedJobs } from '../../../../main/core/upload/job-store';
+import { anotherLiveJobIsCreating, examIdsOfOtherJobs, findFolderJobs, listUnfinishedJobs, newJournalPath, pruneFinishedJobs } from '../../../../main/core/upload/job-store';
+import { acquireStudyLock, folderKey, lockHolder } from '../../../../main/core/upload/study-lock';
 import { Journal, type PlannedRecord } from '../../../../main/core/upload/journal';
 
 const planned = (root: string, jobId: string): PlannedRecord => ({
@@ -66,5 +67,20 @@ describe('upload job store', () => {
     pruneFinishedJobs(data, 60_000, 1000 + 120_000);
     expect(findFolderJobs(data, '/exports/a').finished).toEqual([]);
     expect(findFolderJobs(data, '/exports/b').unfinished).toBe(unfinished.path);
+  });
+
+  it('knows when another job held by a live process is between its create and the answer', async () => {
+    const mine = startJob('/exports/mine');
+    const other = startJob('/exports/other');
+    other.append({ t: 'creating', marker: 'm', at: 2 });
+    other.close();
+    const held = (root: string): boolean => lockHolder(data, folderKey(root)) !== null;
+    // Nobody holds the other folder: a crashed job's leftover, fair game for the orphan search.
+    expect(anotherLiveJobIsCreating(data, mine.path, held)).toBe(false);
+    const lock = await acquireStudyLock(data, [folderKey('/exports/other')]);
+    expect(anotherLiveJobIsCreating(data, mine.path, held)).toBe(true);
+    if (lock.kind === 'acquired') lock.lock.release();
+    expect(anotherLiveJobIsCreating(data, mine.path, held)).toBe(false);
+    mine.close();
   });
 });

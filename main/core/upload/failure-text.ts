@@ -1,0 +1,25 @@
+// Plain words for a transient fault the engine gave up on. "Could not be reached" sent staff to
+// check the cable when the service was up and answering 500: say which of the two it was.
+import type { ExamsPortError } from './ports';
+
+/** The message for a run stopped by a transient fault (`err.kind` is transient or rate_limited). */
+export function transientFailureMessage(err: ExamsPortError): string {
+  const { status, code } = err.details;
+  if (err.kind === 'rate_limited') return `The service kept refusing requests because its rate limit was reached (${err.message}). Run the upload again later to continue.`;
+  if (status !== undefined && status >= 500) {
+    return `The service failed: it answered with an error (HTTP ${status}) every time it was asked. Run the upload again later to continue; if it keeps happening, contact the service's support.`;
+  }
+  if (code === 'timeout') return `The service did not answer in time (${err.message}). Run the upload again to continue.`;
+  return `The service could not be reached (${err.message}). Check the connection, then run the upload again to continue.`;
+}
+
+/**
+ * The notice for an exam removed because the answer to its create request was lost. Said
+ * differently when this run sent that request (a time-out or a 5xx a moment ago) than when an
+ * earlier run was interrupted in the middle of it.
+ */
+export function orphanRemovedMessage(examId: string, fromThisRun: boolean): string {
+  return fromThisRun
+    ? `Removed exam ${examId}: the service made it, but its answer to the create request was lost (time-out or error); creating it again.`
+    : `Removed exam ${examId}, left half-made by an interrupted run.`;
+}

@@ -1,0 +1,100 @@
+import { Alert, Button, Checkbox, Code, Group, Paper, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ContractError, Diagnostics, TicketCategory, TicketView } from '../../../../preload/contract';
+import { useCall } from '../../app/queries';
+import { useTransport } from '../../app/transport-context';
+import { ErrorAlert } from '../../components/error-alert';
+import { CATEGORIES } from './categories';
+
+/** A new support request; the diagnostics summary is shown in full before it can be attached. */
+export function TicketForm({ onCreated, onCancel }: { onCreated: (ticket: TicketView) => void; onCancel: () => void }) {
+  const { t } = useTranslation();
+  const transport = useTransport();
+  const [subject, setSubject] = useState('');
+  const [message, setMessage] = useState('');
+  const [category, setCategory] = useState<TicketCategory>('general');
+  const [examId, setExamId] = useState('');
+  const [withDiagnostics, setWithDiagnostics] = useState(false);
+  const [touched, setTouched] = useState(false);
+  const diagnostics = useQuery<Diagnostics, ContractError>({
+    queryKey: ['support-diagnostics'],
+    queryFn: () => transport.call('support:diagnostics', {}),
+    enabled: withDiagnostics,
+    staleTime: 0,
+  });
+  const create = useCall({ name: 'support:create' }, (ticket) => onCreated(ticket));
+  const subjectMissing = subject.trim() === '';
+  const messageMissing = message.trim() === '';
+  const submit = () => {
+    setTouched(true);
+    if (subjectMissing || messageMissing) return;
+    create.mutate({
+      subject: subject.trim(),
+      message: message.trim(),
+      category,
+      ...(examId.trim() ? { exam_id: examId.trim() } : {}),
+      include_diagnostics: withDiagnostics && diagnostics.isSuccess,
+    });
+  };
+  return (
+    <Paper withBorder p="lg" component="section" aria-labelledby="ticket-form-title">
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+        noValidate
+      >
+        <Stack gap="sm">
+          <Title order={3} size="h4" id="ticket-form-title">
+            {t('support.newTitle')}
+          </Title>
+          <TextInput label={t('support.subject')} value={subject} onChange={(e) => setSubject(e.currentTarget.value)} maxLength={200} required error={touched && subjectMissing ? t('support.required') : undefined} data-testid="ticket-subject" />
+          <Group grow align="flex-start">
+            <Select
+              label={t('support.category')}
+              data={CATEGORIES.map((c) => ({ value: c, label: t(`support.categories.${c}`) }))}
+              value={category}
+              onChange={(v) => v && setCategory(v as TicketCategory)}
+              allowDeselect={false}
+              data-testid="ticket-category"
+              comboboxProps={{ withinPortal: true }}
+            />
+            <TextInput label={t('support.examId')} description={t('support.examIdHelp')} value={examId} onChange={(e) => setExamId(e.currentTarget.value)} maxLength={100} data-testid="ticket-exam" />
+          </Group>
+          <Textarea label={t('support.message')} value={message} onChange={(e) => setMessage(e.currentTarget.value)} minRows={5} autosize maxRows={10} maxLength={8000} required error={touched && messageMissing ? t('support.required') : undefined} data-testid="ticket-message" />
+          <Checkbox label={t('support.attachDiagnostics')} description={t('support.attachDiagnosticsHelp')} checked={withDiagnostics} onChange={(e) => setWithDiagnostics(e.currentTarget.checked)} data-testid="ticket-diagnostics" />
+          {withDiagnostics && (
+            <Stack gap={4} data-testid="diagnostics-preview">
+              <Text size="sm" fw={600}>
+                {t('support.diagnosticsReview')}
+              </Text>
+              <ErrorAlert error={diagnostics.error} />
+              {diagnostics.data && (
+                <Code block tabIndex={0} aria-label={t('support.diagnosticsReview')} style={{ maxHeight: 180, overflow: 'auto' }}>
+                  {diagnostics.data.text}
+                </Code>
+              )}
+            </Stack>
+          )}
+          <ErrorAlert error={create.error} />
+          {touched && (subjectMissing || messageMissing) && (
+            <Alert color="red" variant="light" role="alert">
+              {t('support.fillIn')}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onCancel}>
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" loading={create.isPending} data-testid="ticket-send">
+              {t('support.send')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}

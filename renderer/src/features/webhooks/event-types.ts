@@ -1,0 +1,32 @@
+import type { WebhookEventName } from '../../../../preload/contract';
+
+/** The event types of API-v1.md §6.1 a subscription can choose. */
+export const EVENTS: readonly WebhookEventName[] = [
+  'exam.created',
+  'exam.confirmed',
+  'exam.updated',
+  'exam.shared',
+  'exam.deleted',
+  'exam.extra_added',
+  'report.published',
+  'report.signed',
+  'test.ping',
+];
+
+export const eventKey = (e: string): string => `webhooks.events.${e.replace(/\./g, '_')}`;
+
+/** What the window accepts before asking the service: https://, or http:// to this computer for a local test receiver. */
+export function urlProblem(value: string): 'required' | 'invalid' | 'https' | null {
+  const v = value.trim();
+  if (!v) return 'required';
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    return 'invalid';
+  }
+  if (u.username || u.password) return 'invalid';
+  if (u.protocol === 'https:') return null;
+  if (u.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname)) return null;
+  return 'https';
+}

@@ -1,0 +1,2 @@
+/** Cache key of the subscription list. */
+export const WEBHOOKS = ['webhooks'] as const;

@@ -1,0 +1,100 @@
+import { Alert, Badge, Button, Group, Modal, Paper, Stack, Switch, Text } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { WebhookView } from '../../../../preload/contract';
+import { useCall } from '../../app/queries';
+import { ErrorAlert } from '../../components/error-alert';
+import { DeliveriesTable, deliveriesKey } from './deliveries-table';
+import { eventKey } from './event-types';
+import { WEBHOOKS } from './keys';
+
+/** One subscription: its state, enable/disable, test ping, deliveries and delete (with confirmation). */
+export function WebhookCard({ hook }: { hook: WebhookView }) {
+  const { t } = useTranslation();
+  const [showDeliveries, setShowDeliveries] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [pinged, setPinged] = useState<boolean | null>(null);
+  const update = useCall({ name: 'webhooks:update' }, (_w, qc) => void qc.invalidateQueries({ queryKey: WEBHOOKS }));
+  const test = useCall({ name: 'webhooks:test' }, (r, qc) => {
+    setPinged(r.delivered);
+    setShowDeliveries(true);
+    void qc.invalidateQueries({ queryKey: deliveriesKey(hook.id) });
+    void qc.invalidateQueries({ queryKey: WEBHOOKS });
+  });
+  const remove = useCall({ name: 'webhooks:remove' }, (_r, qc) => {
+    setConfirming(false);
+    void qc.invalidateQueries({ queryKey: WEBHOOKS });
+  });
+  const autoDisabled = !hook.enabled && !!hook.disabled_reason;
+  const label = hook.description || hook.url;
+  return (
+    <Paper withBorder p="md" data-testid="webhook" data-id={hook.id} data-enabled={hook.enabled} component="article" aria-label={label}>
+      <Stack gap="xs">
+        <Group justify="space-between" align="flex-start" wrap="nowrap">
+          <Stack gap={2} style={{ minWidth: 0 }}>
+            <Text fw={700}>{hook.description || t('webhooks.noDescription')}</Text>
+            <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }} data-testid="webhook-shown-url">
+              {hook.url}
+            </Text>
+            {hook.secret_prefix && (
+              <Text size="xs" c="dimmed">
+                {t('webhooks.secretPrefix', { prefix: hook.secret_prefix })}
+              </Text>
+            )}
+          </Stack>
+          <Switch
+            checked={hook.enabled}
+            onChange={(e) => update.mutate({ id: hook.id, enabled: e.currentTarget.checked })}
+            disabled={update.isPending}
+            label={hook.enabled ? t('webhooks.on') : t('webhooks.off')}
+            aria-label={t('webhooks.toggleLabel', { name: label })}
+            data-testid="webhook-toggle"
+          />
+        </Group>
+        <Group gap={4}>
+          {hook.events.map((e) => (
+            <Badge key={e} variant="light" size="sm" tt="none">
+              {t(eventKey(e), { defaultValue: e })}
+            </Badge>
+          ))}
+        </Group>
+        {autoDisabled && (
+          <Alert color="red" variant="light" title={t('webhooks.autoDisabledTitle')} data-testid="webhook-auto-disabled">
+            {t('webhooks.autoDisabledBody')}
+          </Alert>
+        )}
+        {pinged !== null && (
+          <Alert color={pinged ? 'green' : 'red'} variant="light" data-testid="webhook-ping-result" withCloseButton closeButtonLabel={t('common.close')} onClose={() => setPinged(null)}>
+            {pinged ? t('webhooks.pingOk') : t('webhooks.pingFailed')}
+          </Alert>
+        )}
+        <ErrorAlert error={update.error ?? test.error ?? remove.error} />
+        <Group gap="xs">
+          <Button size="xs" variant="default" onClick={() => test.mutate({ id: hook.id })} loading={test.isPending} data-testid="webhook-ping">
+            {t('webhooks.ping')}
+          </Button>
+          <Button size="xs" variant="default" onClick={() => setShowDeliveries((v) => !v)} aria-expanded={showDeliveries} data-testid="webhook-show-deliveries">
+            {showDeliveries ? t('webhooks.hideDeliveries') : t('webhooks.showDeliveries')}
+          </Button>
+          <Button size="xs" variant="default" c="red.9" onClick={() => setConfirming(true)} data-testid="webhook-delete">
+            {t('webhooks.delete')}
+          </Button>
+        </Group>
+        {showDeliveries && <DeliveriesTable id={hook.id} />}
+      </Stack>
+      <Modal opened={confirming} onClose={() => setConfirming(false)} title={t('webhooks.deleteTitle')} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
+        <Stack>
+          <Text size="sm">{t('webhooks.deleteBody', { url: hook.url })}</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setConfirming(false)}>
+              {t('common.cancel')}
+            </Button>
+            <Button color="red.8" onClick={() => remove.mutate({ id: hook.id })} loading={remove.isPending} data-testid="webhook-delete-confirm">
+              {t('webhooks.deleteConfirm')}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Paper>
+  );
+}

@@ -1,0 +1,71 @@
+import { Button, Checkbox, Group, Paper, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { CreatedWebhookView, WebhookEventName } from '../../../../preload/contract';
+import { useCall } from '../../app/queries';
+import { ErrorAlert } from '../../components/error-alert';
+import { eventKey, EVENTS, urlProblem } from './event-types';
+
+/** A new subscription: the receiving address, the events and a description. */
+export function WebhookForm({ onCreated, onCancel }: { onCreated: (w: CreatedWebhookView) => void; onCancel: () => void }) {
+  const { t } = useTranslation();
+  const [url, setUrl] = useState('');
+  const [description, setDescription] = useState('');
+  const [events, setEvents] = useState<string[]>(['exam.confirmed']);
+  const [touched, setTouched] = useState(false);
+  const create = useCall({ name: 'webhooks:create' }, (w) => onCreated(w));
+  const problem = urlProblem(url);
+  return (
+    <Paper withBorder p="lg" component="section" aria-labelledby="webhook-form-title">
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          setTouched(true);
+          if (problem || events.length === 0) return;
+          create.mutate({ url: url.trim(), events: events as WebhookEventName[], ...(description.trim() ? { description: description.trim() } : {}) });
+        }}
+      >
+        <Stack gap="sm">
+          <Title order={3} size="h4" id="webhook-form-title">
+            {t('webhooks.newTitle')}
+          </Title>
+          <TextInput
+            label={t('webhooks.url')}
+            description={t('webhooks.urlHelp')}
+            placeholder="https://"
+            value={url}
+            onChange={(e) => setUrl(e.currentTarget.value)}
+            required
+            error={touched && problem ? t(`webhooks.urlProblem.${problem}`) : undefined}
+            data-testid="webhook-url"
+          />
+          <TextInput label={t('webhooks.description')} value={description} onChange={(e) => setDescription(e.currentTarget.value)} maxLength={500} data-testid="webhook-description" />
+          <Checkbox.Group
+            label={t('webhooks.eventsLabel')}
+            description={t('webhooks.eventsHelp')}
+            value={events}
+            onChange={setEvents}
+            error={touched && events.length === 0 ? t('webhooks.eventsRequired') : undefined}
+            data-testid="webhook-events"
+          >
+            <SimpleGrid cols={3} spacing={6} mt={6}>
+              {EVENTS.map((e) => (
+                <Checkbox key={e} value={e} label={t(eventKey(e))} data-event={e} />
+              ))}
+            </SimpleGrid>
+          </Checkbox.Group>
+          <ErrorAlert error={create.error} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onCancel}>
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" loading={create.isPending} data-testid="webhook-create">
+              {t('webhooks.create')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}

@@ -1,0 +1,85 @@
+// Help and support, in English and Spanish: a request sent with the reviewed diagnostics summary, an
+// admin reply added through the emulator's control API shown in order, and what reached the service
+// (the summary, and never the key). A test key's request is "test, not sent".
+import { api } from '../support/emulator';
+import { expect, test } from './support/fixtures';
+import { checkScreen, onboard, texts, type Lang } from './support/ui';
+
+const cases: { lang: Lang; locale: string }[] = [
+  { lang: 'en', locale: 'en-US' },
+  { lang: 'es', locale: 'es-ES' },
+];
+
+for (const { lang, locale } of cases) {
+  test.describe(`in ${lang}`, () => {
+    test.use({ locale });
+
+    test(`a support request gets the admin's replies in order (${lang})`, async ({ page, app, emulator }) => {
+      const t = texts(lang);
+      const key = emulator.info.keys.pro;
+      const subject = `Visor lento ${lang} ${Date.now()}`;
+      await page.goto(app.info.url);
+      await onboard(page, t, key);
+      await page.getByRole('link', { name: t('support.nav') }).click();
+      await expect(page.getByRole('heading', { name: t('support.title'), level: 2 })).toBeVisible();
+
+      await page.getByTestId('ticket-new').click();
+      // Sending empty is refused in the window, with the fields named.
+      await page.getByTestId('ticket-send').click();
+      await expect(page.getByText(t('support.fillIn'))).toBeVisible();
+      await page.getByTestId('ticket-subject').fill(subject);
+      await page.getByTestId('ticket-category').click();
+      await page.getByRole('option', { name: t('support.categories.viewer') }).click();
+      await page.getByTestId('ticket-message').fill('El visor tarda mucho en abrir los CBCT de Muñoz.');
+      await page.getByTestId('ticket-diagnostics').check();
+      const preview = page.getByTestId('diagnostics-preview');
+      await expect(preview).toContainText('ScanBridge diagnostics');
+      await expect(preview).toContainText('key_in_use: live');
+      await expect(preview).not.toContainText(key);
+      await checkScreen(page, `support-new-${lang}`);
+      await page.getByTestId('ticket-send').click();
+
+      const detail = page.getByTestId('ticket-detail');
+      await expect(detail.getByRole('heading', { name: subject })).toBeVisible();
+      await expect(page.getByTestId('ticket-no-replies')).toBeVisible();
+      const row = page.getByTestId('ticket-row').filter({ hasText: subject });
+      const id = await row.getAttribute('data-id');
+      expect(id).toMatch(/^tkt_/);
+
+      // On the service: the category chosen, the summary appended, no key.
+      const stored = await api(emulator.info, key, 'GET', `/support/tickets/${id}`);
+      const ticket = stored.json['ticket'] as { category: string; message: string };
+      expect(ticket.category).toBe('viewer');
+      expect(ticket.message).toContain('--- ScanBridge diagnostics ---');
+      expect(ticket.message).not.toContain(key);
+
+      // Support answers twice (control API); the replies show in order after checking.
+      await emulator.control('POST', `/tickets/${id}/replies`, { body: 'Primera respuesta: ¿qué navegador usa?' });
+      await emulator.control('POST', `/tickets/${id}/replies`, { body: 'Segunda respuesta: ya lo corregimos.' });
+      await page.getByTestId('ticket-refresh').click();
+      const replies = page.getByTestId('ticket-reply');
+      await expect(replies).toHaveCount(2);
+      await expect(replies.nth(0)).toContainText('Primera respuesta');
+      await expect(replies.nth(1)).toContainText('Segunda respuesta');
+      await checkScreen(page, `support-ticket-${lang}`);
+    });
+  });
+}
+
+test('with a test key a request is checked but not sent', async ({ page, app, emulator }) => {
+  const t = texts('es');
+  await page.goto(app.info.url);
+  await page.getByTestId('language-switch').selectOption('es');
+  await onboard(page, t, emulator.info.keys.sandbox);
+  await page.getByRole('link', { name: t('support.nav') }).click();
+  await expect(page.getByTestId('support-sandbox')).toBeVisible();
+  await page.getByTestId('ticket-new').click();
+  await page.getByTestId('ticket-subject').fill('Prueba');
+  await page.getByTestId('ticket-message').fill('Solo una prueba.');
+  await page.getByTestId('ticket-send').click();
+  await expect(page.getByTestId('ticket-test-mode')).toContainText(t('support.testSentTitle'));
+  await expect(page.getByTestId('ticket-test-mode')).toContainText('tkt_test_');
+  await checkScreen(page, 'support-sandbox-es');
+  const list = await api(emulator.info, emulator.info.keys.sandbox, 'GET', '/support/tickets');
+  expect(list.json['tickets']).toEqual([]);
+});
