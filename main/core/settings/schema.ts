@@ -41,7 +41,13 @@ export type ConsentSettings = z.infer<typeof consentSettingsSchema>;
 
 /** What the inbox proposes for a new study (version 2; before, a separate preferences file). */
 export const inboxPreferencesSchema = z.object({
-  exam_name_template: z.string().min(1).max(200).default(DEFAULT_NAME_TEMPLATE),
+  // A template with control characters or lone surrogates (a hand-edited file) is refused.
+  exam_name_template: z
+    .string()
+    .min(1)
+    .max(200)
+    .refine((t) => ![...t].some((ch) => { const c = ch.codePointAt(0) ?? 0; return c < 0x20 || (c >= 0x7f && c <= 0x9f) || (c >= 0xd800 && c <= 0xdfff); }), 'control characters or broken text')
+    .default(DEFAULT_NAME_TEMPLATE),
   default_expiration_days: z.number().int().min(1).max(3650).nullable().default(null),
 });
 export type InboxPreferences = z.infer<typeof inboxPreferencesSchema>;
