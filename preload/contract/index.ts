@@ -7,13 +7,16 @@ import type { NotificationsState } from './activity';
 import { appMethods } from './app';
 import { consentMethods } from './consent';
 import { directoryMethods } from './directory';
+import { examsMethods } from './exams';
 import { implantsMethods } from './implants';
 import { inboxMethods } from './inbox';
 import { patientMethods } from './patient';
+import { reportsMethods } from './reports';
+import { shareMethods } from './share';
+import { supportMethods } from './support';
 import { templatesMethods } from './templates';
 import type { AccountView, InboxItem, KeysStatus, RateState, Settings, UploadJobView } from './types';
 import type { ConsentSessionView, ConsentStatusView } from './types-consent';
-import { supportMethods } from './support';
 import { uploadsMethods } from './uploads';
 import { webhooksMethods } from './webhooks';
 
@@ -28,6 +31,9 @@ export type * from './templates';
 export type * from './implants';
 export { patientMethodNames } from './patient';
 export type * from './types-completeness';
+export type * from './exams';
+export type * from './share';
+export type * from './reports';
 
 /**
  * Every method of the contract: the domain modules' slices combined. A new domain adds its own
@@ -45,6 +51,9 @@ export const methods = {
   ...directoryMethods,
   ...templatesMethods,
   ...implantsMethods,
+  ...examsMethods,
+  ...shareMethods,
+  ...reportsMethods,
 } as const;
 
 export type Methods = typeof methods;

@@ -10,6 +10,7 @@ const benches: { file: string; exportName: string }[] = [
   { file: './cli', exportName: 'benchCli' },
   { file: './upload', exportName: 'benchUpload' },
   { file: './poll-budget', exportName: 'benchPollBudget' },
+  { file: './exam-calls', exportName: 'benchExamCalls' },
 ];
 
 // `npm run bench -- cli scan --update`: only the benches named, and their sections replaced in

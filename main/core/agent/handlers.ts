@@ -13,6 +13,9 @@ import { createConsentHandlers } from './handlers-consent';
 import { createDirectoryHandlers } from './handlers-directory';
 import { createImplantsHandlers } from './handlers-implants';
 import { createTemplatesHandlers } from './handlers-templates';
+import { createExamsHandlers } from './handlers-exams';
+import { createReportsHandlers } from './handlers-reports';
+import { createShareHandlers } from './handlers-share';
 import type { Inbox } from './inbox';
 import type { KeyManager } from './keys';
 import { createActivityHandlers } from './handlers-activity';
@@ -213,5 +216,8 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     ...createDirectoryHandlers(ctx),
     ...createTemplatesHandlers(ctx),
     ...createImplantsHandlers(ctx),
+    ...createExamsHandlers(ctx),
+    ...createShareHandlers(ctx),
+    ...createReportsHandlers(ctx),
   };
 }

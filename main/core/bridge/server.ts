@@ -12,7 +12,7 @@ import { bearerToken, hostAllowed, newToken, originAllowed, tokenMatches } from 
 import { EventStreams } from './sse';
 import { lookupStatic, sendFile } from './static-files';
 
-const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 32 * 1024 * 1024; // a report PDF (≤ 20 MB) crosses as base64
 
 export type BridgeOptions = {
   host: ContractHost;

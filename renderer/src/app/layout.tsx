@@ -30,6 +30,7 @@ function Nav() {
       label: t('nav.uploads'),
       badge: failed > 0 ? <Badge size="sm" color="red.8" circle>{failed}</Badge> : running > 0 ? <Badge size="sm" circle>{running}</Badge> : null,
     },
+    { to: '/exams', label: t('exams.nav'), badge: null },
     { to: '/account', label: t('nav.account'), badge: null },
     { to: '/settings', label: t('nav.settings'), badge: null },
     { to: '/referrers', label: t('referrers.nav'), badge: null, group: 'office' },

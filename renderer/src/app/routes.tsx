@@ -2,8 +2,8 @@ import { Navigate } from 'react-router';
 import type { RouteObject } from 'react-router';
 import { AccountPage } from '../features/account/account-page';
 import { ActivityPage } from '../features/activity/activity-page';
-import { ConsentPanel } from '../features/consent/consent-panel';
 import { ImplantsPage } from '../features/implants/implants-page';
+import { examRoutes } from '../features/exams/exam-routes';
 import { InboxPage } from '../features/inbox/inbox-page';
 import { OnboardingPage } from '../features/onboarding/onboarding-page';
 import { ReferrersPage } from '../features/referrers/referrers-page';
@@ -27,9 +27,9 @@ export const routes: RouteObject[] = [
       { path: 'support', element: <SupportPage /> },
       { path: 'activity', element: <ActivityPage /> },
       { path: 'webhooks', element: <WebhooksPage /> },
+      ...examRoutes,
       { path: 'account', element: <AccountPage /> },
       { path: 'settings', element: <SettingsPage /> },
-      { path: 'exams/:examId/consent', element: <ConsentPanel /> },
       { path: 'referrers', element: <ReferrersPage /> },
       { path: 'templates', element: <TemplatesPage /> },
       { path: 'templates/new', element: <TemplateEditorPage /> },

@@ -201,6 +201,7 @@ export function InboxDetail({ item, onUploaded }: { item: InboxItem; onUploaded:
                   {item.status === 'queued' ? t('inbox.seeUploads') : t('inbox.seeInUploads')}
                 </Anchor>
               </Text>
+              {job?.phase === 'ready' && job.exam_id && <Anchor component={Link} to={`/exams/${encodeURIComponent(job.exam_id)}`} size="sm" fw={600} data-testid="inbox-exam-link">{t('exams.openExam')}</Anchor>}
               {job?.viewer_url && (
                 <Anchor href={job.viewer_url} target="_blank" rel="noopener noreferrer" size="sm" fw={600} data-testid="inbox-viewer-link">
                   {t('uploads.openViewer')}

@@ -1,6 +1,7 @@
 import { Alert, Anchor, Badge, Button, Group, Paper, Progress, Stack, Text } from '@mantine/core';
 import type { QueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import type { UploadJobView } from '../../../../preload/contract';
 import { upsertById } from '../../app/merge';
 import { keys, useCall } from '../../app/queries';
@@ -86,6 +87,7 @@ export function JobRow({ job }: { job: UploadJobView }) {
         {job.phase === 'ready' && (
           <Group gap="xs">
             <Text size="sm" c="teal.9" fw={600}>{t('uploads.readyText')}</Text>
+            {job.exam_id && <Anchor component={Link} to={`/exams/${encodeURIComponent(job.exam_id)}`} size="sm" fw={600} data-testid="exam-link">{t('exams.openExam')}</Anchor>}
             {job.viewer_url && (
               <Anchor href={job.viewer_url} target="_blank" rel="noopener noreferrer" size="sm" fw={600} data-testid="viewer-link">
                 {t('uploads.openViewer')}

@@ -1,0 +1,34 @@
+// Sharing an exam (API v1 §4.2, §2.4, §2.5): by e-mail, the clinic public page PIN, the embed.
+import { z } from 'zod';
+import { id, method } from './method';
+
+const email = z.email().max(320);
+
+/** What the service answered to a share: sandbox keys send nothing (`sent: false, reason: test_mode_no_send`). */
+export type ShareSent = { sent: boolean; reason: string | null; email_id: string | null };
+export type PublicPage = { pin: string; clinic_slug: string | null; public_url: string | null };
+export type RotatedPin = { pin: string; rotated_at: string | null };
+export type EmbedView = { enabled: boolean; token: string | null; snippet: string | null; view_count: number };
+export type EmbedEnabledView = { embed_url: string; iframe_snippet: string; token: string | null };
+
+const byExam = z.object({ exam_id: id }).strict();
+
+export const shareMethods = {
+  'share:email': method<ShareSent>()(z.object({
+    exam_id: id,
+    to: z.array(email).min(1).max(10),
+    cc: z.array(email).max(10).default([]),
+    message: z.string().max(2000).optional(),
+    locale: z.enum(['es', 'en', 'pt']),
+  }).strict()),
+  'share:public-page': method<PublicPage>()(byExam),
+  'share:rotate-pin': method<RotatedPin>()(byExam),
+  'share:embed': method<EmbedView>()(byExam),
+  'share:embed-enable': method<EmbedEnabledView>()(z.object({
+    exam_id: id,
+    title: z.string().trim().max(200).optional(),
+    show_year: z.boolean(),
+    show_study_type: z.boolean(),
+  }).strict()),
+  'share:embed-revoke': method<{ revoked: true }>()(byExam),
+} as const;

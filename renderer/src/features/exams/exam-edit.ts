@@ -1,0 +1,36 @@
+// The edit form's values and the PATCH they make: only the fields that changed.
+import type { ExamEdit, ExamView } from '../../../../preload/contract';
+
+export const SUBTYPES = ['panoramica', 'cefalometrica', 'periapical', 'bitewing', 'oclusal', 'carpal', 'atm', 'otra'] as const;
+type Subtype = (typeof SUBTYPES)[number];
+
+export type Form = { name: string; patient_name: string; patient_id: string; birth_date: string; reason: string; expiration_days: number | ''; radiograph_subtype: string };
+export type Field = keyof Form;
+
+export function formOf(e: ExamView): Form {
+  return {
+    name: e.name,
+    patient_name: e.patient_name ?? '',
+    patient_id: e.patient_id ?? '',
+    birth_date: e.birth_date ?? '',
+    reason: e.reason ?? '',
+    expiration_days: e.expiration_days ?? '',
+    radiograph_subtype: e.radiograph_subtype ?? '',
+  };
+}
+
+/** Only the fields that differ from the stored exam, as PATCH takes them. */
+export function changedFields(exam: ExamView, form: Form): ExamEdit {
+  const before = formOf(exam);
+  const out: ExamEdit = {};
+  if (form.name.trim() !== before.name) out.name = form.name.trim();
+  if (form.patient_name !== before.patient_name) out.patient_name = form.patient_name;
+  if (form.patient_id !== before.patient_id) out.patient_id = form.patient_id;
+  if (form.birth_date !== before.birth_date && form.birth_date !== '') out.birth_date = form.birth_date;
+  if (form.reason !== before.reason) out.reason = form.reason;
+  if (form.expiration_days !== before.expiration_days) out.expiration_days = form.expiration_days === '' ? null : form.expiration_days;
+  if (exam.exam_type === 'radiografia' && form.radiograph_subtype !== before.radiograph_subtype && (SUBTYPES as readonly string[]).includes(form.radiograph_subtype)) {
+    out.radiograph_subtype = form.radiograph_subtype as Subtype;
+  }
+  return out;
+}

@@ -1,0 +1,101 @@
+// The exam workspace's service data, cached per resource. Every read spends the key's hourly
+// allowance (Free plan: 100), so each resource has a stale time that fits how often it changes, and
+// sub-resources (PIN, embed, report) load only when their panel is open.
+import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
+import type { ContractError, ExamPage, ExamView, MethodArgs, MethodName, MethodResult } from '../../../../preload/contract';
+import { useTransport } from '../../app/transport-context';
+
+/** Exams fetched per list page (the API allows up to 100); one page per scroll step. */
+export const PAGE_SIZE = 50;
+
+const MINUTE = 60_000;
+
+/** How long each resource is fresh; a panel reopened within this costs no call. */
+export const staleTimes = {
+  list: 30_000,
+  exam: MINUTE,
+  /** A thumbnail never changes once generated. */
+  thumbnail: Infinity,
+  patientExams: 5 * MINUTE,
+  /** The clinic's public page address is the same for every exam of the account. */
+  publicPage: Infinity,
+  embed: MINUTE,
+  report: MINUTE,
+  reportPdf: 5 * MINUTE,
+  referrers: 10 * MINUTE,
+} as const;
+
+/** Seconds between two tries of a thumbnail that is not generated yet, and how many tries at most. */
+export const THUMBNAIL_RETRY_MS = MINUTE;
+export const THUMBNAIL_MAX_TRIES = 10;
+
+export const examKeys = {
+  all: ['exams'] as const,
+  list: ['exams', 'list'] as const,
+  exam: (id: string) => ['exams', 'exam', id] as const,
+  thumbnail: (id: string) => ['exams', 'thumbnail', id] as const,
+  patientExams: (id: string) => ['exams', 'patient-exams', id] as const,
+  publicPage: ['exams', 'public-page'] as const,
+  embed: (id: string) => ['exams', 'embed', id] as const,
+  report: (id: string) => ['exams', 'report', id] as const,
+  reportPdf: (id: string) => ['exams', 'report-pdf', id] as const,
+  // Shared with the referrers screen, so a dentist added there is offered here at once.
+  referrers: ['referrers'] as const,
+};
+
+function useServiceQuery<M extends MethodName>(key: readonly unknown[], name: M, args: MethodArgs<M>, staleTime: number, enabled = true) {
+  const t = useTransport();
+  return useQuery<MethodResult<M>, ContractError>({ queryKey: key, queryFn: () => t.call(name, args), staleTime, enabled, retry: 0 });
+}
+
+/** The account's exams, newest first, page by page. */
+export function useExamPages() {
+  const t = useTransport();
+  return useInfiniteQuery<ExamPage, ContractError>({
+    queryKey: examKeys.list,
+    queryFn: ({ pageParam }) => t.call('exams:list', { limit: PAGE_SIZE, offset: pageParam as number }),
+    initialPageParam: 0,
+    getNextPageParam: (last) => (last.offset + last.exams.length < last.total && last.exams.length > 0 ? last.offset + last.exams.length : undefined),
+    staleTime: staleTimes.list,
+    retry: 0,
+  });
+}
+
+export const useExam = (id: string) => useServiceQuery(examKeys.exam(id), 'exams:get', { id }, staleTimes.exam);
+export const usePatientExams = (id: string) => useServiceQuery(examKeys.patientExams(id), 'exams:patient-exams', { id }, staleTimes.patientExams);
+export const usePublicPage = (examId: string) => useServiceQuery(examKeys.publicPage, 'share:public-page', { exam_id: examId }, staleTimes.publicPage);
+export const useEmbed = (examId: string) => useServiceQuery(examKeys.embed(examId), 'share:embed', { exam_id: examId }, staleTimes.embed);
+export const useReport = (examId: string) => useServiceQuery(examKeys.report(examId), 'reports:get', { exam_id: examId }, staleTimes.report);
+export const useReportPdf = (examId: string, enabled: boolean) => useServiceQuery(examKeys.reportPdf(examId), 'reports:pdf', { exam_id: examId }, staleTimes.reportPdf, enabled);
+export const useReferrers = () => useServiceQuery(examKeys.referrers, 'referrers:list', {}, staleTimes.referrers);
+
+/** The thumbnail; while the service is still generating it, asked again every minute (a few times). */
+export function useThumbnail(id: string) {
+  const t = useTransport();
+  return useQuery<MethodResult<'exams:thumbnail'>, ContractError>({
+    queryKey: examKeys.thumbnail(id),
+    queryFn: () => t.call('exams:thumbnail', { id }),
+    staleTime: staleTimes.thumbnail,
+    retry: 0,
+    refetchInterval: (q) => (q.state.data && !q.state.data.ready && q.state.dataUpdateCount < THUMBNAIL_MAX_TRIES ? THUMBNAIL_RETRY_MS : false),
+  });
+}
+
+/** Puts a changed exam in its cache and marks the list stale without fetching it now. */
+export function storeExam(qc: QueryClient, exam: ExamView): void {
+  qc.setQueryData(examKeys.exam(exam.id), exam);
+  void qc.invalidateQueries({ queryKey: examKeys.list, refetchType: 'none' });
+}
+
+/** Forgets a deleted exam everywhere. */
+export function forgetExam(qc: QueryClient, id: string): void {
+  qc.setQueryData<{ pages: ExamPage[]; pageParams: unknown[] }>(examKeys.list, (old) =>
+    old ? { ...old, pages: old.pages.map((p) => ({ ...p, exams: p.exams.filter((e) => e.id !== id), total: Math.max(0, p.total - 1) })) } : old,
+  );
+  for (const key of [examKeys.exam(id), examKeys.thumbnail(id), examKeys.patientExams(id), examKeys.embed(id), examKeys.report(id), examKeys.reportPdf(id)]) qc.removeQueries({ queryKey: key });
+}
+
+export function useExamCache(): QueryClient {
+  return useQueryClient();
+}

@@ -1,0 +1,270 @@
+import { Alert, Anchor, Button, Checkbox, Group, Loader, Paper, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { QRCodeSVG } from 'qrcode.react';
+import { useEffect, useRef, useState } from 'react';
+import type { FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { EmbedView, ExamView, ShareSent } from '../../../../preload/contract';
+import { useCall } from '../../app/queries';
+import { ErrorAlert } from '../../components/error-alert';
+import { formatNumber } from '../../components/format';
+import { useLanguage } from '../../components/use-language';
+import { ConfirmModal } from './confirm-modal';
+import { CopyField } from './copy-field';
+import { parseEmails } from './emails';
+import { useExamOutlet } from './exam-layout';
+import { examKeys, storeExam, useEmbed, usePublicPage, useReferrers } from './exam-queries';
+
+function EmailSection({ exam }: { exam: ExamView }) {
+  const { t } = useTranslation();
+  const lang = useLanguage();
+  const referrers = useReferrers();
+  const [to, setTo] = useState('');
+  const [cc, setCc] = useState('');
+  const [message, setMessage] = useState('');
+  const [locale, setLocale] = useState<'es' | 'en' | 'pt'>(lang);
+  const [errors, setErrors] = useState<{ to?: string; cc?: string }>({});
+  const [result, setResult] = useState<(ShareSent & { to: string[] }) | null>(null);
+  const share = useCall({ name: 'share:email' }, (r, qc, args) => {
+    setResult({ ...r, to: args.to });
+    // A sent e-mail moves the exam's share counter: worth one call to show it right.
+    if (r.sent) void qc.invalidateQueries({ queryKey: examKeys.exam(exam.id) });
+  });
+  const resultRef = useRef<HTMLDivElement>(null);
+  // The answer appears under the form: bring it into view so "not sent" is never missed.
+  useEffect(() => {
+    if (result) resultRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [result]);
+  const withEmail = (referrers.data?.referrers ?? []).filter((r) => r.email);
+  const addReferrer = (id: string | null) => {
+    const r = withEmail.find((x) => x.id === id);
+    if (!r?.email) return;
+    const current = parseEmails(to).ok;
+    if (!current.includes(r.email)) setTo([...current, r.email].join(', '));
+    setErrors((e) => ({ ...e, to: undefined }));
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const a = parseEmails(to);
+    const b = parseEmails(cc);
+    const next: { to?: string; cc?: string } = {};
+    if (a.bad.length) next.to = t('exams.share.badEmails', { list: a.bad.join(', ') });
+    else if (a.ok.length === 0) next.to = t('exams.share.needTo');
+    if (b.bad.length) next.cc = t('exams.share.badEmails', { list: b.bad.join(', ') });
+    setErrors(next);
+    setResult(null);
+    if (next.to || next.cc) return;
+    share.mutate({ exam_id: exam.id, to: a.ok, cc: b.ok, ...(message.trim() ? { message: message.trim() } : {}), locale });
+  };
+  return (
+    <Paper withBorder p="md" component="form" onSubmit={submit} noValidate data-testid="share-email" aria-labelledby="share-email-title">
+      <Stack gap="sm">
+        <Title order={3} size="h5" id="share-email-title">{t('exams.share.emailTitle')}</Title>
+        <Select
+          label={t('exams.share.referrer')}
+          placeholder={withEmail.length ? t('exams.share.referrerPlaceholder') : t('exams.share.noReferrers')}
+          data={withEmail.map((r) => ({ value: r.id, label: `${r.name} — ${r.email ?? ''}` }))}
+          value={null}
+          onChange={addReferrer}
+          disabled={withEmail.length === 0}
+          searchable
+          nothingFoundMessage={t('exams.share.noReferrers')}
+          data-testid="share-referrer"
+        />
+        <TextInput label={t('exams.share.to')} description={t('exams.share.toHelp')} value={to} onChange={(e) => setTo(e.currentTarget.value)} error={errors.to} required data-testid="share-to" autoComplete="off" />
+        <TextInput label={t('exams.share.cc')} description={t('exams.share.ccHelp')} value={cc} onChange={(e) => setCc(e.currentTarget.value)} error={errors.cc} data-testid="share-cc" autoComplete="off" />
+        <Textarea label={t('exams.share.message')} value={message} onChange={(e) => setMessage(e.currentTarget.value)} maxLength={2000} autosize minRows={2} maxRows={4} data-testid="share-message" />
+        <Select
+          label={t('exams.share.locale')}
+          data={(['es', 'en', 'pt'] as const).map((l) => ({ value: l, label: t(`exams.share.locales.${l}`) }))}
+          value={locale}
+          onChange={(v) => v && setLocale(v as 'es' | 'en' | 'pt')}
+          allowDeselect={false}
+          data-testid="share-locale"
+        />
+        <Group justify="flex-end">
+          <Button type="submit" loading={share.isPending} disabled={exam.status !== 'ready'} data-testid="share-send">
+            {t('exams.share.send')}
+          </Button>
+        </Group>
+        <ErrorAlert error={share.error} />
+        {result && result.sent && (
+          <Alert color="teal" role="status" data-testid="share-result" data-sent="true">
+            {t('exams.share.sent', { to: result.to.join(', ') })}
+          </Alert>
+        )}
+        {result && !result.sent && (
+          <Alert color="yellow" role="status" title={t('exams.share.notSentTitle')} data-testid="share-result" data-sent="false" data-reason={result.reason ?? ''}>
+            <Text size="sm">{t('exams.share.notSentBody')}</Text>
+          </Alert>
+        )}
+        <div ref={resultRef} />
+      </Stack>
+    </Paper>
+  );
+}
+
+function ViewerSection({ exam }: { exam: ExamView }) {
+  const { t } = useTranslation();
+  return (
+    <Paper withBorder p="md" data-testid="share-viewer">
+      <Stack gap="sm">
+        <Title order={3} size="h5">{t('exams.share.viewerTitle')}</Title>
+        {exam.viewer_url ? (
+          <>
+            <CopyField label={t('exams.share.viewerLink')} value={exam.viewer_url} copyLabel={t('exams.share.copyLink')} testId="viewer-url" />
+            {exam.share_password && <CopyField label={t('exams.share.password')} value={exam.share_password} copyLabel={t('exams.share.copyPassword')} testId="viewer-password" mono />}
+            {/* A new window is denied by the desktop shell and the link goes to the system browser when its host is allowed (main/windows/security.ts). */}
+            <Anchor href={exam.viewer_url} target="_blank" rel="noopener noreferrer" size="sm" fw={600} data-testid="viewer-open">
+              {t('exams.share.openViewer')}
+            </Anchor>
+          </>
+        ) : (
+          <Text size="sm" c="dimmed">{t('exams.share.noViewer')}</Text>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+function PinSection({ exam }: { exam: ExamView }) {
+  const { t } = useTranslation();
+  const page = usePublicPage(exam.id);
+  const [confirming, setConfirming] = useState(false);
+  const [rotated, setRotated] = useState(false);
+  const rotate = useCall({ name: 'share:rotate-pin' }, (r, qc) => {
+    storeExam(qc, { ...exam, public_page_pin: r.pin });
+    setConfirming(false);
+    setRotated(true);
+  });
+  // The exam carries its own PIN (GET /exams/{id}); the public page address is the clinic's, the same
+  // for every exam, so it is asked once per session.
+  const pin = exam.public_page_pin;
+  const url = page.data?.public_url ?? null;
+  return (
+    <Paper withBorder p="md" data-testid="share-pin">
+      <Stack gap="sm">
+        <Title order={3} size="h5">{t('exams.share.pinTitle')}</Title>
+        {page.isPending && <Loader size="sm" aria-label={t('common.loading')} />}
+        <ErrorAlert error={page.error} />
+        <Group align="flex-start" wrap="nowrap" gap="lg">
+          <Stack gap="sm" style={{ flex: 1, minWidth: 0 }}>
+            {pin && <CopyField label={t('exams.share.pin')} value={pin} copyLabel={t('exams.share.copy')} testId="pin-value" mono />}
+            {url && <CopyField label={t('exams.share.publicUrl')} value={url} copyLabel={t('exams.share.copyLink')} testId="public-url" />}
+            <Group>
+              <Button variant="default" color="red" onClick={() => setConfirming(true)} data-testid="pin-rotate">
+                {t('exams.share.rotate')}
+              </Button>
+            </Group>
+            {rotated && <Alert color="teal" role="status" data-testid="pin-rotated">{t('exams.share.rotated')}</Alert>}
+            <ErrorAlert error={rotate.error} />
+          </Stack>
+          {url && (
+            <div data-testid="public-qr">
+              <QRCodeSVG value={url} size={128} role="img" aria-label={t('exams.share.qrLabel')} title={t('exams.share.qrLabel')} />
+            </div>
+          )}
+        </Group>
+      </Stack>
+      <ConfirmModal
+        opened={confirming}
+        title={t('exams.share.rotateTitle')}
+        body={t('exams.share.rotateBody')}
+        confirm={t('exams.share.rotateConfirm')}
+        danger
+        loading={rotate.isPending}
+        onConfirm={() => rotate.mutate({ exam_id: exam.id })}
+        onClose={() => setConfirming(false)}
+        testId="pin-rotate-modal"
+      />
+    </Paper>
+  );
+}
+
+function EmbedSection({ exam }: { exam: ExamView }) {
+  const { t } = useTranslation();
+  const lang = useLanguage();
+  const embed = useEmbed(exam.id);
+  const [title, setTitle] = useState(exam.name);
+  const [showYear, setShowYear] = useState(true);
+  const [showType, setShowType] = useState(true);
+  const [confirming, setConfirming] = useState(false);
+  const [revoked, setRevoked] = useState(false);
+  const enable = useCall({ name: 'share:embed-enable' }, (r, qc) => {
+    qc.setQueryData<EmbedView>(examKeys.embed(exam.id), (old) => ({ enabled: true, token: r.token, snippet: r.iframe_snippet, view_count: old?.view_count ?? 0 }));
+    setRevoked(false);
+  });
+  const revoke = useCall({ name: 'share:embed-revoke' }, (_r, qc) => {
+    qc.setQueryData<EmbedView>(examKeys.embed(exam.id), (old) => ({ enabled: false, token: null, snippet: null, view_count: old?.view_count ?? 0 }));
+    setConfirming(false);
+    setRevoked(true);
+  });
+  const state = embed.data;
+  return (
+    <Paper withBorder p="md" data-testid="share-embed" data-enabled={state ? String(state.enabled) : undefined}>
+      <Stack gap="sm">
+        <Title order={3} size="h5">{t('exams.share.embedTitle')}</Title>
+        {embed.isPending && <Loader size="sm" aria-label={t('common.loading')} />}
+        <ErrorAlert error={embed.error ?? enable.error ?? revoke.error} />
+        {state?.enabled && state.snippet && (
+          <>
+            <CopyField label={t('exams.share.snippet')} value={state.snippet} copyLabel={t('exams.share.copySnippet')} testId="embed-snippet" mono />
+            <Group justify="space-between">
+              <Text size="sm" data-testid="embed-views">{t('exams.share.views', { count: formatNumber(state.view_count, lang) })}</Text>
+              <Button variant="default" color="red" onClick={() => setConfirming(true)} data-testid="embed-revoke">
+                {t('exams.share.revoke')}
+              </Button>
+            </Group>
+          </>
+        )}
+        {state && !state.enabled && (
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              enable.mutate({ exam_id: exam.id, ...(title.trim() ? { title: title.trim() } : {}), show_year: showYear, show_study_type: showType });
+            }}
+          >
+            <Stack gap="xs">
+              {revoked ? <Alert color="teal" role="status" data-testid="embed-revoked">{t('exams.share.revoked')}</Alert> : <Text size="sm" c="dimmed">{t('exams.share.embedOff')}</Text>}
+              <TextInput label={t('exams.share.embedTitleField')} value={title} onChange={(e) => setTitle(e.currentTarget.value)} maxLength={200} data-testid="embed-title" />
+              <Checkbox label={t('exams.share.showYear')} checked={showYear} onChange={(e) => setShowYear(e.currentTarget.checked)} data-testid="embed-show-year" />
+              <Checkbox label={t('exams.share.showStudyType')} checked={showType} onChange={(e) => setShowType(e.currentTarget.checked)} data-testid="embed-show-type" />
+              <Group justify="flex-end">
+                <Button type="submit" loading={enable.isPending} data-testid="embed-enable">
+                  {t('exams.share.enable')}
+                </Button>
+              </Group>
+            </Stack>
+          </form>
+        )}
+      </Stack>
+      <ConfirmModal
+        opened={confirming}
+        title={t('exams.share.revokeTitle')}
+        body={t('exams.share.revokeBody')}
+        confirm={t('exams.share.revokeConfirm')}
+        danger
+        loading={revoke.isPending}
+        onConfirm={() => revoke.mutate({ exam_id: exam.id })}
+        onClose={() => setConfirming(false)}
+        testId="embed-revoke-modal"
+      />
+    </Paper>
+  );
+}
+
+/** `share`: e-mail, viewer link and password, the public page PIN with its QR code, and the embed. */
+export function SharePanel() {
+  const { exam } = useExamOutlet();
+  return (
+    <Stack gap="md" data-testid="share-panel">
+      <Group align="flex-start" grow gap="md" wrap="nowrap">
+        <EmailSection exam={exam} />
+        <Stack gap="md">
+          <ViewerSection exam={exam} />
+          <PinSection exam={exam} />
+        </Stack>
+      </Group>
+      <EmbedSection exam={exam} />
+    </Stack>
+  );
+}

@@ -1,0 +1,141 @@
+// API calls the exam workspace spends, read from the emulator's X-RateLimit-Remaining header: opening
+// an exam, opening it again within a minute, and browsing five exams with every panel opened once.
+// Run by `npm run bench` (its own Chromium, emulator and `scanbridge serve`) and asserted by
+// test/e2e/exams-budget.spec.ts.
+import { chromium, type Page } from '@playwright/test';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { EmulatorProcess, type EmulatorInfo } from '../support/emulator';
+import { remainingCalls, seedExam } from '../e2e/support/exams';
+import { ServeProcess } from '../e2e/support/serve';
+import type { Bench } from './types';
+
+export type ExamCallFigures = {
+  /** Calls to open one exam's detail (exam, thumbnail, patient's other exams). */
+  openDetail: number;
+  /** Calls to open the same exam again within a minute. */
+  reopenDetail: number;
+  /** Calls for the Exams list, then five exams with the summary, edit, share and report sections each opened once. */
+  browseFive: number;
+};
+
+/** Counts the calls the window makes between readings; each reading costs one call, taken off. */
+class CallCounter {
+  private last = 0;
+  private constructor(
+    private readonly info: EmulatorInfo,
+    private readonly key: string,
+  ) {}
+
+  static async start(info: EmulatorInfo, key: string): Promise<CallCounter> {
+    const c = new CallCounter(info, key);
+    c.last = await remainingCalls(info, key);
+    return c;
+  }
+
+  /** Calls made by others since the previous reading. */
+  async take(): Promise<number> {
+    const now = await remainingCalls(this.info, this.key);
+    const spent = this.last - now - 1;
+    this.last = now;
+    return spent;
+  }
+}
+
+/** Waits until the window has nothing in flight: every loader of the open section has settled. */
+async function settle(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.querySelectorAll('.mantine-Loader-root, [data-state="loading"]').length === 0);
+  await page.waitForTimeout(400);
+}
+
+async function openExam(page: Page, id: string): Promise<void> {
+  await page.evaluate((hash) => {
+    window.location.hash = hash;
+  }, '#/exams');
+  await page.locator(`[data-testid="exam-row"][data-exam-id="${id}"]`).click();
+  await page.getByTestId('exam-facts').waitFor();
+  await page.getByTestId('patient-exams').locator('ul, p').first().waitFor();
+  await settle(page);
+}
+
+async function openSection(page: Page, tab: string, ready: string): Promise<void> {
+  await page.getByTestId(`exam-tab-${tab}`).click();
+  await page.locator(ready).first().waitFor();
+  await settle(page);
+}
+
+/**
+ * Drives the running app (`appUrl`, a key already saved) in `page` over the exams `ids` (newest
+ * first, at least five) and counts the calls each step costs.
+ */
+export async function measureExamCalls(page: Page, appUrl: string, info: EmulatorInfo, key: string, ids: string[]): Promise<ExamCallFigures> {
+  await page.goto(appUrl);
+  await page.getByTestId('key-indicator').waitFor();
+  await settle(page);
+  const counter = await CallCounter.start(info, key);
+  let browseFive = 0;
+
+  await page.locator('nav a[href="#/exams"]').click();
+  await page.getByTestId('exam-row').first().waitFor();
+  await settle(page);
+  browseFive += await counter.take();
+
+  let openDetail = -1;
+  for (const id of ids.slice(0, 5)) {
+    await openExam(page, id);
+    const detail = await counter.take();
+    if (openDetail < 0) openDetail = detail;
+    browseFive += detail;
+    await openSection(page, 'edit', '[data-testid="exam-edit"]');
+    await openSection(page, 'share', '[data-testid="share-embed"][data-enabled]');
+    await page.getByTestId('public-url').waitFor();
+    await openSection(page, 'report', '[data-testid="report-panel"]:not([data-state="loading"])');
+    browseFive += await counter.take();
+  }
+
+  await openExam(page, ids[0] ?? '');
+  const reopenDetail = await counter.take();
+  return { openDetail, reopenDetail, browseFive };
+}
+
+/** Five ready exams of one patient on `key`'s account, newest first; two with their thumbnail generated. */
+export async function seedFive(emulator: EmulatorProcess, key: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 1; i <= 5; i++) ids.push(await seedExam(emulator.info, key, { name: `Control ${i}`, patient_name: 'MARÍA JOSÉ ROJAS', patient_id: '15.555.555-5' }));
+  for (const id of ids.slice(0, 2)) await emulator.control('POST', `/exams/${id}/thumbnail`);
+  return ids.reverse();
+}
+
+export const benchExamCalls: Bench = async () => {
+  const emulator = await EmulatorProcess.start();
+  const app = await ServeProcess.start({ apiUrl: emulator.info.base_url, keychain: 'none' });
+  const browser = await chromium.launch({
+    ...(existsSync('/usr/bin/chromium') ? { executablePath: '/usr/bin/chromium' } : {}),
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
+  });
+  try {
+    const key = emulator.info.keys.pro;
+    const ids = await seedFive(emulator, key);
+    await app.rpc('keys:save', { key });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const f = await measureExamCalls(page, app.info.url, emulator.info, key, ids);
+    return {
+      title: 'Exam workspace: API calls (X-RateLimit-Remaining of the emulator)',
+      figures: [
+        { name: 'open an exam (summary with thumbnail and the patient’s other exams)', value: f.openDetail, unit: 'calls', goal: '≤ 3', met: f.openDetail <= 3 },
+        { name: 'open the same exam again within a minute', value: f.reopenDetail, unit: 'calls', goal: '0', met: f.reopenDetail === 0 },
+        { name: 'Exams list, then 5 exams with summary, edit, share and report each opened once', value: f.browseFive, unit: 'calls', goal: '< 30', met: f.browseFive < 30 },
+      ],
+      details:
+        'Each exam costs GET /exams/{id}, /thumbnail and /patient-exams; Share adds the embed state (GET /embed), Report the report (GET /report); the clinic public page address (GET /access-pin, the same for every exam) and the referrers directory are asked once per session; the PIN itself comes with the exam. Edit spends nothing until saved.',
+    };
+  } finally {
+    await browser.close();
+    await app.dispose();
+    await emulator.dispose();
+  }
+};
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  console.log(JSON.stringify(await benchExamCalls(), null, 2));
+}

@@ -1,0 +1,15 @@
+// The exam workspace is frugal with the hourly allowance, counted by the emulator's rate headers.
+import { measureExamCalls, seedFive } from '../bench/exam-calls';
+import { expect, test } from './support/fixtures';
+
+test('opening an exam costs at most 3 calls, again within a minute none, five exams with every panel under 30', async ({ page, app, emulator }) => {
+  test.setTimeout(120_000);
+  const key = emulator.info.keys.pro;
+  const ids = await seedFive(emulator, key);
+  await app.rpc('keys:save', { key });
+  const f = await measureExamCalls(page, app.info.url, emulator.info, key, ids);
+  expect(f.openDetail).toBeLessThanOrEqual(3);
+  expect(f.openDetail).toBeGreaterThan(0);
+  expect(f.reopenDetail).toBe(0);
+  expect(f.browseFive).toBeLessThan(30);
+});
