@@ -78,6 +78,10 @@ export const CORE_ERROR_CODES = [
   'invalid_rut',
   'already_signed',
   'session_ended',
+  // Reports of an exam.
+  'report_download_failed',
+  'report_not_pdf',
+  'report_too_large',
 ] as const;
 
 export const ERROR_CODES = [...new Set([...API_ERROR_CODES, ...UPLOAD_ERROR_CODES, ...CORE_ERROR_CODES])];
