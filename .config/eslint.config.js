@@ -3,17 +3,29 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
-import { builtinModules } from 'node:module';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import typeOnlyImports from './eslint-rules/type-only-imports.js';
 
-const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+// The layering rules are described in main/ARCHITECTURE.md; each message names its section.
+const ARCH = 'main/ARCHITECTURE.md';
 
-/** DESIGN.md §3: the layering rules, one block per folder. */
-const layer = (files, patterns, paths = []) => ({
+/** Packages a folder must not import (by package name). */
+const packages = (files, patterns) => ({
   files,
-  rules: {
-    '@typescript-eslint/no-restricted-imports': ['error', { paths, patterns }],
-  },
+  rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] },
 });
+
+/** One zone of import-x/no-restricted-paths: files under `target` must not import anything under `from`. */
+const zone = (target, from, section, what, except) => ({ target, from, ...(except ? { except } : {}), message: `${what} (${ARCH} §${section}).` });
+const core = (...dirs) => dirs.map((d) => `main/core/${d}`);
+
+/** The raw-IPC rule (§5); repeated in blocks that add selectors of their own, since a later block replaces the options. */
+const rawIpc = [
+  { selector: "ImportSpecifier[imported.name=/^(ipcMain|ipcRenderer)$/]", message: `Raw IPC only in main/ipc and preload/index.ts (${ARCH} §5).` },
+  { selector: "MemberExpression[object.property.name='webContents'][property.name='send']", message: `webContents.send only in main/ipc (${ARCH} §5).` },
+  { selector: "MemberExpression[object.name='webContents'][property.name='send']", message: `webContents.send only in main/ipc (${ARCH} §5).` },
+];
 
 export default tseslint.config(
   {
@@ -35,40 +47,70 @@ export default tseslint.config(
     files: ['renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
   },
-  // Rule 1: the core is Electron-free and DOM-free.
-  layer(['main/core/**/*.ts'], [
-    { group: ['electron', 'electron/*', 'electron-store', 'keytar', 'react', 'react-dom', 'react/*'], message: 'main/core must not import Electron, native adapters or React (DESIGN.md §3.1).' },
-    { group: ['**/renderer/**', '**/windows/**', '**/ipc/**', '**/adapters/**', '**/test/**', '**/preload/index*'], message: 'main/core imports only main/core and preload/contract (DESIGN.md §3.1).' },
-  ]),
-  // Rule 2: the renderer is UI only.
-  layer(['renderer/**/*.{ts,tsx}'], [
-    { group: nodeBuiltins, message: 'The renderer never uses Node built-ins (DESIGN.md §3.2).' },
-    { group: ['electron', 'electron/*', '**/main/**', '**/test/**', '**/preload/index*'], message: 'The renderer imports only renderer/ and types from preload/contract (DESIGN.md §3.2).' },
-    { group: ['**/preload/contract/**'], allowTypeImports: true, message: 'The renderer imports only types from preload/contract (DESIGN.md §3.2).' },
-  ]),
-  // Rule 3: the preload imports only electron and the contract.
-  layer(['preload/**/*.ts'], [
-    { group: nodeBuiltins, message: 'The preload runs sandboxed: no Node built-ins (DESIGN.md §3.3).' },
-    { group: ['**/main/**', '**/renderer/**', '**/test/**'], message: 'preload imports only electron and preload/contract (DESIGN.md §3.3).' },
-  ]),
-  // The contract itself imports nothing but schema tooling.
-  layer(['preload/contract/**/*.ts'], [
-    { group: [...nodeBuiltins, 'electron', '**/main/**', '**/renderer/**', '**/test/**', '../index*'], message: 'preload/contract imports nothing else (DESIGN.md §2).' },
-  ]),
-  // Rule 4: the emulator is an independent implementation of the spec.
-  layer(['test/emulator/**/*.ts'], [
-    { group: ['**/main/**', '**/preload/**', '**/renderer/**'], message: 'test/emulator must not import project code (DESIGN.md §3.4).' },
-  ]),
-  // Rule 5: raw IPC only inside the typed wrappers.
+  // Layering by resolved path: however an import is spelled, where it lands decides.
   {
     files: ['**/*.{ts,tsx}'],
-    ignores: ['main/ipc/**', 'preload/index.ts', 'preload/patient.ts'],
-    rules: {
-      'no-restricted-syntax': ['error',
-        { selector: "ImportSpecifier[imported.name=/^(ipcMain|ipcRenderer)$/]", message: 'Raw IPC only in main/ipc and preload/index.ts (DESIGN.md §3.5).' },
-        { selector: "MemberExpression[object.property.name='webContents'][property.name='send']", message: 'webContents.send only in main/ipc (DESIGN.md §3.5).' },
-        { selector: "MemberExpression[object.name='webContents'][property.name='send']", message: 'webContents.send only in main/ipc (DESIGN.md §3.5).' },
+    plugins: { 'import-x': importX, scanbridge: { rules: { 'type-only-imports': typeOnlyImports } } },
+    settings: {
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({ noWarnOnMultipleProjects: true, project: ['main/tsconfig.json', 'main/tsconfig.core.json', 'preload/tsconfig.json', 'renderer/tsconfig.json', 'test/tsconfig.json'] }),
       ],
     },
+    rules: {
+      'import-x/no-restricted-paths': ['error', {
+        zones: [
+          // §1: the core is plain Node.
+          zone('main/core', ['main/index.ts', 'main/cli.ts', 'main/windows', 'main/ipc', 'main/adapters', 'main/bin', 'renderer'], 1, 'main/core imports only main/core and preload/contract'),
+          zone('main/core', 'preload', 1, 'main/core imports only main/core and preload/contract', ['./contract']),
+          // §2: the core's own order.
+          zone('main/core/api', [...core('dicom', 'upload', 'watch', 'agent', 'bridge', 'cli'), 'main/core/agent.ts'], 2, 'api is the lowest layer of the core: it imports no other part of it'),
+          zone('main/core/dicom', [...core('api', 'upload', 'watch', 'agent', 'bridge', 'cli'), 'main/core/agent.ts'], 2, 'dicom is the lowest layer of the core: it imports no other part of it'),
+          zone('main/core/upload', [...core('watch', 'agent', 'bridge', 'cli'), 'main/core/agent.ts'], 2, 'upload sits below the agent and beside watch'),
+          zone('main/core/watch', [...core('api', 'upload', 'agent', 'bridge', 'cli'), 'main/core/agent.ts'], 2, 'watch sits below the agent and beside upload'),
+          zone('main/core/agent', core('bridge', 'cli'), 2, 'the agent sits below the front ends (bridge, cli)'),
+          zone('main/core/agent.ts', core('bridge', 'cli'), 2, 'the agent sits below the front ends (bridge, cli)'),
+          zone('main/core/bridge', core('cli'), 2, 'the bridge sits below the cli'),
+          zone(['main/core/settings', 'main/core/secrets', 'main/core/paths.ts', 'main/core/credentials.ts', 'main/core/atomic-file.ts'], [...core('dicom', 'upload', 'watch', 'agent', 'bridge', 'cli'), 'main/core/agent.ts'], 2, 'settings, secrets, paths and credentials are helpers below every layer'),
+          // §3: the window.
+          zone('renderer', ['main', 'test'], 3, 'The renderer imports only renderer/ and types from preload/contract'),
+          zone('renderer', 'preload', 3, 'The renderer imports only renderer/ and types from preload/contract', ['./contract']),
+          zone('preload', ['main', 'renderer', 'test'], 3, 'preload imports only electron and preload/contract'),
+          zone('preload/contract', ['preload/index.ts', 'preload/patient.ts'], 3, 'preload/contract imports nothing else'),
+          // §4: tests stay outside.
+          zone('main', 'test', 4, 'Nothing in main/ imports test/'),
+          zone('test/emulator', ['main', 'preload', 'renderer'], 4, 'test/emulator must not import project code'),
+        ],
+      }],
+    },
+  },
+  // §1: no Electron, native adapters or React in the core, not even with a dynamic import().
+  packages(['main/core/**/*.ts'], [{ group: ['electron', 'electron/*', 'electron-store', 'keytar', 'react', 'react-dom', 'react/*'], message: `main/core must not import Electron, native adapters or React (${ARCH} §1).` }]),
+  {
+    files: ['main/core/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', ...rawIpc,
+        { selector: "ImportExpression[source.value=/^(electron|keytar)(\\/|$)/]", message: `main/core must not load Electron or keytar, not even with import() (${ARCH} §1).` },
+        { selector: "CallExpression[callee.name='require'][arguments.0.value=/^(electron|keytar)(\\/|$)/]", message: `main/core must not load Electron or keytar (${ARCH} §1).` },
+      ],
+    },
+  },
+  // §3: the renderer and the preload use no Node built-ins (by resolution, so a module of ours
+  // named like one, e.g. ./events, is not mistaken for it), and the renderer only types of the contract.
+  {
+    files: ['renderer/**/*.{ts,tsx}', 'preload/**/*.ts'],
+    rules: { 'import-x/no-nodejs-modules': ['error'] },
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    rules: {
+      'scanbridge/type-only-imports': ['error', { dir: 'preload', message: `The renderer imports only types from preload/contract: use import type (${ARCH} §3).` }],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['electron', 'electron/*'], message: `The renderer never imports Electron (${ARCH} §3).` }] }],
+    },
+  },
+  // §5: raw IPC only inside the typed wrappers.
+  {
+    files: ['**/*.{ts,tsx}'],
+    ignores: ['main/ipc/**', 'preload/index.ts', 'preload/patient.ts', 'main/core/**'],
+    rules: { 'no-restricted-syntax': ['error', ...rawIpc] },
   },
 );

@@ -4,10 +4,13 @@
 // IPC wrappers (main/index.ts), the browser-mode server (`scanbridge serve`) or a test.
 import { join } from 'node:path';
 import type { InboxItem, KeysStatus, Language, RateState, Settings, UploadJobView } from '../../preload/contract';
+import { ActivityHub } from './agent/activity';
+import type { JobOrigin } from './agent/activity';
 import type { ContractHost, Logger } from './agent/contract';
 import { createContractHost } from './agent/contract';
 import { ChangeBatcher } from './agent/change-batcher';
 import { EventHub } from './agent/event-hub';
+import { ExamRecorder } from './agent/exam-recorder';
 import { createHandlers } from './agent/handlers';
 import { registerBackgroundTasks } from './agent/background';
 import { Inbox } from './agent/inbox';
@@ -19,7 +22,6 @@ import type { PollClock } from './agent/poll-scheduler';
 import { PollScheduler } from './agent/poll-scheduler';
 import type { FolderPicker, Notifier } from './agent/ports';
 import { logNotifier, noFolderPicker } from './agent/ports';
-import { PreferencesStore } from './agent/preferences';
 import { ServiceConnection } from './agent/service';
 import type { EngineOptions } from './upload/engine';
 import { UploadQueue } from './agent/upload-queue';
@@ -28,17 +30,19 @@ import type { ApiClient } from './api';
 import { APP_VERSION } from './api/user-agent';
 import { ConsentDesk, pagePatientDisplay } from './consent/desk';
 import type { PatientDisplayPort } from './consent/desk';
+import { baseUrlOf, environmentCredentials } from './credentials';
 import { stopScanWorkers } from './dicom';
 import { securePrivateFolders } from './private-fs';
 import type { SecretStore } from './secrets/secret-store';
-import { openSettingsStore } from './settings';
+import { importLegacyPreferences, openSettingsStore } from './settings';
 import { resolveConfigDir } from './settings/paths';
 import type { Settings as StoredSettings } from './settings';
 import { examsPortFromClient } from './upload/api-port';
 import type { ExamsPort } from './upload/ports';
-import type { FolderWatcherOptions } from './watch';
-import { Ledger } from './watch';
+import type { FolderWatcherOptions, WatchFolderConfig } from './watch';
+import { Ledger, newAgentId } from './watch';
 
+export type { ActivityEvents, JobOrigin } from './agent/activity';
 export type { ContractHost, Logger } from './agent/contract';
 export type { FolderPicker, Notice, Notifier } from './agent/ports';
 export type { PollClock, PollTask } from './agent/poll-scheduler';
@@ -46,6 +50,10 @@ export type { PollClock, PollTask } from './agent/poll-scheduler';
 export type AgentOptions = {
   /** The app data folder (inbox, upload journals, ledger): appDataDir() from core/paths in the app and CLI. */
   dataDir: string;
+  /** Where the inbox and the upload list are kept (default `<dataDir>/agent`). */
+  stateDir?: string;
+  /** Watch exactly these folders instead of the saved ones (`scanbridge watch`); settings never change them. */
+  folders?: WatchFolderConfig[];
   /** The settings folder (default: the settings module's, SCANBRIDGE_CONFIG_DIR or the OS convention). */
   configDir?: string;
   /** SCANBRIDGE_API_URL (overrides the saved address) and SCANBRIDGE_API_KEY (a key for this session only). */
@@ -69,6 +77,7 @@ export type AgentOptions = {
     retryDelaysMs?: readonly number[];
     engine?: Omit<EngineOptions, 'concurrency' | 'bucket' | 'bandwidthLimit'>;
     watcher?: FolderWatcherOptions;
+    heldRetryMs?: number;
     /** The background scheduler's clock (the polling-budget test runs it in step with the emulator's --time-scale). */
     pollClock?: PollClock;
   };
@@ -88,6 +97,8 @@ export type Agent = {
   /** Upload status for the tray icon. */
   status(): AgentStatus;
   onStatus(listener: (status: AgentStatus) => void): () => void;
+  /** What the watchers found and how uploads ended, for a headless front end. */
+  activity: ActivityHub;
   /** Where the settings file is (tests check that it never holds a key). */
   settingsFile: string;
   /**
@@ -110,24 +121,32 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const env = options.env ?? process.env;
   const log = options.log ?? stderrLogger();
   const systemLanguage = options.systemLanguage ?? detectSystemLanguage(env);
-  const agentDir = join(options.dataDir, 'agent');
+  const agentDir = options.stateDir ?? join(options.dataDir, 'agent');
   const events = new EventHub();
+  const activity = new ActivityHub();
+  const agentId = newAgentId();
 
   // Patient data stays private: folders 0700, files 0600, older ones tightened (core/private-fs.ts).
   securePrivateFolders([options.dataDir, resolveConfigDir({ ...(options.configDir ? { cwd: options.configDir } : {}), env })]);
   const settingsStore = openSettingsStore({ ...(options.configDir ? { cwd: options.configDir } : {}), env });
   if (settingsStore.problems.length > 0) log.warn(`settings: fell back to defaults for ${settingsStore.problems.join(', ')}`);
-  const prefs = new PreferencesStore(join(agentDir, 'preferences.json'));
+  // Settings before version 2 kept the inbox preferences in a file of their own: moved in once.
+  try {
+    if (importLegacyPreferences(settingsStore, join(options.dataDir, 'agent', 'preferences.json'))) log.info('settings: inbox preferences moved into the settings file');
+  } catch (e) {
+    log.warn(`settings: the old inbox preferences could not be moved in (${e instanceof Error ? e.name : 'error'})`);
+  }
+  const prefs = (): StoredSettings['inbox'] => settingsStore.get().inbox;
   const keys = new KeyManager(options.secretStore, log);
-  await keys.load(env['SCANBRIDGE_API_KEY']?.trim() || undefined);
+  await keys.load(environmentCredentials(env).apiKey);
 
   const language = (s: StoredSettings = settingsStore.get()): Language => (s.language === 'system' ? systemLanguage : s.language);
-  const apiUrl = (s: StoredSettings): string => env['SCANBRIDGE_API_URL']?.trim() || s.api_base_url || '';
+  const apiUrl = (s: StoredSettings): string => baseUrlOf(env, s) ?? '';
   const activeKind = (s: StoredSettings): 'live' | 'sandbox' | null => (keys.has(s.active_key_kind) ? s.active_key_kind : null);
 
   const settingsView = (): Settings => {
     const s = settingsStore.get();
-    const p = prefs.get();
+    const p = prefs();
     return {
       language: s.language,
       api_base_url: apiUrl(s),
@@ -170,7 +189,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   });
   const inbox = new Inbox(
     await InboxStore.open(join(agentDir, 'inbox.json')),
-    () => ({ template: prefs.get().exam_name_template, language: language(), defaultExpirationDays: prefs.get().default_expiration_days }),
+    () => ({ template: prefs().exam_name_template, language: language(), defaultExpirationDays: prefs().default_expiration_days }),
     (items) => inboxBatcher.mark('inbox', items),
   );
   const ledger = await Ledger.open(join(options.dataDir, 'watch', 'uploaded-studies.jsonl'));
@@ -186,6 +205,12 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     }
   };
 
+  const recorder = new ExamRecorder({ ledger, inbox, agentId, log });
+  const originOf = (view: UploadJobView): JobOrigin => {
+    if (!view.inbox_id || !inbox.has(view.inbox_id)) return null;
+    const item = inbox.get(view.inbox_id);
+    return { folderId: item.folder_id, exportPath: item.export_path, study_uid: item.study_uid };
+  };
   // One scheduler for every background refresh, within a share of the key's hourly allowance.
   const poll = new PollScheduler({
     ...(options.tuning?.pollClock ? { clock: options.tuning.pollClock } : {}),
@@ -223,15 +248,18 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
       async onReady(view, info) {
         if (view.inbox_id && inbox.has(view.inbox_id)) inbox.setStatus(view.inbox_id, 'uploaded', view.id);
         notify('exam_ready', view);
-        // Auto-mode uploads are recorded by the watcher's coordinator (with the share's done marker).
-        if (info.source === 'review' && info.ledger) await ledger.record(info.ledger, info.result.exam_id);
+        activity.emit('upload:ready', { view, origin: originOf(view), files: info.result.files, bytes: info.result.bytes });
+        await recorder.ready(view, { ledger: info.ledger, result: info.result });
       },
       onEnded(view) {
+        void recorder.ended(view);
+        activity.emit('upload:ended', { view, origin: originOf(view) });
         // Back to the inbox, so staff can correct and upload again.
         if (view.inbox_id && inbox.has(view.inbox_id)) inbox.setStatus(view.inbox_id, 'review', null);
         if (view.phase === 'failed') notify('upload_failed', view);
       },
       onStruggling(view) {
+        activity.emit('upload:struggling', { view, origin: originOf(view) });
         notify('upload_retrying', view);
       },
     },
@@ -241,9 +269,19 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     ...(options.tuning?.engine ? { engine: options.tuning.engine } : {}),
   });
 
-  const watchers = new Watchers({ ledger, inbox, queue, log, ...(options.tuning?.watcher ? { watcher: options.tuning.watcher } : {}) });
+  const watchers = new Watchers({
+    ledger,
+    inbox,
+    queue,
+    recorder,
+    agentId,
+    log,
+    activity,
+    ...(options.tuning?.watcher ? { watcher: options.tuning.watcher } : {}),
+    ...(options.tuning?.heldRetryMs !== undefined ? { heldRetryMs: options.tuning.heldRetryMs } : {}),
+  });
   const applyWatchers = (s: StoredSettings): void => {
-    watchers.apply(s.watch_folders).catch((e: unknown) => log.warn(`watch folders could not start: ${e instanceof Error ? e.name : 'error'}`));
+    watchers.apply(options.folders ?? s.watch_folders).catch((e: unknown) => log.warn(`watch folders could not start: ${e instanceof Error ? e.name : 'error'}`));
   };
 
   const connect = (s: StoredSettings = settingsStore.get()): void => {
@@ -267,6 +305,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     connect(s);
     applyWatchers(s);
     queue.applySettings();
+    inbox.reprefill();
     events.emit('settings:changed', settingsView());
   });
 
@@ -290,11 +329,11 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     transport: options.transport,
     systemLanguage,
     settingsStore,
-    prefs,
     keys,
     service,
     inbox,
     queue,
+    recorder,
     consent,
     folderPicker: options.folderPicker ?? noFolderPicker,
     settingsView,
@@ -304,7 +343,6 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
       events.emit('keys:changed', keysStatus());
       events.emit('settings:changed', settingsView());
     },
-    prefsChanged: () => events.emit('settings:changed', settingsView()),
     poll,
     feed,
   });
@@ -315,6 +353,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   let stopped: Promise<void> | undefined;
   return {
     host,
+    activity,
     consent,
     settings: settingsView,
     language: () => language(),
@@ -334,6 +373,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
         consent.close();
         await watchers.close();
         await queue.close();
+        await recorder.releaseAll();
         inboxBatcher.close();
         rateBatcher.close();
         await inbox.flush();

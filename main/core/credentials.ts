@@ -34,19 +34,29 @@ export type CredentialSources = {
   secrets: () => SecretStore | Promise<SecretStore>;
 };
 
+/** What the environment says, when it says it: SCANBRIDGE_API_URL and SCANBRIDGE_API_KEY. */
+export function environmentCredentials(env: NodeJS.ProcessEnv): { baseUrl: string | undefined; apiKey: string | undefined } {
+  return { baseUrl: env['SCANBRIDGE_API_URL']?.trim() || undefined, apiKey: env['SCANBRIDGE_API_KEY']?.trim() || undefined };
+}
+
+/** The service address in use: the environment's, else the saved one (null when neither). */
+export function baseUrlOf(env: NodeJS.ProcessEnv, settings: Pick<Settings, 'api_base_url'>): string | null {
+  return environmentCredentials(env).baseUrl ?? settings.api_base_url ?? null;
+}
+
 /**
- * Resolves base URL and key: SCANBRIDGE_API_URL / SCANBRIDGE_API_KEY first, else the saved settings
+ * Resolves base URL and key (the one resolver: the agent takes its address from `baseUrlOf` and
+ * its session key from `environmentCredentials` too): SCANBRIDGE_API_URL / SCANBRIDGE_API_KEY first, else the saved settings
  * and the keychain entry of the active key kind. Throws CredentialsError (or the keychain's
  * KeychainUnavailableError) with a message fit to show.
  */
 export async function resolveCredentials(sources: CredentialSources): Promise<Credentials> {
   const env = sources.env ?? process.env;
-  const envUrl = env['SCANBRIDGE_API_URL']?.trim() || undefined;
-  const envKey = env['SCANBRIDGE_API_KEY']?.trim() || undefined;
+  const { baseUrl: envUrl, apiKey: envKey } = environmentCredentials(env);
   let settings: Settings | undefined;
   const loadSettings = (): Settings => (settings ??= sources.settings());
 
-  const baseUrl = envUrl ?? loadSettings().api_base_url ?? undefined;
+  const baseUrl = envUrl ?? baseUrlOf(env, loadSettings()) ?? undefined;
   if (!baseUrl) throw new CredentialsError('no_api_url');
   if (!apiBaseUrlSchema.safeParse(baseUrl).success) throw new CredentialsError('invalid_api_url');
 

@@ -21,6 +21,7 @@ import { uploadsMethods } from './uploads';
 import { webhooksMethods } from './webhooks';
 
 export type * from './types';
+export * from './errors';
 export type * from './support';
 export type * from './activity';
 export type * from './webhooks';

@@ -3,13 +3,16 @@
 import type { z } from 'zod';
 import { methods } from '../../../preload/contract';
 import type { ContractError, EventName, Events, MethodName, MethodResult, Methods } from '../../../preload/contract';
-import { ApiClientError, ValidationError } from '../api/errors';
+import type { ErrorCode } from '../../../preload/contract/errors';
+import { ApiError } from '../api/errors';
+import { KeychainUnavailableError } from '../secrets/keychain-errors';
+import { UploadError } from '../upload/errors';
 
 /** A failure with a stable code the window translates (ContractError on the wire). */
 export class ContractFailure extends Error {
   override name = 'ContractFailure';
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly details?: { field: string; message: string }[],
   ) {
@@ -46,22 +49,15 @@ export function parseArgs<M extends MethodName>(name: M, raw: unknown): z.output
   return parsed.data as z.output<Methods[M]['args']>;
 }
 
-/** Errors that carry their own stable code (the keychain's, the upload engine's) without importing them here. */
-function codedError(e: unknown): { code: string; message: string } | null {
-  if (!(e instanceof Error)) return null;
-  const code = (e as { code?: unknown }).code;
-  if (e.name === 'KeychainUnavailableError') return { code: 'keychain_unavailable', message: e.message };
-  if (e.name === 'UploadError' && typeof code === 'string') return { code, message: e.message };
-  return null;
-}
-
-/** Any error as the wire shape. Unknown errors become `internal` with a generic message (details go to the log). */
-export function toContractError(e: unknown): ContractError {
+/**
+ * Any error as the wire shape: the code the window translates and a technical message. Unknown
+ * errors become `internal` with a generic message (details go to the log).
+ */
+export function toContractError(e: unknown): ContractError & { code: ErrorCode } {
   if (e instanceof ContractFailure) return e.details ? { code: e.code, message: e.message, details: e.details } : { code: e.code, message: e.message };
-  if (e instanceof ValidationError) return { code: e.code, message: e.message, details: e.details };
-  if (e instanceof ApiClientError) return { code: e.code, message: e.message };
-  const coded = codedError(e);
-  if (coded) return coded;
+  if (e instanceof ApiError) return e.details.length > 0 ? { code: e.code, message: e.message, details: e.details } : { code: e.code, message: e.message };
+  if (e instanceof UploadError) return { code: e.code, message: e.message };
+  if (e instanceof KeychainUnavailableError) return { code: e.code, message: e.message };
   return { code: 'internal', message: 'Something went wrong inside ScanBridge. Try again; if it keeps happening, restart the app.' };
 }
 

@@ -2,7 +2,7 @@
 // Ids named by the window are checked here (shape only: the service says whether they exist).
 import type { ExamView } from '../../../preload/contract';
 import type { Exam } from '../api';
-import { ThumbnailNotReadyError } from '../api';
+import { isApiError } from '../api';
 import type { UpdateExamRequest } from '../api/exam-schemas';
 import type { Handlers } from './contract';
 import { ContractFailure } from './contract';
@@ -55,7 +55,7 @@ export function createExamsHandlers(ctx: HandlerContext): Pick<Handlers, 'exams:
         if (!/^image\/(png|jpeg)$/.test(t.contentType)) throw new ContractFailure('invalid_response', 'The preview image has an unexpected format.');
         return { ready: true as const, content_type: t.contentType, base64: Buffer.from(t.bytes.buffer, t.bytes.byteOffset, t.bytes.byteLength).toString('base64') };
       } catch (e) {
-        if (e instanceof ThumbnailNotReadyError) return { ready: false as const };
+        if (isApiError(e, 'thumbnail_not_ready')) return { ready: false as const };
         throw e;
       }
     },

@@ -4,7 +4,7 @@ import got from 'got';
 import type { ReportView } from '../../../preload/contract';
 import { MAX_REPORT_BYTES } from '../../../preload/contract/reports';
 import type { Report, ReportUploaded } from '../api';
-import { NotFoundError } from '../api';
+import { isApiError } from '../api';
 import type { Handlers } from './contract';
 import { ContractFailure } from './contract';
 import { checkExamId } from './handlers-exams';
@@ -37,7 +37,7 @@ export function createReportsHandlers(ctx: HandlerContext): Pick<Handlers, 'repo
       links.set(examId, { url: r.url, expiresAt: Number.isNaN(expires) ? Date.now() + 5 * 60_000 : expires });
       return r;
     } catch (e) {
-      if (e instanceof NotFoundError) {
+      if (isApiError(e, 'not_found', 'thumbnail_not_ready')) {
         links.delete(examId);
         return null;
       }

@@ -24,28 +24,28 @@ import { createWebhooksHandlers } from './handlers-webhooks';
 import type { NotificationFeed } from './notification-feed';
 import type { PollScheduler } from './poll-scheduler';
 import type { FolderPicker } from './ports';
-import type { PreferencesStore } from './preferences';
 import type { ServiceConnection } from './service';
 import { accountView } from './service';
 import type { UploadQueue } from './upload-queue';
+import type { ExamRecorder } from './exam-recorder';
+import type { Claim } from '../watch';
 
 export type HandlerContext = {
   transport: AppInfo['transport'];
   systemLanguage: Language;
   settingsStore: SettingsStore;
-  prefs: PreferencesStore;
   keys: KeyManager;
   service: ServiceConnection;
   inbox: Inbox;
   queue: UploadQueue;
+  /** Claims on the share and the done marker of every upload. */
+  recorder: ExamRecorder;
   consent: ConsentDesk;
   folderPicker: FolderPicker;
   settingsView: () => Settings;
   keysStatus: () => KeysStatus;
   /** Re-reads which key is active, rebuilds the client and tells the windows. */
   keysChanged: () => void;
-  /** Tells the windows the settings changed (for the parts the settings store does not hold). */
-  prefsChanged: () => void;
   /** The one background scheduler (see poll-scheduler.ts). */
   poll: PollScheduler;
   feed: NotificationFeed;
@@ -96,14 +96,14 @@ export function createHandlers(ctx: HandlerContext): Handlers {
         if (args.upload.bandwidth_limit !== undefined) patch.upload.bandwidth_limit_bytes_per_s = args.upload.bandwidth_limit;
         if (args.upload.mode !== undefined) patch.upload.mode = args.upload.mode;
       }
-      if (Object.keys(patch).length > 0) updateSettings(ctx.settingsStore, patch);
       if (args.exam_name_template !== undefined || args.default_expiration_days !== undefined) {
-        ctx.prefs.update({
+        patch.inbox = {
+          ...ctx.settingsStore.get().inbox,
           ...(args.exam_name_template !== undefined ? { exam_name_template: args.exam_name_template } : {}),
           ...(args.default_expiration_days !== undefined ? { default_expiration_days: args.default_expiration_days } : {}),
-        });
-        ctx.prefsChanged();
+        };
       }
+      if (Object.keys(patch).length > 0) updateSettings(ctx.settingsStore, patch);
       return ctx.settingsView();
     },
 
@@ -171,7 +171,25 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       const item = ctx.inbox.get(args.id);
       if (item.status === 'uploaded') throw new ContractFailure('conflict', 'This study is already uploaded.');
       const request = await ctx.inbox.uploadRequest(args.id, 'review', args.allow_incomplete === true);
-      const view = await ctx.queue.enqueue(request);
+      let claim: Claim | null = null;
+      if (request.ledger) {
+        const c = await ctx.recorder.claimForReview(item.id, item.export_path, request.ledger, item.warnings.includes('already_uploaded_changed'));
+        if (c.kind === 'done') {
+          ctx.inbox.setStatus(args.id, 'uploaded', null);
+          throw new ContractFailure('conflict', `Another computer already uploaded this study (exam ${c.exam_id}).`);
+        }
+        if (c.kind === 'held') throw new ContractFailure('conflict', 'Another computer is uploading this study right now.');
+        claim = c.claim;
+      }
+      let view;
+      try {
+        view = await ctx.queue.enqueue(request);
+      } catch (e) {
+        await claim?.release();
+        throw e;
+      }
+      const jobId = view.id;
+      if (claim) ctx.recorder.hold(item.id, claim, () => void ctx.queue.standDown(jobId));
       ctx.inbox.setStatus(args.id, 'queued', view.id);
       return { job_id: view.id };
     },

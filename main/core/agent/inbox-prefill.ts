@@ -4,8 +4,7 @@
 import type { ExamType, Skipped, Study, StudyWarning as DicomWarning } from '../dicom';
 import type { InboxFields, InboxSeries, Language, StudyWarning } from '../../../preload/contract';
 
-/** The default exam-name template: "CBCT Juan Carlos Muñoz 2026-03-02". */
-export const DEFAULT_NAME_TEMPLATE = '{type} {patient} {date}';
+export { DEFAULT_NAME_TEMPLATE } from '../settings/schema';
 
 const TYPE_LABELS: Record<Language, Record<ExamType, string>> = {
   es: { cbct: 'CBCT', radiografia: 'Radiografía', mesh: 'Modelo 3D', atm: 'ATM' },

@@ -1,10 +1,10 @@
 // The inbox: studies the watchers found, with the fields staff edit before uploading. Kept in
 // `<data>/inbox.json` (rewritten atomically, a moment after each change) so a restart keeps the
 // edits; the file holds patient data, so it lives in the app's private data folder and never in logs.
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { InboxFields, InboxItem } from '../../../preload/contract';
+import { DebouncedSave, writeFileAtomic } from '../atomic-file';
 
 const examType = z.enum(['cbct', 'radiografia', 'mesh', 'atm']);
 
@@ -73,13 +73,14 @@ export type FieldName = (typeof fieldNames)[number];
 export class InboxStore {
   private readonly records = new Map<string, InboxRecord>();
   private readonly dismissed = new Map<string, string>();
-  private saveTimer: NodeJS.Timeout | undefined;
-  private saving: Promise<void> = Promise.resolve();
+  private readonly saves: DebouncedSave;
 
   private constructor(
     readonly file: string,
-    private readonly saveDelayMs: number,
-  ) {}
+    saveDelayMs: number,
+  ) {
+    this.saves = new DebouncedSave(() => this.write(), saveDelayMs);
+  }
 
   /** Loads the inbox file; a missing or unreadable file starts an empty inbox (bad records are dropped). */
   static async open(file: string, saveDelayMs = 150): Promise<InboxStore> {
@@ -169,32 +170,18 @@ export class InboxStore {
 
   /** Writes now and waits for it (shutdown, tests). */
   async flush(): Promise<void> {
-    if (this.saveTimer) {
-      clearTimeout(this.saveTimer);
-      this.saveTimer = undefined;
-      this.saving = this.saving.then(() => this.write());
-    }
-    await this.saving;
+    await this.saves.flush();
   }
 
   private scheduleSave(): void {
-    if (this.saveTimer) return;
-    this.saveTimer = setTimeout(() => {
-      this.saveTimer = undefined;
-      this.saving = this.saving.then(() => this.write());
-    }, this.saveDelayMs);
-    this.saveTimer.unref?.();
+    this.saves.schedule();
   }
 
   private async write(): Promise<void> {
     const dismissed = [...this.dismissed].map(([id, fingerprint]) => ({ id, fingerprint }));
     const text = JSON.stringify({ v: 1, records: [...this.records.values()], dismissed });
-    const tmp = `${this.file}.${process.pid}.tmp`;
     try {
-      await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
-      await writeFile(tmp, text, { mode: 0o600 });
-      // Rename is atomic: a crash leaves the old file or the new one, never half of one.
-      await rename(tmp, this.file);
+      await writeFileAtomic(this.file, text);
     } catch {
       // The next change tries again; the inbox in memory stays right meanwhile.
     }

@@ -104,6 +104,28 @@ export class Inbox {
     return item;
   }
 
+  /**
+   * The language or the name template changed: studies still waiting for review get the new
+   * proposal (in the window's language) for every field staff have not edited.
+   */
+  reprefill(): void {
+    const p = this.prefill();
+    let changed = false;
+    for (const item of this.store.list()) {
+      const rec = this.store.get(item.id);
+      const study = this.studies.get(item.id);
+      if (!rec || !study || item.status !== 'review') continue;
+      // The item's type is the folder's or the DICOM's already (or staff's, which stays).
+      const proposed = prefillFields(study, { folderExamType: item.fields.exam_type, template: p.template, language: p.language, defaultExpirationDays: p.defaultExpirationDays });
+      const fields = { ...item.fields };
+      for (const k of Object.keys(proposed) as (keyof InboxFields)[]) if (!rec.edited.includes(k)) (fields as Record<string, unknown>)[k] = proposed[k];
+      if (JSON.stringify(fields) === JSON.stringify(item.fields)) continue;
+      this.store.put({ ...rec, item: { ...item, fields } });
+      changed = true;
+    }
+    if (changed) this.changed();
+  }
+
   /** Staff edits (fields and excluded series). */
   update(id: string, fields: Partial<InboxFields> | undefined, excluded: readonly string[] | undefined): InboxItem {
     const rec = this.require(id);

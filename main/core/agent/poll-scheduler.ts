@@ -23,7 +23,7 @@
 //   });
 //   scheduler.markFresh('consent-status'); // the window just loaded it: wait a full interval
 //   off();                                  // unregister
-import { RateLimitedError } from '../api/errors';
+import { isApiError } from '../api/errors';
 
 /** The hourly limit assumed until the service tells us (X-RateLimit-Limit): the Free plan's. */
 export const FREE_PLAN_LIMIT = 100;
@@ -245,7 +245,7 @@ export class PollScheduler {
       } else {
         entry.failures += 1;
         const backoff = Math.min(task.maxBackoffMs ?? HOUR_MS, interval * 2 ** entry.failures);
-        const retryAfter = error instanceof RateLimitedError ? this.clock.fromWallMs(error.retryAfterSeconds * 1000) : 0;
+        const retryAfter = isApiError(error, 'rate_limited') ? this.clock.fromWallMs(error.retryAfterSeconds * 1000) : 0;
         entry.nextAt = now + Math.max(backoff, retryAfter);
         this.options.onError?.(task.id, error);
       }

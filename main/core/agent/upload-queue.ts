@@ -3,22 +3,28 @@
 // network faults, and restored after a restart (the engine's journal resumes the same exam).
 // Progress reaches the window through a ChangeBatcher: a 5000-file job produces a few pushes a
 // second carrying only the jobs that changed.
+//
+// Beside it: job-view.ts (the view as a pure reducer of engine events), retry-policy.ts (when a
+// job is tried again), upload-list-store.ts (the list on disk). What stays here (over 400 lines)
+// is the scheduling of runs and the user's controls (pause, resume, cancel, retry, stand down),
+// which all move the same entries.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { z } from 'zod';
 import type { UploadJobView, UploadPhase } from '../../../preload/contract';
 import { UploadJob } from '../upload/engine';
-import { uploadLockKeys, withStudyLock } from '../upload/study-lock';
-import type { EngineOptions, JobStatus, UploadEvent, UploadResult } from '../upload/engine';
+import type { EngineOptions, UploadEvent, UploadResult } from '../upload/engine';
 import { UploadError } from '../upload/errors';
 import { planUpload } from '../upload/plan';
 import type { PlanFileInput, RequestedMode } from '../upload/plan';
 import type { ExamFields, ExamsPort } from '../upload/ports';
-import type { Totals } from '../upload/progress';
+import { uploadLockKeys, withStudyLock } from '../upload/study-lock';
 import { TokenBucket } from '../upload/token-bucket';
+import { DebouncedSave } from '../atomic-file';
 import { ChangeBatcher } from './change-batcher';
+import { newJobView, reduceJobView } from './job-view';
+import { isStruggling, retryWaitMs } from './retry-policy';
+import { readUploadList, writeUploadList } from './upload-list-store';
+import type { JobRecord } from './upload-list-store';
 import { ContractFailure } from './contract';
 import type { Logger } from './contract';
 
@@ -34,41 +40,6 @@ export type UploadRequest = {
   /** What the ledger records once the exam is ready (null: nothing to record). */
   ledger: { study_uid: string; fingerprint: string; files: number; bytes: number } | null;
 };
-
-const phaseSchema = z.enum(['queued', 'planning', 'creating', 'uploading', 'confirming', 'paused', 'ready', 'failed', 'cancelled']);
-const viewSchema = z.object({
-  id: z.string(),
-  inbox_id: z.string().nullable(),
-  name: z.string(),
-  patient_name: z.string(),
-  exam_type: z.enum(['cbct', 'radiografia', 'mesh', 'atm']),
-  phase: phaseSchema,
-  mode: z.enum(['files', 'zip']),
-  exam_id: z.string().nullable(),
-  viewer_url: z.string().nullable(),
-  bytes_total: z.number(),
-  bytes_sent: z.number(),
-  files_total: z.number(),
-  files_done: z.number(),
-  rate: z.number(),
-  eta_seconds: z.number().nullable(),
-  error: z.object({ code: z.string(), message: z.string() }).nullable(),
-  retry_at: z.string().nullable().catch(null),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
-const recordSchema = z.object({
-  view: viewSchema,
-  journal: z.string().nullable(),
-  source: z.enum(['review', 'auto']),
-  root: z.string(),
-  expiration_days: z.number().nullable(),
-  ledger: z.object({ study_uid: z.string(), fingerprint: z.string(), files: z.number(), bytes: z.number() }).nullable(),
-  user_paused: z.boolean(),
-});
-type JobRecord = z.infer<typeof recordSchema>;
-
-type Waiter = { resolve: (r: UploadResult) => void; reject: (e: Error) => void };
 
 type Entry = {
   view: UploadJobView;
@@ -86,7 +57,8 @@ type Entry = {
   retries: number;
   retryTimer: NodeJS.Timeout | undefined;
   unsubscribe: (() => void) | null;
-  waiters: Waiter[];
+  /** The current run has hit faults it is retrying: it no longer holds the line for the next job. */
+  troubled: boolean;
   fingerprint: string | null;
 };
 
@@ -122,24 +94,20 @@ export type UploadQueueOptions = {
   engine?: Omit<EngineOptions, 'concurrency' | 'bucket' | 'bandwidthLimit'>;
 };
 
-const DEFAULT_RETRY_DELAYS = [5_000, 15_000, 30_000, 60_000, 120_000, 300_000];
-const STRUGGLING_AFTER = 3;
-
-const ENGINE_PHASE: Record<JobStatus, UploadPhase | null> = {
-  planned: 'queued',
-  creating: 'creating',
-  transferring: 'uploading',
-  paused: 'paused',
-  confirming: 'confirming',
-  ready: 'ready',
-  failed: 'failed',
-  cancelled: 'cancelled',
-  interrupted: null,
-};
 
 const FINISHED: ReadonlySet<UploadPhase> = new Set(['ready', 'cancelled']);
 
 const now = (): string => new Date().toISOString();
+
+/** The run-time part of a new or restored entry: nothing running, nothing scheduled. */
+const idleRun = (): Pick<Entry, 'running' | 'halt' | 'retries' | 'retryTimer' | 'unsubscribe' | 'troubled'> => ({
+  running: false,
+  halt: null,
+  retries: 0,
+  retryTimer: undefined,
+  unsubscribe: null,
+  troubled: false,
+});
 
 /** A job that is not over: it runs, waits to run, is paused, or waits to retry. */
 function isLive(e: Entry): boolean {
@@ -151,8 +119,7 @@ export class UploadQueue {
   private readonly entries = new Map<string, Entry>();
   private readonly batcher: ChangeBatcher<UploadJobView>;
   private readonly bucket: TokenBucket;
-  private saveTimer: NodeJS.Timeout | undefined;
-  private saving: Promise<void> = Promise.resolve();
+  private readonly saves = new DebouncedSave(() => this.write(), 300);
   private closed = false;
   private readonly statusListeners = new Set<() => void>();
 
@@ -209,6 +176,7 @@ export class UploadQueue {
    * reused (so an interrupted upload resumes its exam instead of creating a second one).
    */
   async enqueue(request: UploadRequest): Promise<UploadJobView> {
+    await this.supersede(request);
     const existing = this.findSame(request);
     if (existing) {
       existing.request = request;
@@ -220,29 +188,8 @@ export class UploadQueue {
     const plan = await planUpload({ root: request.root, fields: request.fields, files: request.files, mode: this.o.settings().mode });
     const port = this.lazyPort();
     const job = UploadJob.create(plan, { port, dataDir: this.o.dataDir, options: this.engineOptions() });
-    const at = now();
     const entry: Entry = {
-      view: {
-        id: `up_${randomBytes(8).toString('hex')}`,
-        inbox_id: request.inboxId,
-        name: request.fields.name,
-        patient_name: request.fields.patient_name ?? '',
-        exam_type: request.fields.exam_type ?? 'cbct',
-        phase: 'queued',
-        mode: plan.mode,
-        exam_id: null,
-        viewer_url: null,
-        bytes_total: plan.mode === 'zip' ? plan.zipSize : plan.bytes,
-        bytes_sent: 0,
-        files_total: plan.files.length,
-        files_done: 0,
-        rate: 0,
-        eta_seconds: null,
-        error: null,
-        retry_at: null,
-        created_at: at,
-        updated_at: at,
-      },
+      view: newJobView(`up_${randomBytes(8).toString('hex')}`, request, plan),
       job,
       request,
       source: request.source,
@@ -250,12 +197,7 @@ export class UploadQueue {
       expirationDays: request.expirationDays,
       ledger: request.ledger,
       userPaused: false,
-      running: false,
-      halt: null,
-      retries: 0,
-      retryTimer: undefined,
-      unsubscribe: null,
-      waiters: [],
+      ...idleRun(),
       fingerprint: plan.fingerprint,
     };
     this.attach(entry);
@@ -266,43 +208,12 @@ export class UploadQueue {
   }
 
   /**
-   * Resolves when the job's exam is ready (auto mode); rejects on a final failure or cancellation.
-   * When `signal` aborts (the watcher gave up on the study: shutdown, folder removed, another
-   * computer took it over) the run stops and waits, paused, for the watcher to offer it again.
+   * Stops a job that is not this agent's to finish any more (another computer took its study
+   * over): the run stops and the job waits, paused, until the study is offered again.
    */
-  waitFor(id: string, signal: AbortSignal): Promise<UploadResult> {
-    const entry = this.entry(id);
-    return new Promise<UploadResult>((resolve, reject) => {
-      const waiter: Waiter = {
-        resolve: (r) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(r);
-        },
-        reject: (e) => {
-          signal.removeEventListener('abort', onAbort);
-          reject(e);
-        },
-      };
-      const onAbort = (): void => {
-        entry.waiters = entry.waiters.filter((w) => w !== waiter);
-        if (!this.closed && isLive(entry)) void this.detach(entry);
-        reject(signal.reason instanceof Error ? signal.reason : new Error('upload stopped'));
-      };
-      if (entry.view.phase === 'ready' && entry.view.exam_id) {
-        resolve({ exam_id: entry.view.exam_id, status: 'ready', files: entry.view.files_total, bytes: entry.ledger?.bytes ?? entry.view.bytes_total, mode: entry.view.mode, resumed: true, bytes_sent: 0, api_calls: 0 });
-        return;
-      }
-      if (!isLive(entry)) {
-        reject(new UploadError('rejected', entry.view.error?.message ?? 'The upload ended without an exam.'));
-        return;
-      }
-      if (signal.aborted) {
-        onAbort();
-        return;
-      }
-      signal.addEventListener('abort', onAbort, { once: true });
-      entry.waiters.push(waiter);
-    });
+  async standDown(id: string): Promise<void> {
+    const e = this.entries.get(id);
+    if (e && !this.closed && isLive(e)) await this.detach(e);
   }
 
   pause(id: string): UploadJobView {
@@ -411,9 +322,7 @@ export class UploadQueue {
     }
     await Promise.allSettled(stopping);
     this.batcher.close();
-    if (this.saveTimer) clearTimeout(this.saveTimer);
-    this.saveTimer = undefined;
-    await this.saving;
+    await this.saves.flush();
     await this.write();
   }
 
@@ -421,8 +330,9 @@ export class UploadQueue {
 
   private pump(): void {
     if (this.closed) return;
-    // One job moves bytes at a time; a paused job does not hold the line.
-    const active = [...this.entries.values()].filter((e) => e.running && !e.userPaused).length;
+    // One job moves bytes at a time; a paused job, or one that keeps hitting faults, does not hold
+    // the line: a stuck upload must not stop the clinic's other studies.
+    const active = [...this.entries.values()].filter((e) => e.running && !e.userPaused && !e.troubled).length;
     if (active > 0) return;
     if (!this.o.port()) return;
     const next = [...this.entries.values()]
@@ -435,6 +345,7 @@ export class UploadQueue {
     const job = e.job;
     if (!job) return;
     e.running = true;
+    e.troubled = false;
     e.halt = null;
     this.statusChanged();
     let result: UploadResult | undefined;
@@ -446,6 +357,7 @@ export class UploadQueue {
       error = err;
     }
     e.running = false;
+    e.troubled = false;
     if (result) await this.succeed(e, result);
     else this.fail(e, error);
     this.statusChanged();
@@ -478,7 +390,6 @@ export class UploadQueue {
     } catch (err) {
       this.o.log.warn(`exam ${result.exam_id} is ready but its expiry or link could not be set: ${err instanceof Error ? err.message : String(err)}`);
     }
-    for (const w of e.waiters.splice(0)) w.resolve(result);
   }
 
   private fail(e: Entry, err: unknown): void {
@@ -500,8 +411,7 @@ export class UploadQueue {
         return;
       }
       // A network fault, a 429 that would not end, the service restarting: try again by itself.
-      const delays = this.o.retryDelaysMs ?? DEFAULT_RETRY_DELAYS;
-      const wait = delays[Math.min(e.retries, delays.length - 1)] ?? 60_000;
+      const wait = retryWaitMs(e.retries, this.o.retryDelaysMs);
       e.retries++;
       e.view = { ...e.view, error: { code: u.code, message: u.message }, retry_at: new Date(Date.now() + wait).toISOString(), rate: 0, eta_seconds: null };
       e.retryTimer = setTimeout(() => {
@@ -512,7 +422,7 @@ export class UploadQueue {
       }, wait);
       e.retryTimer.unref?.();
       this.setPhase(e, 'failed');
-      if (e.retries === STRUGGLING_AFTER) this.o.hooks.onStruggling({ ...e.view });
+      if (isStruggling(e.retries)) this.o.hooks.onStruggling({ ...e.view });
       return;
     }
     this.endWith(e, 'failed', { code: u.code, message: u.message });
@@ -522,8 +432,6 @@ export class UploadQueue {
     e.view = { ...e.view, error, retry_at: null, rate: 0, eta_seconds: null };
     this.setPhase(e, phase);
     this.o.hooks.onEnded({ ...e.view }, { source: e.source });
-    const reason = new UploadError(phase === 'cancelled' ? 'cancelled' : ((error?.code ?? 'rejected') as UploadError['code']), error?.message ?? 'The upload was cancelled.');
-    for (const w of e.waiters.splice(0)) w.reject(reason);
     this.statusChanged();
   }
 
@@ -543,29 +451,16 @@ export class UploadQueue {
     const job = e.job;
     if (!job) return;
     e.unsubscribe = job.on((ev: UploadEvent) => {
-      // A 429 wait shows as an error on a job that is still running; the next movement clears it.
-      if (ev.type !== 'notice' && e.view.error?.code === 'rate_limited') e.view = { ...e.view, error: null };
-      if (ev.type === 'progress') this.applyTotals(e, ev.totals);
-      else if (ev.type === 'status') {
-        this.applyTotals(e, ev.totals, false);
-        if (ev.examId) e.view = { ...e.view, exam_id: ev.examId };
-        const phase = ENGINE_PHASE[ev.status];
-        // Ready, failed and cancelled are set by the run's outcome (with their error and side effects).
-        if (phase && phase !== 'ready' && phase !== 'failed' && phase !== 'cancelled' && !(e.userPaused && phase !== 'paused')) this.setPhase(e, phase);
-        else this.changed(e);
-      } else if (ev.type === 'notice') {
-        this.o.log.info(`job ${e.view.id}: ${ev.code}`);
-        if (ev.code === 'rate_limited') {
-          e.view = { ...e.view, error: { code: 'rate_limited', message: ev.message } };
-          this.changed(e);
-        }
+      const next = reduceJobView(e.view, ev, e.userPaused);
+      e.view = next.view;
+      if (next.troubled && !e.troubled) {
+        e.troubled = true;
+        this.pump();
       }
+      if (ev.type === 'notice') this.o.log.info(`job ${e.view.id}: ${ev.code}`);
+      if (next.phase) this.setPhase(e, next.phase);
+      else if (next.changed) this.changed(e);
     });
-  }
-
-  private applyTotals(e: Entry, t: Totals, push = true): void {
-    e.view = { ...e.view, bytes_total: t.bytesTotal, bytes_sent: t.bytesSent, files_total: t.filesTotal, files_done: t.filesDone, rate: t.rate, eta_seconds: t.etaSeconds };
-    if (push) this.changed(e);
   }
 
   private setPhase(e: Entry, phase: UploadPhase): void {
@@ -595,6 +490,24 @@ export class UploadQueue {
     if (e.retryTimer) clearTimeout(e.retryTimer);
     e.retryTimer = undefined;
     if (e.view.retry_at) e.view = { ...e.view, retry_at: null };
+  }
+
+  /**
+   * The study's files changed while an earlier upload of it was unfinished: that upload is
+   * cancelled, which deletes its half-made exam on the service, before the new files are planned.
+   */
+  private async supersede(request: UploadRequest): Promise<void> {
+    if (!request.inboxId || !request.ledger) return;
+    for (const e of this.entries.values()) {
+      if (e.view.inbox_id !== request.inboxId || e.root !== request.root || !isLive(e)) continue;
+      if (!e.ledger || e.ledger.fingerprint === request.ledger.fingerprint) continue;
+      this.o.log.info(`job ${e.view.id}: superseded by changed files; cancelling it`);
+      try {
+        await this.cancel(e.view.id);
+      } catch (err) {
+        this.o.log.warn(`job ${e.view.id}: superseded, but its exam could not be removed yet (${err instanceof Error ? err.name : 'error'})`);
+      }
+    }
   }
 
   private findSame(request: UploadRequest): Entry | undefined {
@@ -639,18 +552,7 @@ export class UploadQueue {
   // ---- persistence -----------------------------------------------------------------------
 
   private async restore(): Promise<void> {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(await readFile(this.o.file, 'utf8')) as unknown;
-    } catch {
-      return;
-    }
-    const list = z.object({ v: z.literal(1), jobs: z.array(z.unknown()) }).safeParse(raw);
-    if (!list.success) return;
-    for (const item of list.data.jobs) {
-      const r = recordSchema.safeParse(item);
-      if (!r.success) continue;
-      const rec = r.data;
+    for (const rec of await readUploadList(this.o.file)) {
       const entry: Entry = {
         view: { ...rec.view, rate: 0, eta_seconds: null, retry_at: null },
         job: null,
@@ -660,12 +562,7 @@ export class UploadQueue {
         expirationDays: rec.expiration_days,
         ledger: rec.ledger,
         userPaused: rec.user_paused,
-        running: false,
-        halt: null,
-        retries: 0,
-        retryTimer: undefined,
-        unsubscribe: null,
-        waiters: [],
+        ...idleRun(),
         fingerprint: null,
       };
       const unfinished = !FINISHED.has(rec.view.phase) && !(rec.view.phase === 'failed' && rec.view.error !== null && rec.view.retry_at === null);
@@ -691,22 +588,12 @@ export class UploadQueue {
   }
 
   private scheduleSave(): void {
-    if (this.saveTimer || this.closed) return;
-    this.saveTimer = setTimeout(() => {
-      this.saveTimer = undefined;
-      this.saving = this.saving.then(() => this.write());
-    }, 300);
-    this.saveTimer.unref?.();
+    if (!this.closed) this.saves.schedule();
   }
 
   /** Waits for pending writes (tests). */
   async flush(): Promise<void> {
-    if (this.saveTimer) {
-      clearTimeout(this.saveTimer);
-      this.saveTimer = undefined;
-      this.saving = this.saving.then(() => this.write());
-    }
-    await this.saving;
+    await this.saves.flush();
   }
 
   private async write(): Promise<void> {
@@ -726,11 +613,8 @@ export class UploadQueue {
         user_paused: e.userPaused,
       });
     }
-    const tmp = `${this.o.file}.${process.pid}.tmp`;
     try {
-      await mkdir(dirname(this.o.file), { recursive: true, mode: 0o700 });
-      await writeFile(tmp, JSON.stringify({ v: 1, jobs }), { mode: 0o600 });
-      await rename(tmp, this.o.file);
+      await writeUploadList(this.o.file, jobs);
     } catch (err) {
       this.o.log.warn(`upload list not saved: ${err instanceof Error ? err.message : String(err)}`);
     }

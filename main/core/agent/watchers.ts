@@ -1,11 +1,14 @@
 // The configured watch folders, running: one WatchService, rebuilt when the folder settings change.
-// Folders in review mode fill the inbox; folders in auto mode upload through the agent's queue
-// (so those jobs show in the window like any other) and their studies appear in the inbox as queued.
-import type { Skipped } from '../dicom';
-import type { FolderWatcherOptions, Ledger, UploadStudy, WatchFolderConfig } from '../watch';
-import { newAgentId, WatchService } from '../watch';
-import type { Logger } from './contract';
+// Every detected study goes to the inbox (the one place that turns a study into exam fields);
+// studies of auto folders then go straight on to the queue. Nothing here waits on an upload: the
+// queue runs it, and the exam recorder writes the done marker and the ledger when it is ready.
+import type { FolderWatcherOptions, Ledger, WatchFolderConfig } from '../watch';
+import { WatchService } from '../watch';
+import type { DetectedStudy } from '../watch';
+import type { ActivityHub } from './activity';
 import { offerIncompleteStudies } from './incomplete-exports';
+import type { Logger } from './contract';
+import type { ExamRecorder } from './exam-recorder';
 import type { Inbox } from './inbox';
 import type { UploadQueue } from './upload-queue';
 
@@ -13,7 +16,10 @@ export type WatchersOptions = {
   ledger: Ledger;
   inbox: Inbox;
   queue: UploadQueue;
+  recorder: ExamRecorder;
+  agentId: string;
   log: Logger;
+  activity: ActivityHub;
   watcher?: FolderWatcherOptions;
   /** How often a study another computer is uploading is looked at again. */
   heldRetryMs?: number;
@@ -30,9 +36,6 @@ const signatureOf = (folders: readonly WatchFolderConfig[]): string =>
 export class Watchers {
   private service: WatchService | null = null;
   private signature = '';
-  private readonly agentId = newAgentId();
-  /** The skipped files of each export, from its last ready/changed report. */
-  private readonly skipped = new Map<string, readonly Skipped[]>();
   private applying: Promise<void> = Promise.resolve();
 
   constructor(private readonly o: WatchersOptions) {}
@@ -61,8 +64,7 @@ export class Watchers {
     const service = new WatchService({
       folders: [...folders],
       ledger: this.o.ledger,
-      claims: { agentId: this.agentId },
-      upload: this.uploader(),
+      claims: { agentId: this.o.agentId },
       ...(this.o.heldRetryMs !== undefined ? { heldRetryMs: this.o.heldRetryMs } : {}),
       ...(this.o.watcher ? { watcher: this.o.watcher } : {}),
     });
@@ -71,48 +73,63 @@ export class Watchers {
     await service.start();
   }
 
-  /** Auto mode: the study goes to the inbox as queued and through the agent's queue. */
-  private uploader(): UploadStudy {
-    return async (task) => {
-      const { inbox, queue } = this.o;
-      const item = inbox.detected({ folder: task.folder, exportPath: task.exportPath, study: task.study, skipped: this.skipped.get(task.exportPath) ?? [], changedSinceUpload: false }, 'queued');
-      if (!item) throw new Error('study not in the inbox');
+  /** A detected study: into the inbox; from an auto folder, on to the queue at once. */
+  private async detected(d: DetectedStudy): Promise<void> {
+    const { inbox, queue, recorder } = this.o;
+    const auto = d.action === 'auto';
+    const item = inbox.detected({ folder: d.folder, exportPath: d.exportPath, study: d.study, skipped: d.skipped, changedSinceUpload: d.changedFrom !== null }, auto ? 'queued' : 'review');
+    if (!auto) return;
+    if (!item) {
+      await d.claim?.release();
+      return;
+    }
+    try {
       const request = await inbox.uploadRequest(item.id, 'auto');
       const view = await queue.enqueue(request);
+      if (d.claim) recorder.hold(item.id, d.claim, () => void queue.standDown(view.id));
       inbox.setStatus(item.id, 'queued', view.id);
-      const result = await queue.waitFor(view.id, task.signal);
-      return { exam_id: result.exam_id, files: result.files, bytes: result.bytes };
-    };
+      this.o.activity.emit('study:queued', { folderId: d.folder.id, exportPath: d.exportPath, study: d.study, exam_type: d.exam_type, job_id: view.id });
+    } catch (e) {
+      await d.claim?.release();
+      inbox.setStatus(item.id, 'review', null);
+      throw e;
+    }
   }
 
   private wire(service: WatchService): void {
-    const { inbox, log } = this.o;
-    const byId = new Map(service.watchers.map((w) => [w.config.id, w.config]));
-    const folderOf = (id: string): WatchFolderConfig | undefined => byId.get(id);
+    const { inbox, log, activity } = this.o;
     for (const w of service.watchers) {
-      // Registered after the service's own listener: the skipped list is cached before the coordinator looks at the studies.
-      w.on('export:ready', (e) => this.skipped.set(e.exportPath, e.skipped));
-      w.on('export:changed', (e) => this.skipped.set(e.exportPath, e.skipped));
-      // Issue 12: a study that cannot be read whole shows in the inbox with its files named.
-      w.on('export:waiting', (e) => offerIncompleteStudies(inbox, w.config, e));
-      w.on('export:removed', (e) => {
-        this.skipped.delete(e.exportPath);
-        inbox.exportRemoved(e.exportPath);
+      w.on('export:ready', (e) => activity.emit('export:ready', e));
+      w.on('export:changed', (e) => activity.emit('export:changed', e));
+      w.on('export:waiting', (e) => {
+        // Issue 12: a study that cannot be read whole shows in the inbox with its files named.
+        offerIncompleteStudies(inbox, w.config, e);
+        activity.emit('export:waiting', e);
       });
+      w.on('export:removed', (e) => inbox.exportRemoved(e.exportPath));
       // Messages here carry paths, and export folders are often named after the patient: codes only.
-      w.on('error', (err) => log.warn(`watch folder ${w.config.id}: ${codeOf(err)}`));
+      w.on('error', (err) => {
+        log.warn(`watch folder ${w.config.id}: ${codeOf(err)}`);
+        activity.emit('watch:error', { folderId: w.config.id, error: err });
+      });
     }
-    const c = service.coordinator;
-    c.on('study:review', (e) => {
-      const folder = folderOf(e.folderId);
-      if (folder) inbox.detected({ folder, exportPath: e.exportPath, study: e.study, skipped: this.skipped.get(e.exportPath) ?? [], changedSinceUpload: false });
+    const r = service.router;
+    r.on('study:detected', (d) => {
+      this.detected(d).catch((e: unknown) => {
+        const error = e instanceof Error ? e : new Error(String(e));
+        log.warn(`watch folder ${d.folder.id}: a detected study could not be queued: ${codeOf(error)}`);
+        activity.emit('study:failed', { folderId: d.folder.id, exportPath: d.exportPath, study: d.study, error });
+      });
     });
-    c.on('study:changed', (e) => {
-      const folder = folderOf(e.folderId);
-      if (folder) inbox.detected({ folder, exportPath: e.exportPath, study: e.study, skipped: this.skipped.get(e.exportPath) ?? [], changedSinceUpload: true });
+    r.on('study:skipped', (e) => activity.emit('study:skipped', e));
+    r.on('study:held', (e) => activity.emit('study:held', e));
+    r.on('study:failed', (e) => {
+      log.warn(`watch folder ${e.folderId}: a study could not be checked: ${codeOf(e.error)}`);
+      activity.emit('study:failed', e);
     });
-    c.on('study:failed', (e) => log.warn(`automatic upload from folder ${e.folderId} failed: ${codeOf(e.error)}`));
-    c.on('study:warning', (e) => log.warn(`watch folder ${e.folderId}: a step after an upload failed (done marker or ledger)`));
-    c.on('study:unclaimable', (e) => log.warn(`watch folder ${e.folderId}: ${e.reason}`));
+    r.on('study:unclaimable', (e) => {
+      log.warn(`watch folder ${e.folderId}: ${e.reason}`);
+      activity.emit('study:unclaimable', e);
+    });
   }
 }

@@ -3,28 +3,9 @@ import { z } from 'zod';
 /** One field-level problem reported by the service with a `validation_error`. */
 export type FieldProblem = { field: string; message: string };
 
-/**
- * Stable codes of client errors: the API's own codes plus the client-side ones. The UI translates
- * by code; `message` is an English fallback fit to show a receptionist.
- */
-export type ApiErrorCode =
-  | 'unauthorized'
-  | 'insufficient_scope'
-  | 'forbidden'
-  | 'not_found'
-  | 'thumbnail_not_ready'
-  | 'validation_error'
-  | 'conflict'
-  | 'upload_incomplete'
-  | 'limit_exceeded'
-  | 'plan_required'
-  | 'rate_limited'
-  | 'server_error'
-  | 'network_error'
-  | 'timeout'
-  | 'aborted'
-  | 'invalid_response'
-  | 'http_error';
+/** Codes of client errors: the API's own codes plus the client-side ones (see ErrorCode). */
+export type { ApiErrorCode } from '../../../preload/contract/errors';
+import type { ApiErrorCode } from '../../../preload/contract/errors';
 
 type ErrorInit = {
   status?: number;
@@ -35,223 +16,76 @@ type ErrorInit = {
   method?: string;
   path?: string;
   cause?: unknown;
+  /** validation_error: the fields the service rejected. */
+  details?: FieldProblem[];
+  /** insufficient_scope: the permission the call needs. */
+  requiredScope?: string;
+  /** rate_limited: when the service accepts calls again. */
+  retryAfterSeconds?: number;
+  /** upload_incomplete: the files storage does not hold yet. */
+  missing?: string[];
+  /** network_error: the system error code (ECONNRESET, ECONNREFUSED, ENOTFOUND…). */
+  networkCode?: string;
+  /** network_error: false only when the request certainly never reached the service (refused, DNS). */
+  mayHaveReachedService?: boolean;
+  /** timeout: the limit that was exceeded. */
+  timeoutMs?: number;
 };
 
-/** Base of every error thrown by the API client. */
-export class ApiClientError extends Error {
-  override name = 'ApiClientError';
+const TRANSIENT: ReadonlySet<ApiErrorCode> = new Set(['thumbnail_not_ready', 'rate_limited', 'server_error', 'network_error', 'timeout']);
+
+/**
+ * Every failure of the API client: the service's code (or a client-side one), the HTTP status and
+ * the details the code carries. Callers branch on `code`; the words for people live with each
+ * front end (the window's locale files, the CLI's messages). `message` is technical: code, status,
+ * method and path (ids only), never the service's own message, which may echo patient data.
+ */
+export class ApiError extends Error {
+  override name = 'ApiError';
   readonly status: number | undefined;
   readonly serviceCode: string | undefined;
   readonly serviceMessage: string | undefined;
   readonly method: string | undefined;
   readonly path: string | undefined;
+  readonly details: FieldProblem[];
+  readonly requiredScope: string | undefined;
+  readonly retryAfterSeconds: number;
+  readonly missing: string[];
+  readonly networkCode: string | undefined;
+  readonly mayHaveReachedService: boolean;
+  readonly timeoutMs: number | undefined;
 
   constructor(
     readonly code: ApiErrorCode,
-    message: string,
     init: ErrorInit = {},
   ) {
-    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    const where = init.method && init.path ? ` ${init.method} ${init.path}` : '';
+    const status = init.status !== undefined ? ` (HTTP ${init.status})` : '';
+    const sys = init.networkCode ? ` (${init.networkCode})` : '';
+    super(`${code}${status}${sys}${where}`, init.cause === undefined ? undefined : { cause: init.cause });
     this.status = init.status;
     this.serviceCode = init.serviceCode;
     this.serviceMessage = init.serviceMessage;
     this.method = init.method;
     this.path = init.path;
+    this.details = init.details ?? [];
+    this.requiredScope = init.requiredScope;
+    this.retryAfterSeconds = init.retryAfterSeconds ?? 0;
+    this.missing = init.missing ?? [];
+    this.networkCode = init.networkCode;
+    this.mayHaveReachedService = init.mayHaveReachedService ?? true;
+    this.timeoutMs = init.timeoutMs;
   }
 
   /** True when repeating the same call later may succeed without changing it. */
   get transient(): boolean {
-    return false;
+    return TRANSIENT.has(this.code);
   }
 }
 
-/** 401: the key is missing, unknown or revoked. */
-export class UnauthorizedError extends ApiClientError {
-  override name = 'UnauthorizedError';
-  constructor(init: ErrorInit = {}) {
-    super('unauthorized', 'The API key was rejected. Check it in Settings.', init);
-  }
-}
-
-/** 403 insufficient_scope: the key works but lacks the permission this action needs. */
-export class InsufficientScopeError extends ApiClientError {
-  override name = 'InsufficientScopeError';
-  constructor(
-    readonly requiredScope: string | undefined,
-    init: ErrorInit = {},
-  ) {
-    super('insufficient_scope', 'This API key is not allowed to do this. Ask the account holder for a key with the right permissions.', init);
-  }
-}
-
-/** 403 plan_required: the account's plan does not include this feature. */
-export class PlanRequiredError extends ApiClientError {
-  override name = 'PlanRequiredError';
-  constructor(init: ErrorInit = {}) {
-    super('plan_required', "This feature is not included in the account's plan. Ask the account holder to upgrade.", init);
-  }
-}
-
-/** Any other 403. */
-export class ForbiddenError extends ApiClientError {
-  override name = 'ForbiddenError';
-  constructor(init: ErrorInit = {}) {
-    super('forbidden', 'The service refused this action for this account.', init);
-  }
-}
-
-/** 404: the exam (or other item) does not exist or was deleted. */
-export class NotFoundError extends ApiClientError {
-  override name = 'NotFoundError';
-  constructor(init: ErrorInit = {}, code: 'not_found' | 'thumbnail_not_ready' = 'not_found', message = 'The item was not found. It may have been deleted.') {
-    super(code, message, init);
-  }
-}
-
-/** 404 thumbnail_not_ready: the preview is still being generated. */
-export class ThumbnailNotReadyError extends NotFoundError {
-  override name = 'ThumbnailNotReadyError';
-  constructor(init: ErrorInit = {}) {
-    super(init, 'thumbnail_not_ready', 'The preview image is not ready yet. Try again in a minute.');
-  }
-
-  override get transient(): boolean {
-    return true;
-  }
-}
-
-/** 400 validation_error, with the fields the service rejected. */
-export class ValidationError extends ApiClientError {
-  override name = 'ValidationError';
-  constructor(
-    readonly details: FieldProblem[],
-    init: ErrorInit = {},
-  ) {
-    const fields = [...new Set(details.map((d) => d.field))];
-    super(
-      'validation_error',
-      fields.length > 0
-        ? `Some information is not valid (${fields.join(', ')}). Please correct it and try again.`
-        : 'Some information is not valid. Please correct it and try again.',
-      init,
-    );
-  }
-}
-
-/** 409 conflict: the action does not fit the item's current state. */
-export class ConflictError extends ApiClientError {
-  override name = 'ConflictError';
-  constructor(init: ErrorInit = {}, code: 'conflict' | 'upload_incomplete' = 'conflict', message = 'This action does not fit the current state of the item. Refresh and try again.') {
-    super(code, message, init);
-  }
-}
-
-/** 409 upload_incomplete: some files are not in storage yet. */
-export class UploadIncompleteError extends ConflictError {
-  override name = 'UploadIncompleteError';
-  constructor(
-    readonly missing: string[],
-    init: ErrorInit = {},
-  ) {
-    super(init, 'upload_incomplete', `${missing.length || 'Some'} file(s) have not finished uploading yet.`);
-  }
-}
-
-/** limit_exceeded (400 or 409): a plan or service limit was reached. */
-export class LimitExceededError extends ApiClientError {
-  override name = 'LimitExceededError';
-  constructor(init: ErrorInit = {}) {
-    super('limit_exceeded', 'A limit of the account or of the service was reached (exams, storage or size).', init);
-  }
-}
-
-/** 429: too many requests; `retryAfterSeconds` says when the service accepts calls again. */
-export class RateLimitedError extends ApiClientError {
-  override name = 'RateLimitedError';
-  constructor(
-    readonly retryAfterSeconds: number,
-    init: ErrorInit = {},
-  ) {
-    super('rate_limited', `Too many requests to the service. Try again in ${formatWait(retryAfterSeconds)}.`, init);
-  }
-
-  override get transient(): boolean {
-    return true;
-  }
-}
-
-/** 5xx: the service failed. */
-export class ServerError extends ApiClientError {
-  override name = 'ServerError';
-  constructor(init: ErrorInit = {}) {
-    super('server_error', 'The service had a problem. Try again in a few minutes.', init);
-  }
-
-  override get transient(): boolean {
-    return true;
-  }
-}
-
-/** The service could not be reached, or the connection broke. */
-export class NetworkError extends ApiClientError {
-  override name = 'NetworkError';
-  constructor(
-    /** The system error code (ECONNRESET, ECONNREFUSED, ENOTFOUND…). */
-    readonly networkCode: string | undefined,
-    /** False only when the request certainly never reached the service (connection refused, DNS). */
-    readonly mayHaveReachedService: boolean,
-    init: ErrorInit = {},
-  ) {
-    super('network_error', 'Cannot reach the service. Check the internet connection.', init);
-  }
-
-  override get transient(): boolean {
-    return true;
-  }
-}
-
-/** The service did not answer in time. */
-export class TimeoutError extends ApiClientError {
-  override name = 'TimeoutError';
-  constructor(
-    readonly timeoutMs: number,
-    init: ErrorInit = {},
-  ) {
-    super('timeout', 'The service took too long to answer. Try again.', init);
-  }
-
-  override get transient(): boolean {
-    return true;
-  }
-}
-
-/** The caller cancelled the call (AbortSignal). */
-export class AbortedError extends ApiClientError {
-  override name = 'AbortedError';
-  constructor(init: ErrorInit = {}) {
-    super('aborted', 'The operation was cancelled.', init);
-  }
-}
-
-/** A 2xx answer that does not have the shape the spec promises. */
-export class InvalidResponseError extends ApiClientError {
-  override name = 'InvalidResponseError';
-  constructor(init: ErrorInit = {}) {
-    super('invalid_response', 'The service sent an unexpected answer. Try again later or contact support.', init);
-  }
-}
-
-/** Any other non-2xx answer. */
-export class HttpError extends ApiClientError {
-  override name = 'HttpError';
-  constructor(init: ErrorInit = {}) {
-    super('http_error', 'The service refused the request.', init);
-  }
-}
-
-function formatWait(seconds: number): string {
-  if (seconds < 90) return `${Math.max(1, Math.ceil(seconds))} seconds`;
-  return `${Math.ceil(seconds / 60)} minutes`;
+/** True when `e` is an ApiError with one of `codes`. */
+export function isApiError(e: unknown, ...codes: ApiErrorCode[]): e is ApiError {
+  return e instanceof ApiError && (codes.length === 0 || codes.includes(e.code));
 }
 
 const errorBodySchema = z.object({
@@ -277,7 +111,7 @@ export type ErrorAnswer = {
 };
 
 /** Builds the typed exception for a non-2xx answer from its `{error:{code,message}}` body and status. */
-export function errorFromAnswer(answer: ErrorAnswer): ApiClientError {
+export function errorFromAnswer(answer: ErrorAnswer): ApiError {
   const parsed = errorBodySchema.safeParse(answer.body);
   const e = parsed.success ? parsed.data.error : undefined;
   const init: ErrorInit = {
@@ -290,41 +124,36 @@ export function errorFromAnswer(answer: ErrorAnswer): ApiClientError {
   const code = e?.code;
   const { status } = answer;
   if (code === 'rate_limited' || status === 429) {
-    return new RateLimitedError(answer.retryAfterSeconds ?? e?.retry_after_seconds ?? 60, init);
+    return new ApiError('rate_limited', { ...init, retryAfterSeconds: answer.retryAfterSeconds ?? e?.retry_after_seconds ?? 60 });
   }
   switch (code) {
     case 'unauthorized':
-      return new UnauthorizedError(init);
-    case 'insufficient_scope':
-      return new InsufficientScopeError(e?.required_scope, init);
     case 'plan_required':
-      return new PlanRequiredError(init);
     case 'thumbnail_not_ready':
-      return new ThumbnailNotReadyError(init);
     case 'not_found':
-      return new NotFoundError(init);
-    case 'validation_error':
-      return new ValidationError(e?.details ?? [], init);
-    case 'upload_incomplete':
-      return new UploadIncompleteError(e?.missing ?? [], init);
     case 'limit_exceeded':
-      return new LimitExceededError(init);
     case 'conflict':
-      return new ConflictError(init);
+      return new ApiError(code, init);
+    case 'insufficient_scope':
+      return new ApiError(code, { ...init, ...(e?.required_scope !== undefined ? { requiredScope: e.required_scope } : {}) });
+    case 'validation_error':
+      return new ApiError(code, { ...init, details: e?.details ?? [] });
+    case 'upload_incomplete':
+      return new ApiError(code, { ...init, missing: e?.missing ?? [] });
   }
-  if (status >= 500) return new ServerError(init);
+  if (status >= 500) return new ApiError('server_error', init);
   switch (status) {
     case 400:
     case 422:
-      return new ValidationError(e?.details ?? [], init);
+      return new ApiError('validation_error', { ...init, details: e?.details ?? [] });
     case 401:
-      return new UnauthorizedError(init);
+      return new ApiError('unauthorized', init);
     case 403:
-      return new ForbiddenError(init);
+      return new ApiError('forbidden', init);
     case 404:
-      return new NotFoundError(init);
+      return new ApiError('not_found', init);
     case 409:
-      return new ConflictError(init);
+      return new ApiError('conflict', init);
   }
-  return new HttpError(init);
+  return new ApiError('http_error', init);
 }

@@ -1,14 +1,6 @@
 import got, { type Got, type Response } from 'got';
 import { z } from 'zod';
-import {
-  AbortedError,
-  type ApiClientError,
-  errorFromAnswer,
-  InvalidResponseError,
-  NetworkError,
-  RateLimitedError,
-  TimeoutError,
-} from './errors';
+import { ApiError, errorFromAnswer } from './errors';
 import { parseRetryAfter, type RateMeter } from './rate-meter';
 import { backoffDelayMs, isRetryableFault, type RetryPolicy } from './retry';
 
@@ -26,7 +18,12 @@ export type RateLimitMode = 'wait' | 'throw';
 export type CallOptions = {
   signal?: AbortSignal;
   onRateLimit?: RateLimitMode;
+  /** Told before each wait this call makes (a 429 waited out, or a transient fault retried). */
+  onRetry?: (info: RetryInfo) => void;
 };
+
+/** Why a call waits before trying again, and for how long. */
+export type RetryInfo = { reason: 'rate_limited' | 'transient'; delayMs: number; code: string };
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 export type QueryValue = string | number | boolean | undefined;
@@ -89,12 +86,12 @@ function errorCode(err: unknown): string | undefined {
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /** Turns a got failure (no HTTP answer) into the client's exception. */
-function failureToError(err: unknown, spec: RequestSpec, timeoutMs: number, signal: AbortSignal | undefined): ApiClientError {
+function failureToError(err: unknown, spec: RequestSpec, timeoutMs: number, signal: AbortSignal | undefined): ApiError {
   const init = { method: spec.method, path: spec.path, cause: err };
   const code = errorCode(err);
-  if (signal?.aborted || code === 'ERR_ABORTED') return new AbortedError(init);
-  if (code === 'ETIMEDOUT') return new TimeoutError(timeoutMs, init);
-  return new NetworkError(code, !(code !== undefined && NEVER_SENT.has(code)), init);
+  if (signal?.aborted || code === 'ERR_ABORTED') return new ApiError('aborted', init);
+  if (code === 'ETIMEDOUT') return new ApiError('timeout', { ...init, timeoutMs });
+  return new ApiError('network_error', { ...init, ...(code !== undefined ? { networkCode: code } : {}), mayHaveReachedService: !(code !== undefined && NEVER_SENT.has(code)) });
 }
 
 function parseErrorBody(body: Buffer): unknown {
@@ -142,12 +139,13 @@ export function createTransport(options: TransportOptions): Transport {
     let attempts = 0;
     let rateLimitWaits = 0;
     for (;;) {
-      if (signal?.aborted) throw new AbortedError({ method: spec.method, path: spec.path });
+      if (signal?.aborted) throw new ApiError('aborted', { method: spec.method, path: spec.path });
       // After a 429 nothing is sent before its Retry-After, whichever call asks.
       const gate = options.meter.waitMs();
       if (gate > 0) {
-        if (mode === 'throw') throw new RateLimitedError(gate / 1000, { status: 429, method: spec.method, path: spec.path });
+        if (mode === 'throw') throw new ApiError('rate_limited', { status: 429, method: spec.method, path: spec.path, retryAfterSeconds: gate / 1000 });
         emit({ type: 'rate_limit_wait', method: spec.method, path: spec.path, waitMs: gate });
+        callOptions.onRetry?.({ reason: 'rate_limited', delayMs: gate, code: 'rate_limited' });
         await options.sleep(gate, signal);
         continue;
       }
@@ -165,7 +163,7 @@ export function createTransport(options: TransportOptions): Transport {
         });
       } catch (err) {
         const failure = failureToError(err, spec, timeoutMs, signal);
-        await retryOrThrow(failure, spec, attempts - rateLimitWaits, signal);
+        await retryOrThrow(failure, spec, attempts - rateLimitWaits, callOptions);
         continue;
       }
       options.meter.updateFromHeaders(res.headers);
@@ -177,7 +175,7 @@ export function createTransport(options: TransportOptions): Transport {
         method: spec.method,
         path: spec.path,
       });
-      if (failure instanceof RateLimitedError) {
+      if (failure.code === 'rate_limited') {
         options.meter.recordRateLimited(failure.retryAfterSeconds);
         // A refused call was not carried out, so waiting it out is safe even for non-idempotent calls.
         if (mode === 'wait' && rateLimitWaits < options.maxRateLimitWaits) {
@@ -186,7 +184,7 @@ export function createTransport(options: TransportOptions): Transport {
         }
         throw failure;
       }
-      await retryOrThrow(failure, spec, attempts - rateLimitWaits, signal);
+      await retryOrThrow(failure, spec, attempts - rateLimitWaits, callOptions);
     }
   }
 
@@ -194,12 +192,13 @@ export function createTransport(options: TransportOptions): Transport {
    * Returns after the backoff sleep when `failure` may be retried; throws it otherwise. `attempts`
    * counts the attempts that were not refused with 429.
    */
-  async function retryOrThrow(failure: ApiClientError, spec: RequestSpec, attempts: number, signal: AbortSignal | undefined): Promise<void> {
-    if (failure instanceof AbortedError) throw failure;
+  async function retryOrThrow(failure: ApiError, spec: RequestSpec, attempts: number, callOptions: CallOptions): Promise<void> {
+    if (failure.code === 'aborted') throw failure;
     if (!isRetryableFault(failure, spec.idempotent) || attempts >= options.retry.maxAttempts) throw failure;
     const delayMs = backoffDelayMs(attempts - 1, options.retry, options.random);
     emit({ type: 'retry', method: spec.method, path: spec.path, attempt: attempts, delayMs, code: failure.code });
-    await options.sleep(delayMs, signal);
+    callOptions.onRetry?.({ reason: 'transient', delayMs, code: failure.code });
+    await options.sleep(delayMs, callOptions.signal);
   }
 
   return {
@@ -209,11 +208,11 @@ export function createTransport(options: TransportOptions): Transport {
       try {
         body = parseJsonBody(res.body);
       } catch (err) {
-        throw new InvalidResponseError({ status: res.statusCode, method: spec.method, path: spec.path, serviceMessage: 'body is not JSON', cause: err });
+        throw new ApiError('invalid_response', { status: res.statusCode, method: spec.method, path: spec.path, serviceMessage: 'body is not JSON', cause: err });
       }
       const parsed = schema.safeParse(body);
       if (!parsed.success) {
-        throw new InvalidResponseError({ status: res.statusCode, method: spec.method, path: spec.path, serviceMessage: z.prettifyError(parsed.error), cause: parsed.error });
+        throw new ApiError('invalid_response', { status: res.statusCode, method: spec.method, path: spec.path, serviceMessage: z.prettifyError(parsed.error), cause: parsed.error });
       }
       return parsed.data;
     },

@@ -1,4 +1,4 @@
-import { AbortedError } from './errors';
+import { ApiError } from './errors';
 
 /** One page of a limit/offset list. */
 export type OffsetPage<T> = { items: T[]; total?: number | null };
@@ -16,7 +16,7 @@ export async function* paginateOffset<T>(
   const seen = new Set<string>();
   let offset = 0;
   for (;;) {
-    if (signal?.aborted) throw new AbortedError();
+    if (signal?.aborted) throw new ApiError('aborted');
     const page = await fetchPage(pageSize, offset);
     for (const item of page.items) {
       const k = key(item);
@@ -43,7 +43,7 @@ export async function* paginateCursor<T>(
   let cursor: string | undefined;
   const used = new Set<string>();
   for (;;) {
-    if (signal?.aborted) throw new AbortedError();
+    if (signal?.aborted) throw new ApiError('aborted');
     const page = await fetchPage(cursor);
     yield* page.items;
     const next = page.nextCursor ?? undefined;

@@ -1,4 +1,4 @@
-import { AbortedError, type ApiClientError, NetworkError, ServerError, TimeoutError } from './errors';
+import { ApiError } from './errors';
 
 /** Backoff for transient faults of calls that are safe to repeat. */
 export type RetryPolicy = {
@@ -10,12 +10,15 @@ export type RetryPolicy = {
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 4, baseMs: 300, capMs: 8000 };
 
+/** The delays part of a policy (storage transfers count their attempts themselves). */
+export type BackoffPolicy = Pick<RetryPolicy, 'baseMs' | 'capMs'>;
+
 /**
  * "Full jitter" backoff: a random delay between 0 and min(cap, base·2^n) before retry n (0-based),
  * so that many clients hit by the same outage do not come back in step.
  */
-export function backoffDelayMs(retryIndex: number, policy: RetryPolicy, random: () => number = Math.random): number {
-  const ceiling = Math.min(policy.capMs, policy.baseMs * 2 ** Math.max(0, retryIndex));
+export function backoffDelayMs(retryIndex: number, policy: BackoffPolicy, random: () => number = Math.random): number {
+  const ceiling = Math.min(policy.capMs, policy.baseMs * 2 ** Math.min(30, Math.max(0, retryIndex)));
   return Math.floor(random() * ceiling);
 }
 
@@ -23,21 +26,29 @@ export function backoffDelayMs(retryIndex: number, policy: RetryPolicy, random: 
  * Whether a failed attempt may be repeated: only transient faults (5xx, broken connections,
  * time-outs) and only for calls that are safe to repeat. Rate limits are handled apart.
  */
-export function isRetryableFault(err: ApiClientError, idempotent: boolean): boolean {
+export function isRetryableFault(err: ApiError, idempotent: boolean): boolean {
   if (!idempotent) return false;
-  return err instanceof ServerError || err instanceof NetworkError || err instanceof TimeoutError;
+  return err.code === 'server_error' || err.code === 'network_error' || err.code === 'timeout';
 }
 
 /** Sleeps `ms`, rejecting with AbortedError as soon as `signal` fires. */
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return sleep(ms, signal, () => new ApiError('aborted'));
+}
+
+/**
+ * Resolves after `ms`, or rejects as soon as `signal` aborts: with `reason()` when given, else with
+ * the signal's own reason (the engine tells a pause from a stop by it).
+ */
+export function sleep(ms: number, signal?: AbortSignal, reason: () => Error = () => abortReason(signal)): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
-      reject(new AbortedError());
+      reject(reason());
       return;
     }
     const onAbort = (): void => {
       clearTimeout(timer);
-      reject(new AbortedError());
+      reject(reason());
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
@@ -45,4 +56,13 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
     }, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/** The error to throw for an aborted signal (its reason when it is an Error, else an AbortError). */
+export function abortReason(signal: AbortSignal | undefined): Error {
+  const reason: unknown = signal?.reason;
+  if (reason instanceof Error) return reason;
+  const err = new Error('The operation was aborted');
+  err.name = 'AbortError';
+  return err;
 }

@@ -3,20 +3,17 @@
 // go to stderr; each uploaded exam is one JSON line on stdout.
 import { basename, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { escapeForTerminal, stopScanWorkers } from '../dicom';
-import type { Study } from '../dicom';
+import type { ActivityEvents, Agent } from '../agent';
+import { startAgent, stderrLogger } from '../agent';
+import { escapeForTerminal } from '../dicom';
 import { appDataDir } from '../paths';
 import { securePrivateFolders } from '../private-fs';
 import { resolveConfigDir } from '../settings/paths';
-import { examsPortFromClient } from '../upload/api-port';
 import { formatBytes } from '../upload/plan';
-import type { ExamFields } from '../upload/ports';
-import { engineUploader, Ledger, newAgentId, WatchService } from '../watch';
-import type { ExportWaiting, IncompleteReason, WatchFolderConfig } from '../watch';
+import type { IncompleteReason, WatchFolderConfig } from '../watch';
 import type { CliCommand, CliIo } from './io';
 import { UsageError } from './io';
 import { clientFromCredentials, folderProblem, type KeychainDeps } from './session';
-import { defaultExamName } from './upload';
 
 export type WatchCommandDeps = KeychainDeps;
 
@@ -25,12 +22,14 @@ const DEFAULT_SETTLE_SECONDS = 10;
 const HELP = `Usage: scanbridge watch <dir>... [--settle <seconds>] [--poll]
 
 Watches each folder for scanner exports and uploads every complete export, one exam per study,
-with the exam type the DICOM headers suggest. Runs until Ctrl+C (or SIGTERM), then stops cleanly;
-an upload cut short resumes the same exam on the next run.
+with the exam type the DICOM headers suggest and the exam name the app would propose (the
+clinic's name template). Runs until Ctrl+C (or SIGTERM), then stops cleanly; an upload cut short
+resumes the same exam on the next run. One upload that keeps failing does not hold up the others.
 
 An export is a sub-folder of a watched folder (files lying directly in it form one more export).
 It is complete when its files have been quiet for the settle period, their sizes are stable and
-every file reads whole (no file cut short, no fewer images than its DICOMDIR lists).
+every file reads whole (no file cut short, no fewer images than its DICOMDIR lists). A folder
+that does not exist yet (a share not mounted) is watched as soon as it appears.
 
 Uploaded studies are recorded in the app data folder (SCANBRIDGE_DATA_DIR), so a restart does
 not upload them again. Several computers (or processes) may watch the same shared folder: each
@@ -68,15 +67,6 @@ function parse(argv: string[]): Args {
   return { dirs: [...new Set(positionals.map((d) => resolve(d)))], settle, poll: values.poll ?? false, help: false };
 }
 
-/** The exam fields of an automatic upload: the upload command's default name and the DICOM prefill. */
-function examFields(study: Study, examType: ExamFields['exam_type']): ExamFields {
-  const fields: ExamFields = { name: defaultExamName(study) || 'Exam', exam_type: examType };
-  if (study.patient_name) fields.patient_name = study.patient_name;
-  if (study.patient_id) fields.patient_id = study.patient_id;
-  if (study.birth_date) fields.birth_date = study.birth_date;
-  return fields;
-}
-
 function describeReasons(reasons: readonly IncompleteReason[]): string {
   const counts = new Map<string, number>();
   const add = (k: string): void => void counts.set(k, (counts.get(k) ?? 0) + 1);
@@ -87,6 +77,41 @@ function describeReasons(reasons: readonly IncompleteReason[]): string {
     else add('change(s) while checking');
   }
   return [...counts].map(([what, n]) => `${n} ${what}`).join(', ');
+}
+
+/**
+ * The console printer: one human line on stderr per thing worth knowing, one JSON line on stdout
+ * per exam ready. Lines name the export by its path under the watched folder and never carry
+ * patient data (export folders are sometimes named after the patient: that much is the clinic's).
+ */
+function printActivity(agent: Agent, folders: readonly WatchFolderConfig[], io: CliIo): void {
+  const byId = new Map(folders.map((f) => [f.id, f]));
+  const where = (folderId: string | null, exportPath: string): string => {
+    const root = (folderId ? byId.get(folderId)?.path : undefined) ?? exportPath;
+    const rel = relative(root, exportPath);
+    return rel === '' ? `${basename(root)}/ (loose files)` : `${basename(root)}/${rel}`;
+  };
+  // Lines quote folder and file names and header values: never raw control characters.
+  const say = (t: string): void => io.stderr(`${escapeForTerminal(t)}\n`);
+  const on = <K extends keyof ActivityEvents>(name: K, listener: (...args: ActivityEvents[K]) => void): void => void agent.activity.on(name, listener as never);
+  on('export:ready', (e) => say(`${where(e.folderId, e.exportPath)}: export complete, ${e.studies.length} ${e.studies.length === 1 ? 'study' : 'studies'}.`));
+  on('export:changed', (e) => say(`${where(e.folderId, e.exportPath)}: export changed after it was complete; checking its studies again.`));
+  on('export:waiting', (e) => say(`${where(e.folderId, e.exportPath)}: not complete yet: ${describeReasons(e.reasons)}.`));
+  on('watch:error', (e) => say(`scanbridge watch: ${e.error.message}`));
+  on('study:queued', (e) => say(`${where(e.folderId, e.exportPath)}: uploading a ${e.study.modality || 'DICOM'} study as ${e.exam_type} (${e.study.files} files, ${formatBytes(e.study.bytes)})…`));
+  on('study:skipped', (e) => say(`${where(e.folderId, e.exportPath)}: already uploaded as exam ${e.exam_id}${e.reason === 'uploaded_elsewhere' ? ' (recorded in the export folder)' : ''}; skipped.`));
+  on('study:held', (e) => say(`${where(e.folderId, e.exportPath)}: another computer is uploading this study (${e.by}); waiting for it.`));
+  on('study:unclaimable', (e) => say(`${where(e.folderId, e.exportPath)}: ${e.reason}; uploading without coordinating with other computers.`));
+  on('study:failed', (e) => say(`${where(e.folderId, e.exportPath)}: could not be checked or queued: ${e.error.message} (tried again when the export changes or on the next start).`));
+  on('upload:ready', (e) => {
+    const at = e.origin ? where(e.origin.folderId, e.origin.exportPath) : 'upload';
+    say(`${at}: uploaded as exam ${e.view.exam_id ?? ''} (${e.files} files, ${formatBytes(e.bytes)}).`);
+    io.stdout(`${JSON.stringify({ exam_id: e.view.exam_id, status: 'ready', files: e.files, bytes: e.bytes, study_uid: e.origin?.study_uid ?? null })}\n`);
+  });
+  on('upload:struggling', (e) => say(`${e.origin ? where(e.origin.folderId, e.origin.exportPath) : 'upload'}: upload keeps failing (${e.view.error?.message ?? 'network'}); retrying by itself.`));
+  on('upload:ended', (e) =>
+    say(`${e.origin ? where(e.origin.folderId, e.origin.exportPath) : 'upload'}: upload ${e.view.phase === 'cancelled' ? 'cancelled' : `failed: ${e.view.error?.message ?? ''}`} (it is tried again when the export changes or on the next start).`),
+  );
 }
 
 /** `scanbridge watch`: see HELP. */
@@ -107,72 +132,37 @@ export function createWatchCommand(deps: WatchCommandDeps): CliCommand {
     }
     const session = await clientFromCredentials(io.env, deps);
     if ('problem' in session) return fail(session.problem);
-    const { client } = session;
     const dataDir = appDataDir(io.env);
     securePrivateFolders([dataDir, resolveConfigDir({ env: io.env })]); // journals and the ledger hold patient data (core/private-fs.ts)
-    const ledger = await Ledger.open(join(dataDir, 'watch', 'uploaded-studies.jsonl'));
     const folders: WatchFolderConfig[] = args.dirs.map((path, i) => ({ id: `cli-${i + 1}`, path, exam_type: 'from_dicom', mode: 'auto', settle_seconds: args.settle, polling: args.poll }));
-    const byId = new Map(folders.map((f) => [f.id, f]));
-    // Paths relative to the watched folder: enough to find the export, without full paths in every line.
-    const where = (folderId: string, exportPath: string): string => {
-      const root = byId.get(folderId)?.path ?? '';
-      const rel = relative(root, exportPath);
-      return rel === '' ? `${basename(root)}/ (loose files)` : `${basename(root)}/${rel}`;
-    };
     // Lines quote folder and file names and header values: never raw control characters.
-    const say = (t: string): void => io.stderr(`${escapeForTerminal(t)}\n`);
-
-    const service = new WatchService({
-      folders,
-      ledger,
-      claims: { agentId: newAgentId() },
-      upload: engineUploader({
-        port: examsPortFromClient(client),
-        dataDir,
-        fields: examFields,
-        onEvent: (task, e) => {
-          if (e.type === 'notice') say(`${where(task.folder.id, task.exportPath)}: ${e.message}`);
-        },
-      }),
-    });
-    const c = service.coordinator;
-    c.on('study:uploading', (e) => say(`${where(e.folderId, e.exportPath)}: uploading a ${e.study.modality || 'DICOM'} study as ${e.exam_type} (${e.study.files} files, ${formatBytes(e.study.bytes)})…`));
-    c.on('study:uploaded', (e) => {
-      say(`${where(e.folderId, e.exportPath)}: uploaded as exam ${e.exam_id} (${e.files} files, ${formatBytes(e.bytes)}).`);
-      io.stdout(`${JSON.stringify({ exam_id: e.exam_id, status: 'ready', files: e.files, bytes: e.bytes, study_uid: e.study.study_uid })}\n`);
-    });
-    c.on('study:skipped', (e) =>
-      say(`${where(e.folderId, e.exportPath)}: already uploaded as exam ${e.exam_id}${e.reason === 'uploaded_elsewhere' ? ' (recorded in the export folder)' : ''}; skipped.`),
-    );
-    c.on('study:changed', (e) =>
-      say(`${where(e.folderId, e.exportPath)}: a study uploaded before as exam ${e.exam_id} now has different files (${e.study.files}); not uploaded again — review it in the app or upload the folder with \`scanbridge upload\`.`),
-    );
-    c.on('study:held', (e) => say(`${where(e.folderId, e.exportPath)}: another computer is uploading this study (${e.by}); waiting for it.`));
-    c.on('study:unclaimable', (e) => say(`${where(e.folderId, e.exportPath)}: ${e.reason}; uploading without coordinating with other computers.`));
-    c.on('study:warning', (e) => say(`${where(e.folderId, e.exportPath)}: warning: ${e.message}`));
-    c.on('study:failed', (e) => say(`${where(e.folderId, e.exportPath)}: upload failed: ${e.error.message} (it is tried again when the export changes or on the next start).`));
-    for (const w of service.watchers) {
-      w.on('export:ready', (e) => say(`${where(e.folderId, e.exportPath)}: export complete, ${e.studies.length} ${e.studies.length === 1 ? 'study' : 'studies'}.`));
-      w.on('export:changed', (e) => say(`${where(e.folderId, e.exportPath)}: export changed after it was complete; checking its studies again.`));
-      w.on('export:waiting', (e: ExportWaiting) => say(`${where(e.folderId, e.exportPath)}: not complete yet: ${describeReasons(e.reasons)}.`));
-      w.on('error', (err) => say(`scanbridge watch: ${err.message}`));
-    }
-
-    if (client.sandbox) say('Using a SANDBOX key: uploaded exams are test data.');
+  const say = (t: string): void => io.stderr(`${escapeForTerminal(t)}\n`);
+    if (session.client.sandbox) say('Using a SANDBOX key: uploaded exams are test data.');
     // The settings store (conf → atomically → when-exit) answers SIGINT/SIGTERM by raising the
     // signal again once its own one-shot handler has run; with no listener left, that second
     // signal would kill the process before it stops cleanly. A standing listener absorbs it.
     const absorb = (): void => undefined;
     process.on('SIGINT', absorb);
     process.on('SIGTERM', absorb);
+    let agent: Agent | undefined;
     try {
-      await service.start();
+      agent = await startAgent({
+        dataDir,
+        // Its own inbox and upload list, so the app can run beside it; ledger and journals are shared.
+        stateDir: join(dataDir, 'watch', 'agent'),
+        folders,
+        env: io.env,
+        secretStore: await deps.secretStore(),
+        transport: 'http',
+        notifier: { notify: () => undefined },
+        log: stderrLogger('scanbridge watch'),
+      });
+      printActivity(agent, folders, io);
       say(`Watching ${folders.length} ${folders.length === 1 ? 'folder' : 'folders'} (settle ${args.settle} s${args.poll ? ', polling' : ''}). Press Ctrl+C to stop.`);
       if (!io.signal.aborted) await new Promise<void>((r) => io.signal.addEventListener('abort', () => r(), { once: true }));
       say('Stopping…');
     } finally {
-      await service.close();
-      await stopScanWorkers();
+      await agent?.stop();
       process.off('SIGINT', absorb);
       process.off('SIGTERM', absorb);
     }

@@ -1,13 +1,14 @@
 import { parseArgs } from 'node:util';
 import { type Account } from '../api/account';
 import { type ApiClientOptions, createApiClient } from '../api/client';
-import { ApiClientError } from '../api/errors';
+import { ApiError } from '../api/errors';
 import type { RateLimitState } from '../api/rate-meter';
 import { type Credentials, CredentialsError, resolveCredentials } from '../credentials';
 import { KeychainUnavailableError } from '../secrets/keychain-errors';
 import type { SecretStore } from '../secrets/secret-store';
 import { openSettingsStore } from '../settings/store';
 import { type CliCommand, type CliIo, UsageError } from './io';
+import { apiErrorText } from './messages';
 
 export type WhoamiDeps = {
   /** The OS keychain store (built by the caller, so the core never imports the native module). */
@@ -70,7 +71,7 @@ function jsonReport(me: Account, creds: Credentials, sandbox: boolean, rate: Rat
 }
 
 function errorCode(err: unknown): string {
-  if (err instanceof ApiClientError || err instanceof CredentialsError || err instanceof KeychainUnavailableError) return err.code;
+  if (err instanceof ApiError || err instanceof CredentialsError || err instanceof KeychainUnavailableError) return err.code;
   return 'error';
 }
 
@@ -100,9 +101,10 @@ export function createWhoamiCommand(deps: WhoamiDeps): CliCommand {
       io.stdout(values.json ? jsonReport(me, creds, client.sandbox, rate) : humanReport(me, creds, client.sandbox, rate));
       return 0;
     } catch (err) {
-      if (!(err instanceof ApiClientError || err instanceof CredentialsError || err instanceof KeychainUnavailableError)) throw err;
-      if (values.json) io.stdout(`${JSON.stringify({ error: { code: errorCode(err), message: err.message } })}\n`);
-      io.stderr(`scanbridge whoami: ${err.message}\n`);
+      if (!(err instanceof ApiError || err instanceof CredentialsError || err instanceof KeychainUnavailableError)) throw err;
+      const message = err instanceof ApiError ? apiErrorText(err) : err.message;
+      if (values.json) io.stdout(`${JSON.stringify({ error: { code: errorCode(err), message } })}\n`);
+      io.stderr(`scanbridge whoami: ${message}\n`);
       return 1;
     }
   };

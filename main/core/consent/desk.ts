@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import type { ConsentEmailView, ConsentOverview, ConsentStartResult, ConsentStatusView, ConsentVerification, DisplayInfo, Language, PatientView } from '../../../preload/contract';
 import type { ApiClient, Consent } from '../api';
-import { ConflictError } from '../api/errors';
+import { isApiError } from '../api/errors';
 import { ContractFailure } from '../agent/contract';
 import { saveSignedCopy } from './copies';
 import { hashMatches } from './hash';
@@ -111,7 +111,7 @@ export class ConsentDesk {
       this.deps.emitStatus(examId, view);
       return { outcome: 'started', consent: view };
     } catch (e) {
-      if (!(e instanceof ConflictError)) throw e;
+      if (!isApiError(e, 'conflict', 'upload_incomplete')) throw e;
       const view = statusView(await client.consent.get(examId));
       if (view.status !== 'signed') throw e;
       this.deps.emitStatus(examId, view);
@@ -216,7 +216,7 @@ export class ConsentDesk {
         accepted: true,
       });
     } catch (e) {
-      if (e instanceof ConflictError) throw new ContractFailure('already_signed', 'This consent is already signed.');
+      if (isApiError(e, 'conflict', 'upload_incomplete')) throw new ContractFailure('already_signed', 'This consent is already signed.');
       throw e;
     }
     this.deps.emitStatus(s.exam_id, statusView(signed));

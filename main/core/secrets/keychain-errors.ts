@@ -16,7 +16,7 @@ const MESSAGES: Record<KeychainProblem, (timeoutMs: number) => string> = {
 /** The OS keychain is not usable; `problem` says why (the UI translates by it). */
 export class KeychainUnavailableError extends Error {
   override name = 'KeychainUnavailableError';
-  readonly code = 'keychain_unavailable';
+  readonly code = 'keychain_unavailable' as const;
   constructor(
     readonly problem: KeychainProblem,
     /** The underlying library's message, for logs. */

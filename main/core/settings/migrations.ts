@@ -6,9 +6,14 @@ export type SettingsMigration = {
 
 /**
  * The app's migrations, oldest first. Version 0 is a file written before the layout carried a
- * version; version 1 is the same layout, stamped.
+ * version; version 1 is the same layout, stamped; version 2 adds `inbox` (the exam-name template
+ * and default expiry, which lived in `<data>/agent/preferences.json`: see legacy-preferences.ts,
+ * which moves that file's values in).
  */
-export const SETTINGS_MIGRATIONS: readonly SettingsMigration[] = [{ to: 1, migrate: (raw) => ({ ...raw }) }];
+export const SETTINGS_MIGRATIONS: readonly SettingsMigration[] = [
+  { to: 1, migrate: (raw) => ({ ...raw }) },
+  { to: 2, migrate: (raw) => ({ ...raw }) },
+];
 
 /** The version a raw settings object declares (0 when it declares none). */
 export function versionOf(raw: Record<string, unknown>): number {

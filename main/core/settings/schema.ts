@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 
 /** Version of the settings file layout; bump it and add a migration when the layout changes. */
-export const SETTINGS_SCHEMA_VERSION = 1;
+export const SETTINGS_SCHEMA_VERSION = 2;
+
+/** The default exam-name template: "CBCT Juan Carlos Muñoz 2026-03-02". */
+export const DEFAULT_NAME_TEMPLATE = '{type} {patient} {date}';
 
 export const watchFolderSchema = z.object({
   id: z.string().min(1).max(100),
@@ -36,6 +39,19 @@ export const consentSettingsSchema = z.object({
 });
 export type ConsentSettings = z.infer<typeof consentSettingsSchema>;
 
+/** What the inbox proposes for a new study (version 2; before, a separate preferences file). */
+export const inboxPreferencesSchema = z.object({
+  // A template with control characters or lone surrogates (a hand-edited file) is refused.
+  exam_name_template: z
+    .string()
+    .min(1)
+    .max(200)
+    .refine((t) => ![...t].some((ch) => { const c = ch.codePointAt(0) ?? 0; return c < 0x20 || (c >= 0x7f && c <= 0x9f) || (c >= 0xd800 && c <= 0xdfff); }), 'control characters or broken text')
+    .default(DEFAULT_NAME_TEMPLATE),
+  default_expiration_days: z.number().int().min(1).max(3650).nullable().default(null),
+});
+export type InboxPreferences = z.infer<typeof inboxPreferencesSchema>;
+
 export const apiBaseUrlSchema = z.url({ protocol: /^https?$/ }).max(2048);
 
 export const settingsSchema = z.object({
@@ -52,6 +68,7 @@ export const settingsSchema = z.object({
     .refine((list) => new Set(list.map((f) => f.id)).size === list.length, 'watch folder ids must be unique'),
   upload: uploadOptionsSchema.default({ concurrency: 4, bandwidth_limit_bytes_per_s: 0, mode: 'auto' }),
   consent: consentSettingsSchema.default({ country_code: 'CL', copies_folder: null, display_id: null }),
+  inbox: inboxPreferencesSchema.default({ exam_name_template: DEFAULT_NAME_TEMPLATE, default_expiration_days: null }),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -63,7 +80,7 @@ export function defaultSettings(): Settings {
   return settingsSchema.parse({ schema_version: SETTINGS_SCHEMA_VERSION });
 }
 
-const KEYS = ['api_base_url', 'active_key_kind', 'language', 'watch_folders', 'upload', 'consent'] as const;
+const KEYS = ['api_base_url', 'active_key_kind', 'language', 'watch_folders', 'upload', 'consent', 'inbox'] as const;
 
 /**
  * Reads settings from untrusted file content field by field: a bad field falls back to its default

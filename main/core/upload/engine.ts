@@ -2,140 +2,42 @@
 //   plan → create exam → transfer → confirm (files mode) or process-zip (zip mode).
 // Every step is journaled before or after it happens (see journal.ts), so a job can be resumed
 // after any crash without creating a second exam. UI code only listens to the events.
+//
+// Why this module is longer than the others (about 600 lines): it is the job's handle and its state
+// loop — create, confirm, replace an expired exam, settle a failure or a cancel — and all of them
+// read and write the same journaled state. The parts that do not need that state live beside it:
+// engine-types.ts (vocabulary), file-transfer.ts and zip-transfer.ts (the transfers),
+// failures.ts (failure mapping), orphans.ts (orphan search), job-records.ts, file-checks.ts.
 import { randomUUID } from 'node:crypto';
-import { type Stats, statSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { backoffDelay, type BackoffPolicy, DEFAULT_BACKOFF, sleep } from './backoff';
+import { backoffDelayMs, sleep } from '../api/retry';
+import { AlreadyComplete, ControlSignal, DURABILITY, ENGINE_DEFAULTS, FRESH_PLAN_MS, UrlsExpired } from './engine-types';
+import type { EngineOptions, JobDeps, JobStatus, NoticeCode, UploadEvent, UploadResult } from './engine-types';
 import { isAbortError, UploadError } from './errors';
-import { openFileRange } from './file-source';
+import { transferFailureOf, uploadFailureOf } from './failures';
+import { checkFile } from './file-checks';
+import { sendFiles } from './file-transfer';
 import { Gate } from './gate';
 import { applyRecord, type JobState, replayJournal, initialState } from './job-state';
 import { examIdsOfOtherJobs, newJournalPath, waitWhileOthersCreate } from './job-store';
-import { type Durability, Journal, type JournalRecord, type PlannedRecord, type SummaryRecord } from './journal';
+import { orphanRemovedMessage } from './failure-text';
+import { Journal, type JournalRecord, type PlannedRecord } from './journal';
+import { findOrphans } from './orphans';
 import type { JobPlan } from './plan';
-import { formatBytes, settingsHash, validateFields } from './plan';
-import { orphanRemovedMessage, transientFailureMessage } from './failure-text';
-import { type CreateExamInput, type CreatedExam, type ExamSummary, type ExamsPort, ExamsPortError, type UploadMode } from './ports';
+import { validateFields } from './plan';
+import { type CallOptions, type CreateExamInput, type CreatedExam, type ExamSummary, type ExamsPort, ExamsPortError, type UploadMode } from './ports';
 import { ProgressTracker, type Totals } from './progress';
 import { TokenBucket } from './token-bucket';
-import { createAgents, putWithRetry, TransferError, type TransferAgents } from './transfer';
-import { createZipStream } from './zip';
+import { createdRecordOf, summaryOf } from './job-records';
+import { createAgents, type putWithRetry, type TransferAgents } from './transfer';
+import type { TransferContext } from './transfer-context';
+import { sendZip } from './zip-transfer';
 
-export type EngineOptions = {
-  /** Files sent at once (files mode). */
-  concurrency?: number;
-  /** Bytes per second for this job, null for no limit (ignored when `bucket` is given). */
-  bandwidthLimit?: number | null;
-  /** A limit shared with other jobs. */
-  bucket?: TokenBucket;
-  /** No progress for this long aborts a transfer attempt (it is retried). */
-  stallTimeoutMs?: number;
-  /** Attempts per transfer before the job stops (resumable). */
-  maxAttempts?: number;
-  backoff?: BackoffPolicy;
-  /** Retries of idempotent API calls that failed transiently. */
-  apiRetries?: number;
-  /** 429 answers waited out per API call before giving up (resumable). */
-  maxRateLimitWaits?: number;
-  /** Longest single wait on a 429's Retry-After. */
-  maxRateLimitWaitMs?: number;
-  /** Times a job may replace its exam in one run (URLs expired) before it gives up. */
-  maxExamRecreations?: number;
-  /** Progress events come at most this often. */
-  progressIntervalMs?: number;
-  /** Tolerated clock difference between this computer and the service when matching a crashed create. */
-  clockSkewMs?: number;
-  /** How often file completions are fsynced to the journal. */
-  doneFlushMs?: number;
-};
-
-const DEFAULTS = {
-  concurrency: 6,
-  stallTimeoutMs: 30_000,
-  maxAttempts: 8,
-  apiRetries: 5,
-  maxRateLimitWaits: 10,
-  maxRateLimitWaitMs: 15 * 60_000,
-  maxExamRecreations: 3,
-  progressIntervalMs: 200,
-  clockSkewMs: 10 * 60_000,
-  doneFlushMs: 250,
-  backoff: DEFAULT_BACKOFF as BackoffPolicy,
-};
-
-/**
- * How soon each record must survive a power cut. `creating` must be on disk before POST /exams
- * leaves, and removals before the next step; the rest only saves work after a power cut (without
- * `created`, a resume removes that exam and makes a new one; without `uploaded`/`ready`, it
- * confirms again, which is idempotent). Waiting for fsync on those would stall the transfers.
- */
-const DURABILITY: Record<JournalRecord['t'], Durability> = {
-  planned: 'none',
-  creating: 'sync',
-  created: 'background',
-  done: 'background',
-  undone: 'sync',
-  uploaded: 'none',
-  discarded: 'sync',
-  ready: 'background',
-  failed: 'sync',
-  cancelled: 'sync',
-  summary: 'sync',
-};
-
-/** A plan younger than this was stat'ed just now: no need to stat every file again before starting. */
-const FRESH_PLAN_MS = 10_000;
-
-export type JobStatus = 'planned' | 'creating' | 'transferring' | 'paused' | 'confirming' | 'ready' | 'failed' | 'cancelled' | 'interrupted';
-
-/** What happened to one file (a discriminated union the UI renders as it likes). */
-export type FileProgress =
-  | { state: 'sending'; attempt: number }
-  | { state: 'retrying'; attempt: number; delayMs: number; reason: string }
-  | { state: 'requeued' }
-  | { state: 'done' };
-
-export type NoticeCode = 'resumed' | 'orphan_removed' | 'exam_recreated' | 'rate_limited' | 'api_retry' | 'files_missing';
-
-export type UploadEvent =
-  | { type: 'status'; status: JobStatus; examId: string | null; totals: Totals }
-  | { type: 'progress'; totals: Totals }
-  | { type: 'file'; index: number; name: string; progress: FileProgress }
-  | { type: 'notice'; code: NoticeCode; message: string };
-
-export type UploadResult = {
-  exam_id: string;
-  status: 'ready';
-  files: number;
-  bytes: number;
-  mode: UploadMode;
-  /** True when this run continued a job an earlier run started. */
-  resumed: boolean;
-  /** Bytes put on the network by this run, retries included. */
-  bytes_sent: number;
-  /** API calls made by this run (storage PUTs are not API calls). */
-  api_calls: number;
-};
-
-export type JobDeps = { port: ExamsPort; dataDir: string; options?: EngineOptions };
-
-/** Why a run was aborted on purpose. */
-class ControlSignal extends Error {
-  constructor(readonly kind: 'stop' | 'cancel' | 'pause') {
-    super(`upload ${kind}`);
-    this.name = 'AbortError';
-  }
-}
-
-/** Internal: the exam's URLs expired; the job replaces the exam. */
-class UrlsExpired extends Error {}
-/** Internal: storage says the exam is complete already. */
-class AlreadyComplete extends Error {}
+export type { EngineOptions, FileProgress, JobDeps, JobStatus, NoticeCode, UploadEvent, UploadResult } from './engine-types';
 
 /** One upload job (one exam). Create with `UploadJob.create` or reopen with `UploadJob.open`. */
 export class UploadJob {
   private readonly listeners = new Set<(e: UploadEvent) => void>();
-  private readonly opts: typeof DEFAULTS;
+  private readonly opts: typeof ENGINE_DEFAULTS;
   private readonly bucket: TokenBucket;
   private readonly tracker: ProgressTracker;
   private readonly gate = new Gate();
@@ -159,7 +61,7 @@ export class UploadJob {
     options: EngineOptions,
     private readonly resumedJob: boolean,
   ) {
-    this.opts = { ...DEFAULTS, ...stripUndefined(options) };
+    this.opts = { ...ENGINE_DEFAULTS, ...stripUndefined(options) };
     this.bucket = options.bucket ?? new TokenBucket(options.bandwidthLimit ?? null);
     this.tracker = new ProgressTracker(0, 0);
     this.resetTracker();
@@ -364,8 +266,8 @@ export class UploadJob {
           try {
             if (this.urlsExpired()) throw new UrlsExpired();
             this.emitStatus(this.gate.isClosed ? 'paused' : 'transferring');
-            if (this.state.plan.mode === 'files') await this.transferFiles(signal, agents);
-            else await this.transferZip(signal, agents);
+            if (this.state.plan.mode === 'files') await sendFiles(this.transferContext(), signal, agents);
+            else await sendZip(this.transferContext(), signal, agents);
             this.append({ t: 'uploaded' });
           } catch (err) {
             if (err instanceof AlreadyComplete) {
@@ -405,12 +307,12 @@ export class UploadJob {
     this.createSentThisRun = true; // Issue 12: see orphanRemovedMessage.
     let created: CreatedExam;
     try {
-      created = await this.api((s) => this.port.createExam(input, { signal: s }), { idempotent: false, signal });
+      created = await this.api((c) => this.port.createExam(input, c), { idempotent: false, signal });
     } catch (err) {
       if (err instanceof ExamsPortError && err.kind === 'transient') {
         // Unknown outcome: the next loop looks for the exam it may have made, removes it, creates again.
         if (++this.recreations > this.opts.maxExamRecreations) throw err;
-        await sleep(backoffDelay(this.recreations - 1, this.opts.backoff), signal);
+        await sleep(backoffDelayMs(this.recreations - 1, this.opts.backoff), signal);
         return;
       }
       if (err instanceof ExamsPortError && (err.kind === 'rejected' || err.kind === 'not_found' || err.kind === 'upload_incomplete')) {
@@ -420,7 +322,7 @@ export class UploadJob {
       }
       throw err;
     }
-    const record = this.createdRecord(created);
+    const record = createdRecordOf(this.state.plan, created);
     if (!record) {
       await this.deleteQuietly(created.id);
       this.append({ t: 'discarded', exam_id: created.id, reason: 'bad_answer' });
@@ -428,19 +330,6 @@ export class UploadJob {
     }
     this.append(record);
     this.resetTracker();
-  }
-
-  private createdRecord(c: CreatedExam): Extract<JournalRecord, { t: 'created' }> | null {
-    const plan = this.state.plan;
-    if (plan.mode === 'files') {
-      const urls = c.upload_urls;
-      if (!urls || urls.length !== plan.files.length || urls.some((u, i) => u.name !== plan.files[i]?.name)) return null;
-      const expires = Math.min(...urls.map((u) => Date.parse(u.expires_at)));
-      return { t: 'created', exam_id: c.id, created_at: c.created_at, expires_at: Number.isFinite(expires) ? expires : Date.now() + 3_600_000, urls: urls.map((u) => u.url) };
-    }
-    if (!c.upload_url) return null;
-    const expires = Date.parse(c.upload_url.expires_at);
-    return { t: 'created', exam_id: c.id, created_at: c.created_at, expires_at: Number.isFinite(expires) ? expires : Date.now() + 3_600_000, zip_url: c.upload_url.url };
   }
 
   /**
@@ -453,14 +342,14 @@ export class UploadJob {
     const intent = this.state.intent;
     if (!intent) return 0;
     const plan = this.state.plan;
-    const recent = await this.api((s) => this.port.listRecentExams(100, { signal: s }), { idempotent: true, signal });
     // Issue 12: an exam another live job is creating right now looks like ours; wait until that
     // job has journaled its answer (its exam id then joins `others`), never delete it.
     await waitWhileOthersCreate(this.dataDir, this.journal.path, signal);
-    const others = examIdsOfOtherJobs(this.dataDir, this.journal.path);
-    const orphans = recent.filter((e) => isOrphanOf(e, plan, intent.at - this.opts.clockSkewMs) && !others.has(e.id) && !this.state.discarded.includes(e.id));
+    const recent = await this.api((c) => this.port.listRecentExams(100, c), { idempotent: true, signal });
+    const known = new Set([...examIdsOfOtherJobs(this.dataDir, this.journal.path), ...this.state.discarded]);
+    const orphans = findOrphans(recent, plan, intent.at - this.opts.clockSkewMs, known);
     for (const e of orphans) {
-      await this.api((s) => this.port.deleteExam(e.id, { signal: s }), { idempotent: true, signal });
+      await this.api((c) => this.port.deleteExam(e.id, c), { idempotent: true, signal });
       this.append({ t: 'discarded', exam_id: e.id, reason: 'orphan' });
       this.notice('orphan_removed', orphanRemovedMessage(e.id, this.createSentThisRun)); // Issue 12
     }
@@ -468,104 +357,21 @@ export class UploadJob {
     return orphans.length;
   }
 
-  private async transferFiles(signal: AbortSignal, agents: TransferAgents): Promise<void> {
-    const { plan, exam, done } = this.state;
-    const urls = exam?.urls;
-    if (!exam || !urls) throw new Error('no exam to upload to');
-    const queue: number[] = [];
-    for (let i = 0; i < done.length; i++) if (done[i] === 0) queue.push(i);
-    if (queue.length === 0) return;
-    // Aborted by the run's signal, or by the first worker that fails.
-    const scope = childController(signal);
-    const scopeSignal = scope.controller.signal;
-    let firstError: unknown = null;
-    const fail = (err: unknown): void => {
-      firstError ??= err;
-      scope.controller.abort(err);
+  /** What the transfer modules need of the job: its state and a few of its services. */
+  private transferContext(): TransferContext {
+    return {
+      state: this.state,
+      concurrency: this.opts.concurrency,
+      gate: this.gate,
+      inflight: this.inflight,
+      journal: this.journal,
+      tracker: this.tracker,
+      waitIfPaused: (signal) => this.waitIfPaused(signal),
+      checkFiles: (indices) => this.checkFiles(indices),
+      putOptions: (agents, signal, index, name) => this.putOptions(agents, signal, index, name),
+      transferFailure: (err, files) => this.transferFailure(err, files),
+      emit: (e) => this.emit(e),
     };
-
-    let epoch = childController(scopeSignal);
-    this.inflight.add(epoch.controller);
-    const worker = async (): Promise<void> => {
-      for (;;) {
-        await this.waitIfPaused(scopeSignal);
-        const i = queue.shift();
-        if (i === undefined) return;
-        const f = plan.files[i];
-        const url = urls[i];
-        if (!f || !url) continue;
-        if (this.gate.isClosed) {
-          // Paused since the gate let this worker through.
-          queue.unshift(i);
-          continue;
-        }
-        // Transfers share one controller per pause epoch: pause() aborts the current one (it is
-        // in `inflight`); the next transfer after resume() starts a fresh one.
-        if (epoch.controller.signal.aborted) {
-          epoch.dispose();
-          this.inflight.delete(epoch.controller);
-          epoch = childController(scopeSignal);
-          this.inflight.add(epoch.controller);
-        }
-        const own = epoch.controller;
-        this.emit({ type: 'file', index: i, name: f.name, progress: { state: 'sending', attempt: 1 } });
-        try {
-          await putWithRetry(url, { size: f.size, open: () => openFileRange(f.path, f.size) }, this.putOptions(agents, own.signal, i, f.name));
-        } catch (err) {
-          if (own.signal.aborted && !scopeSignal.aborted) {
-            // Paused: the file goes back to the front of the queue.
-            queue.unshift(i);
-            this.emit({ type: 'file', index: i, name: f.name, progress: { state: 'requeued' } });
-            continue;
-          }
-          throw await this.transferFailure(err, [i]);
-        }
-        // The file counts as stored only if it still is what was planned: one modified before or
-        // while it was read went up stale or half old, half new. (A file deleted or cut short fails
-        // its read instead.) A synchronous stat: a few microseconds on a local disk, where an async
-        // one costs a thread-pool round trip per file, measurable on a busy machine.
-        checkFileSync(f);
-        done[i] = 1;
-        this.state.doneCount++;
-        this.journal.markDone(i);
-        this.tracker.onTransferDone(f.size, 1);
-        this.emit({ type: 'file', index: i, name: f.name, progress: { state: 'done' } });
-      }
-    };
-    const workers = Array.from({ length: Math.min(this.opts.concurrency, queue.length) }, () => worker().catch(fail));
-    await Promise.all(workers);
-    this.inflight.delete(epoch.controller);
-    epoch.dispose();
-    scope.dispose();
-    this.journal.flushDone('background');
-    if (firstError !== null) throw firstError;
-  }
-
-  private async transferZip(signal: AbortSignal, agents: TransferAgents): Promise<void> {
-    const { plan, exam } = this.state;
-    if (!exam?.zipUrl) throw new Error('no ZIP upload link');
-    const all = plan.files.map((_, i) => i);
-    for (;;) {
-      await this.waitIfPaused(signal);
-      await this.checkFiles(all);
-      if (this.gate.isClosed) continue;
-      const link = childController(signal);
-      const own = link.controller;
-      const s = own.signal;
-      this.inflight.add(own);
-      try {
-        await putWithRetry(exam.zipUrl, { size: plan.zip_size, open: () => createZipStream(plan.files) }, this.putOptions(agents, s, -1, 'archive.zip'));
-      } catch (err) {
-        if (own.signal.aborted && !signal.aborted) continue;
-        throw await this.transferFailure(err, all);
-      } finally {
-        this.inflight.delete(own);
-        link.dispose();
-      }
-      await this.checkFiles(all);
-      this.tracker.onTransferDone(plan.zip_size, 0);
-      return;
-    }
   }
 
   private putOptions(agents: TransferAgents, signal: AbortSignal, index: number, name: string): Parameters<typeof putWithRetry>[2] {
@@ -583,27 +389,11 @@ export class UploadJob {
     };
   }
 
-  /** Turns a failed transfer into the job's next move. */
+  /** Turns a failed transfer into the job's next move (naming the file when one changed). */
   private async transferFailure(err: unknown, files: number[]): Promise<unknown> {
-    if (!(err instanceof TransferError)) return err;
-    switch (err.kind) {
-      case 'expired':
-        return new UrlsExpired();
-      case 'conflict':
-        return new AlreadyComplete();
-      case 'gone':
-        return new UploadError('exam_deleted', 'The exam was deleted on the service while its files were being sent.');
-      case 'source':
-      case 'size_mismatch':
-        // Most likely the file changed under us: say which one.
-        await this.checkFiles(files);
-        if (err.kind === 'source') return new UploadError('file_unreadable', `A file could not be read: ${err.message}.`, false, { cause: err });
-        return new UploadError('storage_rejected', `Storage refused a file: ${err.message}.`, false, { cause: err });
-      case 'rejected':
-        return new UploadError('storage_rejected', `Storage refused a file: ${err.message}.`, false, { cause: err });
-      case 'retryable':
-        return new UploadError('network', `Sending stopped after ${this.opts.maxAttempts} attempts (${err.message}). Run the upload again to continue where it stopped.`, true, { cause: err });
-    }
+    const next = transferFailureOf(err, this.opts.maxAttempts);
+    if (next.recheck) await this.checkFiles(files);
+    return next.error;
   }
 
   private async finish(signal: AbortSignal): Promise<void> {
@@ -615,8 +405,8 @@ export class UploadJob {
     try {
       answer =
         plan.mode === 'files'
-          ? await this.api((s) => this.port.confirmExam(exam.id, { signal: s }), { idempotent: true, signal })
-          : await this.api((s) => this.port.processZip(exam.id, { signal: s }), { idempotent: true, signal });
+          ? await this.api((c) => this.port.confirmExam(exam.id, c), { idempotent: true, signal })
+          : await this.api((c) => this.port.processZip(exam.id, c), { idempotent: true, signal });
     } catch (err) {
       if (err instanceof ExamsPortError && err.kind === 'upload_incomplete') {
         // Storage lost or never got what the journal says was sent: send those again, once.
@@ -640,7 +430,7 @@ export class UploadJob {
     this.tracker.reset(this.bytesTotal(), plan.files.length, this.bytesTotal(), plan.files.length);
     this.emitStatus('ready');
     // Off the critical path: the exam is ready whatever happens to the journal now.
-    this.compacting = this.journal.compactInBackground(this.summary('ready', exam.id)).catch(() => undefined);
+    this.compacting = this.journal.compactInBackground(summaryOf(this.state.plan, 'ready', exam.id)).catch(() => undefined);
   }
 
   /** Decides what a failed run leaves behind, and returns the error to throw. */
@@ -654,17 +444,7 @@ export class UploadJob {
       this.emitStatus('interrupted');
       return new UploadError('interrupted', 'The upload was interrupted; run it again to continue.', true);
     }
-    let failure: UploadError;
-    if (err instanceof UploadError) failure = err;
-    else if (err instanceof ExamsPortError) {
-      failure =
-        err.kind === 'transient' || err.kind === 'rate_limited'
-          ? new UploadError('network', transientFailureMessage(err), true, { cause: err }) // Issue 12: 5xx vs unreachable
-          : new UploadError(err.kind === 'not_found' ? 'exam_deleted' : 'rejected', `The service refused the request: ${err.message}`, false, { cause: err });
-    } else {
-      const e = err instanceof Error ? err : new Error(String(err));
-      failure = new UploadError('network', `The upload stopped: ${e.message}. Run it again to continue.`, true, { cause: e });
-    }
+    const failure = uploadFailureOf(err);
     if (failure.resumable) {
       this.emitStatus('interrupted');
       return failure;
@@ -691,7 +471,7 @@ export class UploadJob {
     const exam = this.state.exam;
     try {
       if (exam) {
-        await this.api((s) => this.port.deleteExam(exam.id, { signal: s }), { idempotent: true });
+        await this.api((c) => this.port.deleteExam(exam.id, c), { idempotent: true });
         this.append({ t: 'discarded', exam_id: exam.id, reason: 'cancelled' });
       } else if (this.state.phase === 'creating') {
         await this.removeOrphans(undefined);
@@ -707,14 +487,14 @@ export class UploadJob {
   private async discardExam(reason: string, signal: AbortSignal): Promise<void> {
     const exam = this.state.exam;
     if (!exam) return;
-    await this.api((s) => this.port.deleteExam(exam.id, { signal: s }), { idempotent: true, signal });
+    await this.api((c) => this.port.deleteExam(exam.id, c), { idempotent: true, signal });
     this.append({ t: 'discarded', exam_id: exam.id, reason });
     this.resetTracker();
   }
 
   private async deleteQuietly(id: string): Promise<boolean> {
     try {
-      await this.api((s) => this.port.deleteExam(id, { signal: s }), { idempotent: true });
+      await this.api((c) => this.port.deleteExam(id, c), { idempotent: true });
       return true;
     } catch {
       return false;
@@ -724,35 +504,20 @@ export class UploadJob {
   // ---- helpers ---------------------------------------------------------------------------
 
   /**
-   * One API call through the port: 429 answers are waited out (Retry-After, plus jitter so that
-   * parallel jobs do not return in step); idempotent calls also retry transient faults.
+   * One API call through the port. The API client is the one retry layer (429s waited out,
+   * transient faults of idempotent calls retried); each of its waits becomes a notice here.
+   * `idempotent` is the engine's own statement of the call, kept for readers: the client decides
+   * by the endpoint.
    */
-  private async api<T>(call: (signal: AbortSignal | undefined) => Promise<T>, o: { idempotent: boolean; signal?: AbortSignal }): Promise<T> {
-    let transient = 0;
-    let waits = 0;
-    for (;;) {
-      this.apiCalls++;
-      try {
-        return await call(o.signal);
-      } catch (err) {
-        o.signal?.throwIfAborted();
-        if (!(err instanceof ExamsPortError)) throw err;
-        if (err.kind === 'rate_limited' && waits < this.opts.maxRateLimitWaits) {
-          waits++;
-          const ms = Math.min(this.opts.maxRateLimitWaitMs, Math.max(1, err.details.retryAfterSeconds ?? 1) * 1000) + Math.floor(Math.random() * 250);
-          this.notice('rate_limited', `The service's rate limit was reached; waiting ${Math.ceil(ms / 1000)} s.`);
-          await sleep(ms, o.signal);
-          continue;
-        }
-        if (err.kind === 'transient' && o.idempotent && transient < this.opts.apiRetries) {
-          const ms = backoffDelay(transient++, this.opts.backoff);
-          this.notice('api_retry', `The service did not answer properly (${err.message}); retrying.`);
-          await sleep(ms, o.signal);
-          continue;
-        }
-        throw err;
-      }
-    }
+  private async api<T>(call: (o: CallOptions) => Promise<T>, o: { idempotent: boolean; signal?: AbortSignal }): Promise<T> {
+    this.apiCalls++;
+    return call({
+      ...(o.signal ? { signal: o.signal } : {}),
+      onRetry: (r) => {
+        if (r.reason === 'rate_limited') this.notice('rate_limited', `The service's rate limit was reached; waiting ${Math.ceil(r.delayMs / 1000)} s.`);
+        else this.notice('api_retry', `The service did not answer properly (${r.code}); retrying.`);
+      },
+    });
   }
 
   /** Re-stats files against the plan; a difference fails the job with a message naming the file. */
@@ -790,25 +555,7 @@ export class UploadJob {
   }
 
   private compact(outcome: 'ready' | 'failed' | 'cancelled', examId: string | null, code?: string): void {
-    this.journal.compact(this.summary(outcome, examId, code));
-  }
-
-  private summary(outcome: 'ready' | 'failed' | 'cancelled', examId: string | null, code?: string): SummaryRecord {
-    const plan = this.state.plan;
-    return {
-      t: 'summary',
-      job_id: plan.job_id,
-      root: plan.root,
-      fingerprint: plan.fingerprint,
-      outcome,
-      exam_id: examId,
-      files: plan.files.length,
-      bytes: plan.bytes,
-      mode: plan.mode,
-      settings: settingsHash(plan.fields, plan.mode),
-      ...(code ? { code } : {}),
-      at: Date.now(),
-    };
+    this.journal.compact(summaryOf(this.state.plan, outcome, examId, code));
   }
 
   private bytesTotal(): number {
@@ -869,61 +616,6 @@ export class UploadJob {
       }
     }
   }
-}
-
-type PlannedFileRecord = PlannedRecord['files'][number];
-
-async function checkFile(f: PlannedFileRecord): Promise<void> {
-  let s: Stats;
-  try {
-    s = await stat(f.path);
-  } catch (err) {
-    throw statFailure(f, err);
-  }
-  compareStat(f, s);
-}
-
-function checkFileSync(f: PlannedFileRecord): void {
-  let s: Stats;
-  try {
-    s = statSync(f.path);
-  } catch (err) {
-    throw statFailure(f, err);
-  }
-  compareStat(f, s);
-}
-
-function statFailure(f: PlannedFileRecord, err: unknown): UploadError {
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT' || code === 'ENOTDIR') return new UploadError('file_changed', `"${f.name}" was deleted after the upload was planned.`);
-  return new UploadError('file_unreadable', `"${f.name}" cannot be read (${code ?? 'error'}).`, false, { cause: err });
-}
-
-function compareStat(f: PlannedFileRecord, s: Stats): void {
-  if (s.size !== f.size) {
-    throw new UploadError('file_changed', `"${f.name}" changed after the upload was planned (its size went from ${formatBytes(f.size)} to ${formatBytes(s.size)}).`);
-  }
-  if (s.mtimeMs !== f.mtimeMs || (f.ino !== 0 && s.ino !== f.ino)) {
-    throw new UploadError('file_changed', `"${f.name}" was modified or replaced after the upload was planned.`);
-  }
-}
-
-function isOrphanOf(e: ExamSummary, plan: PlannedRecord, notBefore: number): boolean {
-  if (e.status !== 'uploading' || e.name !== plan.fields.name) return false;
-  if ((e.patient_id ?? '') !== (plan.fields.patient_id ?? '')) return false;
-  if (e.upload_mode !== null && e.upload_mode !== plan.mode) return false;
-  if (plan.mode === 'files' && e.file_count !== null && e.file_count !== 0 && e.file_count !== plan.files.length) return false;
-  const created = Date.parse(e.created_at);
-  return !Number.isFinite(created) || created >= notBefore;
-}
-
-/** A controller that aborts (with the same reason) when `parent` does; `dispose` unhooks it. */
-function childController(parent: AbortSignal): { controller: AbortController; dispose: () => void } {
-  const controller = new AbortController();
-  const onAbort = (): void => controller.abort(parent.reason);
-  if (parent.aborted) onAbort();
-  else parent.addEventListener('abort', onAbort, { once: true });
-  return { controller, dispose: () => parent.removeEventListener('abort', onAbort) };
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

@@ -1,5 +1,5 @@
 // A latch transfers wait on while a job is paused.
-import { abortReason } from './backoff';
+import { abortReason } from '../api/retry';
 
 export class Gate {
   private waiters: (() => void)[] = [];

@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePrivateDir } from '../private-fs';
-import { sleep } from './backoff';
+import { sleep } from '../api/retry';
 import { folderKey, lockHolder } from './study-lock';
 import { readFirstRecord, readJournal, type SummaryRecord } from './journal';
 import { replayJournal } from './job-state';

@@ -2,8 +2,8 @@
 // step it describes goes on (so kill -9 at any instant loses nothing), and the records that guard
 // against a second exam are fsynced before the service hears of it (so a power cut does not either).
 // A torn last line (a crash mid-write) is cut off when the journal is reopened.
-import { closeSync, fsync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, renameSync, writeSync } from 'node:fs';
-import { open, rename } from 'node:fs/promises';
+import { closeSync, fsync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { fsyncDir, writeFileAtomic, writeFileAtomicSync } from '../atomic-file';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { PRIVATE_FILE_MODE } from '../private-fs';
@@ -237,16 +237,7 @@ export class Journal {
   /** Replaces the whole journal by one summary line (atomically: temp file, fsync, rename). */
   compact(summary: SummaryRecord): void {
     this.close();
-    const tmp = `${this.path}.tmp`;
-    const fd = openSync(tmp, 'w', PRIVATE_FILE_MODE);
-    try {
-      writeAll(fd, `${JSON.stringify(summary)}\n`);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, this.path);
-    fsyncDir(dirname(this.path));
+    writeFileAtomicSync(this.path, `${JSON.stringify(summary)}\n`, { durable: true });
   }
 
   /**
@@ -255,16 +246,7 @@ export class Journal {
    */
   async compactInBackground(summary: SummaryRecord): Promise<void> {
     this.close();
-    const tmp = `${this.path}.tmp`;
-    const handle = await open(tmp, 'w', PRIVATE_FILE_MODE);
-    try {
-      await handle.writeFile(`${JSON.stringify(summary)}\n`, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(tmp, this.path);
-    fsyncDir(dirname(this.path));
+    await writeFileAtomic(this.path, `${JSON.stringify(summary)}\n`, { durable: true });
   }
 
   private write(text: string): void {
@@ -280,14 +262,4 @@ function writeAll(fd: number, text: string): void {
 }
 
 /** fsync of a folder makes a created or renamed entry durable; not supported on Windows (ignored). */
-export function fsyncDir(dir: string): void {
-  let fd: number | null = null;
-  try {
-    fd = openSync(dir, 'r');
-    fsyncSync(fd);
-  } catch {
-    // EISDIR/EPERM on Windows: NTFS journals metadata itself.
-  } finally {
-    if (fd !== null) closeSync(fd);
-  }
-}
+export { fsyncDir } from '../atomic-file';

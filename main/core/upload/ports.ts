@@ -40,7 +40,11 @@ export type ExamSummary = {
   created_at: string;
 };
 
-export type CallOptions = { signal?: AbortSignal };
+export type CallOptions = {
+  signal?: AbortSignal;
+  /** Told before each wait the API client makes for this call (the only retry layer for API calls). */
+  onRetry?: (info: { reason: 'rate_limited' | 'transient'; delayMs: number; code: string }) => void;
+};
 
 export type ExamsPort = {
   createExam(input: CreateExamInput, opts?: CallOptions): Promise<CreatedExam>;

@@ -21,7 +21,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../private-fs';
-import { sleep } from './backoff';
+import { sleep } from '../api/retry';
 import { UploadError } from './errors';
 
 const holderSchema = z.object({ pid: z.number().int(), started: z.string().nullable(), host: z.string(), nonce: z.string(), key: z.string(), at: z.string() });

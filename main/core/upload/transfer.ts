@@ -5,7 +5,9 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
 import { z } from 'zod';
-import { abortReason, backoffDelay, type BackoffPolicy, DEFAULT_BACKOFF, sleep } from './backoff';
+import { abortReason, backoffDelayMs, type BackoffPolicy, sleep } from '../api/retry';
+
+const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 500, capMs: 20_000 };
 import type { TokenBucket } from './token-bucket';
 
 /**
@@ -78,7 +80,7 @@ export async function putWithRetry(url: string, body: PutBody, opts: RetryOption
     } catch (err) {
       if (sent !== 0) opts.onProgress?.(-sent);
       if (!(err instanceof TransferError) || err.kind !== 'retryable' || attempt + 1 >= opts.maxAttempts) throw err;
-      const delayMs = backoffDelay(attempt, opts.backoff ?? DEFAULT_BACKOFF);
+      const delayMs = backoffDelayMs(attempt, opts.backoff ?? DEFAULT_BACKOFF);
       opts.onRetry?.({ attempt: attempt + 1, delayMs, error: err });
       await sleep(delayMs, opts.signal);
     }

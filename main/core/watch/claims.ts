@@ -20,11 +20,12 @@
 // `unclaimable`, and coordination between agents is then impossible.
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { open, readdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { open, readdir, readFile, stat, unlink, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { LedgerKey } from './ledger';
 import { MARKER_PREFIX } from './snapshot';
+import { writeFileAtomic } from '../atomic-file';
 
 export type ClaimOptions = {
   /** This agent's identity (unique per running watcher). */
@@ -148,17 +149,8 @@ export class Claim {
   /** Writes the done marker (exam id, file set), then removes the claim. */
   async complete(examId: string, files: number, bytes: number): Promise<void> {
     this.stop();
-    const h = studyHash(this.key.study_uid);
-    const marker: DoneMarker = { agent: this.agentId, study_uid: this.key.study_uid, fingerprint: this.key.fingerprint, exam_id: examId, files, bytes, at: new Date().toISOString() };
-    const target = join(this.exportDir, doneName(h));
-    const temp = `${target}.${randomBytes(4).toString('hex')}.tmp`;
     try {
-      await writeFile(temp, `${JSON.stringify(marker)}\n`, { flag: 'wx' });
-      await rename(temp, target);
-    } catch (e) {
-      await unlink(temp).catch(() => undefined);
-      // The exam exists either way; without a marker another agent could upload again, so say so.
-      throw new Error(`uploaded as ${examId}, but the done marker could not be written: ${e instanceof Error ? e.message : String(e)}`);
+      await writeDoneMarker(this.exportDir, this.key, { agentId: this.agentId, examId, files, bytes });
     } finally {
       await unlink(this.path).catch(() => undefined);
     }
@@ -168,6 +160,22 @@ export class Claim {
   async release(): Promise<void> {
     this.stop();
     await unlink(this.path).catch(() => undefined);
+  }
+}
+
+/**
+ * Writes the done marker of a study (temp file + rename): every agent watching the folder skips the
+ * study from then on. Throws a message naming the exam when it cannot be written.
+ */
+export async function writeDoneMarker(exportDir: string, key: LedgerKey, done: { agentId: string; examId: string; files: number; bytes: number }): Promise<void> {
+  const marker: DoneMarker = { agent: done.agentId, study_uid: key.study_uid, fingerprint: key.fingerprint, exam_id: done.examId, files: done.files, bytes: done.bytes, at: new Date().toISOString() };
+  const target = join(exportDir, doneName(studyHash(key.study_uid)));
+  try {
+    // Readable by the other workstations' accounts on the share: it holds no patient data.
+    await writeFileAtomic(target, `${JSON.stringify(marker)}\n`, { mode: 0o644 });
+  } catch (e) {
+    // The exam exists either way; without a marker another agent could upload again, so say so.
+    throw new Error(`uploaded as ${done.examId}, but the done marker could not be written: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
 

@@ -20,7 +20,7 @@
 // the studies with its ledger to see what is new.
 import { FSWatcher } from 'chokidar';
 import { EventEmitter } from 'node:events';
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { groupProbes, readDicomHeader, scanFolder } from '../dicom';
 import type { FileProbe, ScanResult } from '../dicom';
@@ -37,6 +37,8 @@ export type FolderWatcherOptions = {
 };
 
 const DEFAULT_POLL_MS = 2000;
+
+const isFolder = (path: string): Promise<boolean> => stat(path).then((s) => s.isDirectory(), () => false);
 
 type Candidate = {
   /** The top-level folder name, or '' for the loose files of the watched folder. */
@@ -64,6 +66,9 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
   private readonly recheckMs: number;
   private readonly candidates = new Map<string, Candidate>();
   private watcher: FSWatcher | undefined;
+  /** Looks for a watched folder that was not there at start-up. */
+  private appearTimer: NodeJS.Timeout | undefined;
+  private looking = false;
   private closed = false;
   private scanning: Promise<unknown> = Promise.resolve();
   private readonly inFlight = new Set<Promise<void>>();
@@ -81,9 +86,38 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     this.recheckMs = options.recheckIncompleteMs ?? Math.max(30_000, this.settleMs * 3);
   }
 
-  /** Starts watching; exports already present are found too. Resolves once the initial listing is done. */
+  /**
+   * Starts watching; exports already present are found too. Resolves once the initial listing is
+   * done. A folder that is not there yet (a network share mounted later) is looked for every poll
+   * interval and watched as soon as it appears (`folder:appeared`).
+   */
   async start(): Promise<void> {
-    if (this.watcher) return;
+    if (this.watcher || this.appearTimer) return;
+    if (!(await isFolder(this.root))) {
+      this.report(new Error(`${this.root} is not there yet; it is watched as soon as it appears`));
+      this.appearTimer = setInterval(() => void this.lookForFolder(), this.pollMs);
+      this.appearTimer.unref?.();
+      this.emit('ready');
+      return;
+    }
+    await this.watch();
+    if (!this.closed) this.emit('ready');
+  }
+
+  private async lookForFolder(): Promise<void> {
+    if (this.looking || this.closed || !(await isFolder(this.root))) return;
+    this.looking = true;
+    clearInterval(this.appearTimer);
+    this.appearTimer = undefined;
+    try {
+      await this.watch();
+      if (!this.closed) this.emit('folder:appeared', { folderId: this.config.id });
+    } catch (e) {
+      this.report(e);
+    }
+  }
+
+  private async watch(): Promise<void> {
     const watcher = new FSWatcher({
       ignoreInitial: false,
       persistent: true,
@@ -102,12 +136,12 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     await ready;
     // Events can be coalesced on some file systems: list the top level once more so no export is missed.
     await this.seedFromListing();
-    if (!this.closed) this.emit('ready');
   }
 
   /** Stops watching and waits for checks in progress to finish. */
   async close(): Promise<void> {
     this.closed = true;
+    if (this.appearTimer) clearInterval(this.appearTimer);
     for (const c of this.candidates.values()) if (c.timer) clearTimeout(c.timer);
     await this.watcher?.close();
     await Promise.allSettled([...this.inFlight]);

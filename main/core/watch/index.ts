@@ -1,10 +1,8 @@
 // The export watcher's public face: folder watching, completeness, the ledger and share claims.
-export { Claim, newAgentId, readDoneMarker, studyHash, tryClaim } from './claims';
+export { Claim, newAgentId, readDoneMarker, studyHash, tryClaim, writeDoneMarker } from './claims';
 export type { ClaimOptions, ClaimOutcome, DoneMarker } from './claims';
-export { UploadCoordinator } from './coordinator';
-export type { CoordinatorEvents, CoordinatorOptions, UploadOutcome, UploadStudy, UploadTask } from './coordinator';
-export { engineUploader } from './engine-upload';
-export type { EngineUploaderOptions } from './engine-upload';
+export { StudyRouter } from './study-router';
+export type { DetectedStudy, StudyRouterEvents, StudyRouterOptions } from './study-router';
 export { FolderWatcher } from './folder-watcher';
 export type { FolderWatcherOptions } from './folder-watcher';
 export { Ledger, ledgerKey } from './ledger';

@@ -48,6 +48,8 @@ export type FolderWatcherEvents = {
   'export:waiting': [ExportWaiting];
   /** An export folder disappeared. */
   'export:removed': [{ folderId: string; exportPath: string }];
+  /** A watched folder missing at start-up appeared and is watched now. */
+  'folder:appeared': [{ folderId: string }];
   /** The watcher found every export present at start-up (their checks may still be running). */
   ready: [];
   /** A problem that does not stop the watcher (a folder that cannot be read, a failed scan). */

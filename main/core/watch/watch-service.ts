@@ -1,24 +1,24 @@
-// The watcher as the agent runs it: one FolderWatcher per configured folder feeding one upload
-// coordinator, over one ledger.
-import type { CoordinatorOptions } from './coordinator';
-import { UploadCoordinator } from './coordinator';
+// The watcher as the agent runs it: one FolderWatcher per configured folder feeding one study
+// router, over one ledger.
 import type { FolderWatcherOptions } from './folder-watcher';
 import { FolderWatcher } from './folder-watcher';
+import type { StudyRouterOptions } from './study-router';
+import { StudyRouter } from './study-router';
 import type { WatchFolderConfig } from './types';
 
-export type WatchServiceOptions = CoordinatorOptions & { folders: WatchFolderConfig[]; watcher?: FolderWatcherOptions };
+export type WatchServiceOptions = StudyRouterOptions & { folders: WatchFolderConfig[]; watcher?: FolderWatcherOptions };
 
-/** Watches every configured folder and uploads (or offers for review) the studies of complete exports. */
+/** Watches every configured folder and reports the studies of complete exports. */
 export class WatchService {
-  readonly coordinator: UploadCoordinator;
+  readonly router: StudyRouter;
   readonly watchers: FolderWatcher[];
 
   constructor(options: WatchServiceOptions) {
-    this.coordinator = new UploadCoordinator(options);
+    this.router = new StudyRouter(options);
     this.watchers = options.folders.map((folder) => {
       const w = new FolderWatcher(folder, options.watcher);
-      w.on('export:ready', (ready) => this.coordinator.offer(folder, ready));
-      w.on('export:changed', (ready) => this.coordinator.offer(folder, ready));
+      w.on('export:ready', (ready) => this.router.offer(folder, ready));
+      w.on('export:changed', (ready) => this.router.offer(folder, ready));
       return w;
     });
   }
@@ -28,9 +28,9 @@ export class WatchService {
     await Promise.all(this.watchers.map((w) => w.start()));
   }
 
-  /** Stops watching and aborts the upload in progress (it resumes on the next start). */
+  /** Stops watching (uploads are the agent's: they go on or stop with it). */
   async close(): Promise<void> {
     await Promise.all(this.watchers.map((w) => w.close()));
-    await this.coordinator.close();
+    await this.router.close();
   }
 }

@@ -4,17 +4,21 @@ import { useEffect, useState } from 'react';
 import { createHashRouter, RouterProvider } from 'react-router';
 import type { Transport } from '../transport';
 import { applyLanguage, effectiveLanguage } from './i18n';
-import { useEventBinding, useSettings } from './queries';
+import { useAppInfo, useEventBinding, useSettings } from './queries';
 import { routes } from './routes';
 import { cssVariablesResolver, theme } from './theme';
 import { TransportProvider } from './transport-context';
 
-/** Follows the language setting (or the OS language when it says `system`). */
+/**
+ * Follows the language setting; for `system`, the core's idea of the OS language, so that the
+ * window and what the core writes (exam names, notifications) speak the same language.
+ */
 function LanguageSync() {
   const settings = useSettings().data;
+  const systemLanguage = useAppInfo().data?.system_language;
   useEffect(() => {
-    if (settings) applyLanguage(effectiveLanguage(settings.language, navigator.language));
-  }, [settings]);
+    if (settings) applyLanguage(effectiveLanguage(settings.language, systemLanguage ?? navigator.language));
+  }, [settings, systemLanguage]);
   return null;
 }
 

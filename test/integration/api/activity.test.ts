@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../main/core/api/client';
-import { NotFoundError } from '../../../main/core/api/errors';
 import { EmulatorProcess } from '../../support/emulator';
 import { clientFor, must, readyExam } from './helpers';
 
@@ -50,6 +49,6 @@ describe('client: activity log and notifications against the emulator', () => {
     expect(all.marked_count).toBe(before.unread_count - 1);
     expect((await client.notifications.list()).unread_count).toBe(0);
     expect((await client.notifications.list({ limit: 1 })).notifications).toHaveLength(1);
-    await expect(client.notifications.markRead('ntf_unknown')).rejects.toBeInstanceOf(NotFoundError);
+    await expect(client.notifications.markRead('ntf_unknown')).rejects.toMatchObject({ code: 'not_found' });
   });
 });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../main/core/api/client';
-import { ConflictError, ValidationError } from '../../../main/core/api/errors';
+import type { ApiError } from '../../../main/core/api/errors';
 import { EmulatorProcess } from '../../support/emulator';
 import { clientFor, PNG_1X1_BASE64, readyExam } from './helpers';
 
@@ -31,7 +31,7 @@ describe('client: informed consent against the emulator', () => {
     const first = await client.consent.init(exam.id, { country_code: 'CL', locale: 'es' });
     expect(first.status).toBe('pending');
     expect((await client.consent.init(exam.id, { locale: 'en' })).status).toBe('pending');
-    await expect(client.consent.pdf(exam.id, 'signed')).rejects.toBeInstanceOf(ConflictError);
+    await expect(client.consent.pdf(exam.id, 'signed')).rejects.toMatchObject({ code: 'conflict' });
     const signed = await client.consent.signInPerson(exam.id, {
       signer_name: 'Juan Carlos Muñoz',
       signer_rut: '12.345.678-5',
@@ -46,17 +46,17 @@ describe('client: informed consent against the emulator', () => {
     expect(isPdf(pdf)).toBe(true);
     expect(signed.hash).toBe(createHash('sha256').update(pdf).digest('hex'));
     expect((await client.consent.get(exam.id))?.hash).toBe(signed.hash);
-    await expect(client.consent.init(exam.id)).rejects.toBeInstanceOf(ConflictError);
+    await expect(client.consent.init(exam.id)).rejects.toMatchObject({ code: 'conflict' });
   });
 
   it('refuses a bad RUT or a signature that is not a PNG with ValidationError', async () => {
     const { exam } = await readyExam(client);
     await client.consent.init(exam.id, { country_code: 'CL' });
     const badRut = await client.consent.signInPerson(exam.id, { signer_name: 'A', signer_rut: '12.345.678-9', signature_image: PNG_1X1_BASE64, accepted: true }).catch((e: unknown) => e);
-    expect(badRut).toBeInstanceOf(ValidationError);
-    expect((badRut as ValidationError).details.map((d) => d.field)).toContain('signer_rut');
+    expect(badRut).toMatchObject({ code: 'validation_error' });
+    expect((badRut as ApiError).details.map((d) => d.field)).toContain('signer_rut');
     const notPng = await client.consent.signInPerson(exam.id, { signer_name: 'A', signer_rut: '12.345.678-5', signature_image: Buffer.from('GIF89a').toString('base64'), accepted: true }).catch((e: unknown) => e);
-    expect(notPng).toBeInstanceOf(ValidationError);
+    expect(notPng).toMatchObject({ code: 'validation_error' });
   });
 
   it('e-mails a signing link, and the remote signature completes the consent', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../main/core/api/client';
-import { ApiClientError } from '../../../main/core/api/errors';
+import { ApiError } from '../../../main/core/api/errors';
 import { EmulatorProcess } from '../../support/emulator';
 import { clientFor, type Recorded } from './helpers';
 
@@ -126,7 +126,7 @@ describe('client: one function for every endpoint of API-v1.md §4', () => {
     const from = rec.events.length;
     // The answer itself does not matter here (fake ids give 404s); the request line does.
     await call(rec.client).catch((e: unknown) => {
-      if (!(e instanceof ApiClientError)) throw e;
+      if (!(e instanceof ApiError)) throw e;
     });
     const sent = rec.events.slice(from).filter((e) => e.type === 'attempt');
     expect(sent.length).toBeGreaterThan(0);

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../main/core/api/client';
-import { NotFoundError, ValidationError } from '../../../main/core/api/errors';
 import { EmulatorProcess } from '../../support/emulator';
 import { clientFor, must } from './helpers';
 
@@ -28,8 +27,8 @@ describe('client: referrers and report templates against the emulator', () => {
     expect(upd.specialty).toBe('Endodoncia');
     expect((await client.referrers.remove(zu.id)).deleted).toBe(true);
     expect((await client.referrers.remove(zu.id)).already_deleted).toBe(true);
-    await expect(client.referrers.get(zu.id)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(client.referrers.create({ name: '' })).rejects.toBeInstanceOf(ValidationError);
+    await expect(client.referrers.get(zu.id)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(client.referrers.create({ name: '' })).rejects.toMatchObject({ code: 'validation_error' });
   });
 
   it('lists system templates first, manages own templates, and refuses to change a system one', async () => {
@@ -49,9 +48,9 @@ describe('client: referrers and report templates against the emulator', () => {
     expect(after.templates.map((t) => t.id)).toContain(own.id);
     expect((await client.templates.get(must(system[0]).id)).is_default).toBe(true);
     expect((await client.templates.update(own.id, { name: 'Renombrada' })).name).toBe('Renombrada');
-    await expect(client.templates.update(must(system[0]).id, { name: 'x' })).rejects.toBeInstanceOf(ValidationError);
-    await expect(client.templates.remove(must(system[0]).id)).rejects.toBeInstanceOf(ValidationError);
-    await expect(client.templates.create({ name: 'fuera', pages: [{ slots: [{ x: 0, y: 0, w: 1.5, h: 1 }] }] })).rejects.toBeInstanceOf(ValidationError);
+    await expect(client.templates.update(must(system[0]).id, { name: 'x' })).rejects.toMatchObject({ code: 'validation_error' });
+    await expect(client.templates.remove(must(system[0]).id)).rejects.toMatchObject({ code: 'validation_error' });
+    await expect(client.templates.create({ name: 'fuera', pages: [{ slots: [{ x: 0, y: 0, w: 1.5, h: 1 }] }] })).rejects.toMatchObject({ code: 'validation_error' });
     expect((await client.templates.remove(own.id)).deleted).toBe(true);
     expect((await client.templates.remove(own.id)).already_deleted).toBe(true);
   });

@@ -1,7 +1,8 @@
 import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../main/core/api/client';
-import { AbortedError, ApiClientError, NetworkError, ServerError, TimeoutError } from '../../../main/core/api/errors';
+import { ApiError } from '../../../main/core/api/errors';
+import { apiErrorText } from '../../../main/core/cli/messages';
 import type { TransportEvent } from '../../../main/core/api/http';
 import { EmulatorProcess } from '../../support/emulator';
 import { attempts, clientFor } from './helpers';
@@ -38,9 +39,9 @@ describe('client: transient faults injected by the emulator', () => {
     await arm('error500', 6, 'GET /api/v1/me');
     const { client, events } = clientFor(emu, 'pro');
     const err = await client.account.me().catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ServerError);
-    expect((err as ServerError).code).toBe('server_error');
-    expect((err as ServerError).message).toBe('The service had a problem. Try again in a few minutes.');
+    expect(err).toMatchObject({ code: 'server_error' });
+    expect((err as ApiError).code).toBe('server_error');
+    expect(apiErrorText(err as ApiError)).toBe('The service had a problem. Try again in a few minutes.');
     expect(attempts(events)).toBe(4);
     expect((await armed())[0]?.count).toBe(2);
   });
@@ -67,8 +68,8 @@ describe('client: transient faults injected by the emulator', () => {
     await arm('stall', 2, 'GET /api/v1/me');
     const { client, events } = clientFor(emu, 'pro', { timeouts: { read: 200 }, retry: { maxAttempts: 2, baseMs: 5, capMs: 10 } });
     const err = await client.account.me().catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(TimeoutError);
-    expect((err as TimeoutError).code).toBe('timeout');
+    expect(err).toMatchObject({ code: 'timeout' });
+    expect((err as ApiError).code).toBe('timeout');
     expect(attempts(events)).toBe(2);
   });
 
@@ -76,7 +77,7 @@ describe('client: transient faults injected by the emulator', () => {
     await arm('error500', 2, 'POST /api/v1/exams');
     const { client, events } = clientFor(emu, 'pro');
     const err = await client.exams.create({ name: 'x', files: [{ name: 'a.dcm', size: 1 }] }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ServerError);
+    expect(err).toMatchObject({ code: 'server_error' });
     expect(attempts(events)).toBe(1);
     expect((await armed())[0]?.count).toBe(1);
   });
@@ -85,9 +86,9 @@ describe('client: transient faults injected by the emulator', () => {
     await arm('reset', 1, 'POST /api/v1/exams');
     const { client, events } = clientFor(emu, 'pro');
     const err = await client.exams.create({ name: 'x', files: [{ name: 'a.dcm', size: 1 }] }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(NetworkError);
-    expect((err as NetworkError).mayHaveReachedService).toBe(true);
-    expect((err as NetworkError).message).toBe('Cannot reach the service. Check the internet connection.');
+    expect(err).toMatchObject({ code: 'network_error' });
+    expect((err as ApiError).mayHaveReachedService).toBe(true);
+    expect(apiErrorText(err as ApiError)).toBe('Cannot reach the service. Check the internet connection.');
     expect(attempts(events)).toBe(1);
   });
 
@@ -95,7 +96,7 @@ describe('client: transient faults injected by the emulator', () => {
     await arm('stall', 1, 'POST /api/v1/exams');
     const { client, events } = clientFor(emu, 'pro', { timeouts: { write: 300 } });
     const err = await client.exams.create({ name: 'x', files: [{ name: 'a.dcm', size: 1 }] }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(TimeoutError);
+    expect(err).toMatchObject({ code: 'timeout' });
     expect(attempts(events)).toBe(1);
   });
 
@@ -120,7 +121,7 @@ describe('client: transient faults injected by the emulator', () => {
     const c = new AbortController();
     setTimeout(() => c.abort(), 200);
     const t = Date.now();
-    await expect(client.account.me({ signal: c.signal })).rejects.toBeInstanceOf(AbortedError);
+    await expect(client.account.me({ signal: c.signal })).rejects.toMatchObject({ code: 'aborted' });
     expect(Date.now() - t).toBeLessThan(2000);
     expect(attempts(events)).toBe(1);
   });
@@ -135,9 +136,9 @@ describe('client: transient faults injected by the emulator', () => {
     });
     const { client, events } = clientFor(emu, 'pro', { baseUrl: `http://127.0.0.1:${port}/api/v1` });
     const err = await client.account.me().catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(NetworkError);
-    expect((err as NetworkError).networkCode).toBe('ECONNREFUSED');
-    expect((err as NetworkError).mayHaveReachedService).toBe(false);
+    expect(err).toMatchObject({ code: 'network_error' });
+    expect((err as ApiError).networkCode).toBe('ECONNREFUSED');
+    expect((err as ApiError).mayHaveReachedService).toBe(false);
     expect(attempts(events)).toBe(4);
   });
 
@@ -188,8 +189,8 @@ describe('client: transient faults injected by the emulator', () => {
       () => 'ok',
       (e: unknown) => e,
     );
-    expect(outcome).not.toBeInstanceOf(ServerError);
-    if (outcome !== 'ok') expect(outcome).toBeInstanceOf(ApiClientError);
+    expect(outcome).not.toMatchObject({ code: 'server_error' });
+    if (outcome !== 'ok') expect(outcome).toBeInstanceOf(ApiError);
     expect(attempts(events)).toBe(2);
     expect(await armed()).toEqual([]);
   });
@@ -198,7 +199,7 @@ describe('client: transient faults injected by the emulator', () => {
     await arm('error500', 1, match);
     const { client, events } = clientFor(emu, 'pro');
     const outcome = await call(client).catch((e: unknown) => e);
-    expect(outcome).toBeInstanceOf(ServerError);
+    expect(outcome).toMatchObject({ code: 'server_error' });
     expect(attempts(events as TransportEvent[])).toBe(1);
   });
 });

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../main/core/api/client';
-import { NotFoundError, ValidationError } from '../../../main/core/api/errors';
 import { EmulatorProcess } from '../../support/emulator';
 import { clientFor, minimalPdf, must, readyExam } from './helpers';
 
@@ -38,7 +37,7 @@ describe('client: radiology reports against the emulator', () => {
     expect(signed.signature?.signature_id).toBe(sig.signature_id);
 
     expect((await client.reports.remove(exam.id)).deleted).toBe(true);
-    await expect(client.reports.get(exam.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(client.reports.get(exam.id)).rejects.toMatchObject({ code: 'not_found' });
     const again = await client.reports.remove(exam.id);
     expect(again.deleted).toBe(true);
     expect(again.already_deleted).toBe(true);
@@ -48,11 +47,11 @@ describe('client: radiology reports against the emulator', () => {
     const { exam } = await readyExam(client);
     const b64 = Buffer.from(minimalPdf()).toString('base64');
     expect((await client.reports.upload(exam.id, { pdf_base64: b64 })).signed).toBe(false);
-    await expect(client.reports.upload(exam.id, { pdf: new TextEncoder().encode('hello') })).rejects.toBeInstanceOf(ValidationError);
+    await expect(client.reports.upload(exam.id, { pdf: new TextEncoder().encode('hello') })).rejects.toMatchObject({ code: 'validation_error' });
   });
 
   it('cannot sign when there is no report', async () => {
     const { exam } = await readyExam(client);
-    await expect(client.reports.sign(exam.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(client.reports.sign(exam.id)).rejects.toMatchObject({ code: 'not_found' });
   });
 });

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LanguageSetting, Settings } from '../../../../preload/contract';
 import { applyLanguage, effectiveLanguage } from '../../app/i18n';
-import { keys, useCall } from '../../app/queries';
+import { keys, useAppInfo, useCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 import { wholeNumber } from './options';
 
@@ -14,8 +14,9 @@ export function GeneralSection({ settings }: { settings: Settings }) {
   const [expiration, setExpiration] = useState<number | string>(settings.default_expiration_days ?? '');
   const [saved, setSaved] = useState(false);
   const update = useCall({ name: 'settings:update' }, (s, qc) => qc.setQueryData(keys.settings, s));
+  const systemLanguage = useAppInfo().data?.system_language;
   const setLanguage = (language: LanguageSetting): void => {
-    applyLanguage(effectiveLanguage(language, navigator.language));
+    applyLanguage(effectiveLanguage(language, systemLanguage ?? navigator.language));
     update.mutate({ language });
   };
   const save = (): void => {

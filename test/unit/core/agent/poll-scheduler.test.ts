@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PollClock, RateGate } from '../../../../main/core/agent/poll-scheduler';
 import { effectiveInterval, pollBudget, PollScheduler } from '../../../../main/core/agent/poll-scheduler';
-import { RateLimitedError } from '../../../../main/core/api/errors';
+import { ApiError } from '../../../../main/core/api/errors';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -91,7 +91,7 @@ describe('poll scheduler', () => {
         if (refuse) {
           refuse = false;
           blockedUntil = clock.now() + 40 * MIN;
-          throw new RateLimitedError(40 * 60);
+          throw new ApiError('rate_limited', { retryAfterSeconds: 40 * 60 });
         }
       },
     });

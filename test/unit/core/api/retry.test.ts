@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AbortedError, NetworkError, NotFoundError, RateLimitedError, ServerError, TimeoutError, ValidationError } from '../../../../main/core/api/errors';
-import { abortableSleep, backoffDelayMs, DEFAULT_RETRY_POLICY, isRetryableFault } from '../../../../main/core/api/retry';
+import { ApiError } from '../../../../main/core/api/errors';
+import { abortableSleep, backoffDelayMs, DEFAULT_RETRY_POLICY, isRetryableFault, sleep } from '../../../../main/core/api/retry';
 
 describe('backoff with full jitter', () => {
   const policy = { maxAttempts: 4, baseMs: 300, capMs: 8000 };
@@ -29,14 +29,14 @@ describe('backoff with full jitter', () => {
 
 describe('isRetryableFault', () => {
   it('repeats transient faults of idempotent calls only', () => {
-    for (const err of [new ServerError(), new NetworkError('ECONNRESET', true), new TimeoutError(1000)]) {
+    for (const err of [new ApiError('server_error'), new ApiError('network_error', { networkCode: 'ECONNRESET', mayHaveReachedService: true }), new ApiError('timeout', { timeoutMs: 1000 })]) {
       expect(isRetryableFault(err, true)).toBe(true);
       expect(isRetryableFault(err, false)).toBe(false);
     }
   });
 
   it('never repeats answers that would come back the same, nor 429 (handled apart)', () => {
-    for (const err of [new ValidationError([]), new NotFoundError(), new RateLimitedError(5), new AbortedError()]) {
+    for (const err of [new ApiError('validation_error'), new ApiError('not_found'), new ApiError('rate_limited', { retryAfterSeconds: 5 }), new ApiError('aborted')]) {
       expect(isRetryableFault(err, true)).toBe(false);
     }
   });
@@ -53,8 +53,24 @@ describe('abortableSleep', () => {
     const c = new AbortController();
     const t = Date.now();
     setTimeout(() => c.abort(), 20);
-    await expect(abortableSleep(5000, c.signal)).rejects.toBeInstanceOf(AbortedError);
+    await expect(abortableSleep(5000, c.signal)).rejects.toMatchObject({ code: 'aborted' });
     expect(Date.now() - t).toBeLessThan(1000);
-    await expect(abortableSleep(10, c.signal)).rejects.toBeInstanceOf(AbortedError);
+    await expect(abortableSleep(10, c.signal)).rejects.toMatchObject({ code: 'aborted' });
+  });
+});
+
+describe('sleep', () => {
+  it('rejects with the signal reason as soon as its signal aborts', async () => {
+    const ac = new AbortController();
+    const t0 = performance.now();
+    const p = sleep(10_000, ac.signal);
+    const why = new Error('paused');
+    setTimeout(() => ac.abort(why), 20);
+    await expect(p).rejects.toBe(why);
+    expect(performance.now() - t0).toBeLessThan(1000);
+  });
+
+  it('clamps the exponent so a long run of retries keeps a finite ceiling', () => {
+    expect(backoffDelayMs(5000, { baseMs: 100, capMs: 1000 }, () => 0.999)).toBe(999);
   });
 });

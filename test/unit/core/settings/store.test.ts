@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SettingsMigration } from '../../../../main/core/settings/migrations';
 import { defaultConfigDir, resolveConfigDir } from '../../../../main/core/settings/paths';
-import { newWatchFolder } from '../../../../main/core/settings/schema';
+import { newWatchFolder, SETTINGS_SCHEMA_VERSION } from '../../../../main/core/settings/schema';
 import { openSettingsStore, SettingsValidationError } from '../../../../main/core/settings/store';
 
 describe('settings store (conf on disk)', () => {
@@ -30,16 +30,17 @@ describe('settings store (conf on disk)', () => {
     const a = openSettingsStore({ cwd: dir });
     const folder = newWatchFolder({ path: '/mnt/pacs/Exportación Ñuñoa', exam_type: 'from_dicom', mode: 'auto', settle_seconds: 20, polling: true });
     a.update({ api_base_url: 'https://api.example.cl/api/v1', language: 'es', watch_folders: [folder], upload: { concurrency: 2 } });
-    expect(onDisk()['schema_version']).toBe(1);
+    expect(onDisk()['schema_version']).toBe(SETTINGS_SCHEMA_VERSION);
     const b = openSettingsStore({ cwd: dir });
     expect(b.get()).toEqual({
-      schema_version: 1,
+      schema_version: SETTINGS_SCHEMA_VERSION,
       api_base_url: 'https://api.example.cl/api/v1',
       active_key_kind: 'live',
       language: 'es',
       watch_folders: [folder],
       upload: { concurrency: 2, bandwidth_limit_bytes_per_s: 0, mode: 'auto' },
       consent: { country_code: 'CL', copies_folder: null, display_id: null },
+      inbox: { exam_name_template: '{type} {patient} {date}', default_expiration_days: null },
     });
     expect(b.problems).toEqual([]);
   });
@@ -119,11 +120,11 @@ describe('settings store (conf on disk)', () => {
     expect(JSON.parse(readFileSync(`${file()}.v1.bak`, 'utf8'))).toEqual({ schema_version: 1, lang: 'en', apiUrl: 'https://old.example.cl/api/v1' });
   });
 
-  it('stamps a file written before versions existed as version 1', () => {
+  it('stamps a file written before versions existed with the current version', () => {
     writeFileSync(file(), JSON.stringify({ language: 'es' }));
     const s = openSettingsStore({ cwd: dir });
     expect(s.get().language).toBe('es');
-    expect(onDisk()['schema_version']).toBe(1);
+    expect(onDisk()['schema_version']).toBe(SETTINGS_SCHEMA_VERSION);
   });
 
   it('keeps fields and the version of a file written by a newer app', () => {

@@ -1,0 +1,23 @@
+// What the file and ZIP transfers need of their job: its state, the pause gate, the PUTs in
+// flight (pause aborts them), the journal and the progress tracker, and a few of its steps.
+import type { UploadEvent } from './engine-types';
+import type { Gate } from './gate';
+import type { JobState } from './job-state';
+import type { Journal } from './journal';
+import type { ProgressTracker } from './progress';
+import type { putWithRetry, TransferAgents } from './transfer';
+
+export type TransferContext = {
+  state: JobState;
+  concurrency: number;
+  gate: Gate;
+  /** Controllers of the PUTs in flight: pause() aborts them. */
+  inflight: Set<AbortController>;
+  journal: Journal;
+  tracker: ProgressTracker;
+  waitIfPaused(signal: AbortSignal): Promise<void>;
+  checkFiles(indices: readonly number[]): Promise<void>;
+  putOptions(agents: TransferAgents, signal: AbortSignal, index: number, name: string): Parameters<typeof putWithRetry>[2];
+  transferFailure(err: unknown, files: number[]): Promise<unknown>;
+  emit(e: UploadEvent): void;
+};

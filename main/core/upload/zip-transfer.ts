@@ -1,0 +1,35 @@
+// Zip mode: the whole study as one uncompressed ZIP streamed straight into one PUT. A retry, or
+// a resume after a pause, rebuilds the ZIP from the first byte; the files are checked before and
+// after, so a ZIP of a changed export is never confirmed.
+import { childController } from './file-checks';
+import { putWithRetry, type TransferAgents } from './transfer';
+import type { TransferContext } from './transfer-context';
+import { createZipStream } from './zip';
+
+/** Sends the plan's files as one ZIP. */
+export async function sendZip(ctx: TransferContext, signal: AbortSignal, agents: TransferAgents): Promise<void> {
+  const { plan, exam } = ctx.state;
+  if (!exam?.zipUrl) throw new Error('no ZIP upload link');
+  const all = plan.files.map((_, i) => i);
+  for (;;) {
+    await ctx.waitIfPaused(signal);
+    await ctx.checkFiles(all);
+    if (ctx.gate.isClosed) continue;
+    const link = childController(signal);
+    const own = link.controller;
+    const s = own.signal;
+    ctx.inflight.add(own);
+    try {
+      await putWithRetry(exam.zipUrl, { size: plan.zip_size, open: () => createZipStream(plan.files) }, ctx.putOptions(agents, s, -1, 'archive.zip'));
+    } catch (err) {
+      if (own.signal.aborted && !signal.aborted) continue;
+      throw await ctx.transferFailure(err, all);
+    } finally {
+      ctx.inflight.delete(own);
+      link.dispose();
+    }
+    await ctx.checkFiles(all);
+    ctx.tracker.onTransferDone(plan.zip_size, 0);
+    return;
+  }
+}

@@ -1,0 +1,89 @@
+// Every error code the core can report to a front end, in one place: the window translates each
+// (`errors.<code>.title/action` in renderer/locales, typed against this list in
+// renderer/src/app/error-texts.ts) and the CLI words each in English (main/core/cli/messages.ts).
+
+/** The API client's codes: the service's own, then client-side ones (network, time-out…). */
+export const API_ERROR_CODES = [
+  'unauthorized',
+  'insufficient_scope',
+  'forbidden',
+  'not_found',
+  'thumbnail_not_ready',
+  'validation_error',
+  'conflict',
+  'upload_incomplete',
+  'limit_exceeded',
+  'plan_required',
+  'rate_limited',
+  'server_error',
+  'network_error',
+  'timeout',
+  'aborted',
+  'invalid_response',
+  'http_error',
+] as const;
+export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
+
+/** The upload engine's codes. */
+export const UPLOAD_ERROR_CODES = [
+  // Refused before any exam is created.
+  'no_files',
+  'too_many_files',
+  'zip_too_large',
+  'name_required',
+  'name_too_long',
+  'invalid_file_name',
+  'duplicate_file_name',
+  'file_unreadable',
+  // Some files of the study cannot be read whole (cut short, permission denied): nothing was sent.
+  'incomplete_study',
+  // Found while the job runs.
+  'file_changed',
+  'rejected',
+  'exam_deleted',
+  'storage_rejected',
+  'urls_keep_expiring',
+  'incomplete_after_confirm',
+  // Not final: the journal is kept and the next run resumes.
+  // Another process of this computer is uploading the same study.
+  'busy',
+  'network',
+  'interrupted',
+  'cancelled',
+] as const;
+export type UploadErrorCode = (typeof UPLOAD_ERROR_CODES)[number];
+
+/** The agent's, the keychain's and the transports' own codes. */
+export const CORE_ERROR_CODES = [
+  'invalid_args',
+  'unknown_method',
+  'internal',
+  'keychain_unavailable',
+  'no_key',
+  'no_api_url',
+  'invalid_api_url',
+  'invalid_key',
+  'conflict',
+  'not_found',
+  'files_missing',
+  'no_series',
+  'folder_exists',
+  'folder_not_found',
+  'not_a_folder',
+  'bad_token',
+  'bridge_unreachable',
+  // Informed consent at the front desk.
+  'not_signed',
+  'missing_hyphen',
+  'invalid_rut',
+  'already_signed',
+  'session_ended',
+  // Reports of an exam.
+  'report_download_failed',
+  'report_not_pdf',
+  'report_too_large',
+] as const;
+
+export const ERROR_CODES = [...new Set([...API_ERROR_CODES, ...UPLOAD_ERROR_CODES, ...CORE_ERROR_CODES])];
+/** Any code a ContractError may carry. */
+export type ErrorCode = ApiErrorCode | UploadErrorCode | (typeof CORE_ERROR_CODES)[number];

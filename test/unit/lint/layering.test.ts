@@ -1,0 +1,76 @@
+// The layering rules of main/ARCHITECTURE.md, as the lint config enforces them: each rule catches a
+// file that breaks it (however the import path is spelled), lets the allowed imports through, and
+// does not mistake a module of ours named like a Node built-in for the built-in.
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+let eslint: ESLint;
+
+beforeAll(() => {
+  eslint = new ESLint({ cwd: root, overrideConfigFile: '.config/eslint.config.js' });
+});
+
+/** The layering messages for `code` if it were the file at `path` (other rules left out). */
+async function problems(path: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: `${root}/${path}` });
+  const layering = /no-restricted-paths|no-restricted-imports|no-restricted-syntax|no-nodejs-modules|type-only-imports/;
+  return (result?.messages ?? []).filter((m) => m.ruleId && layering.test(m.ruleId)).map((m) => m.message);
+}
+
+describe('layering lint rules', () => {
+  it('keep the core free of the Electron shell, and point to the architecture document', async () => {
+    const shell = await problems('main/core/agent/probe.ts', "import { main } from '../../index';\nexport const x = main;\n");
+    expect(shell).toHaveLength(1);
+    expect(shell[0]).toContain('main/ARCHITECTURE.md §1');
+    expect(await problems('main/core/cli/probe.ts', "export { x } from '../../cli';\n")).toHaveLength(1);
+    expect(await problems('main/core/probe.ts', "import '../adapters/keytar-secret-store';\n")).toHaveLength(1);
+  });
+
+  it('forbid loading Electron in the core, statically or with a dynamic import()', async () => {
+    expect(await problems('main/core/agent/probe.ts', "import { app } from 'electron';\nexport const x = app;\n")).toHaveLength(1);
+    const dynamic = await problems('main/core/agent/probe.ts', "export async function f(): Promise<unknown> {\n  return import('electron');\n}\n");
+    expect(dynamic).toHaveLength(1);
+    expect(dynamic[0]).toMatch(/import\(\)/);
+  });
+
+  it("keep the core's own order (api, dicom below upload and watch, below agent, below bridge and cli)", async () => {
+    expect(await problems('main/core/api/probe.ts', "export { planUpload } from '../upload/plan';\n")).toHaveLength(1);
+    // Spelled the long way round, it lands in the same place.
+    expect(await problems('main/core/api/probe.ts', "export { planUpload } from '../api/../upload/plan';\n")).toHaveLength(1);
+    expect(await problems('main/core/dicom/probe.ts', "export { Ledger } from '../watch/ledger';\n")).toHaveLength(1);
+    expect(await problems('main/core/upload/probe.ts', "export { Ledger } from '../watch/ledger';\n")).toHaveLength(1);
+    expect(await problems('main/core/watch/probe.ts', "export { UploadJob } from '../upload/engine';\n")).toHaveLength(1);
+    expect(await problems('main/core/upload/probe.ts', "export { startAgent } from '../agent';\n")).toHaveLength(1);
+    expect(await problems('main/core/agent/probe.ts', "export { startBridge } from '../bridge/server';\n")).toHaveLength(1);
+    expect(await problems('main/core/bridge/probe.ts', "export { createServeCommand } from '../cli/serve';\n")).toHaveLength(1);
+    // Downward imports are fine.
+    expect(await problems('main/core/agent/probe.ts', "export { planUpload } from '../upload/plan';\nexport { Ledger } from '../watch/ledger';\n")).toEqual([]);
+    expect(await problems('main/core/cli/probe.ts', "export { startBridge } from '../bridge/server';\nexport { startAgent } from '../agent';\n")).toEqual([]);
+  });
+
+  it('keep test/ out of main/', async () => {
+    expect(await problems('main/core/agent/probe.ts', "export { EmulatorProcess } from '../../../test/support/emulator';\n")).toHaveLength(1);
+    expect(await problems('main/windows/probe.ts', "export { writeRadiograph } from '../../test/fixtures/dicom/generate';\n")).toHaveLength(1);
+  });
+
+  it('let the renderer import only types from preload/contract, whatever the path spelling', async () => {
+    const file = 'renderer/src/features/probe.ts';
+    expect(await problems(file, "import { methods } from '../../../preload/contract';\nexport const m = methods;\n")).toHaveLength(1);
+    expect(await problems(file, "import { methods } from '../../../preload/contract/index';\nexport const m = methods;\n")).toHaveLength(1);
+    expect(await problems(file, "import { appMethods } from '../../../renderer/../preload/contract/app';\nexport const m = appMethods;\n")).toHaveLength(1);
+    expect(await problems(file, "export * from '../../../preload/contract/errors';\n")).toHaveLength(1);
+    expect(await problems(file, "import type { Settings } from '../../../preload/contract';\nexport type S = Settings;\n")).toEqual([]);
+    expect(await problems(file, "import { type Settings } from '../../../preload/contract/index';\nexport type S = Settings;\n")).toEqual([]);
+    // Nothing else of preload, nothing of main.
+    expect(await problems(file, "import type { Api } from '../../../preload/index';\nexport type A = Api;\n")).toHaveLength(1);
+    expect(await problems(file, "import type { Agent } from '../../../main/core/agent';\nexport type A = Agent;\n")).toHaveLength(1);
+  });
+
+  it('forbid Node built-ins in the renderer without mistaking a module of ours named like one', async () => {
+    expect(await problems('renderer/src/app/probe.ts', "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n")).toHaveLength(1);
+    expect(await problems('renderer/src/app/probe.ts', "import { EventEmitter } from 'events';\nexport const e = EventEmitter;\n")).toHaveLength(1);
+    expect(await problems('renderer/src/features/uploads/probe.ts', "export { useEventBinding } from '../../app/queries';\nexport * from './events';\nexport * from './path';\n")).toEqual([]);
+  });
+});
