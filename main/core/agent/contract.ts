@@ -5,20 +5,11 @@ import { methods } from '../../../preload/contract';
 import type { ContractError, EventName, Events, MethodName, MethodResult, Methods } from '../../../preload/contract';
 import type { ErrorCode } from '../../../preload/contract/errors';
 import { ApiError } from '../api/errors';
+import { ContractFailure } from '../contract-failure';
+
+export { ContractFailure };
 import { KeychainUnavailableError } from '../secrets/keychain-errors';
 import { UploadError } from '../upload/errors';
-
-/** A failure with a stable code the window translates (ContractError on the wire). */
-export class ContractFailure extends Error {
-  override name = 'ContractFailure';
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly details?: { field: string; message: string }[],
-  ) {
-    super(message);
-  }
-}
 
 /** Handler of each method, receiving its parsed arguments. */
 export type Handlers = {

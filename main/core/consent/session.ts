@@ -3,7 +3,7 @@
 // ending the session (signed, closed by the operator, replaced by another) kills the token.
 import { randomBytes } from 'node:crypto';
 import type { ConsentSessionView, Language, PatientPhase, PatientView } from '../../../preload/contract';
-import { tokenMatches } from '../bridge/guards';
+import { tokenMatches } from '../tokens';
 
 export type ConsentSession = {
   id: string;
