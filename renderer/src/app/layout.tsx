@@ -28,7 +28,7 @@ function Nav() {
     {
       to: '/uploads',
       label: t('nav.uploads'),
-      badge: failed > 0 ? <Badge size="sm" color="red.8" circle>{failed}</Badge> : running > 0 ? <Badge size="sm" circle>{running}</Badge> : null,
+      badge: failed > 0 ? <Badge size="sm" color="red.9" circle>{failed}</Badge> : running > 0 ? <Badge size="sm" circle>{running}</Badge> : null,
     },
     { to: '/exams', label: t('exams.nav'), badge: null },
     { to: '/account', label: t('nav.account'), badge: null },

@@ -28,7 +28,7 @@ export function RateMeter({ rate, compact = false }: { rate: RateState | undefin
     return (
       <Tooltip label={reset ? t('rate.resetAt', { time: reset }) : t('rate.title')} withArrow>
         <Stack gap={2} w={150} data-testid="rate-meter" tabIndex={0} aria-label={`${t('rate.title')}: ${summary}`}>
-          <Text size="xs" c={exhausted ? 'red.8' : undefined} fw={exhausted ? 700 : 400} lh={1.1}>
+          <Text size="xs" c={exhausted ? 'red.9' : undefined} fw={exhausted ? 700 : 400} lh={1.1}>
             {t('rate.short')}: {known ? `${formatNumber(rate.remaining ?? 0, lang)}/${formatNumber(rate.limit ?? 0, lang)}` : '—'}
           </Text>
           <Progress value={value} color={colorFor(rate ?? { limit: null, remaining: null, reset_at: null, updated_at: null })} size="sm" aria-label={t('rate.title')} />
@@ -45,7 +45,7 @@ export function RateMeter({ rate, compact = false }: { rate: RateState | undefin
       <Progress value={value} color={colorFor(rate ?? { limit: null, remaining: null, reset_at: null, updated_at: null })} size="lg" aria-label={t('rate.title')} />
       {reset && <Text size="sm" c="dimmed">{t('rate.resetAt', { time: reset })}</Text>}
       {exhausted && (
-        <Text size="sm" c="red.8" fw={600} role="status">
+        <Text size="sm" c="red.9" fw={600} role="status">
           {reset ? t('rate.exhaustedUntil', { time: reset }) : t('rate.exhausted')}
         </Text>
       )}

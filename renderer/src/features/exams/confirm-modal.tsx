@@ -24,7 +24,7 @@ export function ConfirmModal({ opened, title, body, confirm, danger, loading, on
           <Button variant="default" onClick={onClose} data-autofocus data-testid={`${testId}-cancel`}>
             {t('common.cancel')}
           </Button>
-          <Button color={danger ? 'red.8' : 'blue'} onClick={onConfirm} loading={loading} data-testid={`${testId}-confirm`}>
+          <Button color={danger ? 'red.9' : 'blue'} onClick={onConfirm} loading={loading} data-testid={`${testId}-confirm`}>
             {confirm}
           </Button>
         </Group>

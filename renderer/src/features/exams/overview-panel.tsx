@@ -25,7 +25,7 @@ function Thumbnail({ exam }: { exam: ExamView }) {
           {t('exams.overview.thumbnailNotReady')}
         </Text>
       )}
-      {thumb.error && <Text size="sm" c="red.8">{t('exams.overview.thumbnailError')}</Text>}
+      {thumb.error && <Text size="sm" c="red.9">{t('exams.overview.thumbnailError')}</Text>}
     </Paper>
   );
 }
@@ -113,7 +113,7 @@ export function OverviewPanel() {
           </dl>
         </Paper>
         <Group mt="md" justify="flex-end">
-          <Button color="red.8" variant="outline" onClick={() => setConfirming(true)} data-testid="exam-delete">
+          <Button color="red.9" variant="outline" onClick={() => setConfirming(true)} data-testid="exam-delete">
             {t('exams.overview.delete')}
           </Button>
         </Group>

@@ -50,7 +50,7 @@ export function PdfView({ base64 }: { base64: string }) {
     };
   }, [doc, page]);
 
-  if (failed) return <Text c="red.8" size="sm">{t('exams.report.unreadable')}</Text>;
+  if (failed) return <Text c="red.9" size="sm">{t('exams.report.unreadable')}</Text>;
   if (!doc) return <Group gap="xs"><Loader size="sm" /><Text size="sm">{t('exams.report.loadingPdf')}</Text></Group>;
   const pages = doc.numPages;
   return (

@@ -138,7 +138,7 @@ function SizePanel() {
           {t('implants.sizeHelp')}
         </Text>
         {problem && (
-          <Text size="sm" c="red.8" role="alert" mt={4}>
+          <Text size="sm" c="red.9" role="alert" mt={4}>
             {t('implants.sizeProblem')}
           </Text>
         )}

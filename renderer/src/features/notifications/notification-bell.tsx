@@ -55,7 +55,7 @@ export function NotificationBell() {
     if (next && age > STALE_ON_OPEN_MS) refresh.mutate({ refresh: true });
   };
   return (
-    <Indicator label={unread > 99 ? '99+' : unread} size={18} color="red.8" disabled={unread === 0} offset={4} inline>
+    <Indicator label={unread > 99 ? '99+' : unread} size={18} color="red.9" disabled={unread === 0} offset={4} inline>
       <Popover opened={opened} onChange={setOpened} width={420} position="bottom-end" shadow="md" trapFocus returnFocus withArrow>
         <Popover.Target>
           <ActionIcon

@@ -25,7 +25,7 @@ function DeleteDialog({ referrer, onClose, onDeleted }: { referrer: ReferrerView
           <Button variant="default" onClick={onClose} data-autofocus>
             {t('common.cancel')}
           </Button>
-          <Button color="red.8" onClick={() => remove.mutate({ id: referrer.id })} loading={remove.isPending} data-testid="referrer-delete-confirm">
+          <Button color="red.9" onClick={() => remove.mutate({ id: referrer.id })} loading={remove.isPending} data-testid="referrer-delete-confirm">
             {t('referrers.delete')}
           </Button>
         </Group>
@@ -114,7 +114,7 @@ export function ReferrersPage() {
                     <Button size="xs" variant="default" onClick={() => setEditing(r)} aria-label={t('referrers.editOne', { name: r.name })}>
                       {t('referrers.edit')}
                     </Button>
-                    <Button size="xs" variant="default" c="red.8" onClick={() => setDeleting(r)} aria-label={t('referrers.deleteOne', { name: r.name })}>
+                    <Button size="xs" variant="default" c="red.9" onClick={() => setDeleting(r)} aria-label={t('referrers.deleteOne', { name: r.name })}>
                       {t('referrers.delete')}
                     </Button>
                   </Group>

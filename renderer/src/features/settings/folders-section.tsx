@@ -31,7 +31,7 @@ function FolderRow({ folder }: { folder: WatchFolder }) {
           {confirming ? (
             <Group gap="xs" wrap="nowrap">
               <Text size="sm">{t('settings.folders.confirmRemove')}</Text>
-              <Button size="xs" color="red.8" onClick={() => remove.mutate({ id: folder.id })} loading={remove.isPending}>
+              <Button size="xs" color="red.9" onClick={() => remove.mutate({ id: folder.id })} loading={remove.isPending}>
                 {t('common.remove')}
               </Button>
               <Button size="xs" variant="default" onClick={() => setConfirming(false)}>

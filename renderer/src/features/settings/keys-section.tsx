@@ -44,7 +44,7 @@ function Slot({ kind, status }: { kind: KeyKind; status: KeysStatus }) {
             (confirming ? (
               <>
                 <Text size="sm">{t('keys.confirmRemove')}</Text>
-                <Button size="xs" color="red.8" onClick={() => remove.mutate({ kind }, { onSettled: () => setConfirming(false) })} loading={remove.isPending}>
+                <Button size="xs" color="red.9" onClick={() => remove.mutate({ kind }, { onSettled: () => setConfirming(false) })} loading={remove.isPending}>
                   {t('common.remove')}
                 </Button>
                 <Button size="xs" variant="default" onClick={() => setConfirming(false)}>

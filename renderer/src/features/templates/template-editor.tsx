@@ -60,7 +60,7 @@ function SlotFields({ slot, index, onRect, onLabel, onRemove }: { slot: EditorSl
           {field('w', t('templates.editor.width'))}
           {field('h', t('templates.editor.height'))}
         </Group>
-        <Button size="xs" variant="default" c="red.8" onClick={onRemove} data-testid="slot-remove">
+        <Button size="xs" variant="default" c="red.9" onClick={onRemove} data-testid="slot-remove">
           {t('templates.editor.removeSlot')}
         </Button>
       </Stack>
@@ -192,7 +192,7 @@ export function TemplateEditor({ title, initial, saving, onSave, onCancel, error
                 <Button size="xs" variant="light" onClick={addPage} disabled={draft.pages.length >= MAX_PAGES} data-testid="template-add-page">
                   {t('templates.editor.addPage')}
                 </Button>
-                <Button size="xs" variant="default" c={draft.pages.length > 1 ? 'red.8' : undefined} onClick={removePage} disabled={draft.pages.length <= 1} data-testid="template-remove-page">
+                <Button size="xs" variant="default" c={draft.pages.length > 1 ? 'red.9' : undefined} onClick={removePage} disabled={draft.pages.length <= 1} data-testid="template-remove-page">
                   {t('templates.editor.removePage', { n: current + 1 })}
                 </Button>
               </Group>
@@ -237,7 +237,7 @@ export function TemplateEditor({ title, initial, saving, onSave, onCancel, error
               <Button variant="default" onClick={() => blocker.reset()} data-autofocus data-testid="template-keep-editing">
                 {t('templates.keepEditing')}
               </Button>
-              <Button color="red.8" onClick={() => blocker.proceed()} data-testid="template-discard">
+              <Button color="red.9" onClick={() => blocker.proceed()} data-testid="template-discard">
                 {t('templates.discard')}
               </Button>
             </Group>

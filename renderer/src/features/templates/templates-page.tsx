@@ -24,7 +24,7 @@ function DeleteDialog({ template, onClose, onDeleted }: { template: TemplateView
           <Button variant="default" onClick={onClose} data-autofocus>
             {t('common.cancel')}
           </Button>
-          <Button color="red.8" onClick={() => remove.mutate({ id: template.id })} loading={remove.isPending} data-testid="template-delete-confirm">
+          <Button color="red.9" onClick={() => remove.mutate({ id: template.id })} loading={remove.isPending} data-testid="template-delete-confirm">
             {t('templates.delete')}
           </Button>
         </Group>
@@ -124,7 +124,7 @@ function TemplateCard({ template, onDelete, onRename }: { template: TemplateView
                 <Button size="xs" variant="default" onClick={onRename} aria-label={t('templates.renameOne', { name: template.name })} data-testid="template-rename">
                   {t('templates.rename')}
                 </Button>
-                <Button size="xs" variant="default" c="red.8" onClick={onDelete} aria-label={t('templates.deleteOne', { name: template.name })} data-testid="template-delete">
+                <Button size="xs" variant="default" c="red.9" onClick={onDelete} aria-label={t('templates.deleteOne', { name: template.name })} data-testid="template-delete">
                   {t('templates.delete')}
                 </Button>
               </>

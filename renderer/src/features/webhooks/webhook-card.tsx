@@ -89,7 +89,7 @@ export function WebhookCard({ hook }: { hook: WebhookView }) {
             <Button variant="default" onClick={() => setConfirming(false)}>
               {t('common.cancel')}
             </Button>
-            <Button color="red.8" onClick={() => remove.mutate({ id: hook.id })} loading={remove.isPending} data-testid="webhook-delete-confirm">
+            <Button color="red.9" onClick={() => remove.mutate({ id: hook.id })} loading={remove.isPending} data-testid="webhook-delete-confirm">
               {t('webhooks.deleteConfirm')}
             </Button>
           </Group>
