@@ -323,6 +323,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     display: options.patientDisplay ?? pagePatientDisplay(options.patientPageOrigin ?? (() => null)),
     emitStatus: (exam_id, c) => events.emit('consent:status', { exam_id, consent: c }),
     emitSession: (s) => events.emit('consent:session', s),
+    poller: poll,
   });
 
   const handlers = createHandlers({

@@ -23,6 +23,12 @@
 //   });
 //   scheduler.markFresh('consent-status'); // the window just loaded it: wait a full interval
 //   off();                                  // unregister
+//
+// Foreground tasks: a refresh the operator is waiting on with a panel open (a consent being signed
+// on the patient's phone) is marked `foreground`. Its calls count in the same rolling hour, so the
+// idle refreshes give way after it, and it waits out a 429 and the reserve like any task; but the
+// background share does not hold it back (the receptionist is looking at the screen). It states its
+// own schedule with `nextDelayMs(runs)` (null: done) and ends itself by resolving 'done'.
 import { isApiError } from '../api/errors';
 
 /** The hourly limit assumed until the service tells us (X-RateLimit-Limit): the Free plan's. */
@@ -92,8 +98,12 @@ export type PollTask = {
   initialDelayMs?: number;
   /** API calls one run makes (default 1), counted against the budget. */
   calls?: number;
-  /** Does the work; resolves false when it sent nothing (no key in use, say). */
-  run(signal: AbortSignal): Promise<boolean | undefined>;
+  /** Work the operator is waiting on (see the header): counted, held by a 429 and the reserve, not by the share. */
+  foreground?: boolean;
+  /** Its own schedule: the wait after `runs` runs (failed ones included); null ends the task. */
+  nextDelayMs?: (runs: number) => number | null;
+  /** Does the work; resolves false when it sent nothing (no key in use, say), 'done' to end the task. */
+  run(signal: AbortSignal): Promise<boolean | 'done' | undefined>;
 };
 
 export type PollSchedulerOptions = {
@@ -103,7 +113,7 @@ export type PollSchedulerOptions = {
   onError?: (taskId: string, error: unknown) => void;
 };
 
-type Entry = { task: PollTask; nextAt: number; failures: number };
+type Entry = { task: PollTask; nextAt: number; failures: number; runs: number };
 
 /** Background calls allowed per rolling hour for a plan with `limit` calls an hour. */
 export function pollBudget(limit: number | null): number {
@@ -132,7 +142,7 @@ export class PollScheduler {
 
   /** Adds a task (replacing one with the same id); returns the function that removes it. */
   register(task: PollTask): () => void {
-    this.entries.set(task.id, { task, nextAt: this.clock.now() + (task.initialDelayMs ?? 0), failures: 0 });
+    this.entries.set(task.id, { task, nextAt: this.clock.now() + (task.initialDelayMs ?? 0), failures: 0, runs: 0 });
     this.reschedule();
     return () => {
       if (this.entries.get(task.id)?.task === task) this.entries.delete(task.id);
@@ -193,7 +203,7 @@ export class PollScheduler {
     this.prune(now);
     const calls = due.task.calls ?? 1;
     const budget = pollBudget(gate.limit);
-    if (this.spent.length + calls > budget) {
+    if (!due.task.foreground && this.spent.length + calls > budget) {
       // The oldest calls leave the window one by one; wait until enough have.
       const freeing = this.spent[this.spent.length + calls - budget - 1];
       if (freeing !== undefined) at = Math.max(at, freeing + HOUR_MS + 1);
@@ -224,8 +234,11 @@ export class PollScheduler {
     let ok = true;
     let error: unknown;
     let sent = true;
+    let done = false;
     try {
-      sent = (await task.run(controller.signal)) !== false;
+      const result = await task.run(controller.signal);
+      sent = result !== false;
+      done = result === 'done';
     } catch (e) {
       ok = false;
       error = e;
@@ -233,7 +246,13 @@ export class PollScheduler {
     this.running = null;
     if (this.stopped) return;
     if (!sent) this.spent.splice(this.spent.indexOf(startedAt), calls);
+    if (!ok) this.options.onError?.(task.id, error);
     // The task may have been unregistered or replaced while it ran.
+    if (this.entries.get(task.id) === entry) {
+      entry.runs += 1;
+      const own = task.nextDelayMs ? task.nextDelayMs(entry.runs) : undefined;
+      if (done || own === null) this.entries.delete(task.id);
+    }
     if (this.entries.get(task.id) === entry) {
       const now = this.clock.now();
       const interval = effectiveInterval(task, this.options.gate().limit);
@@ -241,13 +260,13 @@ export class PollScheduler {
         entry.failures = 0;
         // A run that sent nothing (no key yet) cost nothing: look again soon, so a key saved
         // meanwhile gets its first refresh without a full interval's wait.
-        entry.nextAt = now + (sent ? interval : Math.min(interval, task.minIntervalMs ?? 60_000));
+        const next = task.nextDelayMs?.(entry.runs) ?? interval;
+        entry.nextAt = now + (sent ? next : Math.min(next, task.minIntervalMs ?? 60_000));
       } else {
         entry.failures += 1;
         const backoff = Math.min(task.maxBackoffMs ?? HOUR_MS, interval * 2 ** entry.failures);
         const retryAfter = isApiError(error, 'rate_limited') ? this.clock.fromWallMs(error.retryAfterSeconds * 1000) : 0;
         entry.nextAt = now + Math.max(backoff, retryAfter);
-        this.options.onError?.(task.id, error);
       }
     }
     this.reschedule();

@@ -13,7 +13,7 @@ import type { ConsentSession } from './session';
 import { ConsentSessions, patientView, sessionView } from './session';
 import { checkSignerDocument } from './signer-document';
 import { ConsentStatusRefresher } from './status-refresher';
-import type { RefreshPolicy } from './status-refresher';
+import type { ForegroundPoller, RefreshPolicy } from './status-refresher';
 
 /** Where the patient sees the consent: a second window (desktop) or a page address (browser mode). */
 export type PatientDisplayPort = {
@@ -43,6 +43,8 @@ export type ConsentDeskDeps = {
   language: () => Language;
   display: PatientDisplayPort;
   emitStatus: (examId: string, consent: ConsentStatusView) => void;
+  /** The agent's one poll scheduler: status looks while a panel watches run on it. */
+  poller: ForegroundPoller;
   emitSession: (session: ConsentSessionViewOrNull) => void;
   refreshPolicy?: RefreshPolicy;
 };
@@ -74,6 +76,7 @@ export class ConsentDesk {
 
   constructor(private readonly deps: ConsentDeskDeps) {
     this.refresher = new ConsentStatusRefresher({
+      poller: deps.poller,
       read: async (examId) => {
         const consent = statusView(await this.deps.client().consent.get(examId));
         return consent.status;

@@ -1,8 +1,9 @@
 // Keeps a pending consent's status fresh while the operator's panel is open, spending as few API
 // calls as it can (the Free plan allows 100 an hour): first look after a few seconds, then ever
 // longer waits, a ceiling on calls per watch, and nothing once the consent is signed or the panel
-// closes. `refreshConsentOnce` and `consentRefreshDelay` are the unit a shared poll scheduler can
-// drive; `ConsentStatusRefresher` drives them with a plain timer meanwhile.
+// closes. The looks run on the agent's one poll scheduler (agent/poll-scheduler.ts) as foreground
+// tasks: counted in the same hourly budget as every background refresh, held by a 429's
+// Retry-After and by the reserve like them.
 
 export type RefreshPolicy = {
   /** Wait before the first look. */
@@ -37,33 +38,81 @@ export async function refreshConsentOnce(read: () => Promise<'none' | 'pending' 
   return status === 'pending' ? 'pending' : 'stop';
 }
 
+/**
+ * The part of the agent's poll scheduler the refresher uses. Declared here, structurally, so that
+ * consent (a layer below the agent) does not import it; `PollScheduler` fits it.
+ */
+export type ForegroundPoller = {
+  register(task: {
+    id: string;
+    intervalMs: number;
+    minIntervalMs?: number;
+    maxBackoffMs?: number;
+    initialDelayMs?: number;
+    calls?: number;
+    foreground?: boolean;
+    nextDelayMs?: (runs: number) => number | null;
+    run(signal: AbortSignal): Promise<boolean | 'done' | undefined>;
+  }): () => void;
+};
+
 export type RefresherDeps = {
+  poller: ForegroundPoller;
   read: (examId: string) => Promise<'none' | 'pending' | 'signed'>;
   onSigned: (examId: string) => void;
   policy?: RefreshPolicy;
   onError?: (examId: string, e: unknown) => void;
 };
 
-/** A plain timer per watched exam. */
+/** One scheduler task per watched exam. */
 export class ConsentStatusRefresher {
-  private readonly watches = new Map<string, { attempt: number; timer: NodeJS.Timeout | null; running: boolean }>();
+  private readonly watches = new Map<string, () => void>();
 
   constructor(private readonly deps: RefresherDeps) {}
 
   /** Starts (or restarts from the shortest wait) watching an exam's consent. */
   watch(examId: string): void {
     this.unwatch(examId);
-    const w = { attempt: 0, timer: null as NodeJS.Timeout | null, running: true };
-    this.watches.set(examId, w);
-    this.schedule(examId, w);
+    const policy = this.deps.policy ?? CONSENT_REFRESH_POLICY;
+    let runs = 0;
+    const off = this.deps.poller.register({
+      id: `consent-status:${examId}`,
+      foreground: true,
+      intervalMs: policy.firstMs,
+      minIntervalMs: policy.firstMs,
+      // A failed look (a network hiccup, a 429) waits longer, never past the policy's ceiling.
+      maxBackoffMs: policy.maxMs,
+      initialDelayMs: consentRefreshDelay(0, policy) ?? policy.firstMs,
+      calls: 1,
+      nextDelayMs: (runs) => consentRefreshDelay(runs, policy),
+      run: async () => {
+        runs += 1;
+        // The scheduler ends the task after its last look too; the watch is forgotten with it.
+        const last = consentRefreshDelay(runs, policy) === null;
+        const forget = (): void => {
+          if (this.watches.get(examId) === off) this.watches.delete(examId);
+        };
+        let outcome: RefreshOutcome;
+        try {
+          outcome = await refreshConsentOnce(() => this.deps.read(examId), () => this.deps.onSigned(examId));
+        } catch (e) {
+          this.deps.onError?.(examId, e);
+          if (last) forget();
+          throw e;
+        }
+        if (outcome === 'pending' && !last) return true;
+        forget();
+        return 'done';
+      },
+    });
+    this.watches.set(examId, off);
   }
 
   unwatch(examId: string): void {
-    const w = this.watches.get(examId);
-    if (!w) return;
-    w.running = false;
-    if (w.timer) clearTimeout(w.timer);
+    const off = this.watches.get(examId);
+    if (!off) return;
     this.watches.delete(examId);
+    off();
   }
 
   watching(examId: string): boolean {
@@ -72,29 +121,5 @@ export class ConsentStatusRefresher {
 
   close(): void {
     for (const id of [...this.watches.keys()]) this.unwatch(id);
-  }
-
-  private schedule(examId: string, w: { attempt: number; timer: NodeJS.Timeout | null; running: boolean }): void {
-    const delay = consentRefreshDelay(w.attempt, this.deps.policy);
-    if (delay === null) {
-      this.unwatch(examId);
-      return;
-    }
-    w.timer = setTimeout(() => {
-      w.timer = null;
-      w.attempt += 1;
-      refreshConsentOnce(() => this.deps.read(examId), () => this.deps.onSigned(examId))
-        .catch((e: unknown): RefreshOutcome => {
-          this.deps.onError?.(examId, e);
-          // A network hiccup or a 429: the next, longer wait may do better.
-          return 'pending';
-        })
-        .then((outcome) => {
-          if (!w.running) return;
-          if (outcome === 'pending') this.schedule(examId, w);
-          else this.unwatch(examId);
-        }, () => undefined);
-    }, delay);
-    w.timer.unref?.();
   }
 }

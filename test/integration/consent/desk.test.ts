@@ -9,6 +9,7 @@ import type { ConsentSessionView, ConsentStatusView } from '../../../preload/con
 import { createApiClient } from '../../../main/core/api';
 import type { ApiClient } from '../../../main/core/api';
 import { ContractFailure } from '../../../main/core/agent/contract';
+import { PollScheduler } from '../../../main/core/agent/poll-scheduler';
 import { ConsentDesk, pagePatientDisplay } from '../../../main/core/consent/desk';
 import { api, EmulatorProcess } from '../../support/emulator';
 
@@ -46,6 +47,7 @@ function desk(options: { client?: ApiClient; folder?: string } = {}) {
     display: pagePatientDisplay(() => 'http://127.0.0.1:1'),
     emitStatus: (exam_id, consent) => statuses.push({ exam_id, consent }),
     emitSession: (s) => sessions.push(s),
+    poller: new PollScheduler({ gate: () => ({ limit: null, remaining: null, blockedForWallMs: 0, resetInWallMs: null }) }),
   });
   return { d, statuses, sessions };
 }
