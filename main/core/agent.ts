@@ -27,6 +27,7 @@ import type { SecretStore } from './secrets/secret-store';
 import { openSettingsStore } from './settings';
 import type { Settings as StoredSettings } from './settings';
 import { examsPortFromClient } from './upload/api-port';
+import { extraTakePort } from './upload/target';
 import type { ExamsPort } from './upload/ports';
 import type { FolderWatcherOptions } from './watch';
 import { Ledger } from './watch';
@@ -165,6 +166,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     file: join(agentDir, 'uploads.json'),
     dataDir: options.dataDir,
     port,
+    targetPort: (target, fields) => (service.client ? extraTakePort(service.client, target, fields) : null),
     finish: async (examId, expirationDays) => {
       const client = service.client;
       if (!client) return { viewer_url: null };

@@ -4,10 +4,12 @@
 import type { z } from 'zod';
 import { appMethods } from './app';
 import { inboxMethods } from './inbox';
+import { takesMethods } from './takes';
 import type { InboxItem, KeysStatus, RateState, Settings, UploadJobView } from './types';
 import { uploadsMethods } from './uploads';
 
 export type * from './types';
+export type * from './takes';
 
 /**
  * Every method of the contract: the domain modules' slices combined. A new domain adds its own
@@ -17,6 +19,7 @@ export const methods = {
   ...appMethods,
   ...inboxMethods,
   ...uploadsMethods,
+  ...takesMethods,
 } as const;
 
 export type Methods = typeof methods;

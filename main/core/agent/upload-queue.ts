@@ -13,9 +13,10 @@ import { UploadJob } from '../upload/engine';
 import type { EngineOptions, JobStatus, UploadEvent, UploadResult } from '../upload/engine';
 import { UploadError } from '../upload/errors';
 import { planUpload } from '../upload/plan';
-import type { PlanFileInput, RequestedMode } from '../upload/plan';
+import type { JobPlan, PlanFileInput, RequestedMode } from '../upload/plan';
 import type { ExamFields, ExamsPort } from '../upload/ports';
 import type { Totals } from '../upload/progress';
+import { TARGET_ENGINE_OPTIONS, type UploadTarget } from '../upload/target';
 import { TokenBucket } from '../upload/token-bucket';
 import { ChangeBatcher } from './change-batcher';
 import { ContractFailure } from './contract';
@@ -32,6 +33,8 @@ export type UploadRequest = {
   expirationDays: number | null;
   /** What the ledger records once the exam is ready (null: nothing to record). */
   ledger: { study_uid: string; fingerprint: string; files: number; bytes: number } | null;
+  /** Set for an extra take of an existing exam (upload/target.ts); absent for a new exam. */
+  target?: UploadTarget;
 };
 
 const phaseSchema = z.enum(['queued', 'planning', 'creating', 'uploading', 'confirming', 'paused', 'ready', 'failed', 'cancelled']);
@@ -52,6 +55,7 @@ const viewSchema = z.object({
   rate: z.number(),
   eta_seconds: z.number().nullable(),
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  extra_take: z.object({ exam_id: z.string(), exam_name: z.string(), label: z.string() }).nullish(),
   retry_at: z.string().nullable().catch(null),
   created_at: z.string(),
   updated_at: z.string(),
@@ -64,6 +68,7 @@ const recordSchema = z.object({
   expiration_days: z.number().nullable(),
   ledger: z.object({ study_uid: z.string(), fingerprint: z.string(), files: z.number(), bytes: z.number() }).nullable(),
   user_paused: z.boolean(),
+  target: z.object({ kind: z.literal('extra'), exam_id: z.string().min(1), label: z.string().min(1) }).optional(),
 });
 type JobRecord = z.infer<typeof recordSchema>;
 
@@ -87,6 +92,7 @@ type Entry = {
   unsubscribe: (() => void) | null;
   waiters: Waiter[];
   fingerprint: string | null;
+  target: UploadTarget | undefined;
 };
 
 export type QueueSettings = { concurrency: number; bandwidthLimit: number; mode: RequestedMode };
@@ -105,6 +111,8 @@ export type UploadQueueOptions = {
   dataDir: string;
   /** The engine's view of the service for the key in use, or null when there is none. */
   port: () => ExamsPort | null;
+  /** The same for an extra take of an exam (upload/target.ts); without it, takes cannot be queued. */
+  targetPort?: (target: UploadTarget, fields: ExamFields) => ExamsPort | null;
   /** Optional finishing touches once an exam is ready: expiry (PATCH) and its viewer link. */
   finish: (examId: string, expirationDays: number | null) => Promise<{ viewer_url: string | null }>;
   settings: () => QueueSettings;
@@ -216,9 +224,8 @@ export class UploadQueue {
       this.pump();
       return { ...existing.view };
     }
-    const plan = await planUpload({ root: request.root, fields: request.fields, files: request.files, mode: this.o.settings().mode });
-    const port = this.lazyPort();
-    const job = UploadJob.create(plan, { port, dataDir: this.o.dataDir, options: this.engineOptions() });
+    const plan = await this.plan(request);
+    const job = UploadJob.create(plan, { port: this.lazyPort(request.target, plan.fields), dataDir: this.o.dataDir, options: this.engineOptions(request.target) }, request.target);
     const at = now();
     const entry: Entry = {
       view: {
@@ -238,6 +245,7 @@ export class UploadQueue {
         rate: 0,
         eta_seconds: null,
         error: null,
+        extra_take: request.target ? { exam_id: request.target.exam_id, exam_name: request.fields.name, label: request.target.label } : null,
         retry_at: null,
         created_at: at,
         updated_at: at,
@@ -256,6 +264,7 @@ export class UploadQueue {
       unsubscribe: null,
       waiters: [],
       fingerprint: plan.fingerprint,
+      target: request.target,
     };
     this.attach(entry);
     this.entries.set(entry.view.id, entry);
@@ -361,9 +370,10 @@ export class UploadQueue {
     if (!resumable) {
       const request = e.request ?? (await replan({ ...e.view }));
       if (!request) throw new ContractFailure('not_found', 'The files of this upload are no longer known; upload the study again from the inbox.');
-      const plan = await planUpload({ root: request.root, fields: request.fields, files: request.files, mode: this.o.settings().mode });
+      const plan = await this.plan(request);
       e.unsubscribe?.();
-      e.job = UploadJob.create(plan, { port: this.lazyPort(), dataDir: this.o.dataDir, options: this.engineOptions() });
+      e.job = UploadJob.create(plan, { port: this.lazyPort(request.target, plan.fields), dataDir: this.o.dataDir, options: this.engineOptions(request.target) }, request.target);
+      e.target = request.target;
       e.request = request;
       e.fingerprint = plan.fingerprint;
       e.ledger = request.ledger;
@@ -454,7 +464,8 @@ export class UploadQueue {
     e.retries = 0;
     e.view = {
       ...e.view,
-      exam_id: result.exam_id,
+      // A take's result names the take (`<exam>#<index>`); the list links to its exam.
+      exam_id: e.target ? e.target.exam_id : result.exam_id,
       bytes_sent: e.view.bytes_total,
       files_done: e.view.files_total,
       rate: 0,
@@ -468,6 +479,11 @@ export class UploadQueue {
       await this.o.hooks.onReady({ ...e.view }, { source: e.source, ledger: e.ledger, result });
     } catch (err) {
       this.o.log.warn(`after upload: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    // A take keeps its exam's expiry and link: nothing to finish.
+    if (e.target) {
+      for (const w of e.waiters.splice(0)) w.resolve(result);
+      return;
     }
     try {
       const extra = await this.o.finish(result.exam_id, e.expirationDays);
@@ -546,7 +562,7 @@ export class UploadQueue {
       if (ev.type === 'progress') this.applyTotals(e, ev.totals);
       else if (ev.type === 'status') {
         this.applyTotals(e, ev.totals, false);
-        if (ev.examId) e.view = { ...e.view, exam_id: ev.examId };
+        if (ev.examId) e.view = { ...e.view, exam_id: e.target ? e.target.exam_id : ev.examId };
         const phase = ENGINE_PHASE[ev.status];
         // Ready, failed and cancelled are set by the run's outcome (with their error and side effects).
         if (phase && phase !== 'ready' && phase !== 'failed' && phase !== 'cancelled' && !(e.userPaused && phase !== 'paused')) this.setPhase(e, phase);
@@ -599,6 +615,7 @@ export class UploadQueue {
     if (!request.inboxId) return undefined;
     for (const e of this.entries.values()) {
       if (e.view.inbox_id !== request.inboxId || e.root !== request.root) continue;
+      if ((e.target?.exam_id ?? null) !== (request.target?.exam_id ?? null)) continue;
       if (request.ledger && e.ledger && request.ledger.fingerprint !== e.ledger.fingerprint) continue;
       if (e.view.phase === 'ready' && e.source === 'auto' && request.source === 'auto') return e;
       if (isLive(e)) return e;
@@ -612,15 +629,22 @@ export class UploadQueue {
     return e;
   }
 
-  private engineOptions(): EngineOptions {
+  private engineOptions(target: UploadTarget | undefined): EngineOptions {
     const s = this.o.settings();
-    return { concurrency: s.concurrency, bucket: this.bucket, ...this.o.engine };
+    return { concurrency: s.concurrency, bucket: this.bucket, ...this.o.engine, ...(target ? TARGET_ENGINE_OPTIONS : {}) };
+  }
+
+  /** Plans a request; a take is always sent file by file (the service has no ZIP route for takes). */
+  private plan(request: UploadRequest): Promise<JobPlan> {
+    return planUpload({ root: request.root, fields: request.fields, files: request.files, mode: request.target ? 'files' : this.o.settings().mode });
   }
 
   /** A port that always uses the key in use at the moment of the call. */
-  private lazyPort(): ExamsPort {
+  private lazyPort(target?: UploadTarget, fields?: ExamFields | (() => ExamFields | undefined)): ExamsPort {
     const current = (): ExamsPort => {
-      const p = this.o.port();
+      const f = typeof fields === 'function' ? fields() : fields;
+      if (target && (!this.o.targetPort || !f)) throw new UploadError('rejected', 'Extra takes cannot be uploaded here.');
+      const p = target && f && this.o.targetPort ? this.o.targetPort(target, f) : this.o.port();
       if (!p) throw new UploadError('network', 'No API key is in use; the upload waits until one is added.', true);
       return p;
     };
@@ -665,11 +689,14 @@ export class UploadQueue {
         unsubscribe: null,
         waiters: [],
         fingerprint: null,
+        target: rec.target,
       };
       const unfinished = !FINISHED.has(rec.view.phase) && !(rec.view.phase === 'failed' && rec.view.error !== null && rec.view.retry_at === null);
       if (unfinished && rec.journal && existsSync(rec.journal)) {
         try {
-          entry.job = UploadJob.open(rec.journal, { port: this.lazyPort(), dataDir: this.o.dataDir, options: this.engineOptions() });
+          let opened: UploadJob | null = null;
+          opened = UploadJob.open(rec.journal, { port: this.lazyPort(rec.target, () => opened?.fields), dataDir: this.o.dataDir, options: this.engineOptions(rec.target) });
+          entry.job = opened;
           entry.fingerprint = entry.job.fingerprint;
           this.attach(entry);
         } catch (err) {
@@ -722,6 +749,7 @@ export class UploadQueue {
         expiration_days: e.expirationDays,
         ledger: e.ledger,
         user_paused: e.userPaused,
+        ...(e.target ? { target: e.target } : {}),
       });
     }
     const tmp = `${this.o.file}.${process.pid}.tmp`;

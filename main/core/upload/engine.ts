@@ -16,6 +16,7 @@ import type { JobPlan } from './plan';
 import { formatBytes, settingsHash, validateFields } from './plan';
 import { type CreateExamInput, type CreatedExam, type ExamSummary, type ExamsPort, ExamsPortError, type UploadMode } from './ports';
 import { ProgressTracker, type Totals } from './progress';
+import type { UploadTarget } from './target';
 import { TokenBucket } from './token-bucket';
 import { createAgents, putWithRetry, TransferError, type TransferAgents } from './transfer';
 import { createZipStream } from './zip';
@@ -162,7 +163,7 @@ export class UploadJob {
   }
 
   /** Starts a new job for a plan: writes its journal (nothing is sent yet). */
-  static create(plan: JobPlan, deps: JobDeps): UploadJob {
+  static create(plan: JobPlan, deps: JobDeps, target?: UploadTarget): UploadJob {
     validateFields(plan.fields);
     const { path, jobId } = newJournalPath(deps.dataDir, plan.root);
     const planned: PlannedRecord = {
@@ -178,6 +179,7 @@ export class UploadJob {
       bytes: plan.bytes,
       zip_size: plan.zipSize,
       fingerprint: plan.fingerprint,
+      ...(target ? { target } : {}),
     };
     const journal = Journal.create(path, planned, { doneFlushMs: deps.options?.doneFlushMs });
     return new UploadJob(journal, initialState(planned), deps.port, deps.dataDir, deps.options ?? {}, false);
@@ -218,6 +220,11 @@ export class UploadJob {
 
   get fields(): PlannedRecord['fields'] {
     return this.state.plan.fields;
+  }
+
+  /** Where the files go: undefined for a new exam, else an extra take (target.ts). */
+  get target(): UploadTarget | undefined {
+    return this.state.plan.target;
   }
 
   get fingerprint(): string {
