@@ -62,7 +62,7 @@ export default tseslint.config(
   // Rule 5: raw IPC only inside the typed wrappers.
   {
     files: ['**/*.{ts,tsx}'],
-    ignores: ['main/ipc/**', 'preload/index.ts'],
+    ignores: ['main/ipc/**', 'preload/index.ts', 'preload/patient.ts'],
     rules: {
       'no-restricted-syntax': ['error',
         { selector: "ImportSpecifier[imported.name=/^(ipcMain|ipcRenderer)$/]", message: 'Raw IPC only in main/ipc and preload/index.ts (DESIGN.md §3.5).' },

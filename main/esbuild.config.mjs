@@ -1,5 +1,5 @@
-// Bundles the Electron entry (main/index.ts), the DICOM scan worker and the preload
-// (preload/index.ts) into main/.build/. Entry and preload are CommonJS: package.json's "main" is
+// Bundles the Electron entry (main/index.ts), the DICOM scan worker and the preloads
+// (preload/index.ts, and preload/patient.ts for the patient display) into main/.build/. Entry and preload are CommonJS: package.json's "main" is
 // main/.build/index.cjs, and sandboxed preloads must be one CommonJS file.
 // `node main/esbuild.config.mjs` (npm run build:main).
 import { build } from 'esbuild';
@@ -49,3 +49,12 @@ await build({
   external: ['electron'],
 });
 
+// The patient display's own preload: the consent session's methods only.
+await build({
+  ...common,
+  entryPoints: ['preload/patient.ts'],
+  outfile: 'main/.build/patient-preload.cjs',
+  target: 'chrome140',
+  minify: true,
+  external: ['electron'],
+});

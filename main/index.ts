@@ -16,6 +16,9 @@ import { appDataDir } from './core/paths';
 import { forwardEvents, registerContractHandlers } from './ipc/contract-ipc';
 import { isAppUrl, registerAppScheme, serveRenderer } from './windows/app-protocol';
 import { createMainWindow } from './windows/main-window';
+import { desktopPatientDisplay } from './windows/patient-display';
+import { patientMethodNames } from '../preload/contract';
+import type { MethodName } from '../preload/contract';
 import { hardenEveryContents, hardenSession, setExternalHosts } from './windows/security';
 
 const log = stderrLogger('scanbridge app');
@@ -50,7 +53,11 @@ async function start(): Promise<void> {
   hardenSession(session.defaultSession);
   serveRenderer(session.defaultSession, paths.rendererDir);
 
+  // The display setting is read when the window opens or a display comes or goes.
+  let displayId: number | null = null;
+  const patientDisplay = desktopPatientDisplay({ preload: paths.patientPreload, displayId: () => displayId });
   agent = await startAgent({
+    patientDisplay,
     dataDir: appDataDir(),
     // SCANBRIDGE_KEYCHAIN_SERVICE keeps the demo's keys apart from the clinic's own.
     secretStore: new KeytarSecretStore({ service: process.env['SCANBRIDGE_KEYCHAIN_SERVICE'] || undefined }),
@@ -61,14 +68,18 @@ async function start(): Promise<void> {
     log,
   });
   const running = agent;
+  displayId = running.settings().consent.display_id;
   setExternalHosts([running.settings().api_base_url]);
   running.host.subscribe((name) => {
     if (name !== 'settings:changed') return;
+    displayId = running.settings().consent.display_id;
     setExternalHosts([running.settings().api_base_url]);
     tray?.setLabels(trayLabels(running));
   });
 
-  registerContractHandlers(running.host, isAppUrl);
+  // The patient display may call its consent session's methods and nothing else; the main window anything.
+  const patientOnly = new Set<MethodName>(patientMethodNames);
+  registerContractHandlers(running.host, isAppUrl, (name, sender) => sender.id !== patientDisplay.contentsId() || patientOnly.has(name));
   forwardEvents(running.host, () => (mainWindow && !mainWindow.isDestroyed() ? [mainWindow.webContents] : []), isAppUrl);
 
   tray = createAppTray({

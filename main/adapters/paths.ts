@@ -8,6 +8,8 @@ export type AppPaths = {
   rendererDir: string;
   /** The bundled preload script of the main window. */
   preload: string;
+  /** The bundled preload of the patient display (consent methods only). */
+  patientPreload: string;
   trayIcon: (state: 'idle' | 'uploading' | 'error') => string;
   appIcon: string;
 };
@@ -18,6 +20,7 @@ export function appPaths(): AppPaths {
   return {
     rendererDir: join(root, 'renderer', 'dist'),
     preload: join(root, 'main', '.build', 'preload.cjs'),
+    patientPreload: join(root, 'main', '.build', 'patient-preload.cjs'),
     trayIcon: (state) => join(root, 'assets', 'tray', `${state}.png`),
     appIcon: join(root, 'assets', 'icon.png'),
   };

@@ -22,6 +22,8 @@ import { UploadQueue } from './agent/upload-queue';
 import { Watchers } from './agent/watchers';
 import type { ApiClient } from './api';
 import { APP_VERSION } from './api/user-agent';
+import { ConsentDesk, pagePatientDisplay } from './consent/desk';
+import type { PatientDisplayPort } from './consent/desk';
 import { stopScanWorkers } from './dicom';
 import type { SecretStore } from './secrets/secret-store';
 import { openSettingsStore } from './settings';
@@ -47,6 +49,10 @@ export type AgentOptions = {
   notifier?: Notifier;
   folderPicker?: FolderPicker;
   transport: 'ipc' | 'http';
+  /** The patient display (a second window on the desktop); browser mode gives the page's address. */
+  patientDisplay?: PatientDisplayPort;
+  /** Browser mode: the server's origin, for the patient page's address (known once it listens). */
+  patientPageOrigin?: () => string | null;
   /** The OS language (Electron's app.getLocale()); guessed from the environment otherwise. */
   systemLanguage?: Language;
   log?: Logger;
@@ -65,6 +71,8 @@ export type AgentStatus = 'idle' | 'uploading' | 'error';
 export type Agent = {
   /** The contract, for a transport. */
   host: ContractHost;
+  /** Informed consent: the bridge asks it which session a patient page's token belongs to. */
+  consent: ConsentDesk;
   /** The settings as the window sees them. */
   settings(): Settings;
   /** The language the core's own texts use (notifications, tray). */
@@ -113,6 +121,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
       upload: { concurrency: s.upload.concurrency, bandwidth_limit: s.upload.bandwidth_limit_bytes_per_s, mode: s.upload.mode },
       exam_name_template: p.exam_name_template,
       default_expiration_days: p.default_expiration_days,
+      consent: { ...s.consent },
     };
   };
   const keysStatus = (): KeysStatus => ({
@@ -226,6 +235,16 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     for (const l of statusListeners) l(s);
   });
 
+  const consent = new ConsentDesk({
+    client: () => service.require(),
+    settings: () => settingsStore.get().consent,
+    dataDir: options.dataDir,
+    language: () => language(),
+    display: options.patientDisplay ?? pagePatientDisplay(options.patientPageOrigin ?? (() => null)),
+    emitStatus: (exam_id, c) => events.emit('consent:status', { exam_id, consent: c }),
+    emitSession: (s) => events.emit('consent:session', s),
+  });
+
   const handlers = createHandlers({
     transport: options.transport,
     systemLanguage,
@@ -235,6 +254,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     service,
     inbox,
     queue,
+    consent,
     folderPicker: options.folderPicker ?? noFolderPicker,
     settingsView,
     keysStatus,
@@ -252,6 +272,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   let stopped: Promise<void> | undefined;
   return {
     host,
+    consent,
     settings: settingsView,
     language: () => language(),
     status: () => queue.status(),
@@ -264,6 +285,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
       stopped ??= (async () => {
         unsubscribeSettings();
         unsubscribeQueue();
+        consent.close();
         await watchers.close();
         await queue.close();
         inboxBatcher.close();

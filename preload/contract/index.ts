@@ -3,13 +3,24 @@
 // HTTP transport expose them, the renderer calls them. Payloads are validated in main with these schemas.
 import type { z } from 'zod';
 import { appMethods } from './app';
+import { consentMethods } from './consent';
+import { directoryMethods } from './directory';
+import { implantsMethods } from './implants';
 import { inboxMethods } from './inbox';
 import { takesMethods } from './takes';
+import { patientMethods } from './patient';
+import { templatesMethods } from './templates';
 import type { InboxItem, KeysStatus, RateState, Settings, UploadJobView } from './types';
+import type { ConsentSessionView, ConsentStatusView } from './types-consent';
 import { uploadsMethods } from './uploads';
 
 export type * from './types';
 export type * from './takes';
+export type * from './types-consent';
+export type * from './directory';
+export type * from './templates';
+export type * from './implants';
+export { patientMethodNames } from './patient';
 
 /**
  * Every method of the contract: the domain modules' slices combined. A new domain adds its own
@@ -20,6 +31,11 @@ export const methods = {
   ...inboxMethods,
   ...uploadsMethods,
   ...takesMethods,
+  ...consentMethods,
+  ...patientMethods,
+  ...directoryMethods,
+  ...templatesMethods,
+  ...implantsMethods,
 } as const;
 
 export type Methods = typeof methods;
@@ -36,9 +52,13 @@ export type Events = {
   'settings:changed': Settings;
   'keys:changed': KeysStatus;
   'account:rate': RateState;
+  /** A consent's status changed (signed in person, or found signed by the refresher). */
+  'consent:status': { exam_id: string; consent: ConsentStatusView };
+  /** The patient-display session changed (null: it ended). */
+  'consent:session': ConsentSessionView | null;
 };
 export type EventName = keyof Events;
-export const eventNames: readonly EventName[] = ['uploads:state', 'inbox:changed', 'settings:changed', 'keys:changed', 'account:rate'];
+export const eventNames: readonly EventName[] = ['uploads:state', 'inbox:changed', 'settings:changed', 'keys:changed', 'account:rate', 'consent:status', 'consent:session'];
 
 /** An error crossing the contract: a stable code the UI translates, and a technical message. */
 export type ContractError = { code: string; message: string; details?: { field: string; message: string }[] };

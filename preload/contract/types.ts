@@ -1,4 +1,5 @@
 /** Shapes exchanged between the window and the core. Plain data only (structured-clone and JSON safe). */
+import type { ConsentSettings } from './types-consent';
 
 export type Language = 'es' | 'en';
 export type LanguageSetting = Language | 'system';
@@ -35,6 +36,7 @@ export type Settings = {
   exam_name_template: string;
   /** Default days until an exam expires; null means never. */
   default_expiration_days: number | null;
+  consent: ConsentSettings;
 };
 
 export type AppInfo = {

@@ -9,6 +9,11 @@ import { newWatchFolder, SettingsValidationError } from '../settings';
 import type { Handlers } from './contract';
 import { ContractFailure } from './contract';
 import { createTakesHandlers } from './handlers-takes';
+import type { ConsentDesk } from '../consent/desk';
+import { createConsentHandlers } from './handlers-consent';
+import { createDirectoryHandlers } from './handlers-directory';
+import { createImplantsHandlers } from './handlers-implants';
+import { createTemplatesHandlers } from './handlers-templates';
 import type { Inbox } from './inbox';
 import type { KeyManager } from './keys';
 import type { FolderPicker } from './ports';
@@ -26,6 +31,7 @@ export type HandlerContext = {
   service: ServiceConnection;
   inbox: Inbox;
   queue: UploadQueue;
+  consent: ConsentDesk;
   folderPicker: FolderPicker;
   settingsView: () => Settings;
   keysStatus: () => KeysStatus;
@@ -173,5 +179,9 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     },
     'uploads:clear-finished': async () => ({ removed: ctx.queue.clearFinished() }),
     ...createTakesHandlers(ctx),
+    ...createConsentHandlers(ctx),
+    ...createDirectoryHandlers(ctx),
+    ...createTemplatesHandlers(ctx),
+    ...createImplantsHandlers(ctx),
   };
 }

@@ -20,7 +20,8 @@ export const referrerListSchema = z.looseObject({ referrers: z.array(referrerSch
 export type ReferrerList = z.infer<typeof referrerListSchema>;
 
 export type CreateReferrerRequest = { name: string; email?: string; phone?: string; specialty?: string };
-export type UpdateReferrerRequest = Partial<CreateReferrerRequest>;
+/** Only the fields given change; null clears an optional field. */
+export type UpdateReferrerRequest = { name?: string; email?: string | null; phone?: string | null; specialty?: string | null };
 
 const referrer = (id: string): string => `referrers/${seg(id)}`;
 

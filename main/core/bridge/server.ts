@@ -24,6 +24,11 @@ export type BridgeOptions = {
   token?: string;
   /** SSE keep-alive comment interval. */
   pingMs?: number;
+  /**
+   * The patient display's page (informed consent): a token bound to one consent session may call
+   * these methods only, and only on that session; it opens no event stream.
+   */
+  patient?: { sessionOf(token: string | null): string | null; methods: readonly string[] };
 };
 
 export type Bridge = {
@@ -45,6 +50,7 @@ export function statusForCode(code: string): number {
     case 'forbidden_host':
     case 'forbidden_origin':
     case 'forbidden_path':
+    case 'forbidden_method':
       return 403;
     case 'unknown_method':
     case 'not_found':
@@ -127,19 +133,27 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
 
     if (rawPath.startsWith('/rpc/')) {
       if (method !== 'POST') return sendError(res, { code: 'method_not_allowed', message: 'Use POST.' });
-      if (!tokenMatches(bearerToken(req.headers.authorization), token)) return sendError(res, { code: 'bad_token', message: 'Missing or wrong session token.' });
+      const presented = bearerToken(req.headers.authorization);
+      // A patient page's token: its own few methods, always on its own session.
+      const patientSession = tokenMatches(presented, token) ? null : (options.patient?.sessionOf(presented) ?? null);
+      if (!tokenMatches(presented, token) && patientSession === null) return sendError(res, { code: 'bad_token', message: 'Missing or wrong session token.' });
       let name: string;
       try {
         name = decodeURIComponent(rawPath.slice('/rpc/'.length));
       } catch {
         return sendError(res, { code: 'unknown_method', message: 'Unknown method.' });
       }
+      if (patientSession !== null && !options.patient?.methods.includes(name)) return sendError(res, { code: 'forbidden_method', message: 'This page may not do that.' });
       if (!isMethodName(name)) return sendError(res, { code: 'unknown_method', message: `Unknown method ${name.slice(0, 100)}.` });
       let args: unknown;
       try {
         args = await readJsonBody(req);
       } catch (e) {
         return sendError(res, wireOf(e) ?? { code: 'bad_request', message: 'Could not read the request.' });
+      }
+      if (patientSession !== null) {
+        if (typeof args !== 'object' || args === null || Array.isArray(args)) return sendError(res, { code: 'invalid_args', message: 'Send the arguments as a JSON object.' });
+        args = { ...args, session_id: patientSession };
       }
       try {
         const result = await options.host.call(name, args);

@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { startAgent, stderrLogger } from '../agent';
+import { patientMethodNames } from '../../../preload/contract';
 import { startBridge } from '../bridge/server';
 import { appDataDir } from '../paths';
 import type { SecretStore } from '../secrets/secret-store';
@@ -69,16 +70,24 @@ export function createServeCommand(deps: ServeCommandDeps): CliCommand {
     const log = stderrLogger('scanbridge serve');
     const releaseSignals = absorbRepeatedSignals();
     if (!existsSync(resolve(args.renderer, 'index.html'))) log.warn(`no built window in ${args.renderer}: run \`npm run build\` first (the contract is served anyway)`);
+    let origin: string | null = null;
     const agent = await startAgent({
       dataDir: args.dataDir ?? appDataDir(io.env),
       env: io.env,
       secretStore: await deps.secretStore(),
       transport: 'http',
+      patientPageOrigin: () => origin,
       log,
     });
     let bridge;
     try {
-      bridge = await startBridge({ host: agent.host, staticDir: args.renderer, port: args.port });
+      bridge = await startBridge({
+        host: agent.host,
+        staticDir: args.renderer,
+        port: args.port,
+        patient: { sessionOf: (t) => agent.consent.sessions.byToken(t)?.id ?? null, methods: patientMethodNames },
+      });
+      origin = `http://127.0.0.1:${bridge.port}`;
     } catch (e) {
       await agent.stop();
       io.stderr(`scanbridge serve: cannot listen on port ${args.port}: ${e instanceof Error ? e.message : String(e)}\n`);

@@ -26,6 +26,16 @@ export const uploadOptionsSchema = z.object({
 });
 export type UploadOptions = z.infer<typeof uploadOptionsSchema>;
 
+/** Informed consent: the country (CL asks for the RUT), where signed copies go, the patient's display. */
+export const consentSettingsSchema = z.object({
+  country_code: z.string().regex(/^[A-Z]{2}$/).default('CL'),
+  /** Null: the app's data folder. */
+  copies_folder: z.string().min(1).max(4096).nullable().default(null),
+  /** Null: the first display that is not the main one. */
+  display_id: z.number().int().nullable().default(null),
+});
+export type ConsentSettings = z.infer<typeof consentSettingsSchema>;
+
 export const apiBaseUrlSchema = z.url({ protocol: /^https?$/ }).max(2048);
 
 export const settingsSchema = z.object({
@@ -41,6 +51,7 @@ export const settingsSchema = z.object({
     .default([])
     .refine((list) => new Set(list.map((f) => f.id)).size === list.length, 'watch folder ids must be unique'),
   upload: uploadOptionsSchema.default({ concurrency: 4, bandwidth_limit_bytes_per_s: 0, mode: 'auto' }),
+  consent: consentSettingsSchema.default({ country_code: 'CL', copies_folder: null, display_id: null }),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -52,7 +63,7 @@ export function defaultSettings(): Settings {
   return settingsSchema.parse({ schema_version: SETTINGS_SCHEMA_VERSION });
 }
 
-const KEYS = ['api_base_url', 'active_key_kind', 'language', 'watch_folders', 'upload'] as const;
+const KEYS = ['api_base_url', 'active_key_kind', 'language', 'watch_folders', 'upload', 'consent'] as const;
 
 /**
  * Reads settings from untrusted file content field by field: a bad field falls back to its default

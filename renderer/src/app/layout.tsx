@@ -1,4 +1,5 @@
 import { Alert, AppShell, Badge, Group, NavLink, Text, Title } from '@mantine/core';
+import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink as RouterLink, Outlet, useLocation } from 'react-router';
 import { KeyIndicator } from '../components/key-indicator';
@@ -30,22 +31,32 @@ function Nav() {
     },
     { to: '/account', label: t('nav.account'), badge: null },
     { to: '/settings', label: t('nav.settings'), badge: null },
+    { to: '/referrers', label: t('referrers.nav'), badge: null, group: 'office' },
+    { to: '/templates', label: t('templates.nav'), badge: null, group: 'office' },
+    { to: '/implants', label: t('implants.nav'), badge: null, group: 'office' },
   ];
+  const firstOffice = items.findIndex((i) => i.group === 'office');
   return (
     <nav aria-label={t('nav.label')}>
-      {items.map((item) => (
-        <NavLink
-          key={item.to}
-          component={RouterLink}
-          to={item.to}
-          label={item.label}
-          rightSection={item.badge}
-          active={pathname.startsWith(item.to)}
-          aria-current={pathname.startsWith(item.to) ? 'page' : undefined}
-          color="blue"
-          fw={600}
-          mb={4}
-        />
+      {items.map((item, index) => (
+        <Fragment key={item.to}>
+          {index === firstOffice && (
+            <Text size="xs" fw={700} c="dimmed" tt="uppercase" mt="md" mb={4} px="sm">
+              {t('nav.backOffice')}
+            </Text>
+          )}
+          <NavLink
+            component={RouterLink}
+            to={item.to}
+            label={item.label}
+            rightSection={item.badge}
+            active={pathname.startsWith(item.to)}
+            aria-current={pathname.startsWith(item.to) ? 'page' : undefined}
+            color="blue"
+            fw={600}
+            mb={4}
+          />
+        </Fragment>
       ))}
     </nav>
   );

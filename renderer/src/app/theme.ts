@@ -24,6 +24,8 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
   light: {
     '--mantine-color-dimmed': '#5c636a',
     '--mantine-color-placeholder': '#6c737a',
+    // Field errors (the text under an input and the input's own text) must stay readable.
+    '--mantine-color-error': '#b02525',
     // Text of light and subtle variants (alerts, badges, nav links) on their tinted backgrounds.
     '--mantine-primary-color-light-color': '#1864ab',
     '--mantine-color-blue-light-color': '#1864ab',

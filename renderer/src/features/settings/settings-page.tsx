@@ -2,6 +2,7 @@ import { Loader, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useAppInfo, useKeysStatus, useSettings } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
+import { ConsentSection } from './consent-section';
 import { FoldersSection } from './folders-section';
 import { GeneralSection } from './general-section';
 import { KeysSection } from './keys-section';
@@ -23,6 +24,7 @@ export function SettingsPage() {
           <FoldersSection settings={settings.data} />
           <UploadSection settings={settings.data} />
           <GeneralSection settings={settings.data} />
+          <ConsentSection settings={settings.data} />
         </>
       )}
       {status.data && <KeysSection status={status.data} />}

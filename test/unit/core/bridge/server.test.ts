@@ -198,7 +198,7 @@ describe('browser-mode server', () => {
     };
     await until(': connected');
     host.emit('account:rate', { limit: 1000, remaining: 999, reset_at: null, updated_at: null });
-    host.emit('settings:changed', { language: 'es', api_base_url: 'http://x', active_key: null, watch_folders: [], upload: { concurrency: 4, bandwidth_limit: 0, mode: 'auto' }, exam_name_template: '{patient} · MUÑOZ', default_expiration_days: null });
+    host.emit('settings:changed', { language: 'es', api_base_url: 'http://x', active_key: null, watch_folders: [], upload: { concurrency: 4, bandwidth_limit: 0, mode: 'auto' }, exam_name_template: '{patient} · MUÑOZ', default_expiration_days: null, consent: { country_code: 'CL', copies_folder: null, display_id: null } });
     await until('MUÑOZ');
     expect(text).toContain('event: account:rate\ndata: {"limit":1000,"remaining":999,"reset_at":null,"updated_at":null}\n\n');
     expect(text).toContain('event: settings:changed\ndata: {"language":"es"');

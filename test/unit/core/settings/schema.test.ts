@@ -10,7 +10,17 @@ describe('settings schema', () => {
       language: 'system',
       watch_folders: [],
       upload: { concurrency: 4, bandwidth_limit_bytes_per_s: 0, mode: 'auto' },
+      consent: { country_code: 'CL', copies_folder: null, display_id: null },
     });
+  });
+
+  it('keeps the consent settings, and falls back to Chile when they are broken', () => {
+    const good = readSettingsTolerant({ consent: { country_code: 'AR', copies_folder: '/srv/consent', display_id: 7 } });
+    expect(good.settings.consent).toEqual({ country_code: 'AR', copies_folder: '/srv/consent', display_id: 7 });
+    expect(good.problems).toEqual([]);
+    const bad = readSettingsTolerant({ consent: { country_code: 'Chile', display_id: 'two' } });
+    expect(bad.settings.consent).toEqual({ country_code: 'CL', copies_folder: null, display_id: null });
+    expect(bad.problems).toEqual(['consent']);
   });
 
   it('fills a new watch folder with an id and defaults', () => {

@@ -39,6 +39,7 @@ describe('settings store (conf on disk)', () => {
       language: 'es',
       watch_folders: [folder],
       upload: { concurrency: 2, bandwidth_limit_bytes_per_s: 0, mode: 'auto' },
+      consent: { country_code: 'CL', copies_folder: null, display_id: null },
     });
     expect(b.problems).toEqual([]);
   });

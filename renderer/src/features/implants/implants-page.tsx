@@ -1,0 +1,212 @@
+import { Alert, Button, Group, Loader, NumberInput, ScrollArea, Stack, Tabs, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ErrorAlert } from '../../components/error-alert';
+import { ImplantTable, Pager, useMm } from './implant-table';
+import type { SizeQuery } from './queries';
+import { useImplantBrands, useImplantModels, useImplantSearch, useImplantSize } from './queries';
+
+function BrandsPanel() {
+  const { t } = useTranslation();
+  const brands = useImplantBrands();
+  const [brand, setBrand] = useState<string | null>(null);
+  const [offset, setOffset] = useState(0);
+  const models = useImplantModels(brand, offset);
+  return (
+    <Group align="flex-start" wrap="nowrap" gap="lg">
+      <Stack gap={4} w={260} style={{ flex: 'none' }}>
+        <Text fw={600} size="sm" id="implant-brands-title">
+          {t('implants.brandsTitle')}
+        </Text>
+        {brands.isPending && <Loader size="sm" aria-label={t('common.loading')} />}
+        <ErrorAlert error={brands.error} />
+        <ScrollArea h="calc(100vh - 280px)" type="auto" offsetScrollbars>
+          <ul aria-labelledby="implant-brands-title" style={{ listStyle: 'none', margin: 0, padding: 0 }} data-testid="implant-brands">
+            {brands.data?.brands.map((b) => (
+              <li key={b.brand}>
+                <UnstyledButton
+                  className="implant-brand"
+                  aria-pressed={brand === b.brand}
+                  onClick={() => {
+                    setBrand(b.brand);
+                    setOffset(0);
+                  }}
+                  data-testid="implant-brand"
+                >
+                  <span>{b.brand}</span>
+                  <span className="implant-brand-count">{t('implants.models', { count: b.count })}</span>
+                </UnstyledButton>
+              </li>
+            ))}
+          </ul>
+        </ScrollArea>
+      </Stack>
+      <Stack gap="sm" style={{ flex: 1, minWidth: 0 }}>
+        {!brand && <Text c="dimmed">{t('implants.pickBrand')}</Text>}
+        {brand && models.isPending && <Loader aria-label={t('common.loading')} />}
+        <ErrorAlert error={models.error} />
+        {brand && models.data && (
+          <>
+            <ImplantTable implants={models.data.implants} caption={t('implants.modelsOf', { brand, count: models.data.total })} testId="implant-models" hideBrand />
+            <Pager total={models.data.total} limit={models.data.limit} offset={offset} onOffset={setOffset} label={t('implants.pager.label')} />
+          </>
+        )}
+      </Stack>
+    </Group>
+  );
+}
+
+function SearchPanel() {
+  const { t } = useTranslation();
+  const [text, setText] = useState('');
+  const [query, setQuery] = useState<string | null>(null);
+  const [offset, setOffset] = useState(0);
+  const results = useImplantSearch(query, offset);
+  return (
+    <Stack gap="sm">
+      <form
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const q = text.trim();
+          if (q) {
+            setQuery(q);
+            setOffset(0);
+          }
+        }}
+      >
+        <Group align="flex-end">
+          <TextInput label={t('implants.searchLabel')} description={t('implants.searchHelp')} value={text} onChange={(e) => setText(e.currentTarget.value)} w={420} data-testid="implant-search" />
+          <Button type="submit" disabled={!text.trim()} data-testid="implant-search-go">
+            {t('implants.searchButton')}
+          </Button>
+        </Group>
+      </form>
+      {query && results.isPending && <Loader aria-label={t('common.loading')} />}
+      <ErrorAlert error={results.error} />
+      {query && results.data && results.data.implants.length === 0 && <Text c="dimmed">{t('implants.noResults', { query })}</Text>}
+      {query && results.data && results.data.implants.length > 0 && (
+        <>
+          <ImplantTable implants={results.data.implants} caption={t('implants.searchResults', { query, count: results.data.total })} testId="implant-search-results" />
+          <Pager total={results.data.total} limit={results.data.limit} offset={offset} onOffset={setOffset} label={t('implants.pager.label')} />
+        </>
+      )}
+    </Stack>
+  );
+}
+
+const asMm = (v: number | string): number | undefined => {
+  const n = typeof v === 'number' ? v : Number.parseFloat(v.replace(',', '.'));
+  return Number.isFinite(n) && n > 0 && n <= 100 ? n : undefined;
+};
+
+function SizePanel() {
+  const { t, i18n } = useTranslation();
+  // Spanish writes 4,1 mm: the field must read the comma as the decimal mark, not drop it.
+  const decimalSeparator = i18n.language.startsWith('es') ? ',' : '.';
+  const mm = useMm();
+  const [length, setLength] = useState<number | string>('');
+  const [diameter, setDiameter] = useState<number | string>('');
+  const [size, setSize] = useState<SizeQuery | null>(null);
+  const [offset, setOffset] = useState(0);
+  const [problem, setProblem] = useState(false);
+  const results = useImplantSize(size, offset);
+  const asked = size ? [size.diameter !== undefined ? t('implants.askedDiameter', { mm: mm(size.diameter) }) : null, size.length !== undefined ? t('implants.askedLength', { mm: mm(size.length) }) : null].filter(Boolean).join(', ') : '';
+  return (
+    <Stack gap="sm">
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          const l = asMm(length);
+          const d = asMm(diameter);
+          const bad = (length !== '' && l === undefined) || (diameter !== '' && d === undefined) || (l === undefined && d === undefined);
+          setProblem(bad);
+          if (bad) return;
+          setSize({ ...(l !== undefined ? { length: l } : {}), ...(d !== undefined ? { diameter: d } : {}) });
+          setOffset(0);
+        }}
+      >
+        <Group align="flex-start">
+          <NumberInput label={t('implants.diameter')} value={diameter} onChange={setDiameter} min={0.1} max={100} step={0.1} decimalScale={2} suffix=" mm" decimalSeparator={decimalSeparator} w={180} data-testid="implant-diameter" />
+          <NumberInput label={t('implants.length')} value={length} onChange={setLength} min={0.1} max={100} step={0.5} decimalScale={2} suffix=" mm" decimalSeparator={decimalSeparator} w={180} data-testid="implant-length" />
+          <Button type="submit" mt={25} data-testid="implant-size-go">
+            {t('implants.lookUp')}
+          </Button>
+        </Group>
+        <Text size="xs" c="dimmed" mt={4}>
+          {t('implants.sizeHelp')}
+        </Text>
+        {problem && (
+          <Text size="sm" c="red.8" role="alert" mt={4}>
+            {t('implants.sizeProblem')}
+          </Text>
+        )}
+      </form>
+      {size && results.isPending && <Loader aria-label={t('common.loading')} />}
+      <ErrorAlert error={results.error} />
+      {size && results.data && (
+        <Stack gap="md">
+            {results.data.implants.length > 0 ? (
+              <>
+                <ImplantTable implants={results.data.implants} caption={t('implants.exactTitle', { asked, count: results.data.total })} testId="implant-exact" />
+                <Pager total={results.data.total} limit={results.data.limit} offset={offset} onOffset={setOffset} label={t('implants.pager.label')} />
+              </>
+            ) : (
+              <Text data-testid="implant-no-exact">{t('implants.noExact', { asked })}</Text>
+            )}
+            {results.data.near_matches.length > 0 ? (
+              <section data-testid="implant-near">
+                <Alert color="orange" variant="light" p="xs" mb="xs" title={t('implants.nearTitle', { count: results.data.near_matches.length })}>
+                  <Text size="sm">{t('implants.nearExplain')}</Text>
+                </Alert>
+                <ImplantTable implants={results.data.near_matches} caption={t('implants.nearCaption', { asked })} near={size} testId="implant-near-table" />
+              </section>
+            ) : (
+              <Text c="dimmed" size="sm">
+                {t('implants.noNear')}
+              </Text>
+            )}
+        </Stack>
+      )}
+    </Stack>
+  );
+}
+
+/** The implant catalog: browse by brand, search by name, or find implants by size. */
+export function ImplantsPage() {
+  const { t } = useTranslation();
+  const [tab, setTab] = useState<string | null>('size');
+  return (
+    <Stack gap="sm">
+      <div>
+        <Title order={2}>{t('implants.title')}</Title>
+        <Text c="dimmed" size="sm">
+          {t('implants.intro')}
+        </Text>
+      </div>
+      <Tabs value={tab} onChange={setTab} keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="size" data-testid="implants-tab-size">
+            {t('implants.tabSize')}
+          </Tabs.Tab>
+          <Tabs.Tab value="brands" data-testid="implants-tab-brands">
+            {t('implants.tabBrands')}
+          </Tabs.Tab>
+          <Tabs.Tab value="search" data-testid="implants-tab-search">
+            {t('implants.tabSearch')}
+          </Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="size" pt="sm">
+          <SizePanel />
+        </Tabs.Panel>
+        <Tabs.Panel value="brands" pt="sm">
+          <BrandsPanel />
+        </Tabs.Panel>
+        <Tabs.Panel value="search" pt="sm">
+          <SearchPanel />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}

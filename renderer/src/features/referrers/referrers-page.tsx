@@ -1,0 +1,153 @@
+import { Alert, Button, Group, Loader, Modal, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ReferrerView } from '../../../../preload/contract';
+import { useCall } from '../../app/queries';
+import { ErrorAlert } from '../../components/error-alert';
+import { referrersKey, useReferrers } from './queries';
+import { ReferrerDialog } from './referrer-dialog';
+import { matchesSearch } from './referrer-form';
+
+type Notice = { text: string; sandbox: boolean };
+
+function DeleteDialog({ referrer, onClose, onDeleted }: { referrer: ReferrerView; onClose: () => void; onDeleted: (sandbox: boolean) => void }) {
+  const { t } = useTranslation();
+  const remove = useCall({ name: 'referrers:delete' }, (r, qc) => {
+    if (!r.sandbox) void qc.invalidateQueries({ queryKey: referrersKey });
+    onDeleted(r.sandbox);
+  });
+  return (
+    <Modal opened onClose={onClose} title={t('referrers.deleteTitle')} closeButtonProps={{ 'aria-label': t('common.close') }}>
+      <Stack gap="md">
+        <Text>{t('referrers.deleteBody', { name: referrer.name })}</Text>
+        <ErrorAlert error={remove.error} />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose} data-autofocus>
+            {t('common.cancel')}
+          </Button>
+          <Button color="red.8" onClick={() => remove.mutate({ id: referrer.id })} loading={remove.isPending} data-testid="referrer-delete-confirm">
+            {t('referrers.delete')}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+/** The directory of referring dentists: sorted by name as the service sends it, searched here. */
+export function ReferrersPage() {
+  const { t } = useTranslation();
+  const list = useReferrers();
+  const [search, setSearch] = useState('');
+  const [editing, setEditing] = useState<ReferrerView | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<ReferrerView | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const all = list.data?.referrers;
+  const shown = useMemo(() => (all ?? []).filter((r) => matchesSearch(r, search)), [all, search]);
+  const sandbox = list.data?.sandbox === true;
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-start">
+        <div>
+          <Title order={2}>{t('referrers.title')}</Title>
+          <Text c="dimmed" size="sm">
+            {t('referrers.intro')}
+          </Text>
+        </div>
+        <Button onClick={() => setEditing('new')} data-testid="referrer-add">
+          {t('referrers.add')}
+        </Button>
+      </Group>
+      {sandbox && (
+        <Alert color="yellow" variant="light" title={t('referrers.sandboxTitle')} data-testid="referrers-sandbox">
+          <Text size="sm">{t('referrers.sandboxBody')}</Text>
+        </Alert>
+      )}
+      {notice && (
+        <Alert color={notice.sandbox ? 'yellow' : 'green'} variant="light" role="status" withCloseButton closeButtonLabel={t('common.close')} onClose={() => setNotice(null)} data-testid="referrers-notice">
+          <Text size="sm">{notice.text}</Text>
+        </Alert>
+      )}
+      <TextInput
+        label={t('referrers.search')}
+        placeholder={t('referrers.searchPlaceholder')}
+        value={search}
+        onChange={(e) => setSearch(e.currentTarget.value)}
+        type="search"
+        maw={420}
+        data-testid="referrers-search"
+      />
+      {list.isPending && <Loader aria-label={t('common.loading')} />}
+      <ErrorAlert error={list.error} />
+      {all && all.length === 0 && (
+        <Text c="dimmed" data-testid="referrers-empty">
+          {sandbox ? t('referrers.emptySandbox') : t('referrers.empty')}
+        </Text>
+      )}
+      {all && all.length > 0 && shown.length === 0 && <Text c="dimmed">{t('referrers.noMatch', { search })}</Text>}
+      {shown.length > 0 && (
+        <Table striped highlightOnHover verticalSpacing="xs" data-testid="referrers-table">
+          <Table.Caption>{t('referrers.count', { count: shown.length })}</Table.Caption>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th scope="col">{t('referrers.fields.name')}</Table.Th>
+              <Table.Th scope="col">{t('referrers.fields.specialty')}</Table.Th>
+              <Table.Th scope="col">{t('referrers.fields.email')}</Table.Th>
+              <Table.Th scope="col">{t('referrers.fields.phone')}</Table.Th>
+              <Table.Th scope="col">
+                <VisuallyHidden>{t('referrers.actions')}</VisuallyHidden>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {shown.map((r) => (
+              <Table.Tr key={r.id} data-testid="referrer-row" data-id={r.id}>
+                <Table.Th scope="row" fw={600}>
+                  {r.name}
+                </Table.Th>
+                <Table.Td>{r.specialty ?? '—'}</Table.Td>
+                <Table.Td>{r.email ?? '—'}</Table.Td>
+                <Table.Td>{r.phone ?? '—'}</Table.Td>
+                <Table.Td>
+                  <Group gap="xs" justify="flex-end" wrap="nowrap">
+                    <Button size="xs" variant="default" onClick={() => setEditing(r)} aria-label={t('referrers.editOne', { name: r.name })}>
+                      {t('referrers.edit')}
+                    </Button>
+                    <Button size="xs" variant="default" c="red.8" onClick={() => setDeleting(r)} aria-label={t('referrers.deleteOne', { name: r.name })}>
+                      {t('referrers.delete')}
+                    </Button>
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      {editing && (
+        <ReferrerDialog
+          referrer={editing === 'new' ? null : editing}
+          onClose={() => setEditing(null)}
+          onSaved={(saved, created) => {
+            setEditing(null);
+            const name = saved.referrer.name;
+            setNotice({
+              sandbox: saved.sandbox,
+              text: saved.sandbox ? t('referrers.savedSandbox', { name }) : created ? t('referrers.created', { name }) : t('referrers.updated', { name }),
+            });
+          }}
+        />
+      )}
+      {deleting && (
+        <DeleteDialog
+          referrer={deleting}
+          onClose={() => setDeleting(null)}
+          onDeleted={(sb) => {
+            setNotice({ sandbox: sb, text: sb ? t('referrers.deletedSandbox', { name: deleting.name }) : t('referrers.deleted', { name: deleting.name }) });
+            setDeleting(null);
+          }}
+        />
+      )}
+    </Stack>
+  );
+}

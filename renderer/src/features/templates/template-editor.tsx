@@ -1,0 +1,252 @@
+import { Alert, Button, Group, Modal, NumberInput, Paper, ScrollArea, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useBlocker } from 'react-router';
+import type { EditorDraft, EditorPage, EditorSlot } from './editor-state';
+import { draftProblems, emptyPage, MAX_PAGES, MAX_SLOTS, pagesInput, slotOf } from './editor-state';
+import type { Rect } from './geometry';
+import { clampRect, newSlotRect, percent, round } from './geometry';
+import { SlotSheet } from './slot-sheet';
+
+type Props = {
+  title: string;
+  initial: EditorDraft;
+  saving: boolean;
+  /** Called with a draft that has no problems left. */
+  onSave: (draft: EditorDraft) => void;
+  onCancel: () => void;
+  /** Shown under the buttons (the service's answer when it refused). */
+  error?: React.ReactNode;
+  /** True once the draft is saved: leaving then needs no question. */
+  canLeave: () => boolean;
+};
+
+const snapshot = (d: EditorDraft): string => JSON.stringify([d.name.trim(), d.description.trim(), pagesInput(d.pages)]);
+
+function SlotFields({ slot, index, onRect, onLabel, onRemove }: { slot: EditorSlot; index: number; onRect: (r: Rect) => void; onLabel: (l: string) => void; onRemove: () => void }) {
+  const { t, i18n } = useTranslation();
+  const decimalSeparator = i18n.language.startsWith('es') ? ',' : '.';
+  // Percentages for people; the slot itself keeps fractions of the page.
+  const field = (k: keyof Rect, label: string) => (
+    <NumberInput
+      size="xs"
+      label={label}
+      value={percent(slot[k])}
+      min={0}
+      max={100}
+      step={1}
+      decimalScale={1}
+      suffix=" %"
+      decimalSeparator={decimalSeparator}
+      onChange={(v) => {
+        const n = typeof v === 'number' ? v : Number.parseFloat(v);
+        if (Number.isFinite(n)) onRect(clampRect({ ...slot, [k]: round(n / 100) }));
+      }}
+      data-testid={`slot-field-${k}`}
+    />
+  );
+  return (
+    <Paper withBorder p="xs" data-testid="slot-fields">
+      <Stack gap={6}>
+        <Text size="sm" fw={600}>
+          {t('templates.editor.selectedSlot', { n: index + 1 })}
+        </Text>
+        <TextInput size="xs" label={t('templates.editor.slotLabel')} description={t('templates.editor.slotLabelHelp')} value={slot.label} maxLength={100} onChange={(e) => onLabel(e.currentTarget.value)} data-testid="slot-label" />
+        <Group grow gap="xs">
+          {field('x', t('templates.editor.left'))}
+          {field('y', t('templates.editor.top'))}
+        </Group>
+        <Group grow gap="xs">
+          {field('w', t('templates.editor.width'))}
+          {field('h', t('templates.editor.height'))}
+        </Group>
+        <Button size="xs" variant="default" c="red.8" onClick={onRemove} data-testid="slot-remove">
+          {t('templates.editor.removeSlot')}
+        </Button>
+      </Stack>
+    </Paper>
+  );
+}
+
+/** The visual slot editor: one A4 page at a time, slots drawn and placed with the mouse or the keyboard. */
+export function TemplateEditor({ title, initial, saving, onSave, onCancel, error, canLeave }: Props) {
+  const { t } = useTranslation();
+  const helpId = useId();
+  const [draft, setDraft] = useState<EditorDraft>(initial);
+  const [pageIndex, setPageIndex] = useState(0);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [announcement, setAnnouncement] = useState('');
+  const [showProblems, setShowProblems] = useState(false);
+  const page = draft.pages[Math.min(pageIndex, draft.pages.length - 1)] as EditorPage;
+  const current = Math.min(pageIndex, draft.pages.length - 1);
+  const selectedIndex = page.slots.findIndex((s) => s.key === selected);
+  const selectedSlot = selectedIndex >= 0 ? page.slots[selectedIndex] : undefined;
+  const problems = draftProblems(draft);
+  // Work in progress is never dropped silently: leaving with unsaved changes asks first.
+  const [start] = useState(() => snapshot(initial));
+  const dirty = snapshot(draft) !== start;
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !canLeave() && currentLocation.pathname !== nextLocation.pathname);
+
+  const setPage = (fn: (p: EditorPage) => EditorPage): void => setDraft((d) => ({ ...d, pages: d.pages.map((p, i) => (i === current ? fn(p) : p)) }));
+  const setSlot = (key: string, fn: (s: EditorSlot) => EditorSlot): void => setPage((p) => ({ ...p, slots: p.slots.map((s) => (s.key === key ? fn(s) : s)) }));
+  const describe = (s: Rect): string => t('templates.editor.position', { x: percent(s.x), y: percent(s.y), w: percent(s.w), h: percent(s.h) });
+
+  const addSlot = (r: Rect): void => {
+    if (page.slots.length >= MAX_SLOTS) return setAnnouncement(t('templates.editor.slotLimit', { max: MAX_SLOTS }));
+    const slot = slotOf(r);
+    setPage((p) => ({ ...p, slots: [...p.slots, slot] }));
+    setSelected(slot.key);
+    setAnnouncement(t('templates.editor.added', { n: page.slots.length + 1, position: describe(slot) }));
+  };
+  const removeSlot = (key: string): void => {
+    setPage((p) => ({ ...p, slots: p.slots.filter((s) => s.key !== key) }));
+    setSelected(null);
+    setAnnouncement(t('templates.editor.removed'));
+  };
+  const addPage = (): void => {
+    if (draft.pages.length >= MAX_PAGES) return;
+    setDraft((d) => ({ ...d, pages: [...d.pages, emptyPage()] }));
+    setPageIndex(draft.pages.length);
+    setSelected(null);
+    setAnnouncement(t('templates.editor.pageAdded', { n: draft.pages.length + 1 }));
+  };
+  const removePage = (): void => {
+    if (draft.pages.length <= 1) return;
+    setDraft((d) => ({ ...d, pages: d.pages.filter((_p, i) => i !== current) }));
+    setPageIndex(Math.max(0, current - 1));
+    setSelected(null);
+    setAnnouncement(t('templates.editor.pageRemoved', { n: current + 1 }));
+  };
+
+  const save = (): void => {
+    setShowProblems(true);
+    if (problems.length === 0) onSave(draft);
+  };
+
+  return (
+    <Stack gap="sm" h="100%">
+      <Group justify="space-between" wrap="nowrap">
+        <Title order={2}>{title}</Title>
+        <Group gap="xs" wrap="nowrap">
+          <Button variant="default" onClick={onCancel}>
+            {t('common.cancel')}
+          </Button>
+          <Button onClick={save} loading={saving} data-testid="template-save">
+            {t('templates.editor.save')}
+          </Button>
+        </Group>
+      </Group>
+      <Group grow align="flex-start" gap="sm">
+        <TextInput size="sm" label={t('templates.fields.name')} required value={draft.name} maxLength={200} onChange={(e) => setDraft({ ...draft, name: e.currentTarget.value })} data-testid="template-name" error={showProblems && !draft.name.trim() ? t('templates.problems.name_required') : undefined} />
+        <TextInput size="sm" label={t('templates.fields.description')} value={draft.description} maxLength={2000} onChange={(e) => setDraft({ ...draft, description: e.currentTarget.value })} data-testid="template-description" />
+      </Group>
+      {showProblems && problems.some((p) => p.code !== 'name_required') && (
+        <Alert color="red" variant="light" role="alert" title={t('templates.problems.title')}>
+          {problems
+            .filter((p) => p.code !== 'name_required')
+            .map((p) => (
+              <Text size="sm" key={`${p.code}-${p.page ?? 0}`}>
+                {t(`templates.problems.${p.code}`, { page: p.page ?? 0, max: p.code === 'too_many_pages' ? MAX_PAGES : MAX_SLOTS })}
+              </Text>
+            ))}
+        </Alert>
+      )}
+      {error}
+      <Group align="stretch" gap="md" wrap="nowrap" style={{ height: 'calc(100vh - 270px)', minHeight: 420 }}>
+        <div style={{ height: '100%', display: 'flex', justifyContent: 'center', flex: '0 0 auto' }}>
+          <SlotSheet
+            slots={page.slots}
+            selected={selected}
+            pageLabel={t('templates.editor.pageOf', { n: current + 1, total: draft.pages.length })}
+            helpId={helpId}
+            onSelect={setSelected}
+            onDraw={addSlot}
+            onChange={(key, rect, how) => {
+              setSlot(key, (s) => ({ ...s, ...rect }));
+              if (how === 'keyboard') setAnnouncement(describe(rect));
+            }}
+          />
+        </div>
+        <ScrollArea style={{ flex: 1 }} type="auto" offsetScrollbars>
+          <Stack gap="sm">
+            <div role="group" aria-label={t('templates.editor.pages')}>
+              <Text size="sm" fw={600} mb={4}>
+                {t('templates.editor.pages')}
+              </Text>
+              <Group gap={6}>
+                {draft.pages.map((p, i) => (
+                  <Button
+                    key={p.key}
+                    size="xs"
+                    variant={i === current ? 'filled' : 'default'}
+                    aria-pressed={i === current}
+                    onClick={() => {
+                      setPageIndex(i);
+                      setSelected(null);
+                    }}
+                    data-testid="template-page-tab"
+                  >
+                    {t('templates.editor.pageN', { n: i + 1 })}
+                  </Button>
+                ))}
+                <Button size="xs" variant="light" onClick={addPage} disabled={draft.pages.length >= MAX_PAGES} data-testid="template-add-page">
+                  {t('templates.editor.addPage')}
+                </Button>
+                <Button size="xs" variant="default" c={draft.pages.length > 1 ? 'red.8' : undefined} onClick={removePage} disabled={draft.pages.length <= 1} data-testid="template-remove-page">
+                  {t('templates.editor.removePage', { n: current + 1 })}
+                </Button>
+              </Group>
+            </div>
+            <TextInput size="xs" label={t('templates.editor.pageName', { n: current + 1 })} value={page.name} maxLength={100} onChange={(e) => setPage((p) => ({ ...p, name: e.currentTarget.value }))} data-testid="template-page-name" />
+            <Group gap="xs">
+              <Button size="xs" onClick={() => addSlot(newSlotRect(page.slots.length))} disabled={page.slots.length >= MAX_SLOTS} data-testid="template-add-slot">
+                {t('templates.editor.addSlot')}
+              </Button>
+              <Text size="xs" c="dimmed">
+                {t('templates.editor.slotCount', { count: page.slots.length })}
+              </Text>
+            </Group>
+            {selectedSlot ? (
+              <SlotFields
+                slot={selectedSlot}
+                index={selectedIndex}
+                onRect={(r) => setSlot(selectedSlot.key, (s) => ({ ...s, ...r }))}
+                onLabel={(label) => setSlot(selectedSlot.key, (s) => ({ ...s, label }))}
+                onRemove={() => removeSlot(selectedSlot.key)}
+              />
+            ) : (
+              <Text size="sm" c="dimmed">
+                {t('templates.editor.noSelection')}
+              </Text>
+            )}
+            <Paper bg="gray.0" p="xs" id={helpId}>
+              <Text size="xs" fw={600}>
+                {t('templates.editor.helpTitle')}
+              </Text>
+              <Text size="xs">{t('templates.editor.helpMouse')}</Text>
+              <Text size="xs">{t('templates.editor.helpKeys')}</Text>
+            </Paper>
+          </Stack>
+        </ScrollArea>
+      </Group>
+      {blocker.state === 'blocked' && (
+        <Modal opened onClose={() => blocker.reset()} title={t('templates.leaveTitle')} closeButtonProps={{ 'aria-label': t('common.close') }}>
+          <Stack gap="md">
+            <Text>{t('templates.leaveBody')}</Text>
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => blocker.reset()} data-autofocus data-testid="template-keep-editing">
+                {t('templates.keepEditing')}
+              </Button>
+              <Button color="red.8" onClick={() => blocker.proceed()} data-testid="template-discard">
+                {t('templates.discard')}
+              </Button>
+            </Group>
+          </Stack>
+        </Modal>
+      )}
+      <VisuallyHidden aria-live="polite" data-testid="template-announcer">
+        {announcement}
+      </VisuallyHidden>
+    </Stack>
+  );
+}

@@ -1,0 +1,232 @@
+import { Alert, Badge, Button, Group, Loader, Modal, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import type { TemplateView } from '../../../../preload/contract';
+import { useCall } from '../../app/queries';
+import { ErrorAlert } from '../../components/error-alert';
+import { templatesKey, useTemplates } from './queries';
+import { MiniSheet } from './slot-sheet';
+import type { TemplatesNotice } from './template-editor-page';
+
+function DeleteDialog({ template, onClose, onDeleted }: { template: TemplateView; onClose: () => void; onDeleted: (sandbox: boolean) => void }) {
+  const { t } = useTranslation();
+  const remove = useCall({ name: 'templates:delete' }, (r, qc) => {
+    if (!r.sandbox) void qc.invalidateQueries({ queryKey: templatesKey });
+    onDeleted(r.sandbox);
+  });
+  return (
+    <Modal opened onClose={onClose} title={t('templates.deleteTitle')} closeButtonProps={{ 'aria-label': t('common.close') }}>
+      <Stack gap="md">
+        <Text>{t('templates.deleteBody', { name: template.name })}</Text>
+        <ErrorAlert error={remove.error} />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose} data-autofocus>
+            {t('common.cancel')}
+          </Button>
+          <Button color="red.8" onClick={() => remove.mutate({ id: template.id })} loading={remove.isPending} data-testid="template-delete-confirm">
+            {t('templates.delete')}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+function RenameDialog({ template, onClose, onRenamed }: { template: TemplateView; onClose: () => void; onRenamed: (name: string, sandbox: boolean) => void }) {
+  const { t } = useTranslation();
+  const [name, setName] = useState(template.name);
+  const [missing, setMissing] = useState(false);
+  const rename = useCall({ name: 'templates:update' }, (r, qc) => {
+    if (!r.sandbox) void qc.invalidateQueries({ queryKey: templatesKey });
+    onRenamed(r.template.name || name.trim(), r.sandbox);
+  });
+  const submit = (): void => {
+    const next = name.trim();
+    if (!next) return setMissing(true);
+    if (next === template.name) return onClose();
+    rename.mutate({ id: template.id, name: next });
+  };
+  return (
+    <Modal opened onClose={onClose} title={t('templates.renameTitle')} closeButtonProps={{ 'aria-label': t('common.close') }}>
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <Stack gap="md">
+          <TextInput
+            label={t('templates.fields.name')}
+            required
+            value={name}
+            maxLength={200}
+            onChange={(e) => {
+              setName(e.currentTarget.value);
+              setMissing(false);
+            }}
+            error={missing ? t('templates.problems.name_required') : undefined}
+            data-autofocus
+            data-testid="template-rename-input"
+          />
+          <ErrorAlert error={rename.error} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" loading={rename.isPending} data-testid="template-rename-save">
+              {t('common.save')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+function TemplateCard({ template, onDelete, onRename }: { template: TemplateView; onDelete: () => void; onRename: () => void }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const slots = template.pages.reduce((n, p) => n + p.slots.length, 0);
+  const open = (): void => void navigate(`/templates/${encodeURIComponent(template.id)}`);
+  return (
+    <Paper withBorder p="sm" component="li" data-testid="template-card" data-id={template.id} data-default={template.is_default} style={{ listStyle: 'none' }}>
+      <Group align="flex-start" wrap="nowrap" gap="sm">
+        <MiniSheet slots={template.pages[0]?.slots ?? []} />
+        <Stack gap={4} style={{ minWidth: 0, flex: 1 }}>
+          <Text fw={600} lineClamp={2}>
+            {template.name}
+          </Text>
+          {template.is_default && (
+            <Badge variant="light" color="gray" size="sm" tt="none" h="auto" py={2} style={{ whiteSpace: 'normal' }}>
+              {t('templates.readOnlyBadge')}
+            </Badge>
+          )}
+          <Text size="xs" c="dimmed">
+            {t('templates.pagesCount', { count: template.pages.length })} · {t('templates.editor.slotCount', { count: slots })}
+          </Text>
+          <Group gap={6} mt={4}>
+            {template.is_default ? (
+              <>
+                <Button size="xs" variant="default" onClick={open} aria-label={t('templates.viewOne', { name: template.name })} data-testid="template-view">
+                  {t('templates.view')}
+                </Button>
+                <Button size="xs" variant="light" onClick={() => void navigate(`/templates/new?from=${encodeURIComponent(template.id)}`)} aria-label={t('templates.copyOne', { name: template.name })}>
+                  {t('templates.copyShort')}
+                </Button>
+              </>
+            ) : (
+              <>
+                <Button size="xs" variant="default" onClick={open} aria-label={t('templates.editOne', { name: template.name })} data-testid="template-edit">
+                  {t('templates.edit')}
+                </Button>
+                <Button size="xs" variant="default" onClick={onRename} aria-label={t('templates.renameOne', { name: template.name })} data-testid="template-rename">
+                  {t('templates.rename')}
+                </Button>
+                <Button size="xs" variant="default" c="red.8" onClick={onDelete} aria-label={t('templates.deleteOne', { name: template.name })} data-testid="template-delete">
+                  {t('templates.delete')}
+                </Button>
+              </>
+            )}
+          </Group>
+        </Stack>
+      </Group>
+    </Paper>
+  );
+}
+
+/** Report layouts: the ready-made ones (read-only) and the clinic's own. */
+export function TemplatesPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const list = useTemplates();
+  const [notice, setNotice] = useState<TemplatesNotice | null>((location.state as { notice?: TemplatesNotice } | null)?.notice ?? null);
+  const [deleting, setDeleting] = useState<TemplateView | null>(null);
+  const [renaming, setRenaming] = useState<TemplateView | null>(null);
+  const templates = list.data?.templates ?? [];
+  const own = templates.filter((x) => !x.is_default);
+  const system = templates.filter((x) => x.is_default);
+  const sandbox = list.data?.sandbox === true;
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-start">
+        <div>
+          <Title order={2}>{t('templates.title')}</Title>
+          <Text c="dimmed" size="sm">
+            {t('templates.intro')}
+          </Text>
+        </div>
+        <Button onClick={() => void navigate('/templates/new')} data-testid="template-new">
+          {t('templates.new')}
+        </Button>
+      </Group>
+      {sandbox && (
+        <Alert color="yellow" variant="light" title={t('templates.sandboxTitle')} data-testid="templates-sandbox">
+          <Text size="sm">{t('templates.sandboxBody')}</Text>
+        </Alert>
+      )}
+      {notice && (
+        <Alert color={notice.sandbox ? 'yellow' : 'green'} variant="light" role="status" withCloseButton closeButtonLabel={t('common.close')} onClose={() => setNotice(null)} data-testid="templates-notice">
+          <Text size="sm">{notice.text}</Text>
+        </Alert>
+      )}
+      {list.isPending && <Loader aria-label={t('common.loading')} />}
+      <ErrorAlert error={list.error} />
+      {list.data && (
+        <>
+          <section aria-labelledby="tpl-own">
+            <Title order={3} size="h4" id="tpl-own" mb="xs">
+              {t('templates.ownTitle')}
+            </Title>
+            {own.length === 0 ? (
+              <Text c="dimmed" size="sm" data-testid="templates-own-empty">
+                {t('templates.ownEmpty')}
+              </Text>
+            ) : (
+              <SimpleGrid cols={3} spacing="sm" component="ul" p={0} m={0} data-testid="templates-own">
+                {own.map((x) => (
+                  <TemplateCard key={x.id} template={x} onDelete={() => setDeleting(x)} onRename={() => setRenaming(x)} />
+                ))}
+              </SimpleGrid>
+            )}
+          </section>
+          <section aria-labelledby="tpl-system">
+            <Title order={3} size="h4" id="tpl-system" mb={4}>
+              {t('templates.systemTitle')}
+            </Title>
+            <Text c="dimmed" size="sm" mb="xs">
+              {t('templates.systemIntro')}
+            </Text>
+            <SimpleGrid cols={3} spacing="sm" component="ul" p={0} m={0} data-testid="templates-system">
+              {system.map((x) => (
+                <TemplateCard key={x.id} template={x} onDelete={() => undefined} onRename={() => undefined} />
+              ))}
+            </SimpleGrid>
+          </section>
+        </>
+      )}
+      {renaming && (
+        <RenameDialog
+          template={renaming}
+          onClose={() => setRenaming(null)}
+          onRenamed={(name, sb) => {
+            setNotice({ sandbox: sb, text: sb ? t('templates.savedSandbox', { name }) : t('templates.renamed', { name }) });
+            setRenaming(null);
+          }}
+        />
+      )}
+      {deleting && (
+        <DeleteDialog
+          template={deleting}
+          onClose={() => setDeleting(null)}
+          onDeleted={(sb) => {
+            setNotice({ sandbox: sb, text: sb ? t('templates.deletedSandbox') : t('templates.deleted', { name: deleting.name }) });
+            setDeleting(null);
+          }}
+        />
+      )}
+    </Stack>
+  );
+}
