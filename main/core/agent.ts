@@ -38,6 +38,7 @@ import { importLegacyPreferences, openSettingsStore } from './settings';
 import { resolveConfigDir } from './settings/paths';
 import type { Settings as StoredSettings } from './settings';
 import { examsPortFromClient } from './upload/api-port';
+import { extraTakePort } from './upload/target';
 import type { ExamsPort } from './upload/ports';
 import type { FolderWatcherOptions, WatchFolderConfig } from './watch';
 import { Ledger, newAgentId } from './watch';
@@ -232,6 +233,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     file: join(agentDir, 'uploads.json'),
     dataDir: options.dataDir,
     port,
+    targetPort: (target, fields) => (service.client ? extraTakePort(service.client, target, fields) : null),
     finish: async (examId, expirationDays) => {
       const client = service.client;
       if (!client) return { viewer_url: null };

@@ -82,6 +82,10 @@ export const CORE_ERROR_CODES = [
   'report_download_failed',
   'report_not_pdf',
   'report_too_large',
+  // Extra takes of an exam.
+  'take_not_available',
+  'take_limit',
+  'no_dicom',
 ] as const;
 
 export const ERROR_CODES = [...new Set([...API_ERROR_CODES, ...UPLOAD_ERROR_CODES, ...CORE_ERROR_CODES])];

@@ -10,6 +10,7 @@ import { directoryMethods } from './directory';
 import { examsMethods } from './exams';
 import { implantsMethods } from './implants';
 import { inboxMethods } from './inbox';
+import { takesMethods } from './takes';
 import { patientMethods } from './patient';
 import { reportsMethods } from './reports';
 import { shareMethods } from './share';
@@ -25,6 +26,7 @@ export * from './errors';
 export type * from './support';
 export type * from './activity';
 export type * from './webhooks';
+export type * from './takes';
 export type * from './types-consent';
 export type * from './directory';
 export type * from './templates';
@@ -46,6 +48,7 @@ export const methods = {
   ...supportMethods,
   ...activityMethods,
   ...webhooksMethods,
+  ...takesMethods,
   ...consentMethods,
   ...patientMethods,
   ...directoryMethods,

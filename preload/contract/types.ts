@@ -147,6 +147,8 @@ export type UploadJobView = {
   eta_seconds: number | null;
   /** A stable code the UI translates, plus the technical detail. */
   error: { code: string; message: string } | null;
+  /** Set when the job adds an extra take to an existing exam rather than creating one. */
+  extra_take?: { exam_id: string; exam_name: string; label: string } | null;
   /** Set while a job that failed on a network fault waits to retry by itself (phase 'failed'): when it will. */
   retry_at: string | null;
   created_at: string;

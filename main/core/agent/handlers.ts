@@ -8,6 +8,7 @@ import type { SettingsPatch, SettingsStore } from '../settings';
 import { newWatchFolder, SettingsValidationError } from '../settings';
 import type { Handlers } from './contract';
 import { ContractFailure } from './contract';
+import { createTakesHandlers } from './handlers-takes';
 import type { ConsentDesk } from '../consent/desk';
 import { createConsentHandlers } from './handlers-consent';
 import { createDirectoryHandlers } from './handlers-directory';
@@ -61,7 +62,7 @@ function updateSettings(store: SettingsStore, patch: SettingsPatch): void {
 }
 
 /** Checks a folder path from the window: absolute, existing, a folder. Returns it resolved. */
-async function checkFolder(path: string): Promise<string> {
+export async function checkFolder(path: string): Promise<string> {
   if (!isAbsolute(path)) throw new ContractFailure('invalid_args', 'Give the full path of the folder.', [{ field: 'path', message: 'must be an absolute path' }]);
   const full = resolve(path);
   let isDir: boolean;
@@ -212,6 +213,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     ...createSupportHandlers(ctx),
     ...createActivityHandlers(ctx),
     ...createWebhooksHandlers(ctx),
+    ...createTakesHandlers(ctx),
     ...createConsentHandlers(ctx),
     ...createDirectoryHandlers(ctx),
     ...createTemplatesHandlers(ctx),

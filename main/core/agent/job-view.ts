@@ -49,7 +49,8 @@ export function reduceJobView(view: UploadJobView, ev: UploadEvent, userPaused: 
       return { view: withTotals(v, ev.totals), phase: null, changed: true, troubled };
     case 'status': {
       v = withTotals(v, ev.totals);
-      if (ev.examId) v = { ...v, exam_id: ev.examId };
+      // A take's events name the take; its view links to the exam it belongs to.
+      if (ev.examId) v = { ...v, exam_id: v.extra_take ? v.extra_take.exam_id : ev.examId };
       const phase = ENGINE_PHASE[ev.status];
       const follow = phase !== null && phase !== 'ready' && phase !== 'failed' && phase !== 'cancelled' && !(userPaused && phase !== 'paused');
       return { view: v, phase: follow ? phase : null, changed: true, troubled };
@@ -63,7 +64,7 @@ export function reduceJobView(view: UploadJobView, ev: UploadEvent, userPaused: 
 }
 
 /** The view of a job just planned. */
-export function newJobView(id: string, request: { inboxId: string | null; fields: ExamFields }, plan: JobPlan): UploadJobView {
+export function newJobView(id: string, request: { inboxId: string | null; fields: ExamFields; target?: { exam_id: string; label: string } }, plan: JobPlan): UploadJobView {
   const at = new Date().toISOString();
   return {
     id,
@@ -82,6 +83,7 @@ export function newJobView(id: string, request: { inboxId: string | null; fields
     rate: 0,
     eta_seconds: null,
     error: null,
+    extra_take: request.target ? { exam_id: request.target.exam_id, exam_name: request.fields.name, label: request.target.label } : null,
     retry_at: null,
     created_at: at,
     updated_at: at,

@@ -23,6 +23,7 @@ const viewSchema = z.object({
   rate: z.number(),
   eta_seconds: z.number().nullable(),
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  extra_take: z.object({ exam_id: z.string(), exam_name: z.string(), label: z.string() }).nullish(),
   retry_at: z.string().nullable().catch(null),
   created_at: z.string(),
   updated_at: z.string(),
@@ -35,6 +36,8 @@ export const recordSchema = z.object({
   expiration_days: z.number().nullable(),
   ledger: z.object({ study_uid: z.string(), fingerprint: z.string(), files: z.number(), bytes: z.number() }).nullable(),
   user_paused: z.boolean(),
+  /** An extra take of an existing exam (upload/target.ts). */
+  target: z.object({ kind: z.literal('extra'), exam_id: z.string().min(1), label: z.string().min(1) }).optional(),
 });
 export type JobRecord = z.infer<typeof recordSchema>;
 

@@ -15,6 +15,9 @@ import { UploadJob } from '../upload/engine';
 import type { EngineOptions, UploadEvent, UploadResult } from '../upload/engine';
 import { UploadError } from '../upload/errors';
 import { planUpload } from '../upload/plan';
+import type { JobPlan } from '../upload/plan';
+import { TARGET_ENGINE_OPTIONS } from '../upload/target';
+import type { UploadTarget } from '../upload/target';
 import type { PlanFileInput, RequestedMode } from '../upload/plan';
 import type { ExamFields, ExamsPort } from '../upload/ports';
 import { uploadLockKeys, withStudyLock } from '../upload/study-lock';
@@ -39,10 +42,14 @@ export type UploadRequest = {
   expirationDays: number | null;
   /** What the ledger records once the exam is ready (null: nothing to record). */
   ledger: { study_uid: string; fingerprint: string; files: number; bytes: number } | null;
+  /** Set for an extra take of an existing exam (upload/target.ts); absent for a new exam. */
+  target?: UploadTarget;
 };
 
 type Entry = {
   view: UploadJobView;
+  /** An extra take of an existing exam, or undefined for a new exam. */
+  target: UploadTarget | undefined;
   job: UploadJob | null;
   /** The request, while this process knows it (a retry after a final failure plans again from it). */
   request: UploadRequest | null;
@@ -78,6 +85,8 @@ export type UploadQueueOptions = {
   dataDir: string;
   /** The engine's view of the service for the key in use, or null when there is none. */
   port: () => ExamsPort | null;
+  /** The same for an extra take of an exam (upload/target.ts); without it, takes cannot be queued. */
+  targetPort?: (target: UploadTarget, fields: ExamFields) => ExamsPort | null;
   /** Optional finishing touches once an exam is ready: expiry (PATCH) and its viewer link. */
   finish: (examId: string, expirationDays: number | null) => Promise<{ viewer_url: string | null }>;
   settings: () => QueueSettings;
@@ -185,11 +194,11 @@ export class UploadQueue {
       this.pump();
       return { ...existing.view };
     }
-    const plan = await planUpload({ root: request.root, fields: request.fields, files: request.files, mode: this.o.settings().mode });
-    const port = this.lazyPort();
-    const job = UploadJob.create(plan, { port, dataDir: this.o.dataDir, options: this.engineOptions() });
+    const plan = await this.plan(request);
+    const job = UploadJob.create(plan, { port: this.lazyPort(request.target, plan.fields), dataDir: this.o.dataDir, options: this.engineOptions(request.target) }, request.target);
     const entry: Entry = {
       view: newJobView(`up_${randomBytes(8).toString('hex')}`, request, plan),
+      target: request.target,
       job,
       request,
       source: request.source,
@@ -273,9 +282,10 @@ export class UploadQueue {
     if (!resumable) {
       const request = e.request ?? (await replan({ ...e.view }));
       if (!request) throw new ContractFailure('not_found', 'The files of this upload are no longer known; upload the study again from the inbox.');
-      const plan = await planUpload({ root: request.root, fields: request.fields, files: request.files, mode: this.o.settings().mode });
+      const plan = await this.plan(request);
       e.unsubscribe?.();
-      e.job = UploadJob.create(plan, { port: this.lazyPort(), dataDir: this.o.dataDir, options: this.engineOptions() });
+      e.job = UploadJob.create(plan, { port: this.lazyPort(request.target, plan.fields), dataDir: this.o.dataDir, options: this.engineOptions(request.target) }, request.target);
+      e.target = request.target;
       e.request = request;
       e.fingerprint = plan.fingerprint;
       e.ledger = request.ledger;
@@ -368,7 +378,8 @@ export class UploadQueue {
     e.retries = 0;
     e.view = {
       ...e.view,
-      exam_id: result.exam_id,
+      // A take's result names the take (`<exam>#<index>`); the list links to its exam.
+      exam_id: e.target ? e.target.exam_id : result.exam_id,
       bytes_sent: e.view.bytes_total,
       files_done: e.view.files_total,
       rate: 0,
@@ -383,6 +394,8 @@ export class UploadQueue {
     } catch (err) {
       this.o.log.warn(`after upload: ${err instanceof Error ? err.message : String(err)}`);
     }
+    // A take keeps its exam's expiry and link: nothing to finish.
+    if (e.target) return;
     try {
       const extra = await this.o.finish(result.exam_id, e.expirationDays);
       e.view = { ...e.view, viewer_url: extra.viewer_url };
@@ -514,6 +527,7 @@ export class UploadQueue {
     if (!request.inboxId) return undefined;
     for (const e of this.entries.values()) {
       if (e.view.inbox_id !== request.inboxId || e.root !== request.root) continue;
+      if ((e.target?.exam_id ?? null) !== (request.target?.exam_id ?? null)) continue;
       if (request.ledger && e.ledger && request.ledger.fingerprint !== e.ledger.fingerprint) continue;
       if (e.view.phase === 'ready' && e.source === 'auto' && request.source === 'auto') return e;
       if (isLive(e)) return e;
@@ -527,15 +541,22 @@ export class UploadQueue {
     return e;
   }
 
-  private engineOptions(): EngineOptions {
+  private engineOptions(target: UploadTarget | undefined): EngineOptions {
     const s = this.o.settings();
-    return { concurrency: s.concurrency, bucket: this.bucket, ...this.o.engine };
+    return { concurrency: s.concurrency, bucket: this.bucket, ...this.o.engine, ...(target ? TARGET_ENGINE_OPTIONS : {}) };
   }
 
-  /** A port that always uses the key in use at the moment of the call. */
-  private lazyPort(): ExamsPort {
+  /** Plans a request; a take is always sent file by file (the service has no ZIP route for takes). */
+  private plan(request: UploadRequest): Promise<JobPlan> {
+    return planUpload({ root: request.root, fields: request.fields, files: request.files, mode: request.target ? 'files' : this.o.settings().mode });
+  }
+
+  /** A port that always uses the key in use at the moment of the call (for a take: its exam's). */
+  private lazyPort(target?: UploadTarget, fields?: ExamFields | (() => ExamFields | undefined)): ExamsPort {
     const current = (): ExamsPort => {
-      const p = this.o.port();
+      const f = typeof fields === 'function' ? fields() : fields;
+      if (target && (!this.o.targetPort || !f)) throw new UploadError('rejected', 'Extra takes cannot be uploaded here.');
+      const p = target && f && this.o.targetPort ? this.o.targetPort(target, f) : this.o.port();
       if (!p) throw new UploadError('network', 'No API key is in use; the upload waits until one is added.', true);
       return p;
     };
@@ -555,6 +576,7 @@ export class UploadQueue {
     for (const rec of await readUploadList(this.o.file)) {
       const entry: Entry = {
         view: { ...rec.view, rate: 0, eta_seconds: null, retry_at: null },
+        target: rec.target,
         job: null,
         request: null,
         source: rec.source,
@@ -568,7 +590,9 @@ export class UploadQueue {
       const unfinished = !FINISHED.has(rec.view.phase) && !(rec.view.phase === 'failed' && rec.view.error !== null && rec.view.retry_at === null);
       if (unfinished && rec.journal && existsSync(rec.journal)) {
         try {
-          entry.job = UploadJob.open(rec.journal, { port: this.lazyPort(), dataDir: this.o.dataDir, options: this.engineOptions() });
+          let opened: UploadJob | null = null;
+          opened = UploadJob.open(rec.journal, { port: this.lazyPort(rec.target, () => opened?.fields), dataDir: this.o.dataDir, options: this.engineOptions(rec.target) });
+          entry.job = opened;
           entry.fingerprint = entry.job.fingerprint;
           this.attach(entry);
         } catch (err) {
@@ -611,6 +635,7 @@ export class UploadQueue {
         expiration_days: e.expirationDays,
         ledger: e.ledger,
         user_paused: e.userPaused,
+        ...(e.target ? { target: e.target } : {}),
       });
     }
     try {

@@ -26,6 +26,7 @@ import type { JobPlan } from './plan';
 import { validateFields } from './plan';
 import { type CallOptions, type CreateExamInput, type CreatedExam, type ExamSummary, type ExamsPort, ExamsPortError, type UploadMode } from './ports';
 import { ProgressTracker, type Totals } from './progress';
+import type { UploadTarget } from './target';
 import { TokenBucket } from './token-bucket';
 import { createdRecordOf, summaryOf } from './job-records';
 import { createAgents, type putWithRetry, type TransferAgents } from './transfer';
@@ -68,7 +69,7 @@ export class UploadJob {
   }
 
   /** Starts a new job for a plan: writes its journal (nothing is sent yet). */
-  static create(plan: JobPlan, deps: JobDeps): UploadJob {
+  static create(plan: JobPlan, deps: JobDeps, target?: UploadTarget): UploadJob {
     validateFields(plan.fields);
     const { path, jobId } = newJournalPath(deps.dataDir, plan.root);
     const planned: PlannedRecord = {
@@ -86,6 +87,7 @@ export class UploadJob {
       fingerprint: plan.fingerprint,
       // Issue 12: which studies the job holds, so a resumed run can lock them before going on.
       ...(plan.studyUids ? { study_uids: plan.studyUids } : {}),
+      ...(target ? { target } : {}),
     };
     const journal = Journal.create(path, planned, { doneFlushMs: deps.options?.doneFlushMs });
     return new UploadJob(journal, initialState(planned), deps.port, deps.dataDir, deps.options ?? {}, false);
@@ -126,6 +128,11 @@ export class UploadJob {
 
   get fields(): PlannedRecord['fields'] {
     return this.state.plan.fields;
+  }
+
+  /** Where the files go: undefined for a new exam, else an extra take (target.ts). */
+  get target(): UploadTarget | undefined {
+    return this.state.plan.target;
   }
 
   get fingerprint(): string {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { ensurePrivateDir } from '../private-fs';
 import { sleep } from '../api/retry';
 import { folderKey, lockHolder } from './study-lock';
+import { parseTakeHandle } from './target';
 import { readFirstRecord, readJournal, type SummaryRecord } from './journal';
 import { replayJournal } from './job-state';
 
@@ -40,6 +41,8 @@ export function findFolderJobs(dataDir: string, root: string): FolderJobs {
   for (const path of listJournals(dataDir, `${key}-`)) {
     const first = readFirstRecord(path);
     if (!first || (first.t !== 'planned' && first.t !== 'summary') || first.root !== root) continue;
+    // Extra takes of the folder are not uploads of it as an exam (target.ts).
+    if (first.t === 'planned' ? first.target !== undefined : first.exam_id !== null && parseTakeHandle(first.exam_id) !== null) continue;
     if (first.t === 'summary') {
       out.finished.push(first);
       continue;

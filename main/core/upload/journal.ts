@@ -36,6 +36,8 @@ export const recordSchema = z.discriminatedUnion('t', [
     fingerprint: z.string(),
     /** Study Instance UIDs of the files (the upload lock's keys); absent in journals of older versions. */
     study_uids: z.array(z.string()).optional(),
+    /** Absent: the job creates an exam. Set: it adds an extra take to an existing exam (target.ts). */
+    target: z.object({ kind: z.literal('extra'), exam_id: z.string().min(1), label: z.string().min(1) }).optional(),
   }),
   // Written (and fsynced) before POST /exams is sent: its presence without `created` means an exam
   // may exist on the service that this job does not know yet.

@@ -37,6 +37,11 @@ export function JobRow({ job }: { job: UploadJobView }) {
         <Group justify="space-between" wrap="nowrap" align="flex-start">
           <Stack gap={0} style={{ minWidth: 0 }}>
             <Text fw={700} truncate data-testid="upload-name">{job.name}</Text>
+            {job.extra_take && (
+              <Text size="sm" fw={600} c="indigo.9" truncate data-testid="upload-extra-take">
+                {t('takes.uploadLabel', { label: job.extra_take.label, exam: job.extra_take.exam_name })}
+              </Text>
+            )}
             <Text size="sm" c="dimmed" truncate>
               {[job.patient_name, t(`examType.${job.exam_type}`), t(`uploads.mode.${job.mode}`)].filter(Boolean).join(' · ')}
             </Text>
