@@ -361,7 +361,7 @@ export class UploadQueue {
     let result: UploadResult | undefined;
     let error: unknown;
     try {
-      // Issue 12: one upload of a study at a time on this computer; a busy study is retried later.
+      // One upload of a study at a time on this computer; a busy study is retried later.
       result = await withStudyLock(this.o.dataDir, uploadLockKeys(e.root, [e.ledger?.study_uid]), () => job.run());
     } catch (err) {
       error = err;

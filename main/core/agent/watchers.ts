@@ -102,7 +102,7 @@ export class Watchers {
       w.on('export:ready', (e) => activity.emit('export:ready', e));
       w.on('export:changed', (e) => activity.emit('export:changed', e));
       w.on('export:waiting', (e) => {
-        // Issue 12: a study that cannot be read whole shows in the inbox with its files named.
+        // A study that cannot be read whole shows in the inbox with its files named.
         offerIncompleteStudies(inbox, w.config, e);
         activity.emit('export:waiting', e);
       });

@@ -50,7 +50,7 @@ export class UploadJob {
   private lastStatus: JobStatus | null = null;
   private compacting: Promise<void> = Promise.resolve();
   private lastTotals = '';
-  // Issue 12: true once this run sent a create whose answer was lost, so an exam found by the
+  // True once this run sent a create whose answer was lost, so an exam found by the
   // orphan search is reported as "answer lost", not "left half-made by an interrupted run".
   private createSentThisRun = false;
 
@@ -85,7 +85,7 @@ export class UploadJob {
       bytes: plan.bytes,
       zip_size: plan.zipSize,
       fingerprint: plan.fingerprint,
-      // Issue 12: which studies the job holds, so a resumed run can lock them before going on.
+      // Which studies the job holds, so a resumed run can lock them before going on.
       ...(plan.studyUids ? { study_uids: plan.studyUids } : {}),
       ...(target ? { target } : {}),
     };
@@ -311,7 +311,7 @@ export class UploadJob {
     // The intent is durable before the request leaves: a crash from here on is followed by an
     // orphan search instead of a blind second create.
     this.append({ t: 'creating', marker: randomUUID(), at: Date.now() });
-    this.createSentThisRun = true; // Issue 12: see orphanRemovedMessage.
+    this.createSentThisRun = true; // See orphanRemovedMessage.
     let created: CreatedExam;
     try {
       created = await this.api((c) => this.port.createExam(input, c), { idempotent: false, signal });
@@ -349,7 +349,7 @@ export class UploadJob {
     const intent = this.state.intent;
     if (!intent) return 0;
     const plan = this.state.plan;
-    // Issue 12: an exam another live job is creating right now looks like ours; wait until that
+    // An exam another live job is creating right now looks like ours; wait until that
     // job has journaled its answer (its exam id then joins `others`), never delete it.
     await waitWhileOthersCreate(this.dataDir, this.journal.path, signal);
     const recent = await this.api((c) => this.port.listRecentExams(100, c), { idempotent: true, signal });
@@ -358,7 +358,7 @@ export class UploadJob {
     for (const e of orphans) {
       await this.api((c) => this.port.deleteExam(e.id, c), { idempotent: true, signal });
       this.append({ t: 'discarded', exam_id: e.id, reason: 'orphan' });
-      this.notice('orphan_removed', orphanRemovedMessage(e.id, this.createSentThisRun)); // Issue 12
+      this.notice('orphan_removed', orphanRemovedMessage(e.id, this.createSentThisRun));
     }
     this.state.intent = null;
     return orphans.length;

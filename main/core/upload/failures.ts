@@ -37,7 +37,7 @@ export function uploadFailureOf(err: unknown): UploadError {
   if (err instanceof UploadError) return err;
   if (err instanceof ExamsPortError) {
     return err.kind === 'transient' || err.kind === 'rate_limited'
-      ? new UploadError('network', transientFailureMessage(err), true, { cause: err }) // Issue 12: 5xx vs unreachable
+      ? new UploadError('network', transientFailureMessage(err), true, { cause: err }) // 5xx and unreachable are told apart
       : new UploadError(err.kind === 'not_found' ? 'exam_deleted' : 'rejected', `The service refused the request: ${err.message}`, false, { cause: err });
   }
   const e = err instanceof Error ? err : new Error(String(err));
