@@ -30,6 +30,7 @@
 // background share does not hold it back (the receptionist is looking at the screen). It states its
 // own schedule with `nextDelayMs(runs)` (null: done) and ends itself by resolving 'done'.
 import { isApiError } from '../api/errors';
+import type { PollTask } from '../poll-task';
 
 /** The hourly limit assumed until the service tells us (X-RateLimit-Limit): the Free plan's. */
 export const FREE_PLAN_LIMIT = 100;
@@ -85,26 +86,7 @@ export type RateGate = () => {
   resetInWallMs: number | null;
 };
 
-export type PollTask = {
-  /** Unique name, e.g. `notifications`. */
-  id: string;
-  /** How often to run on the Free plan; shortened in proportion on larger plans. */
-  intervalMs: number;
-  /** Never more often than this, whatever the plan (default 60 s). */
-  minIntervalMs?: number;
-  /** Longest wait after repeated failures (default 1 h). */
-  maxBackoffMs?: number;
-  /** Delay of the first run after registering (default 0). */
-  initialDelayMs?: number;
-  /** API calls one run makes (default 1), counted against the budget. */
-  calls?: number;
-  /** Work the operator is waiting on (see the header): counted, held by a 429 and the reserve, not by the share. */
-  foreground?: boolean;
-  /** Its own schedule: the wait after `runs` runs (failed ones included); null ends the task. */
-  nextDelayMs?: (runs: number) => number | null;
-  /** Does the work; resolves false when it sent nothing (no key in use, say), 'done' to end the task. */
-  run(signal: AbortSignal): Promise<boolean | 'done' | undefined>;
-};
+export type { PollTask } from '../poll-task';
 
 export type PollSchedulerOptions = {
   clock?: PollClock;

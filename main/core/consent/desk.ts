@@ -13,7 +13,8 @@ import type { ConsentSession } from './session';
 import { ConsentSessions, patientView, sessionView } from './session';
 import { checkSignerDocument } from './signer-document';
 import { ConsentStatusRefresher } from './status-refresher';
-import type { ForegroundPoller, RefreshPolicy } from './status-refresher';
+import type { PollRegistrar } from '../poll-task';
+import type { RefreshPolicy } from './status-refresher';
 
 /** Where the patient sees the consent: a second window (desktop) or a page address (browser mode). */
 export type PatientDisplayPort = {
@@ -44,7 +45,7 @@ export type ConsentDeskDeps = {
   display: PatientDisplayPort;
   emitStatus: (examId: string, consent: ConsentStatusView) => void;
   /** The agent's one poll scheduler: status looks while a panel watches run on it. */
-  poller: ForegroundPoller;
+  poller: PollRegistrar;
   emitSession: (session: ConsentSessionViewOrNull) => void;
   refreshPolicy?: RefreshPolicy;
 };

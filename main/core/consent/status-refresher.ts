@@ -4,6 +4,7 @@
 // closes. The looks run on the agent's one poll scheduler (agent/poll-scheduler.ts) as foreground
 // tasks: counted in the same hourly budget as every background refresh, held by a 429's
 // Retry-After and by the reserve like them.
+import type { PollRegistrar } from '../poll-task';
 
 export type RefreshPolicy = {
   /** Wait before the first look. */
@@ -38,26 +39,8 @@ export async function refreshConsentOnce(read: () => Promise<'none' | 'pending' 
   return status === 'pending' ? 'pending' : 'stop';
 }
 
-/**
- * The part of the agent's poll scheduler the refresher uses. Declared here, structurally, so that
- * consent (a layer below the agent) does not import it; `PollScheduler` fits it.
- */
-export type ForegroundPoller = {
-  register(task: {
-    id: string;
-    intervalMs: number;
-    minIntervalMs?: number;
-    maxBackoffMs?: number;
-    initialDelayMs?: number;
-    calls?: number;
-    foreground?: boolean;
-    nextDelayMs?: (runs: number) => number | null;
-    run(signal: AbortSignal): Promise<boolean | 'done' | undefined>;
-  }): () => void;
-};
-
 export type RefresherDeps = {
-  poller: ForegroundPoller;
+  poller: PollRegistrar;
   read: (examId: string) => Promise<'none' | 'pending' | 'signed'>;
   onSigned: (examId: string) => void;
   policy?: RefreshPolicy;
