@@ -10,6 +10,7 @@ const benches: { file: string; exportName: string }[] = [
   { file: './cli', exportName: 'benchCli' },
   { file: './upload', exportName: 'benchUpload' },
   { file: './poll-budget', exportName: 'benchPollBudget' },
+  { file: './window-long-tasks', exportName: 'benchWindowLongTasks' },
   { file: './exam-calls', exportName: 'benchExamCalls' },
 ];
 
