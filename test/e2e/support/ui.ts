@@ -37,8 +37,28 @@ export async function screenshot(page: Page, name: string, options: { fullPage?:
   if (options.fullPage) await page.screenshot({ path: join(screenshotDir, `${name}-full.png`), fullPage: true });
 }
 
-/** Runs axe-core on the page as it is and fails on any serious or critical violation. */
+/**
+ * Waits until every finite CSS transition and animation has ended (a modal fading in, a menu
+ * sliding down). Until then the colours axe reads are mid-fade blends, and a red button in a
+ * modal that is still fading in fails the contrast rule although the steady screen passes.
+ * Endless animations (spinners, striped progress bars) are left running.
+ */
+export async function settleAnimations(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const frames = () => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done())));
+    for (let round = 0; round < 5; round++) {
+      // A transition starts a frame after its element mounts (Mantine's pre-entering state).
+      await frames();
+      const finite = document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().endTime !== Infinity);
+      if (finite.length === 0) return;
+      await Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
+    }
+  });
+}
+
+/** Runs axe-core on the page once it has settled and fails on any serious or critical violation. */
 export async function expectNoSeriousA11yViolations(page: Page, screen: string): Promise<void> {
+  await settleAnimations(page);
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
   const bad = result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
