@@ -253,9 +253,11 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
         activity.emit('upload:ready', { view, origin: originOf(view), files: info.result.files, bytes: info.result.bytes });
         await recorder.ready(view, { ledger: info.ledger, result: info.result });
       },
-      onEnded(view) {
-        void recorder.ended(view);
+      onEnded(view, info) {
         activity.emit('upload:ended', { view, origin: originOf(view) });
+        // Superseded: the upload of the study's new files follows at once and keeps the claim.
+        if (info.superseded) return;
+        void recorder.ended(view);
         // Back to the inbox, so staff can correct and upload again.
         if (view.inbox_id && inbox.has(view.inbox_id)) inbox.setStatus(view.inbox_id, 'review', null);
         if (view.phase === 'failed') notify('upload_failed', view);

@@ -87,11 +87,20 @@ export class ExamRecorder {
     await this.o.ledger.record({ study_uid: key.study_uid, fingerprint: key.fingerprint, files, bytes }, examId);
   }
 
-  /** The upload ended without an exam (failed for good, or cancelled): another computer may take it. */
+  /**
+   * The upload ended without an exam (failed for good, or cancelled by staff): another computer may
+   * take the study. (An upload superseded by the study's new files is not ended: its claim stays
+   * for the upload that replaces it.)
+   */
   async ended(view: UploadJobView): Promise<void> {
-    const claim = view.inbox_id ? this.claims.get(view.inbox_id) : undefined;
-    if (!claim || !view.inbox_id) return;
-    this.claims.delete(view.inbox_id);
+    if (view.inbox_id) await this.release(view.inbox_id);
+  }
+
+  /** Gives up the claim held for an inbox item, if any. */
+  async release(inboxId: string): Promise<void> {
+    const claim = this.claims.get(inboxId);
+    if (!claim) return;
+    this.claims.delete(inboxId);
     await claim.release();
   }
 

@@ -186,11 +186,10 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       try {
         view = await ctx.queue.enqueue(request);
       } catch (e) {
-        await claim?.release();
+        await (claim ? claim.release() : ctx.recorder.release(item.id));
         throw e;
       }
-      const jobId = view.id;
-      if (claim) ctx.recorder.hold(item.id, claim, () => void ctx.queue.standDown(jobId));
+      if (claim) ctx.recorder.hold(item.id, claim, () => void ctx.queue.standDown(item.id));
       ctx.inbox.setStatus(args.id, 'queued', view.id);
       return { job_id: view.id };
     },

@@ -89,3 +89,13 @@ export function newJobView(id: string, request: { inboxId: string | null; fields
     updated_at: at,
   };
 }
+
+/** The view of a job whose exam is ready (`examId`: for a take, the exam it was added to). */
+export function readyView(view: UploadJobView, examId: string): UploadJobView {
+  return { ...view, exam_id: examId, bytes_sent: view.bytes_total, files_done: view.files_total, rate: 0, eta_seconds: 0, error: null, retry_at: null };
+}
+
+/** The view of a job planned afresh (a retry after a final failure): nothing sent, no exam yet. */
+export function replannedView(view: UploadJobView, plan: JobPlan): UploadJobView {
+  return { ...view, mode: plan.mode, exam_id: null, viewer_url: null, bytes_total: plan.mode === 'zip' ? plan.zipSize : plan.bytes, bytes_sent: 0, files_total: plan.files.length, files_done: 0 };
+}

@@ -1,9 +1,11 @@
 // The upload list on disk (`<state>/uploads.json`): each job's view and what a restart needs to
 // resume it (its journal, source, study folder, expiry, ledger key). Read with zod (a damaged
-// record is skipped, never trusted), written with the shared atomic writer.
+// record is skipped, never trusted), written with the shared atomic writer a moment after the
+// last change (`UploadListFile`), and once more when the queue closes.
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { writeJsonAtomic } from '../atomic-file';
+import { DebouncedSave, writeJsonAtomic } from '../atomic-file';
+import type { Logger } from './contract';
 
 const phaseSchema = z.enum(['queued', 'planning', 'creating', 'uploading', 'confirming', 'paused', 'ready', 'failed', 'cancelled']);
 const viewSchema = z.object({
@@ -59,4 +61,52 @@ export async function readUploadList(file: string): Promise<JobRecord[]> {
 
 export function writeUploadList(file: string, jobs: readonly JobRecord[]): Promise<void> {
   return writeJsonAtomic(file, { v: 1, jobs });
+}
+
+const FINISHED_PHASES: ReadonlySet<string> = new Set(['ready', 'cancelled']);
+
+/**
+ * The queue's file: `records` gives every job newest first; at most `keepFinished` finished ones
+ * (ready or cancelled) are written, the oldest dropped. A failed write is logged and tried again
+ * at the next change: the queue goes on.
+ */
+export class UploadListFile {
+  private readonly saves = new DebouncedSave(() => this.write(), 300);
+  private closed = false;
+
+  constructor(
+    private readonly o: { file: string; records: () => JobRecord[]; keepFinished?: number | undefined; log: Logger },
+  ) {}
+
+  read(): Promise<JobRecord[]> {
+    return readUploadList(this.o.file);
+  }
+
+  /** Saves a moment after the last call. */
+  schedule(): void {
+    if (!this.closed) this.saves.schedule();
+  }
+
+  /** Waits for a pending save. */
+  flush(): Promise<void> {
+    return this.saves.flush();
+  }
+
+  /** Writes the list a last time; later changes are not saved. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.saves.flush();
+    await this.write();
+  }
+
+  private async write(): Promise<void> {
+    const keep = this.o.keepFinished ?? 200;
+    let finished = 0;
+    const jobs = this.o.records().filter((r) => !(FINISHED_PHASES.has(r.view.phase) && ++finished > keep));
+    try {
+      await writeUploadList(this.o.file, jobs);
+    } catch (err) {
+      this.o.log.warn(`upload list not saved: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
 }

@@ -86,11 +86,12 @@ export class Watchers {
     try {
       const request = await inbox.uploadRequest(item.id, 'auto');
       const view = await queue.enqueue(request);
-      if (d.claim) recorder.hold(item.id, d.claim, () => void queue.standDown(view.id));
+      if (d.claim) recorder.hold(item.id, d.claim, () => void queue.standDown(item.id));
       inbox.setStatus(item.id, 'queued', view.id);
       this.o.activity.emit('study:queued', { folderId: d.folder.id, exportPath: d.exportPath, study: d.study, exam_type: d.exam_type, job_id: view.id });
     } catch (e) {
-      await d.claim?.release();
+      // The study's claim: this one, or the one kept from an upload of its earlier files.
+      await (d.claim ? d.claim.release() : recorder.release(item.id));
       inbox.setStatus(item.id, 'review', null);
       throw e;
     }

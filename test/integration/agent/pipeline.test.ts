@@ -2,7 +2,7 @@
 // waits on an upload (one stuck or paused upload holds up neither the inbox nor the other
 // uploads), and the app, `scanbridge serve` and `scanbridge watch` name a study the same way.
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { mkdir, readdir, rename } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -239,12 +239,20 @@ describe('the agent pipeline', () => {
       await until(async () => ((await jobs()).find((j) => j.id === first.id)?.phase === 'cancelled' ? true : undefined), 'the first upload to be superseded');
       const old = await api(emulator.info, emulator.info.keys.pro, 'GET', `/exams/${first.exam_id ?? ''}`);
       expect(old.status).toBe(404);
+      // The study stays claimed on the share for the upload of its new files: no moment in which
+      // another workstation could take it.
+      const claimFiles = (): string[] => readdirSync(join(folder, 'EXP')).filter((n) => n.startsWith('.scanbridge-claim-'));
+      await until(async () => ((await jobs()).some((j) => j.id !== first.id && j.files_total === 3) ? true : undefined), 'the upload of the new files');
+      expect(claimFiles()).toHaveLength(1);
       // Storage answers again: the new files make the one exam.
       await emulator.control('DELETE', '/faults');
       const done = await until(async () => (await jobs()).find((j) => j.phase === 'ready'), 'the new upload', 60_000);
       expect(done.files_total).toBe(3);
       const exam = await api(emulator.info, emulator.info.keys.pro, 'GET', `/exams/${done.exam_id ?? ''}`);
       expect(exam.json).toMatchObject({ status: 'ready', file_count: 3 });
+      // Done: the claim gave way to the done marker.
+      await until(async () => (claimFiles().length === 0 ? true : undefined), 'the claim to be released');
+      expect(readdirSync(join(folder, 'EXP')).some((n) => n.startsWith('.scanbridge-done-'))).toBe(true);
     } finally {
       await emulator.control('DELETE', '/faults');
       await agent.stop();
