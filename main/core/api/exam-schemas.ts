@@ -8,7 +8,8 @@ export type ShareLocale = 'es' | 'en' | 'pt';
 /** A file announced before upload: its path inside the exam and its exact size. */
 export type UploadFile = { name: string; size: number };
 
-type ExamFields = {
+/** The exam's own fields, as POST /exams takes them (§2.2). */
+export type ExamFields = {
   /** Internal name, at most 200 characters. */
   name: string;
   exam_type?: ExamType;

@@ -3,7 +3,6 @@
 // and serves until Ctrl+C / SIGTERM. Used by the demo and every end-to-end test.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { startAgent, stderrLogger } from '../agent';
 import { patientMethodNames } from '../../../preload/contract';
@@ -11,7 +10,7 @@ import { startBridge } from '../bridge/server';
 import { appDataDir } from '../paths';
 import type { SecretStore } from '../secrets/secret-store';
 import type { CliCommand } from './io';
-import { UsageError } from './io';
+import { parseCommandLine, UsageError } from './io';
 
 export type ServeCommandDeps = {
   /** The OS keychain (built by the caller, so the core never imports the native module). */
@@ -41,17 +40,7 @@ const DEFAULT_RENDERER = fileURLToPath(new URL('../../../renderer/dist', import.
 type Args = { port: number; dataDir: string | undefined; renderer: string; help: boolean };
 
 function parse(argv: string[]): Args {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: { port: { type: 'string' }, 'data-dir': { type: 'string' }, renderer: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    }));
-  } catch (e) {
-    throw new UsageError(e instanceof Error ? e.message : String(e));
-  }
+  const { values } = parseCommandLine(argv, { port: { type: 'string' }, 'data-dir': { type: 'string' }, renderer: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, false);
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be an integer from 0 to 65535');
   return {

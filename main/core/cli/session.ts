@@ -2,10 +2,12 @@
 // configured credentials into an API client, with the same plain messages everywhere.
 import { opendir, stat } from 'node:fs/promises';
 import { type ApiClient, createApiClient } from '../api/client';
+import { escapeForTerminal } from '../dicom';
 import { CredentialsError, resolveCredentials } from '../credentials';
 import { KeychainUnavailableError } from '../secrets/keychain-errors';
 import type { SecretStore } from '../secrets/secret-store';
 import { openSettingsStore } from '../settings/store';
+import type { CliIo } from './io';
 
 /** What a command needs from its caller: the OS keychain, built outside the core (native module). */
 export type KeychainDeps = {
@@ -38,4 +40,22 @@ export async function clientFromCredentials(env: NodeJS.ProcessEnv, deps: Keycha
     if (err instanceof CredentialsError || err instanceof KeychainUnavailableError) return { problem: err.message };
     throw err;
   }
+}
+
+/**
+ * The start every command that talks to the service shares: its folders checked, then a client for
+ * the configured key — or, once the problem is printed, the exit code. Messages quote paths, which
+ * come from the disk: they are escaped for the terminal.
+ */
+export async function openSession(io: CliIo, command: string, dirs: readonly string[], deps: KeychainDeps): Promise<{ client: ApiClient } | { exit: number }> {
+  const fail = (message: string): { exit: number } => {
+    io.stderr(`scanbridge ${command}: ${escapeForTerminal(message)}\n`);
+    return { exit: 1 };
+  };
+  for (const dir of dirs) {
+    const problem = await folderProblem(dir);
+    if (problem) return fail(problem);
+  }
+  const session = await clientFromCredentials(io.env, deps);
+  return 'problem' in session ? fail(session.problem) : session;
 }

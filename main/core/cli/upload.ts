@@ -2,7 +2,6 @@
 // exam from the DICOM and mesh files of a folder. Human progress goes to stderr; one JSON line
 // goes to stdout at the end. Run again after any interruption, it resumes the same exam.
 import { relative, resolve, sep } from 'node:path';
-import { parseArgs } from 'node:util';
 import { escapeForTerminal, hasUnsafeText, ScanFolderError, scanFolder, stopScanWorkers, terminalSafeJson } from '../dicom';
 import type { ScanResult, Study } from '../dicom';
 import { appDataDir } from '../paths';
@@ -20,8 +19,8 @@ import { MAX_NAME_LENGTH, MAX_PATIENT_ID_LENGTH, MAX_PATIENT_NAME_LENGTH } from 
 import { formatBytes, type JobPlan, planUpload, type PlanFileInput, type RequestedMode, settingsHash } from '../upload/plan';
 import type { ExamFields, ExamType, ExamsPort } from '../upload/ports';
 import type { Totals } from '../upload/progress';
-import { type CliCommand, type CliIo, UsageError } from './io';
-import { clientFromCredentials, folderProblem, type KeychainDeps } from './session';
+import { type CliCommand, type CliIo, parseCommandLine, UsageError } from './io';
+import { type KeychainDeps, openSession } from './session';
 
 export type UploadCommandDeps = KeychainDeps;
 
@@ -69,30 +68,23 @@ type Args = {
 };
 
 function parse(argv: string[]): Args {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        type: { type: 'string' },
-        mode: { type: 'string' },
-        name: { type: 'string' },
-        'patient-name': { type: 'string' },
-        'patient-id': { type: 'string' },
-        'allow-incomplete': { type: 'boolean' },
-        wait: { type: 'string' },
-        concurrency: { type: 'string' },
-        'limit-rate': { type: 'string' },
-        cancel: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommandLine(
+    argv,
+    {
+      type: { type: 'string' },
+      mode: { type: 'string' },
+      name: { type: 'string' },
+      'patient-name': { type: 'string' },
+      'patient-id': { type: 'string' },
+      'allow-incomplete': { type: 'boolean' },
+      wait: { type: 'string' },
+      concurrency: { type: 'string' },
+      'limit-rate': { type: 'string' },
+      cancel: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    true,
+  );
   if (values.help) return { dir: '', mode: 'auto', cancel: false, help: true, allowIncomplete: false, waitMs: 0 };
   if (positionals.length !== 1 || !positionals[0]) throw new UsageError('give exactly one folder; see --help');
   const type = values.type;
@@ -278,11 +270,8 @@ export function createUploadCommand(deps: UploadCommandDeps): CliCommand {
       return 1;
     };
     const root = resolve(args.dir);
-    const problem = await folderProblem(root);
-    if (problem) return fail(problem);
-
-    const session = await clientFromCredentials(io.env, deps);
-    if ('problem' in session) return fail(session.problem);
+    const session = await openSession(io, 'upload', [root], deps);
+    if ('exit' in session) return session.exit;
     const { client } = session;
     const port = examsPortFromClient(client);
     const dataDir = appDataDir(io.env);

@@ -2,7 +2,6 @@
 // folders and uploads every complete export, one exam per study, until interrupted. Human lines
 // go to stderr; each uploaded exam is one JSON line on stdout.
 import { basename, join, relative, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { ActivityEvents, Agent } from '../agent';
 import { startAgent, stderrLogger } from '../agent';
 import { escapeForTerminal } from '../dicom';
@@ -12,8 +11,8 @@ import { resolveConfigDir } from '../settings/paths';
 import { formatBytes } from '../upload/plan';
 import type { IncompleteReason, WatchFolderConfig } from '../watch';
 import type { CliCommand, CliIo } from './io';
-import { UsageError } from './io';
-import { clientFromCredentials, folderProblem, type KeychainDeps } from './session';
+import { parseCommandLine, UsageError } from './io';
+import { type KeychainDeps, openSession } from './session';
 
 export type WatchCommandDeps = KeychainDeps;
 
@@ -45,18 +44,7 @@ Output: progress on stderr; for each uploaded exam one JSON line on stdout:
 type Args = { dirs: string[]; settle: number; poll: boolean; help: boolean };
 
 function parse(argv: string[]): Args {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: { settle: { type: 'string' }, poll: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-    });
-  } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommandLine(argv, { settle: { type: 'string' }, poll: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, true);
   if (values.help) return { dirs: [], settle: DEFAULT_SETTLE_SECONDS, poll: false, help: true };
   if (positionals.length === 0) throw new UsageError('give at least one folder to watch; see --help');
   let settle = DEFAULT_SETTLE_SECONDS;
@@ -122,16 +110,8 @@ export function createWatchCommand(deps: WatchCommandDeps): CliCommand {
       io.stdout(HELP);
       return 0;
     }
-    const fail = (message: string): number => {
-      io.stderr(`scanbridge watch: ${message}\n`);
-      return 1;
-    };
-    for (const dir of args.dirs) {
-      const problem = await folderProblem(dir);
-      if (problem) return fail(problem);
-    }
-    const session = await clientFromCredentials(io.env, deps);
-    if ('problem' in session) return fail(session.problem);
+    const session = await openSession(io, 'watch', args.dirs, deps);
+    if ('exit' in session) return session.exit;
     const dataDir = appDataDir(io.env);
     securePrivateFolders([dataDir, resolveConfigDir({ env: io.env })]); // journals and the ledger hold patient data (core/private-fs.ts)
     const folders: WatchFolderConfig[] = args.dirs.map((path, i) => ({ id: `cli-${i + 1}`, path, exam_type: 'from_dicom', mode: 'auto', settle_seconds: args.settle, polling: args.poll }));

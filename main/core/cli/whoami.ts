@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { type Account } from '../api/account';
 import { type ApiClientOptions, createApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
@@ -7,7 +6,7 @@ import { type Credentials, CredentialsError, resolveCredentials } from '../crede
 import { KeychainUnavailableError } from '../secrets/keychain-errors';
 import type { SecretStore } from '../secrets/secret-store';
 import { openSettingsStore } from '../settings/store';
-import { type CliCommand, type CliIo, UsageError } from './io';
+import { type CliCommand, type CliIo, parseCommandLine } from './io';
 import { apiErrorText } from './messages';
 
 export type WhoamiDeps = {
@@ -78,12 +77,7 @@ function errorCode(err: unknown): string {
 /** `scanbridge whoami [--json]`: verifies the configured key and prints the account's state. */
 export function createWhoamiCommand(deps: WhoamiDeps): CliCommand {
   return async (io: CliIo) => {
-    let values: { json?: boolean; help?: boolean };
-    try {
-      ({ values } = parseArgs({ args: io.argv, options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false }));
-    } catch (err) {
-      throw new UsageError(err instanceof Error ? err.message : String(err));
-    }
+    const { values } = parseCommandLine(io.argv, { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, false);
     if (values.help) {
       io.stdout(HELP);
       return 0;

@@ -1,18 +1,13 @@
 // What the upload engine needs from the service, in its own minimal terms, so the engine does not
-// depend on the API client's exact shape (the adapter is api-port.ts).
+// depend on the API client's shape (the adapter is api-port.ts). The exam's fields are the
+// service's own (api/exam-schemas.ts), less the expiry, which the queue sets once the exam is ready.
+import type { ExamFields as ServiceExamFields } from '../api/exam-schemas';
 
-export type ExamType = 'cbct' | 'radiografia' | 'mesh' | 'atm';
+export type { ExamType } from '../api/exam-schemas';
 export type UploadMode = 'files' | 'zip';
 
 /** The exam fields a job sends on creation (API-v1.md §2.2), without the upload part. */
-export type ExamFields = {
-  name: string;
-  exam_type?: ExamType;
-  patient_name?: string;
-  patient_id?: string;
-  birth_date?: string;
-  reason?: string;
-};
+export type ExamFields = Omit<ServiceExamFields, 'expiration_days'>;
 
 export type CreateExamInput = ExamFields &
   ({ upload_mode: 'files'; files: { name: string; size: number }[] } | { upload_mode: 'zip'; zip_size_bytes: number });
