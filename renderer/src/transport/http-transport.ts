@@ -1,5 +1,5 @@
 import type { EventName, Events } from '../../../preload/contract';
-import { isContractError } from './errors';
+import { rpcCall } from './rpc';
 import type { ConnectionState, Transport } from './types';
 
 type Listener = (payload: never) => void;
@@ -53,26 +53,7 @@ export function httpTransport(token: string, origin: string): Transport {
   return {
     kind: 'http',
     async call(name, args) {
-      let res: Response;
-      try {
-        res = await fetch(`${origin}/rpc/${encodeURIComponent(name)}`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
-          body: JSON.stringify(args ?? {}),
-          cache: 'no-store',
-        });
-      } catch {
-        throw { code: 'bridge_unreachable', message: 'The ScanBridge service on this computer did not answer.' };
-      }
-      let body: unknown = null;
-      try {
-        body = await res.json();
-      } catch {
-        // Handled below: a non-JSON answer is an error whatever its status.
-      }
-      if (res.ok && typeof body === 'object' && body !== null && 'result' in body) return (body as { result: never }).result;
-      const error = typeof body === 'object' && body !== null ? (body as { error?: unknown }).error : undefined;
-      throw isContractError(error) ? error : { code: 'internal', message: `Unexpected answer (${res.status}).` };
+      return (await rpcCall(origin, token, name, args)) as never;
     },
     on<E extends EventName>(name: E, listener: (payload: Events[E]) => void) {
       attach(name);

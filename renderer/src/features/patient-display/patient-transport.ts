@@ -1,5 +1,6 @@
-import type { ContractError, MethodArgs, MethodResult } from '../../../../preload/contract';
-import { asContractError, isContractError } from '../../transport/errors';
+import type { MethodArgs, MethodResult } from '../../../../preload/contract';
+import { asContractError } from '../../transport/errors';
+import { rpcCall } from '../../transport/rpc';
 
 export type PatientMethod = 'patient:session' | 'patient:pdf' | 'patient:progress' | 'patient:sign';
 
@@ -64,20 +65,7 @@ export function selectPatientTransport(win: Window): PatientTransport | null {
   const origin = win.location.origin;
   return {
     async call(name, args) {
-      let res: Response;
-      try {
-        res = await fetch(`${origin}/rpc/${encodeURIComponent(name)}`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
-          body: JSON.stringify(args ?? {}),
-          cache: 'no-store',
-        });
-      } catch {
-        throw { code: 'bridge_unreachable', message: 'The ScanBridge service on this computer did not answer.' } satisfies ContractError;
-      }
-      const body = (await res.json().catch(() => null)) as { result?: unknown; error?: unknown } | null;
-      if (res.ok && body && 'result' in body) return body.result as never;
-      throw isContractError(body?.error) ? body.error : ({ code: 'internal', message: `Unexpected answer (${res.status}).` } satisfies ContractError);
+      return (await rpcCall(origin, token, name, args)) as never;
     },
   };
 }

@@ -1,7 +1,11 @@
 import type { WebhookEventName } from '../../../../preload/contract';
 
-/** The event types of API-v1.md §6.1 a subscription can choose. */
-export const EVENTS: readonly WebhookEventName[] = [
+/**
+ * The event types of API-v1.md §6.1 a subscription can choose, in the order the form shows them.
+ * The renderer takes only types from the contract, so the list is written here; the check below
+ * fails the type-check when the contract gains an event this list lacks.
+ */
+export const EVENTS = [
   'exam.created',
   'exam.confirmed',
   'exam.updated',
@@ -11,7 +15,9 @@ export const EVENTS: readonly WebhookEventName[] = [
   'report.published',
   'report.signed',
   'test.ping',
-];
+] as const satisfies readonly WebhookEventName[];
+type Unlisted = Exclude<WebhookEventName, (typeof EVENTS)[number]>;
+export const EVERY_EVENT_LISTED: [Unlisted] extends [never] ? true : Unlisted = true;
 
 export const eventKey = (e: string): string => `webhooks.events.${e.replace(/\./g, '_')}`;
 
