@@ -12,15 +12,15 @@ import { readFirstRecord } from '../upload/journal';
 import { describeIncomplete, type IncompleteFile, incompleteFiles, withoutIncomplete } from '../upload/study-completeness';
 import { acquireStudyLock, folderKey, pruneStudyLocks, type StudyLock, studyKey } from '../upload/study-lock';
 import { examsPortFromClient } from '../upload/api-port';
-import { type EngineOptions, type UploadEvent, UploadJob, type UploadResult } from '../upload/engine';
+import { type EngineOptions, UploadJob, type UploadResult } from '../upload/engine';
 import { UploadError } from '../upload/errors';
 import { findFolderJobs, pruneFinishedJobs } from '../upload/job-store';
 import { MAX_NAME_LENGTH, MAX_PATIENT_ID_LENGTH, MAX_PATIENT_NAME_LENGTH } from '../upload/limits';
 import { formatBytes, type JobPlan, planUpload, type PlanFileInput, type RequestedMode, settingsHash } from '../upload/plan';
 import type { ExamFields, ExamType, ExamsPort } from '../upload/ports';
-import type { Totals } from '../upload/progress';
 import { type CliCommand, type CliIo, parseCommandLine, UsageError } from './io';
 import { type KeychainDeps, openSession } from './session';
+import { progressPrinter } from './upload-progress';
 
 export type UploadCommandDeps = KeychainDeps;
 
@@ -183,77 +183,6 @@ function prefill(scan: ScanResult, args: Args, warn: (t: string) => void): ExamF
   if (args.patientName !== undefined) fields.patient_name = args.patientName;
   if (args.patientId !== undefined) fields.patient_id = args.patientId;
   return fields;
-}
-
-/** Renders engine events as human progress lines on stderr. */
-function progressPrinter(io: CliIo, tty: boolean): { onEvent: (e: UploadEvent) => void; done: () => void } {
-  let lastLine = 0;
-  let live = false;
-  const clear = (): void => {
-    if (live) io.stderr('\r\x1b[K');
-    live = false;
-  };
-  const line = (t: string): void => {
-    clear();
-    // Notices and retries quote file names, which come from the disk.
-    io.stderr(`${escapeForTerminal(t)}\n`);
-  };
-  const show = (t: Totals, force: boolean): void => {
-    const now = Date.now();
-    if (!force && now - lastLine < (tty ? 250 : 2000)) return;
-    lastLine = now;
-    const pct = t.bytesTotal > 0 ? Math.floor((100 * t.bytesSent) / t.bytesTotal) : 100;
-    const parts = [`${pct}%`, `${t.filesDone}/${t.filesTotal} files`, `${formatBytes(t.bytesSent)} of ${formatBytes(t.bytesTotal)}`];
-    if (t.rate > 0) parts.push(`${formatBytes(t.rate)}/s`);
-    if (t.etaSeconds !== null && t.etaSeconds > 0) parts.push(`${formatDuration(t.etaSeconds)} left`);
-    const text = `  ${parts.join(' · ')}`;
-    if (tty) {
-      io.stderr(`\r\x1b[K${text}`);
-      live = true;
-    } else io.stderr(`${text}\n`);
-  };
-  const onEvent = (e: UploadEvent): void => {
-    switch (e.type) {
-      case 'status':
-        switch (e.status) {
-          case 'creating':
-            line('Creating the exam…');
-            break;
-          case 'transferring':
-            line(`Sending to exam ${e.examId ?? ''}…`);
-            break;
-          case 'paused':
-            line('Paused.');
-            break;
-          case 'confirming':
-            show(e.totals, true);
-            line('Finishing the exam…');
-            break;
-          case 'ready':
-            line(`Exam ${e.examId ?? ''} is ready.`);
-            break;
-          default:
-            break;
-        }
-        return;
-      case 'progress':
-        show(e.totals, false);
-        return;
-      case 'notice':
-        line(e.message);
-        return;
-      case 'file':
-        if (e.progress.state === 'retrying') line(`  retrying ${e.name} (attempt ${e.progress.attempt}): ${e.progress.reason}`);
-        return;
-    }
-  };
-  return { onEvent, done: clear };
-}
-
-function formatDuration(s: number): string {
-  if (s < 90) return `${s} s`;
-  if (s < 5400) return `${Math.round(s / 60)} min`;
-  return `${(s / 3600).toFixed(1)} h`;
 }
 
 /** `scanbridge upload`: see HELP. */
