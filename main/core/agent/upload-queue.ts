@@ -117,6 +117,7 @@ export class UploadQueue {
     const e = this.board.get(id);
     if (e.view.phase === 'paused') return { ...e.view };
     if (!isLive(e.state)) throw new ContractFailure('conflict', 'This upload is not running.');
+    this.stopRetryTimer(e);
     if (e.state.kind === 'running') {
       e.state.paused = true;
       e.job?.pause();
