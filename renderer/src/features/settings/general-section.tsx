@@ -1,10 +1,10 @@
-import { Button, Grid, Group, NativeSelect, NumberInput, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Grid, NativeSelect, NumberInput, Paper, Stack, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LanguageSetting, Settings } from '../../../../preload/contract';
 import { applyLanguage, effectiveLanguage } from '../../app/i18n';
 import { keys, useAppInfo, useCall } from '../../app/queries';
-import { ErrorAlert } from '../../components/error-alert';
+import { SaveRow } from './save-row';
 import { wholeNumber } from './options';
 
 /** Language, the exam-name template and the default expiration. */
@@ -67,13 +67,7 @@ export function GeneralSection({ settings }: { settings: Settings }) {
             />
           </Grid.Col>
         </Grid>
-        <Group>
-          <Button onClick={save} loading={update.isPending} data-testid="settings-general-save">
-            {t('common.save')}
-          </Button>
-          {saved && <Text size="sm" c="teal.9" role="status">{t('common.saved')}</Text>}
-        </Group>
-        <ErrorAlert error={update.error} />
+        <SaveRow onSave={save} pending={update.isPending} saved={saved} error={update.error} testId="settings-general-save" />
       </Stack>
     </Paper>
   );

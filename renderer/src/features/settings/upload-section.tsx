@@ -1,9 +1,9 @@
-import { Button, Group, NativeSelect, NumberInput, Paper, Stack, Text, Title } from '@mantine/core';
+import { Group, NativeSelect, NumberInput, Paper, Stack, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Settings, UploadMode } from '../../../../preload/contract';
 import { keys, useCall } from '../../app/queries';
-import { ErrorAlert } from '../../components/error-alert';
+import { SaveRow } from './save-row';
 import { fromMegabytes, toMegabytes, uploadModeOptions, wholeNumber } from './options';
 
 /** How uploads run: parallel transfers, a bandwidth cap, files or one zip. */
@@ -61,13 +61,7 @@ export function UploadSection({ settings }: { settings: Settings }) {
             data-testid="settings-upload-mode"
           />
         </Group>
-        <Group>
-          <Button onClick={save} loading={update.isPending} data-testid="settings-upload-save">
-            {t('common.save')}
-          </Button>
-          {saved && <Text size="sm" c="teal.9" role="status">{t('common.saved')}</Text>}
-        </Group>
-        <ErrorAlert error={update.error} />
+        <SaveRow onSave={save} pending={update.isPending} saved={saved} error={update.error} testId="settings-upload-save" />
       </Stack>
     </Paper>
   );
