@@ -1,44 +1,26 @@
 // The agent in Node against a real emulator, with real DICOM exports made by DCMTK: onboarding,
 // a watched folder, the inbox prefill, editing, uploading, batched progress and a restart.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EventName, InboxItem, MethodArgs, MethodName, MethodResult, UploadJobView } from '../../../preload/contract';
+import { describe, expect, it } from 'vitest';
+import type { EventName, InboxItem, UploadJobView } from '../../../preload/contract';
 import type { Agent, Notice } from '../../../main/core/agent';
-import { startAgent } from '../../../main/core/agent';
 import { MemorySecretStore } from '../../../main/core/secrets';
 import { writeCbctExport, writeRadiograph } from '../../fixtures/dicom/generate';
-import { api, EmulatorProcess } from '../../support/emulator';
+import { api } from '../../support/emulator';
+import { emulatorScene } from '../../support/emulator-scene';
+import { agentOn, poller, type AgentCall } from './support';
 
-let emulator: EmulatorProcess;
-let scratch: string;
-
-beforeAll(async () => {
-  emulator = await EmulatorProcess.start();
-  scratch = mkdtempSync(join(tmpdir(), 'sb-agent-'));
-});
-afterAll(async () => {
-  await emulator?.dispose();
-  rmSync(scratch, { recursive: true, force: true });
-});
+const ctx = emulatorScene({ scratch: 'sb-agent-' });
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 25_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
+const waitFor = poller(25_000, 100);
 
 type Harness = {
   agent: Agent;
-  call: <M extends MethodName>(name: M, args: MethodArgs<M>) => Promise<MethodResult<M>>;
+  call: AgentCall;
   events: { name: EventName; payload: unknown; at: number }[];
   logs: string[];
   notices: Notice[];
@@ -49,18 +31,15 @@ type Dirs = { dataDir: string; configDir: string };
 async function harness(dirs: Dirs, store: MemorySecretStore): Promise<Harness> {
   const logs: string[] = [];
   const notices: Notice[] = [];
-  const agent = await startAgent({
+  const { agent, call } = await agentOn(ctx.emulator, {
     ...dirs,
-    env: { SCANBRIDGE_API_URL: emulator.info.base_url },
     secretStore: store,
-    transport: 'http',
     systemLanguage: 'es',
     notifier: { notify: (n) => notices.push(n) },
     log: { info: (m) => logs.push(m), warn: (m) => logs.push(m), error: (m) => logs.push(m) },
   });
   const events: Harness['events'] = [];
   agent.host.subscribe((name, payload) => events.push({ name, payload, at: Date.now() }));
-  const call = <M extends MethodName>(name: M, args: MethodArgs<M>): Promise<MethodResult<M>> => agent.host.call(name, args) as Promise<MethodResult<M>>;
   return { agent, call, events, logs, notices };
 }
 
@@ -76,12 +55,12 @@ function filesUnder(dir: string): string[] {
 
 describe('agent', () => {
   it('onboards a key, shows a DCMTK export with its prefill, uploads it with the edited name and keeps it all after a restart', async () => {
-    const dirs = { dataDir: join(scratch, 'data'), configDir: join(scratch, 'config') };
-    const watched = join(scratch, 'scanner');
+    const dirs = { dataDir: join(ctx.scratch, 'data'), configDir: join(ctx.scratch, 'config') };
+    const watched = join(ctx.scratch, 'scanner');
     await mkdir(watched, { recursive: true });
     const store = new MemorySecretStore();
     const h = await harness(dirs, store);
-    const { keys } = emulator.info;
+    const { keys } = ctx.emulator.info;
 
     const before = await h.call('keys:status', {});
     expect(before).toMatchObject({ keychain: { available: true }, live: { present: false }, active: null });
@@ -99,7 +78,7 @@ describe('agent', () => {
     const settings = await h.call('folders:add', { path: watched, exam_type: 'from_dicom', mode: 'review', settle_seconds: 1, polling: false });
     expect(settings.watch_folders).toHaveLength(1);
     await expect(h.call('folders:add', { path: watched, exam_type: 'cbct', mode: 'auto', settle_seconds: 1, polling: false })).rejects.toMatchObject({ code: 'folder_exists' });
-    await expect(h.call('folders:add', { path: join(scratch, 'missing'), exam_type: 'cbct', mode: 'auto', settle_seconds: 1, polling: false })).rejects.toMatchObject({ code: 'folder_not_found' });
+    await expect(h.call('folders:add', { path: join(ctx.scratch, 'missing'), exam_type: 'cbct', mode: 'auto', settle_seconds: 1, polling: false })).rejects.toMatchObject({ code: 'folder_not_found' });
 
     const exp = await writeCbctExport(join(watched, 'EXPORT_001'), { patientName: 'MUÑOZ^JUAN CARLOS', volumeSlices: 40, scoutSlices: 3, rows: 128, cols: 128 });
     const item = await waitFor(async () => (await h.call('inbox:list', {}))[0], 'the export in the inbox');
@@ -126,7 +105,7 @@ describe('agent', () => {
     const { job_id } = await h.call('inbox:upload', { id: item.id });
     const done = await waitFor(async () => (await h.call('uploads:list', {})).find((j) => j.id === job_id && j.phase === 'ready' && j.viewer_url !== null), 'the upload to be ready', 40_000);
     expect(done).toMatchObject({ inbox_id: item.id, name: 'Tomografía Peña — Muñoz', patient_name: 'JUAN CARLOS MUÑOZ', exam_type: 'cbct', files_total: 40, files_done: 40, error: null });
-    const exam = await api(emulator.info, keys.pro, 'GET', `/exams/${done.exam_id}`);
+    const exam = await api(ctx.emulator.info, keys.pro, 'GET', `/exams/${done.exam_id}`);
     expect(exam.json).toMatchObject({ name: 'Tomografía Peña — Muñoz', patient_name: 'JUAN CARLOS MUÑOZ', patient_id: '12345678Z', birth_date: '1980-01-31', reason: 'Implante 3.6', status: 'ready', file_count: 40 });
     await waitFor(async () => ((await h.call('inbox:list', {}))[0]?.status === 'uploaded' ? true : undefined), 'the inbox item to show uploaded');
     await waitFor(() => (h.notices.some((n) => n.kind === 'exam_ready' && n.job_id === job_id) ? true : undefined), 'the exam-ready notice');
@@ -169,12 +148,12 @@ describe('agent', () => {
   });
 
   it('uploads exports of an auto folder by itself, shows them as uploaded, and a sandbox key is marked as such', async () => {
-    const dirs = { dataDir: join(scratch, 'data-auto'), configDir: join(scratch, 'config-auto') };
-    const watched = join(scratch, 'scanner-auto');
+    const dirs = { dataDir: join(ctx.scratch, 'data-auto'), configDir: join(ctx.scratch, 'config-auto') };
+    const watched = join(ctx.scratch, 'scanner-auto');
     await mkdir(watched, { recursive: true });
     const h = await harness(dirs, new MemorySecretStore());
     try {
-      const saved = await h.call('keys:save', { key: emulator.info.keys.sandbox });
+      const saved = await h.call('keys:save', { key: ctx.emulator.info.keys.sandbox });
       expect(saved.status).toMatchObject({ active: 'sandbox', sandbox: { present: true }, live: { present: false } });
       expect(saved.account.sandbox).toBe(true);
       expect((await h.call('account:get', {})).sandbox).toBe(true);
@@ -184,7 +163,7 @@ describe('agent', () => {
 
       const job = await waitFor(async () => (await h.call('uploads:list', {})).find((j) => j.phase === 'ready' && j.viewer_url !== null), 'the automatic upload', 40_000);
       expect(job).toMatchObject({ name: 'MARÍA JOSÉ PÉREZ · Radiografía', patient_name: 'MARÍA JOSÉ PÉREZ', exam_type: 'radiografia', files_total: 1 });
-      const exam = await api(emulator.info, emulator.info.keys.sandbox, 'GET', `/exams/${job.exam_id}`);
+      const exam = await api(ctx.emulator.info, ctx.emulator.info.keys.sandbox, 'GET', `/exams/${job.exam_id}`);
       expect(exam.json).toMatchObject({ name: 'MARÍA JOSÉ PÉREZ · Radiografía', exam_type: 'radiografia', expiration_days: 30 });
       const item = await waitFor(async () => (await h.call('inbox:list', {})).find((i) => i.status === 'uploaded'), 'the inbox item');
       expect(item).toMatchObject({ job_id: job.id, fields: { patient_name: 'MARÍA JOSÉ PÉREZ', birth_date: '1975-12-24' } });
@@ -195,8 +174,8 @@ describe('agent', () => {
   });
 
   it('keeps a dismissed study out of the inbox after a restart, until its files change', async () => {
-    const dirs = { dataDir: join(scratch, 'data-dismiss'), configDir: join(scratch, 'config-dismiss') };
-    const watched = join(scratch, 'scanner-dismiss');
+    const dirs = { dataDir: join(ctx.scratch, 'data-dismiss'), configDir: join(ctx.scratch, 'config-dismiss') };
+    const watched = join(ctx.scratch, 'scanner-dismiss');
     await mkdir(watched, { recursive: true });
     const store = new MemorySecretStore();
     let h = await harness(dirs, store);
@@ -223,13 +202,13 @@ describe('agent', () => {
   });
 
   it('refuses what the window may not do: unknown items and jobs, a removed key, a missing key', async () => {
-    const dirs = { dataDir: join(scratch, 'data-refuse'), configDir: join(scratch, 'config-refuse') };
+    const dirs = { dataDir: join(ctx.scratch, 'data-refuse'), configDir: join(ctx.scratch, 'config-refuse') };
     const h = await harness(dirs, new MemorySecretStore());
     try {
       await expect(h.call('account:get', {})).rejects.toMatchObject({ code: 'no_key' });
       await expect(h.call('inbox:upload', { id: 'in_nope' })).rejects.toMatchObject({ code: 'no_key' });
       await expect(h.call('keys:activate', { kind: 'sandbox' })).rejects.toMatchObject({ code: 'no_key' });
-      await h.call('keys:save', { key: emulator.info.keys.free });
+      await h.call('keys:save', { key: ctx.emulator.info.keys.free });
       await expect(h.call('inbox:upload', { id: 'in_nope' })).rejects.toMatchObject({ code: 'not_found' });
       await expect(h.call('uploads:pause', { id: 'up_nope' })).rejects.toMatchObject({ code: 'not_found' });
       await expect(h.call('folders:remove', { id: 'wf_nope' })).rejects.toMatchObject({ code: 'not_found' });

@@ -2,37 +2,18 @@
 // emulator with DCMTK files: even an automatic folder does not upload it; the inbox names the file;
 // an upload is refused until staff confirm, and then leaves that file out. Also: the agent's folders
 // are private from the start, and the exam-name template refuses control characters.
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, truncateSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, renameSync, statSync, truncateSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MethodArgs, MethodName, MethodResult } from '../../../preload/contract';
-import { startAgent } from '../../../main/core/agent';
+import { describe, expect, it } from 'vitest';
 import { MemorySecretStore } from '../../../main/core/secrets';
 import { writeCbctExport } from '../../fixtures/dicom/generate';
-import { api, EmulatorProcess } from '../../support/emulator';
+import { api } from '../../support/emulator';
+import { emulatorScene } from '../../support/emulator-scene';
+import { agentOn, poller } from './support';
 
-let emulator: EmulatorProcess;
-let scratch: string;
+const ctx = emulatorScene({ scratch: 'sb-agent-incomplete-' });
 
-beforeAll(async () => {
-  emulator = await EmulatorProcess.start();
-  scratch = mkdtempSync(join(tmpdir(), 'sb-agent-incomplete-'));
-});
-afterAll(async () => {
-  await emulator?.dispose();
-  rmSync(scratch, { recursive: true, force: true });
-});
-
-async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 25_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const waitFor = poller(25_000, 100);
 
 function openToOthers(root: string): string[] {
   const out: string[] = [];
@@ -48,22 +29,19 @@ function openToOthers(root: string): string[] {
 
 describe('agent and a study that cannot be read whole', () => {
   it('keeps it in the inbox with the file named, and uploads it without that file only when confirmed', async () => {
-    const dataDir = join(scratch, 'data');
-    const configDir = join(scratch, 'config');
+    const dataDir = join(ctx.scratch, 'data');
+    const configDir = join(ctx.scratch, 'config');
     // Left readable by an older version: tightened at start-up.
     mkdirSync(join(dataDir, 'jobs'), { recursive: true });
     chmodSync(dataDir, 0o755);
     chmodSync(join(dataDir, 'jobs'), 0o755);
-    const agent = await startAgent({
+    const { agent, call } = await agentOn(ctx.emulator, {
       dataDir,
       configDir,
-      env: { SCANBRIDGE_API_URL: emulator.info.base_url },
       secretStore: new MemorySecretStore(),
-      transport: 'http',
       systemLanguage: 'en',
       log: { info: () => undefined, warn: () => undefined, error: () => undefined },
     });
-    const call = <M extends MethodName>(name: M, args: MethodArgs<M>): Promise<MethodResult<M>> => agent.host.call(name, args) as Promise<MethodResult<M>>;
     try {
       expect(openToOthers(dataDir)).toEqual([]);
       expect(statSync(configDir).mode & 0o777).toBe(0o700);
@@ -73,11 +51,11 @@ describe('agent and a study that cannot be read whole', () => {
         await expect(call('settings:update', { exam_name_template: bad })).rejects.toMatchObject({ code: 'invalid_args' });
       }
 
-      await call('keys:save', { key: emulator.info.keys.clinica });
-      const watched = join(scratch, 'scanner');
+      await call('keys:save', { key: ctx.emulator.info.keys.clinica });
+      const watched = join(ctx.scratch, 'scanner');
       mkdirSync(watched);
       await call('folders:add', { path: watched, exam_type: 'from_dicom', mode: 'auto', settle_seconds: 1, polling: false });
-      const staging = join(scratch, 'staging');
+      const staging = join(ctx.scratch, 'staging');
       const ex = await writeCbctExport(join(staging, 'EXPORT'), { volumeSlices: 5, scoutSlices: 1, patientId: 'AGENT-CUT', dicomdir: false });
       const slice = ex.series[0]?.files[2]?.path as string;
       truncateSync(slice, Math.floor(statSync(slice).size / 2));
@@ -94,7 +72,7 @@ describe('agent and a study that cannot be read whole', () => {
       const { job_id } = await call('inbox:upload', { id: item.id, allow_incomplete: true });
       const job = await waitFor(async () => (await call('uploads:list', {})).find((j) => j.id === job_id && j.phase === 'ready'), 'the confirmed upload', 40_000);
       expect(job.files_total).toBe(ex.files - 1);
-      const exam = await api(emulator.info, emulator.info.keys.clinica, 'GET', `/exams/${job.exam_id}`);
+      const exam = await api(ctx.emulator.info, ctx.emulator.info.keys.clinica, 'GET', `/exams/${job.exam_id}`);
       expect(exam.json).toMatchObject({ status: 'ready', patient_id: 'AGENT-CUT', file_count: ex.files - 1 });
       expect(openToOthers(dataDir)).toEqual([]);
     } finally {

@@ -1,67 +1,25 @@
 // `scanbridge serve` as a process: its JSON line, the window files, RPC and SSE, and a machine
 // without a keychain service (D-Bus unreachable, so the real keychain adapter fails): the key is
 // then held for the session only and the app stays usable.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EmulatorProcess } from '../../support/emulator';
+import { describe, expect, it } from 'vitest';
+import { serveScene } from './processes';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-let emulator: EmulatorProcess;
-let scratch: string;
-const children: ChildProcess[] = [];
-
-beforeAll(async () => {
-  emulator = await EmulatorProcess.start();
-  scratch = mkdtempSync(join(tmpdir(), 'sb-serve-'));
-});
-afterAll(async () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  await emulator?.dispose();
-  rmSync(scratch, { recursive: true, force: true });
-});
-
-type Line = { url: string; port: number; token: string };
-
-async function serve(dataDir: string, configDir: string, renderer: string): Promise<{ child: ChildProcess; line: Line; stderr: () => string }> {
-  const child = spawn(process.execPath, ['main/bin/scanbridge.mjs', 'serve', '--port', '0', '--data-dir', dataDir, '--renderer', renderer], {
-    cwd: root,
-    env: {
-      ...process.env,
-      SCANBRIDGE_API_URL: emulator.info.base_url,
-      SCANBRIDGE_CONFIG_DIR: configDir,
-      // No reachable session bus: the OS keychain cannot be used.
-      DBUS_SESSION_BUS_ADDRESS: 'disabled:',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let err = '';
-  child.stderr?.setEncoding('utf8').on('data', (d: string) => (err += d));
-  const stdout = child.stdout;
-  if (!stdout) throw new Error('no stdout');
-  const first = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${err}`)), 20_000);
-    createInterface({ input: stdout }).once('line', (l) => {
-      clearTimeout(timer);
-      resolve(l);
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
-  });
-  return { child, line: JSON.parse(first) as Line, stderr: () => err };
-}
+const ctx = serveScene('sb-serve-');
 
 describe('scanbridge serve', () => {
   it('prints its URL line, serves the window, and keeps a key for the session when there is no keychain', async () => {
-    const renderer = join(scratch, 'dist');
+    const renderer = join(ctx.scratch, 'dist');
     mkdirSync(renderer);
     writeFileSync(join(renderer, 'index.html'), '<!doctype html><title>ScanBridge</title>');
-    const configDir = join(scratch, 'config');
-    const { child, line, stderr } = await serve(join(scratch, 'data'), configDir, renderer);
+    const configDir = join(ctx.scratch, 'config');
+    const { child, line, stderr } = await ctx.serve(['--data-dir', join(ctx.scratch, 'data'), '--renderer', renderer], {
+      SCANBRIDGE_API_URL: ctx.emulator.info.base_url,
+      SCANBRIDGE_CONFIG_DIR: configDir,
+      // No reachable session bus: the OS keychain cannot be used.
+      DBUS_SESSION_BUS_ADDRESS: 'disabled:',
+    });
     expect(line.url).toBe(`http://127.0.0.1:${line.port}/?token=${line.token}`);
 
     const page = await fetch(`http://127.0.0.1:${line.port}/`);
@@ -94,7 +52,7 @@ describe('scanbridge serve', () => {
     };
     await until(': connected');
 
-    const saved = await rpc('keys:save', { key: emulator.info.keys.sandbox });
+    const saved = await rpc('keys:save', { key: ctx.emulator.info.keys.sandbox });
     expect(saved.status).toBe(200);
     expect(saved.body.result).toMatchObject({
       status: { keychain: { available: false }, sandbox: { present: true, session_only: true }, active: 'sandbox' },
@@ -112,7 +70,7 @@ describe('scanbridge serve', () => {
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
-    for (const name of readdirSync(configDir)) expect(readFileSync(join(configDir, name), 'utf8')).not.toContain(emulator.info.keys.sandbox);
-    expect(stderr()).not.toContain(emulator.info.keys.sandbox);
+    for (const name of readdirSync(configDir)) expect(readFileSync(join(configDir, name), 'utf8')).not.toContain(ctx.emulator.info.keys.sandbox);
+    expect(stderr()).not.toContain(ctx.emulator.info.keys.sandbox);
   });
 });

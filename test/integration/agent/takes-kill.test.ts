@@ -2,75 +2,30 @@
 // on the same folders the queue resumes the job from its journal, sends what is missing to the SAME
 // take (the index the service gave before the crash) and confirms it. The service ends with exactly
 // one new extra take whose every stored object is byte-for-byte the file on disk.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TakesView, UploadJobView } from '../../../preload/contract';
 import { createApiClient } from '../../../main/core/api';
 import { writeCbctExport } from '../../fixtures/dicom/generate';
-import { EmulatorProcess } from '../../support/emulator';
 import { fileSha, sha256 } from '../upload/support';
+import { serveScene, type Served } from './processes';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-let emulator: EmulatorProcess;
-let scratch: string;
-const children: ChildProcess[] = [];
+const ctx = serveScene('sb-takes-kill-');
 
-beforeAll(async () => {
-  emulator = await EmulatorProcess.start();
-  scratch = mkdtempSync(join(tmpdir(), 'sb-takes-kill-'));
-});
-afterAll(async () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  await emulator?.dispose();
-  rmSync(scratch, { recursive: true, force: true });
-});
-
-type Serve = { child: ChildProcess; rpc: <T>(name: string, args?: unknown) => Promise<T> };
-
-async function serve(dataDir: string, configDir: string, renderer: string): Promise<Serve> {
-  const child = spawn(process.execPath, ['main/bin/scanbridge.mjs', 'serve', '--port', '0', '--data-dir', dataDir, '--renderer', renderer], {
-    cwd: root,
-    env: {
-      ...process.env,
-      SCANBRIDGE_API_URL: emulator.info.base_url,
+/** `scanbridge serve` on these folders, with the Pro key for the session. */
+const serve = (dataDir: string, configDir: string, renderer: string): Promise<Served> =>
+  ctx.serve(
+    ['--data-dir', dataDir, '--renderer', renderer],
+    {
+      SCANBRIDGE_API_URL: ctx.emulator.info.base_url,
       // The key for this session (no keychain here): given again to the restarted process.
-      SCANBRIDGE_API_KEY: emulator.info.keys.pro,
+      SCANBRIDGE_API_KEY: ctx.emulator.info.keys.pro,
       SCANBRIDGE_CONFIG_DIR: configDir,
       DBUS_SESSION_BUS_ADDRESS: 'disabled:',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let err = '';
-  child.stderr?.setEncoding('utf8').on('data', (d: string) => (err += d));
-  const stdout = child.stdout;
-  if (!stdout) throw new Error('no stdout');
-  const first = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${err}`)), 30_000);
-    createInterface({ input: stdout }).once('line', (l) => {
-      clearTimeout(timer);
-      resolve(l);
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
-  });
-  const line = JSON.parse(first) as { port: number; token: string };
-  const rpc = async <T>(name: string, args: unknown = {}): Promise<T> => {
-    const res = await fetch(`http://127.0.0.1:${line.port}/rpc/${name}`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${line.token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify(args),
-    });
-    const body = (await res.json()) as { result?: T; error?: { code: string; message: string } };
-    if (!res.ok) throw new Error(`${name} → ${res.status} ${body.error?.code}: ${body.error?.message}`);
-    return body.result as T;
-  };
-  return { child, rpc };
-}
+    30_000,
+  );
 
 async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs: number, everyMs = 100): Promise<T> {
   const end = Date.now() + timeoutMs;
@@ -107,7 +62,7 @@ function takeJournal(dataDir: string): { files: { name: string; path: string }[]
 
 describe('extra take through scanbridge serve', () => {
   it('kill -9 mid-upload, restart: the same take completes once, with every byte', async () => {
-    const client = createApiClient({ baseUrl: emulator.info.base_url, apiKey: emulator.info.keys.pro });
+    const client = createApiClient({ baseUrl: ctx.emulator.info.base_url, apiKey: ctx.emulator.info.keys.pro });
     const seed = Buffer.from('first take, uploaded earlier by another computer');
     const created = await client.exams.create({ name: 'Kill test — Muñoz', exam_type: 'cbct', files: [{ name: 'main/IMG1.dcm', size: seed.length }] });
     const put = await fetch(created.upload_urls?.[0]?.url ?? '', { method: 'PUT', body: seed });
@@ -115,12 +70,12 @@ describe('extra take through scanbridge serve', () => {
     await client.exams.confirm(created.id);
     const storageBefore = (await client.exams.get(created.id)).storage?.bytes ?? 0;
 
-    const ex = await writeCbctExport(join(scratch, 'SECOND_SCAN'), { volumeSlices: 30, scoutSlices: 2, rows: 256, cols: 256, dicomdir: false });
-    const renderer = join(scratch, 'dist');
+    const ex = await writeCbctExport(join(ctx.scratch, 'SECOND_SCAN'), { volumeSlices: 30, scoutSlices: 2, rows: 256, cols: 256, dicomdir: false });
+    const renderer = join(ctx.scratch, 'dist');
     mkdirSync(renderer);
     writeFileSync(join(renderer, 'index.html'), '<!doctype html><title>ScanBridge</title>');
-    const dataDir = join(scratch, 'data');
-    const configDir = join(scratch, 'config');
+    const dataDir = join(ctx.scratch, 'data');
+    const configDir = join(ctx.scratch, 'config');
 
     const first = await serve(dataDir, configDir, renderer);
     // Slow enough (300 kB/s, two at a time) to be killed part way through.

@@ -1,63 +1,38 @@
 // The agent's upload queue against a real emulator: pause and resume, a restart of the app in the
 // middle of an upload (the same exam is finished, no second one is made), cancel and retry.
-import { mkdtempSync, rmSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MethodArgs, MethodName, MethodResult, UploadJobView } from '../../../preload/contract';
-import type { Agent } from '../../../main/core/agent';
-import { startAgent } from '../../../main/core/agent';
+import { describe, expect, it } from 'vitest';
+import type { UploadJobView } from '../../../preload/contract';
 import { MemorySecretStore } from '../../../main/core/secrets';
 import { writeCbctExport, writeRadiograph } from '../../fixtures/dicom/generate';
-import { api, EmulatorProcess } from '../../support/emulator';
+import { api } from '../../support/emulator';
+import { emulatorScene } from '../../support/emulator-scene';
+import { agentOn, poller, type AgentHarness } from './support';
 
-let emulator: EmulatorProcess;
-let scratch: string;
-
-beforeAll(async () => {
-  emulator = await EmulatorProcess.start();
-  scratch = mkdtempSync(join(tmpdir(), 'sb-agent-up-'));
-});
-afterAll(async () => {
-  await emulator?.dispose();
-  rmSync(scratch, { recursive: true, force: true });
-});
+const ctx = emulatorScene({ scratch: 'sb-agent-up-' });
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 25_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
+const waitFor = poller(25_000, 50);
 
-type Harness = { agent: Agent; call: <M extends MethodName>(name: M, args: MethodArgs<M>) => Promise<MethodResult<M>> };
-
-async function open(dirs: { dataDir: string; configDir: string }, store: MemorySecretStore): Promise<Harness> {
-  const agent = await startAgent({
+function open(dirs: { dataDir: string; configDir: string }, store: MemorySecretStore): Promise<AgentHarness> {
+  return agentOn(ctx.emulator, {
     ...dirs,
-    env: { SCANBRIDGE_API_URL: emulator.info.base_url },
     secretStore: store,
-    transport: 'http',
     systemLanguage: 'es',
     log: { info: () => undefined, warn: () => undefined, error: () => undefined },
     tuning: { retryDelaysMs: [300] },
   });
-  return { agent, call: <M extends MethodName>(name: M, args: MethodArgs<M>) => agent.host.call(name, args) as Promise<MethodResult<M>> };
 }
 
-const job = async (h: Harness, id: string): Promise<UploadJobView | undefined> => (await h.call('uploads:list', {})).find((j) => j.id === id);
+const job = async (h: AgentHarness, id: string): Promise<UploadJobView | undefined> => (await h.call('uploads:list', {})).find((j) => j.id === id);
 
 describe('agent upload queue', () => {
   it('pauses and resumes, finishes the same exam after an app restart mid-upload, cancels and retries', async () => {
-    const key = emulator.info.keys.clinica;
-    const dirs = { dataDir: join(scratch, 'data'), configDir: join(scratch, 'config') };
-    const watched = join(scratch, 'scanner');
+    const key = ctx.emulator.info.keys.clinica;
+    const dirs = { dataDir: join(ctx.scratch, 'data'), configDir: join(ctx.scratch, 'config') };
+    const watched = join(ctx.scratch, 'scanner');
     await mkdir(watched);
     const store = new MemorySecretStore();
     let h = await open(dirs, store);
@@ -91,9 +66,9 @@ describe('agent upload queue', () => {
       return j?.phase === 'ready' ? j : undefined;
     }, 'the resumed upload', 40_000);
     expect(ready.exam_id).toBe(moving.exam_id);
-    const list = await api(emulator.info, key, 'GET', '/exams?limit=100');
+    const list = await api(ctx.emulator.info, key, 'GET', '/exams?limit=100');
     expect(list.json['total']).toBe(1);
-    expect((await api(emulator.info, key, 'GET', `/exams/${ready.exam_id}`)).json).toMatchObject({ status: 'ready', file_count: 42, patient_name: 'BEGOÑA ÑÚÑEZ' });
+    expect((await api(ctx.emulator.info, key, 'GET', `/exams/${ready.exam_id}`)).json).toMatchObject({ status: 'ready', file_count: 42, patient_name: 'BEGOÑA ÑÚÑEZ' });
 
     // A second study: cancelled once its exam exists (the half-made exam is removed), then retried.
     await h.call('settings:update', { upload: { bandwidth_limit: 20_000 } });
@@ -106,7 +81,7 @@ describe('agent upload queue', () => {
     }, 'the second exam to be created');
     const cancelled = await h.call('uploads:cancel', { id: second });
     expect(cancelled.phase).toBe('cancelled');
-    expect((await api(emulator.info, key, 'GET', `/exams/${half.exam_id}`)).status).toBe(404);
+    expect((await api(ctx.emulator.info, key, 'GET', `/exams/${half.exam_id}`)).status).toBe(404);
     expect((await h.call('inbox:list', {})).find((i) => i.id === pano.id)?.status).toBe('review');
     await expect(h.call('uploads:cancel', { id: job_id })).rejects.toMatchObject({ code: 'conflict' });
 
@@ -118,7 +93,7 @@ describe('agent upload queue', () => {
     }, 'the retried upload');
     expect(retried.exam_id).not.toBe(half.exam_id);
     expect((await h.call('inbox:list', {})).find((i) => i.id === pano.id)?.status).toBe('uploaded');
-    expect((await api(emulator.info, key, 'GET', '/exams?limit=100')).json['total']).toBe(2);
+    expect((await api(ctx.emulator.info, key, 'GET', '/exams?limit=100')).json['total']).toBe(2);
     await h.agent.stop();
   });
 });

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
+import { beforeAll } from 'vitest';
 import { createApiClient, type ApiClient, type ApiClientOptions } from '../../../main/core/api/client';
 import type { CreatedExam, UploadFile } from '../../../main/core/api/exam-schemas';
 import type { TransportEvent } from '../../../main/core/api/http';
 import type { EmulatorKeys, EmulatorProcess } from '../../support/emulator';
+import { emulatorScene } from '../../support/emulator-scene';
 
 export type Recorded = { client: ApiClient; events: TransportEvent[] };
 
@@ -21,6 +23,24 @@ export function clientFor(emu: EmulatorProcess, key: keyof EmulatorKeys | string
     ...options,
   });
   return { client, events };
+}
+
+/** One emulator for the file's tests and a client for its 'pro' key, made before them (the emulator is disposed of after). */
+export function proClientScene(): { readonly emulator: EmulatorProcess; readonly client: ApiClient } {
+  const scene = emulatorScene();
+  let client: ApiClient | undefined;
+  beforeAll(() => {
+    client = clientFor(scene.emulator, 'pro').client;
+  });
+  return {
+    get emulator(): EmulatorProcess {
+      return scene.emulator;
+    },
+    get client(): ApiClient {
+      if (!client) throw new Error('the client is not made yet: read it inside a test or a hook');
+      return client;
+    },
+  };
 }
 
 /** The value, or a test failure naming what was missing. */

@@ -1,45 +1,35 @@
 // One retry layer for API calls: the API client's. Under a persistent 500 an idempotent call of the
 // engine (confirm) reaches the service at most 6 times, and the job stops resumably.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UploadJob } from '../../../main/core/upload/engine';
 import { UploadError } from '../../../main/core/upload/errors';
 import { planUpload } from '../../../main/core/upload/plan';
-import { EmulatorProcess } from '../../support/emulator';
-import { connect, FAST, makeFiles } from './support';
+import { connect, FAST, makeFiles, uploadScene } from './support';
 
 type Armed = { armed: { target: string; mode: string; count: number; match?: string }[] };
 
 describe('upload engine: API retries', () => {
-  let emu: EmulatorProcess;
-  let dir: string;
-  beforeAll(async () => {
-    emu = await EmulatorProcess.start();
-    dir = mkdtempSync(join(tmpdir(), 'sb-api-retries-'));
-  });
-  afterAll(async () => {
-    await emu.dispose();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const ctx = uploadScene('sb-api-retries-');
+  const { dataDir } = ctx;
 
   it('makes at most 6 HTTP attempts of an idempotent call under a persistent 500, then stops resumably', async () => {
-    const root = join(dir, 'files');
+    const root = join(ctx.scratch, 'files');
     mkdirSync(root);
     const files = makeFiles(root, 2, 4000);
-    const { port } = connect(emu, 'pro');
+    const { port } = connect(ctx.emulator, 'pro');
     const plan = await planUpload({ root, fields: { name: 'persistent 500' }, files, mode: 'files' });
     const armed = 1000;
-    await emu.control('POST', '/faults', { target: 'api', mode: 'error500', count: armed, match: '/confirm' });
+    await ctx.emulator.control('POST', '/faults', { target: 'api', mode: 'error500', count: armed, match: '/confirm' });
     const notices: string[] = [];
-    const job = UploadJob.create(plan, { port, dataDir: join(dir, 'data'), options: FAST });
+    const job = UploadJob.create(plan, { port, dataDir: dataDir(), options: FAST });
     job.on((e) => {
       if (e.type === 'notice') notices.push(e.code);
     });
     const err: unknown = await job.run().then(() => null, (e: unknown) => e);
-    const { armed: left } = await emu.control<Armed>('GET', '/faults');
-    await emu.control('DELETE', '/faults');
+    const { armed: left } = await ctx.emulator.control<Armed>('GET', '/faults');
+    await ctx.emulator.control('DELETE', '/faults');
 
     expect(err).toBeInstanceOf(UploadError);
     expect((err as UploadError).resumable).toBe(true);

@@ -1,37 +1,19 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UploadJob, type UploadEvent } from '../../../main/core/upload/engine';
 import { UploadError } from '../../../main/core/upload/errors';
 import { readJournal } from '../../../main/core/upload/journal';
 import { planUpload } from '../../../main/core/upload/plan';
-import { EmulatorProcess } from '../../support/emulator';
-import { connect, examsNamed, expectedHashes, FAST, makeFiles, nextEvent, recording, storedHashes } from './support';
+import { connect, examsNamed, expectedHashes, FAST, makeFiles, nextEvent, recording, storedHashes, uploadScene } from './support';
 
 describe('upload engine: pause, cancel, bandwidth, progress, rate limit', () => {
-  let emu: EmulatorProcess;
-  let dir: string;
-  beforeAll(async () => {
-    // 0.001: the 1-hour rate window lasts 3.6 s, so a Free key's 100 calls refill quickly.
-    emu = await EmulatorProcess.start({ timeScale: 0.001 });
-    dir = mkdtempSync(join(tmpdir(), 'sb-control-'));
-  });
-  afterAll(async () => {
-    await emu.dispose();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const folder = (name: string): string => {
-    const d = join(dir, name);
-    mkdirSync(d, { recursive: true });
-    return d;
-  };
-  const dataDir = (): string => join(dir, 'data');
+  // 0.001: the 1-hour rate window lasts 3.6 s, so a Free key's 100 calls refill quickly.
+  const ctx = uploadScene('sb-control-', { timeScale: 0.001 });
+  const { folder, dataDir } = ctx;
 
   it('pause stops sending until resume, then the job completes with every byte', async () => {
     const root = folder('pause');
     const files = makeFiles(root, 8, 100_000);
-    const { port } = connect(emu, 'pro');
+    const { port } = connect(ctx.emulator, 'pro');
     const rec = recording(port);
     const plan = await planUpload({ root, fields: { name: 'pause' }, files, mode: 'files' });
     const job = UploadJob.create(plan, { port: rec.port, dataDir: dataDir(), options: { ...FAST, bandwidthLimit: 1_500_000, concurrency: 2 } });
@@ -67,7 +49,7 @@ describe('upload engine: pause, cancel, bandwidth, progress, rate limit', () => 
   it('cancel aborts the transfers and deletes the half-made exam', async () => {
     const root = folder('cancel');
     const files = makeFiles(root, 8, 100_000);
-    const { client, port } = connect(emu, 'pro');
+    const { client, port } = connect(ctx.emulator, 'pro');
     const rec = recording(port);
     const plan = await planUpload({ root, fields: { name: 'cancel me' }, files, mode: 'files' });
     const job = UploadJob.create(plan, { port: rec.port, dataDir: dataDir(), options: { ...FAST, bandwidthLimit: 500_000 } });
@@ -86,7 +68,7 @@ describe('upload engine: pause, cancel, bandwidth, progress, rate limit', () => 
   it('keeps to the bandwidth limit and emits progress at a bounded rate', async () => {
     const root = folder('limit');
     const files = makeFiles(root, 3, 1_000_000);
-    const { port } = connect(emu, 'pro');
+    const { port } = connect(ctx.emulator, 'pro');
     const plan = await planUpload({ root, fields: { name: 'limited' }, files, mode: 'files' });
     const limit = 1_000_000; // 3 MB at 1 MB/s: 3 s
     const job = UploadJob.create(plan, { port, dataDir: dataDir(), options: { bandwidthLimit: limit, concurrency: 3 } });
@@ -114,12 +96,12 @@ describe('upload engine: pause, cancel, bandwidth, progress, rate limit', () => 
   it('waits out a 429 on the API (Retry-After) and then creates the exam', async () => {
     const root = folder('rate');
     const files = makeFiles(root, 2, 1000);
-    const { client, port } = connect(emu, 'free');
+    const { client, port } = connect(ctx.emulator, 'free');
     const plan = await planUpload({ root, fields: { name: 'rate limited' }, files, mode: 'files' });
     // Spend the Free plan's 100 calls of the (scaled) hour.
     let limited = false;
     for (let i = 0; i < 120 && !limited; i++) {
-      const res = await fetch(`${emu.info.base_url}/me`, { headers: { Authorization: `Bearer ${emu.info.keys.free}` } });
+      const res = await fetch(`${ctx.emulator.info.base_url}/me`, { headers: { Authorization: `Bearer ${ctx.emulator.info.keys.free}` } });
       await res.arrayBuffer();
       limited = res.status === 429;
     }

@@ -1,45 +1,21 @@
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appendFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { UploadJob } from '../../../main/core/upload/engine';
-import { UploadError } from '../../../main/core/upload/errors';
 import { findFolderJobs } from '../../../main/core/upload/job-store';
 import { readJournal } from '../../../main/core/upload/journal';
 import { planUpload } from '../../../main/core/upload/plan';
 import type { ExamsPort } from '../../../main/core/upload/ports';
-import { EmulatorProcess } from '../../support/emulator';
-import { connect, examsNamed, expectedHashes, FAST, makeFiles, nextEvent, recording, storedHashes } from './support';
-
-async function failure(p: Promise<unknown>): Promise<UploadError> {
-  const err: unknown = await p.then(() => null, (e: unknown) => e);
-  expect(err).toBeInstanceOf(UploadError);
-  return err as UploadError;
-}
+import { connect, examsNamed, expectedHashes, failure, FAST, makeFiles, nextEvent, recording, storedHashes, uploadScene } from './support';
 
 describe('upload engine: crashes, interruptions and changed files', () => {
-  let emu: EmulatorProcess;
-  let dir: string;
-  beforeAll(async () => {
-    // Short-lived upload URLs (2 s) to test a resume after they expired.
-    emu = await EmulatorProcess.start({ urlTtl: 2 });
-    dir = mkdtempSync(join(tmpdir(), 'sb-recovery-'));
-  });
-  afterAll(async () => {
-    await emu.dispose();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const folder = (name: string): string => {
-    const d = join(dir, name);
-    mkdirSync(d, { recursive: true });
-    return d;
-  };
-  const dataDir = (): string => join(dir, 'data');
+  // Short-lived upload URLs (2 s) to test a resume after they expired.
+  const ctx = uploadScene('sb-recovery-', { urlTtl: 2 });
+  const { folder, dataDir } = ctx;
 
   it('never leaves two exams when the process dies between sending the create and journaling its answer', async () => {
     const root = folder('crash-creating');
     const files = makeFiles(root, 4, 10_000);
-    const { client, port } = connect(emu, 'pro');
+    const { client, port } = connect(ctx.emulator, 'pro');
     // The create reaches the service, then the "process dies" before the answer is written down.
     let orphanId = '';
     const crashing: ExamsPort = {
@@ -70,7 +46,7 @@ describe('upload engine: crashes, interruptions and changed files', () => {
   it('resumes a stopped job on the same exam, re-sending only files that were in flight', async () => {
     const root = folder('stop-resume');
     const files = makeFiles(root, 10, 100_000);
-    const { client, port } = connect(emu, 'pro');
+    const { client, port } = connect(ctx.emulator, 'pro');
     const rec = recording(port);
     const plan = await planUpload({ root, fields: { name: 'stop resume' }, files, mode: 'files' });
     // About 1 s in total at 1 MB/s: stop after three files are stored.
@@ -100,7 +76,7 @@ describe('upload engine: crashes, interruptions and changed files', () => {
   it('replaces the exam on resume when its upload URLs expired meanwhile', async () => {
     const root = folder('expired-resume');
     const files = makeFiles(root, 6, 60_000);
-    const { client, port } = connect(emu, 'pro');
+    const { client, port } = connect(ctx.emulator, 'pro');
     const plan = await planUpload({ root, fields: { name: 'expired resume' }, files, mode: 'files' });
     const job = UploadJob.create(plan, { port, dataDir: dataDir(), options: { ...FAST, bandwidthLimit: 300_000, concurrency: 1 } });
     void nextEvent(job.on.bind(job), (e) => e.type === 'file' && e.progress.state === 'done').then(() => job.stop());
@@ -121,7 +97,7 @@ describe('upload engine: crashes, interruptions and changed files', () => {
   it('fails plainly, naming the file, when a file changed after planning; no exam is left', async () => {
     const root = folder('changed-before');
     const files = makeFiles(root, 5, 10_000);
-    const { client, port } = connect(emu, 'pro');
+    const { client, port } = connect(ctx.emulator, 'pro');
     const plan = await planUpload({ root, fields: { name: 'changed before' }, files, mode: 'files' });
     appendFileSync(files[3]?.path ?? '', 'more');
     const err = await failure(UploadJob.create(plan, { port, dataDir: dataDir() }).run());
@@ -134,7 +110,7 @@ describe('upload engine: crashes, interruptions and changed files', () => {
   it('notices a file replaced with same-size content during the upload and removes the partial exam', async () => {
     const root = folder('changed-during');
     const files = makeFiles(root, 8, 50_000);
-    const { client, port } = connect(emu, 'pro');
+    const { client, port } = connect(ctx.emulator, 'pro');
     const plan = await planUpload({ root, fields: { name: 'changed during' }, files, mode: 'files' });
     const job = UploadJob.create(plan, { port, dataDir: dataDir(), options: { ...FAST, bandwidthLimit: 400_000, concurrency: 1 } });
     const victim = files[6]?.path ?? '';
@@ -154,7 +130,7 @@ describe('upload engine: crashes, interruptions and changed files', () => {
   it('fails plainly when a planned file was deleted', async () => {
     const root = folder('deleted');
     const files = makeFiles(root, 3, 1000);
-    const { port } = connect(emu, 'pro');
+    const { port } = connect(ctx.emulator, 'pro');
     const plan = await planUpload({ root, fields: { name: 'deleted file' }, files, mode: 'zip' });
     rmSync(files[1]?.path ?? '');
     const err = await failure(UploadJob.create(plan, { port, dataDir: dataDir() }).run());

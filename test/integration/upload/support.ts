@@ -1,14 +1,50 @@
 // Shared pieces of the upload integration tests: real files on disk, the real API client on a real
 // emulator, and ways to look at what the service ended up holding.
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { createApiClient, type ApiClient } from '../../../main/core/api';
 import { examsPortFromClient } from '../../../main/core/upload/api-port';
 import type { UploadEvent } from '../../../main/core/upload/engine';
+import { UploadError } from '../../../main/core/upload/errors';
 import type { PlanFileInput } from '../../../main/core/upload/plan';
 import type { CreatedExam, ExamsPort } from '../../../main/core/upload/ports';
-import type { EmulatorProcess } from '../../support/emulator';
+import type { EmulatorOptions, EmulatorProcess } from '../../support/emulator';
+import { emulatorScene, type EmulatorScene } from '../../support/emulator-scene';
+
+export type UploadScene = EmulatorScene & {
+  /** `<scratch>/<name>`, made if missing. */
+  folder: (name: string) => string;
+  /** The engine's data folder, `<scratch>/data`. */
+  dataDir: () => string;
+};
+
+/** One emulator (started with `options`) and one scratch folder `<temp>/<prefix>XXXXXX` for a file of upload tests. */
+export function uploadScene(prefix: string, options?: EmulatorOptions): UploadScene {
+  const scene = emulatorScene({ emulator: options, scratch: prefix });
+  return {
+    get emulator(): EmulatorProcess {
+      return scene.emulator;
+    },
+    get scratch(): string {
+      return scene.scratch;
+    },
+    folder: (name) => {
+      const d = join(scene.scratch, name);
+      mkdirSync(d, { recursive: true });
+      return d;
+    },
+    dataDir: () => join(scene.scratch, 'data'),
+  };
+}
+
+/** The UploadError a promise rejects with (the test fails if it resolves or rejects with something else). */
+export async function failure(p: Promise<unknown>): Promise<UploadError> {
+  const err: unknown = await p.then(() => null, (e: unknown) => e);
+  expect(err).toBeInstanceOf(UploadError);
+  return err as UploadError;
+}
 
 /** Writes `count` files of random bytes (sizes `size`, `size+1`, …) and returns them as plan input. */
 export function makeFiles(dir: string, count: number, size: number, prefix = 'IMG'): PlanFileInput[] {

@@ -2,10 +2,7 @@
 // confirmed through the same engine as an exam; a resumed job keeps its take; an answer to
 // POST /extras that never reached the journal does not lead to a second take; URLs that expire are
 // not "fixed" by announcing another take; and a third take is refused by the service, plainly.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../main/core/api';
 import { UploadJob } from '../../../main/core/upload/engine';
 import { UploadError } from '../../../main/core/upload/errors';
@@ -13,33 +10,15 @@ import { findFolderJobs } from '../../../main/core/upload/job-store';
 import { planUpload } from '../../../main/core/upload/plan';
 import { ExamsPortError, type ExamFields, type ExamsPort } from '../../../main/core/upload/ports';
 import { extraTakePort, parseTakeHandle, takeHandle, TARGET_ENGINE_OPTIONS, type UploadTarget } from '../../../main/core/upload/target';
-import { EmulatorProcess } from '../../support/emulator';
-import { connect, expectedHashes, FAST, makeFiles, sha256 } from './support';
-
-async function failure(p: Promise<unknown>): Promise<UploadError> {
-  const err: unknown = await p.then(() => null, (e: unknown) => e);
-  expect(err).toBeInstanceOf(UploadError);
-  return err as UploadError;
-}
+import { connect, expectedHashes, failure, FAST, makeFiles, sha256, uploadScene } from './support';
 
 describe('upload target: extra takes', () => {
-  let emu: EmulatorProcess;
-  let dir: string;
+  const ctx = uploadScene('sb-target-', { urlTtl: 3 });
+  const { folder, dataDir } = ctx;
   let client: ApiClient;
-  beforeAll(async () => {
-    emu = await EmulatorProcess.start({ urlTtl: 3 });
-    dir = mkdtempSync(join(tmpdir(), 'sb-target-'));
-    client = connect(emu, 'pro').client;
+  beforeAll(() => {
+    client = connect(ctx.emulator, 'pro').client;
   });
-  afterAll(async () => {
-    await emu.dispose();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const folder = (name: string): string => {
-    const d = join(dir, name);
-    mkdirSync(d, { recursive: true });
-    return d;
-  };
 
   async function exam(name: string, type: 'cbct' | 'radiografia' = 'cbct'): Promise<string> {
     const c = await client.exams.create({ name, exam_type: type, files: [{ name: 'a.dcm', size: 3 }] });
@@ -54,7 +33,7 @@ describe('upload target: extra takes', () => {
     const target: UploadTarget = { kind: 'extra', exam_id: examId, label };
     const plan = await planUpload({ root, fields, files, mode: 'files' });
     const base = extraTakePort(client, target, fields);
-    const j = UploadJob.create(plan, { port: port ? port(base) : base, dataDir: join(dir, 'data'), options: { ...FAST, ...TARGET_ENGINE_OPTIONS } }, target);
+    const j = UploadJob.create(plan, { port: port ? port(base) : base, dataDir: dataDir(), options: { ...FAST, ...TARGET_ENGINE_OPTIONS } }, target);
     return { job: j, fields, target, files };
   }
 
@@ -74,7 +53,7 @@ describe('upload target: extra takes', () => {
     expect(e.extra_series?.map((x) => [x.index, x.label, x.status, x.file_count, x.storage_bytes])).toEqual([[1, 'Segunda toma', 'ready', 6, bytes]]);
     await j.whenCompacted();
     // A take is not an upload of the folder as an exam: the CLI's folder lookup does not offer it.
-    expect(findFolderJobs(join(dir, 'data'), root)).toEqual({ unfinished: null, finished: [] });
+    expect(findFolderJobs(dataDir(), root)).toEqual({ unfinished: null, finished: [] });
   });
 
   it('a job stopped after POST /extras resumes the same take (no second one), with every byte', async () => {
@@ -101,7 +80,7 @@ describe('upload target: extra takes', () => {
     await j.stop();
     expect(await stopped).toBeInstanceOf(UploadError);
     expect(j.examId).toBe(takeHandle(examId, 1));
-    const again = UploadJob.open(j.journalPath, { port: extraTakePort(client, target, fields), dataDir: join(dir, 'data'), options: { ...FAST, ...TARGET_ENGINE_OPTIONS } });
+    const again = UploadJob.open(j.journalPath, { port: extraTakePort(client, target, fields), dataDir: dataDir(), options: { ...FAST, ...TARGET_ENGINE_OPTIONS } });
     expect(again.target).toEqual(target);
     const r = await again.run();
     expect(r).toMatchObject({ exam_id: takeHandle(examId, 1), resumed: true, files: 20 });
