@@ -40,14 +40,48 @@ function learnHeaderLength(outcome: ProbeOutcome): void {
   firstRead = Math.min(INITIAL_PREFIX_BYTES, wanted);
 }
 
-function readFully(fd: number, buf: Buffer, from: number, to: number): number {
-  let at = from;
-  while (at < to) {
-    const n = readSync(fd, buf, at, to - at, at);
-    if (n === 0) break;
-    at += n;
+/**
+ * The read → judge → grow loop over one file's prefix, without the I/O, so the synchronous and the
+ * asynchronous probe share it: the caller reads until `len` reaches `target` (or the file ends),
+ * then asks `judge()` for the outcome or for a longer read.
+ */
+class PrefixLoop {
+  len = 0;
+  target: number;
+  private readonly decide: Decide;
+
+  constructor(
+    path: string,
+    private readonly size: number,
+    public buf: Buffer,
+    firstRead: number,
+  ) {
+    this.decide = decider(path);
+    this.target = Math.min(size, firstRead);
   }
-  return at;
+
+  judge(): ProbeOutcome | null {
+    // A file still being written may be shorter than fstat said: judge what is really there.
+    const step = this.decide(this.buf.subarray(0, this.len), this.len < this.target ? this.len : this.size);
+    if (step.kind !== 'need_more') {
+      learnHeaderLength(step);
+      return step;
+    }
+    if (step.bytes <= this.len) return { kind: 'skipped', reason: 'malformed' };
+    this.target = step.bytes;
+    if (this.target > this.buf.length) {
+      const bigger = Buffer.allocUnsafe(this.target);
+      this.buf.copy(bigger, 0, 0, this.len);
+      this.buf = bigger;
+    }
+    return null;
+  }
+}
+
+/** How much to read first: mesh checks look through the whole first 64 KiB; a DICOMDIR is read whole anyway. */
+function firstReadOf(path: string): number {
+  const special = meshFormatOfExtension(extname(path)) !== null || basename(path).toUpperCase() === 'DICOMDIR';
+  return special ? INITIAL_PREFIX_BYTES : firstRead;
 }
 
 /** Reads and classifies one file, synchronously; never throws. */
@@ -61,28 +95,16 @@ export function probeFileSync(path: string): FileProbe {
   let size = 0;
   try {
     size = fstatSync(fd).size;
-    const decide = decider(path);
     scratch ??= Buffer.allocUnsafeSlow(INITIAL_PREFIX_BYTES);
-    let buf = scratch;
-    // Mesh checks look through the whole first 64 KiB; a DICOMDIR is read whole anyway.
-    const special = meshFormatOfExtension(extname(path)) !== null || basename(path).toUpperCase() === 'DICOMDIR';
-    let target = Math.min(size, special ? INITIAL_PREFIX_BYTES : firstRead);
-    let len = 0;
+    const loop = new PrefixLoop(path, size, scratch, firstReadOf(path));
     for (;;) {
-      len = readFully(fd, buf, len, target);
-      // A file still being written may be shorter than fstat said: judge what is really there.
-      const step = decide(buf.subarray(0, len), len < target ? len : size);
-      if (step.kind !== 'need_more') {
-        learnHeaderLength(step);
-        return { path, size, outcome: step };
+      while (loop.len < loop.target) {
+        const n = readSync(fd, loop.buf, loop.len, loop.target - loop.len, loop.len);
+        if (n === 0) break;
+        loop.len += n;
       }
-      if (step.bytes <= len) return { path, size, outcome: { kind: 'skipped', reason: 'malformed' } };
-      target = step.bytes;
-      if (target > buf.length) {
-        const bigger = Buffer.allocUnsafe(target);
-        buf.copy(bigger, 0, 0, len);
-        buf = bigger;
-      }
+      const outcome = loop.judge();
+      if (outcome) return { path, size, outcome };
     }
   } catch {
     return unreadable(path, size);
@@ -102,23 +124,17 @@ export async function probeFile(path: string): Promise<FileProbe> {
   let size = 0;
   try {
     size = (await handle.stat()).size;
-    const decide = decider(path);
-    let target = Math.min(size, INITIAL_PREFIX_BYTES);
-    let buf = Buffer.allocUnsafe(target);
-    let len = 0;
+    // Probes of several files interleave here, so each has its own buffer.
+    const first = firstReadOf(path);
+    const loop = new PrefixLoop(path, size, Buffer.allocUnsafe(Math.min(size, first)), first);
     for (;;) {
-      while (len < target) {
-        const { bytesRead } = await handle.read(buf, len, target - len, len);
+      while (loop.len < loop.target) {
+        const { bytesRead } = await handle.read(loop.buf, loop.len, loop.target - loop.len, loop.len);
         if (bytesRead === 0) break;
-        len += bytesRead;
+        loop.len += bytesRead;
       }
-      const step = decide(buf.subarray(0, len), len < target ? len : size);
-      if (step.kind !== 'need_more') return { path, size, outcome: step };
-      if (step.bytes <= len) return { path, size, outcome: { kind: 'skipped', reason: 'malformed' } };
-      target = step.bytes;
-      const bigger = Buffer.allocUnsafe(target);
-      buf.copy(bigger, 0, 0, len);
-      buf = bigger;
+      const outcome = loop.judge();
+      if (outcome) return { path, size, outcome };
     }
   } catch {
     return unreadable(path, size);
