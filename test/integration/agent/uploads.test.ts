@@ -96,4 +96,56 @@ describe('agent upload queue', () => {
     expect((await api(ctx.emulator.info, key, 'GET', '/exams?limit=100')).json['total']).toBe(2);
     await h.agent.stop();
   });
+
+  it('a job waiting to retry after storage faults, once paused, keeps no retry time and is not retried until resumed', async () => {
+    const key = ctx.emulator.info.keys.clinica;
+    const dirs = { dataDir: join(ctx.scratch, 'data-retry'), configDir: join(ctx.scratch, 'config-retry') };
+    const watched = join(ctx.scratch, 'scanner-retry');
+    await mkdir(watched);
+    const retryMs = 4000;
+    const h = await agentOn(ctx.emulator, {
+      ...dirs,
+      secretStore: new MemorySecretStore(),
+      systemLanguage: 'en',
+      log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+      // Storage attempts fail fast, and a failed run waits 4 s before it is tried again.
+      tuning: { retryDelaysMs: [retryMs], engine: { maxAttempts: 2, backoff: { baseMs: 20, capMs: 20 } } },
+    });
+    await h.call('keys:save', { key });
+    await h.call('folders:add', { path: watched, exam_type: 'from_dicom', mode: 'review', settle_seconds: 1, polling: false });
+    // Every storage PUT fails with a 500 while the fault is armed.
+    await ctx.emulator.control('POST', '/faults', { target: 'storage', mode: 'error500', count: 100_000 });
+    try {
+      await writeRadiograph(join(watched, 'PANO', 'PX1.dcm'), { modality: 'PX', patientName: 'ROJAS^INÉS', patientId: '9', studyDate: '20260305', charset: 'latin1' });
+      const item = await waitFor(async () => (await h.call('inbox:list', {}))[0], 'the radiograph in the inbox');
+      const { job_id } = await h.call('inbox:upload', { id: item.id });
+      const waiting = await waitFor(async () => {
+        const j = await job(h, job_id);
+        return j?.phase === 'failed' && j.retry_at ? j : undefined;
+      }, 'the job to wait for its retry');
+      expect(Date.parse(waiting.retry_at ?? '')).toBeGreaterThan(Date.now());
+
+      const paused = await h.call('uploads:pause', { id: job_id });
+      expect(paused).toMatchObject({ phase: 'paused', retry_at: null });
+      type Armed = { armed: { count: number }[] };
+      const attemptsLeft = async (): Promise<number> => (await ctx.emulator.control<Armed>('GET', '/faults')).armed[0]?.count ?? 0;
+      const before = await attemptsLeft();
+      // Past the moment the retry was due: still paused, and no storage attempt was made.
+      await sleep(retryMs + 1000);
+      expect(await job(h, job_id)).toMatchObject({ phase: 'paused', retry_at: null });
+      expect(await attemptsLeft()).toBe(before);
+
+      // Storage answers again: resumed, it finishes.
+      await ctx.emulator.control('DELETE', '/faults');
+      expect((await h.call('uploads:resume', { id: job_id })).phase).not.toBe('paused');
+      const ready = await waitFor(async () => {
+        const j = await job(h, job_id);
+        return j?.phase === 'ready' ? j : undefined;
+      }, 'the resumed upload');
+      expect((await api(ctx.emulator.info, key, 'GET', `/exams/${ready.exam_id}`)).json).toMatchObject({ status: 'ready', file_count: 1 });
+    } finally {
+      await ctx.emulator.control('DELETE', '/faults');
+      await h.agent.stop();
+    }
+  });
 });
