@@ -88,6 +88,16 @@ for (const { lang, locale, editedName } of cases) {
       await page.getByTestId('inbox-filter').getByText(new RegExp(`^${t('inbox.filter.uploaded')}`)).click();
       await expect(page.getByTestId('inbox-item').first()).toHaveAttribute('data-status', 'uploaded');
       await checkScreen(page, `inbox-uploaded-${lang}`);
+
+      // Both screens link the ready upload to its exam.
+      const examId = exam?.id ?? '';
+      await page.getByTestId('inbox-item').first().click();
+      await page.getByTestId('inbox-exam-link').click();
+      await expect(page.getByTestId('exam-detail')).toHaveAttribute('data-exam-id', examId);
+      await expect(page.getByTestId('exam-title')).toHaveText(editedName);
+      await page.getByRole('link', { name: t('nav.uploads') }).click();
+      await page.getByTestId('upload-job').filter({ hasText: editedName }).getByTestId('exam-link').click();
+      await expect(page.getByTestId('exam-detail')).toHaveAttribute('data-exam-id', examId);
       await page.getByRole('link', { name: t('nav.account') }).click();
       await expect(page.getByTestId('account-plan')).toHaveText(t('plans.pro'));
       await expect(page.getByTestId('exams-meter')).toBeVisible();
