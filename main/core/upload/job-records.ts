@@ -1,9 +1,34 @@
-// Journal records the job builds from what it learnt, as pure functions: the `created` record of
-// the service's answer (null when the answer lacks the links the plan needs), and the one-line
-// `summary` a finished journal is compacted to (no file list, no patient data).
+// What a job reads off and writes into its journal, as pure functions: the `planned` record that
+// opens a journal, the `created` record of the service's answer (null when the answer lacks the
+// links the plan needs), the one-line `summary` a finished journal is compacted to (no file list,
+// no patient data), the progress the journal already accounts for, and whether the exam's upload
+// links are still good.
+import type { JobState } from './job-state';
 import type { JournalRecord, PlannedRecord, SummaryRecord } from './journal';
-import { settingsHash } from './plan';
+import { settingsHash, type JobPlan } from './plan';
 import type { CreatedExam } from './ports';
+import type { UploadTarget } from './target';
+
+/** The record that opens a new job's journal. */
+export function plannedRecordOf(plan: JobPlan, jobId: string, target: UploadTarget | undefined): PlannedRecord {
+  return {
+    t: 'planned',
+    v: 1,
+    job_id: jobId,
+    at: Date.now(),
+    root: plan.root,
+    fields: plan.fields,
+    requested_mode: plan.requestedMode,
+    mode: plan.mode,
+    files: plan.files,
+    bytes: plan.bytes,
+    zip_size: plan.zipSize,
+    fingerprint: plan.fingerprint,
+    // Which studies the job holds, so a resumed run can lock them before going on.
+    ...(plan.studyUids ? { study_uids: plan.studyUids } : {}),
+    ...(target ? { target } : {}),
+  };
+}
 
 /** The `created` record of a create answer, or null when its upload links do not fit the plan. */
 export function createdRecordOf(plan: PlannedRecord, c: CreatedExam): Extract<JournalRecord, { t: 'created' }> | null {
@@ -34,4 +59,26 @@ export function summaryOf(plan: PlannedRecord, outcome: 'ready' | 'failed' | 'ca
     ...(code ? { code } : {}),
     at: Date.now(),
   };
+}
+
+/** What the journal already counts as sent: the progress tracker's starting point. */
+export function progressBaseline(state: JobState): { bytesTotal: number; filesTotal: number; bytesDone: number; filesDone: number } {
+  const { plan, done, phase } = state;
+  const filesTotal = plan.files.length;
+  if (plan.mode === 'zip') {
+    const sent = phase === 'uploaded' || phase === 'ready';
+    return { bytesTotal: plan.zip_size, filesTotal, bytesDone: sent ? plan.zip_size : 0, filesDone: phase === 'ready' ? filesTotal : 0 };
+  }
+  if (phase === 'ready') return { bytesTotal: plan.bytes, filesTotal, bytesDone: plan.bytes, filesDone: filesTotal };
+  let bytesDone = 0;
+  for (let i = 0; i < done.length; i++) if (done[i] === 1) bytesDone += plan.files[i]?.size ?? 0;
+  return { bytesTotal: plan.bytes, filesTotal, bytesDone, filesDone: state.doneCount };
+}
+
+/** True when the exam's upload links have expired or will within a margin (a quarter of their lifetime, at most 60 s). */
+export function linksExpired(exam: JobState['exam'], now = Date.now()): boolean {
+  if (!exam) return false;
+  const created = Date.parse(exam.createdAt);
+  const life = Number.isFinite(created) ? exam.expiresAt - created : 3_600_000;
+  return now >= exam.expiresAt - Math.min(60_000, Math.max(0, life / 4));
 }

@@ -4,22 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { anotherLiveJobIsCreating, examIdsOfOtherJobs, findFolderJobs, listUnfinishedJobs, newJournalPath, pruneFinishedJobs } from '../../../../main/core/upload/job-store';
 import { acquireStudyLock, folderKey, lockHolder } from '../../../../main/core/upload/study-lock';
-import { Journal, type PlannedRecord } from '../../../../main/core/upload/journal';
-
-const planned = (root: string, jobId: string): PlannedRecord => ({
-  t: 'planned',
-  v: 1,
-  job_id: jobId,
-  at: 1,
-  root,
-  fields: { name: 'x' },
-  requested_mode: 'files',
-  mode: 'files',
-  files: [{ name: 'a', path: join(root, 'a'), size: 1, mtimeMs: 1, ino: 1 }],
-  bytes: 1,
-  zip_size: 100,
-  fingerprint: 'fp',
-});
+import { Journal } from '../../../../main/core/upload/journal';
+import { plannedRecord } from './support';
 
 describe('upload job store', () => {
   let data: string;
@@ -30,7 +16,7 @@ describe('upload job store', () => {
 
   function startJob(root: string): Journal {
     const { path, jobId } = newJournalPath(data, root);
-    return Journal.create(path, planned(root, jobId));
+    return Journal.create(path, plannedRecord({ root, jobId, sizes: [1] }));
   }
 
   it('finds the unfinished job of a folder and the finished ones, and nothing for other folders', () => {

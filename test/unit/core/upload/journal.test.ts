@@ -2,25 +2,9 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Journal, type PlannedRecord, readFirstRecord, readJournal } from '../../../../main/core/upload/journal';
+import { Journal, readFirstRecord, readJournal } from '../../../../main/core/upload/journal';
 import { replayJournal } from '../../../../main/core/upload/job-state';
-
-function planned(files = 3): PlannedRecord {
-  return {
-    t: 'planned',
-    v: 1,
-    job_id: 'job-1',
-    at: 1,
-    root: '/exports/a',
-    fields: { name: 'CBCT 2026-03-02', patient_id: '123' },
-    requested_mode: 'files',
-    mode: 'files',
-    files: Array.from({ length: files }, (_, i) => ({ name: `f${i}.dcm`, path: `/exports/a/f${i}.dcm`, size: 10 + i, mtimeMs: 1000.5, ino: 7 + i })),
-    bytes: 33,
-    zip_size: 500,
-    fingerprint: 'fp',
-  };
-}
+import { plannedRecord } from './support';
 
 describe('upload journal', () => {
   let dir: string;
@@ -31,7 +15,7 @@ describe('upload journal', () => {
 
   it('replays the steps it recorded into the state to resume from', () => {
     const path = join(dir, 'j.jsonl');
-    const j = Journal.create(path, planned());
+    const j = Journal.create(path, plannedRecord());
     j.append({ t: 'creating', marker: 'm1', at: 5 });
     j.append({ t: 'created', exam_id: 'exm_1', created_at: '2026-01-01T00:00:00Z', expires_at: 99, urls: ['u0', 'u1', 'u2'] });
     j.markDone(2);
@@ -46,7 +30,7 @@ describe('upload journal', () => {
 
   it('batches file completions and writes them at the next step boundary', () => {
     const path = join(dir, 'j.jsonl');
-    const j = Journal.create(path, planned(), { doneFlushMs: 60_000 });
+    const j = Journal.create(path, plannedRecord(), { doneFlushMs: 60_000 });
     j.append({ t: 'created', exam_id: 'exm_1', created_at: 'x', expires_at: 99, urls: ['a', 'b', 'c'] });
     j.markDone(1);
     expect(readJournal(path).some((r) => r.t === 'done')).toBe(false);
@@ -58,7 +42,7 @@ describe('upload journal', () => {
 
   it('cuts off a torn last line on reopen and keeps appending after it', () => {
     const path = join(dir, 'j.jsonl');
-    const j = Journal.create(path, planned());
+    const j = Journal.create(path, plannedRecord());
     j.append({ t: 'creating', marker: 'm1', at: 5 });
     j.close();
     appendFileSync(path, '{"t":"created","exam_id":"exm_');
@@ -73,7 +57,7 @@ describe('upload journal', () => {
 
   it('forgets the files sent to an exam once that exam is discarded', () => {
     const path = join(dir, 'j.jsonl');
-    const j = Journal.create(path, planned());
+    const j = Journal.create(path, plannedRecord());
     j.append({ t: 'created', exam_id: 'exm_1', created_at: 'x', expires_at: 1, urls: ['a', 'b', 'c'] });
     j.markDone(0);
     j.append({ t: 'discarded', exam_id: 'exm_1', reason: 'url_expired' });
@@ -87,7 +71,7 @@ describe('upload journal', () => {
 
   it('compacts a finished job to one summary line without file list or patient fields', () => {
     const path = join(dir, 'j.jsonl');
-    const j = Journal.create(path, planned());
+    const j = Journal.create(path, plannedRecord());
     j.compact({ t: 'summary', job_id: 'job-1', root: '/exports/a', fingerprint: 'fp', outcome: 'ready', exam_id: 'exm_1', files: 3, bytes: 33, mode: 'files', at: 9 });
     const text = readFileSync(path, 'utf8');
     expect(text.trim().split('\n')).toHaveLength(1);
