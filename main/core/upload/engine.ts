@@ -11,7 +11,7 @@
 import { AlreadyComplete, ControlSignal, ENGINE_DEFAULTS, FRESH_PLAN_MS, UrlsExpired } from './engine-types';
 import type { EngineOptions, JobDeps, JobStatus, NoticeCode, UploadEvent, UploadResult } from './engine-types';
 import { UploadError } from './errors';
-import { ExamSteps } from './exam-steps';
+import { type EngineSettings, ExamSteps } from './exam-steps';
 import { transferFailureOf } from './failures';
 import { checkFile } from './file-checks';
 import { sendFiles } from './file-transfer';
@@ -35,7 +35,7 @@ export type { EngineOptions, FileProgress, JobDeps, JobStatus, NoticeCode, Uploa
 /** One upload job (one exam). Create with `UploadJob.create` or reopen with `UploadJob.open`. */
 export class UploadJob {
   private readonly listeners = new Set<(e: UploadEvent) => void>();
-  private readonly opts: typeof ENGINE_DEFAULTS;
+  private readonly opts: EngineSettings;
   private readonly bucket: TokenBucket;
   private readonly tracker: ProgressTracker;
   private readonly gate = new Gate();
