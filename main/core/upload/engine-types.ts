@@ -88,9 +88,9 @@ export type UploadResult = {
   mode: UploadMode;
   /** True when this run continued a job an earlier run started. */
   resumed: boolean;
-  /** Bytes put on the network by this run, retries included. */
+  /** Bytes put on the network since this process opened the job (every run of it, retries included). */
   bytes_sent: number;
-  /** API calls made by this run (storage PUTs are not API calls). */
+  /** API calls made since this process opened the job, every run of it (storage PUTs are not API calls). */
   api_calls: number;
 };
 

@@ -18,7 +18,7 @@ export class ProgressTracker {
   private committed = 0;
   private inflight = 0;
   private filesDone = 0;
-  /** Every byte handed to the network this run, retries included. */
+  /** Every byte handed to the network since the tracker was made (every run of the job, retries included). */
   wireBytes = 0;
   private rate = 0;
   private lastSample: { at: number; wire: number } | null = null;
