@@ -25,3 +25,27 @@ export function preferNewer<T extends Versioned>(cached: readonly T[] | undefine
     return c && c.updated_at > f.updated_at ? c : f;
   });
 }
+
+/**
+ * Upserts items (a control's answer, a push), keeping any cached item already newer than the one
+ * given: an answer computed before a push may arrive after it.
+ */
+export function upsertNewer<T extends Versioned>(list: readonly T[] | undefined, changed: readonly T[]): T[] {
+  const cached = new Map((list ?? []).map((c) => [c.id, c]));
+  return upsertById(
+    list,
+    changed.filter((c) => {
+      const have = cached.get(c.id);
+      return !have || c.updated_at >= have.updated_at;
+    }),
+  );
+}
+
+/**
+ * Reads a list, then merges it with the cache as it is when the read answers (not as it was when
+ * the read started): a push that arrived while the read was on its way is kept when newer.
+ */
+export async function readKeepingNewer<T extends Versioned>(read: () => Promise<readonly T[]>, cached: () => readonly T[] | undefined): Promise<T[]> {
+  const fresh = await read();
+  return preferNewer(cached(), fresh);
+}

@@ -3,7 +3,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { ContractError, MethodArgs, MethodName, MethodResult, RateState } from '../../../preload/contract';
 import type { Transport } from '../transport';
-import { preferNewer, upsertById } from './merge';
+import { readKeepingNewer, upsertNewer } from './merge';
 import { PushClock } from './push-clock';
 import { newerRate } from './rate';
 import { useTransport } from './transport-context';
@@ -44,7 +44,7 @@ export function useUploads() {
   const qc = useQueryClient();
   return useQuery<MethodResult<'uploads:list'>, ContractError>({
     queryKey: keys.uploads,
-    queryFn: async () => preferNewer(qc.getQueryData<MethodResult<'uploads:list'>>(keys.uploads), await t.call('uploads:list', {})),
+    queryFn: () => readKeepingNewer(() => t.call('uploads:list', {}), () => qc.getQueryData<MethodResult<'uploads:list'>>(keys.uploads)),
   });
 }
 
@@ -70,7 +70,7 @@ export function useCall<M extends MethodName>(
 /** Keeps the caches in step with what main pushes, and refetches everything after a break in the stream. */
 export function bindEvents(t: Transport, qc: QueryClient): () => void {
   const offs = [
-    t.on('uploads:state', (changed) => qc.setQueryData(keys.uploads, (old: MethodResult<'uploads:list'> | undefined) => upsertById(old, changed))),
+    t.on('uploads:state', (changed) => qc.setQueryData(keys.uploads, (old: MethodResult<'uploads:list'> | undefined) => upsertNewer(old, changed))),
     t.on('inbox:changed', (items) => {
       clock.mark(keys.inbox);
       qc.setQueryData(keys.inbox, items);

@@ -3,7 +3,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { UploadJobView } from '../../../../preload/contract';
-import { upsertById } from '../../app/merge';
+import { upsertNewer } from '../../app/merge';
 import { keys, useCall } from '../../app/queries';
 import { errorTexts } from '../../components/error-texts';
 import { ErrorAlert } from '../../components/error-alert';
@@ -12,7 +12,7 @@ import { useLanguage } from '../../components/use-language';
 import { actionsFor, phaseColor } from './job-state';
 
 const storeJob = (job: UploadJobView, qc: QueryClient): void => {
-  qc.setQueryData(keys.uploads, (old: UploadJobView[] | undefined) => upsertById(old, [job]));
+  qc.setQueryData(keys.uploads, (old: UploadJobView[] | undefined) => upsertNewer(old, [job]));
 };
 
 /** One upload: progress, speed, time left, controls, the error in plain words, and the viewer link when ready. */
