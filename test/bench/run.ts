@@ -83,10 +83,18 @@ function replaceSections(old: string, fresh: string): string {
   }
   const written = after.head.split('\n').find((l) => l.startsWith('Written by')) ?? '';
   const note = written.replace(/^Written by `npm run bench`/, `Sections updated by \`npm run bench -- ${only.join(' ')} --update\` (${after.sections.map(stem).join('; ')})`);
+  // Earlier partial updates stay listed (each says when its sections were measured) unless this
+  // update measured all of their sections again.
+  const fresher = new Set(after.sections.map(stem));
+  const covered = (line: string): boolean => {
+    const named = /^Sections updated by [^(]*\(([^)]*)\)/.exec(line)?.[1];
+    return named !== undefined && named.split('; ').every((s) => fresher.has(s));
+  };
   const head = before.head
     .split('\n')
-    .filter((l) => !l.startsWith('Sections updated by'))
+    .filter((l) => !(l.startsWith('Sections updated by') && covered(l)))
     .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
     .trimEnd();
   return [head, note ? `\n\n${note}` : '', '\n\n', sections.join('').trimEnd(), '\n'].join('');
 }
