@@ -33,8 +33,8 @@ export class ExamSteps {
   compacting: Promise<void> = Promise.resolve();
   // Exams replaced in this run (lost creates, expired links, files missing after confirm).
   private recreations = 0;
-  // True once this run sent a create whose answer was lost, so an exam found by the
-  // orphan search is reported as "answer lost", not "left half-made by an interrupted run".
+  // True once this process sent a create for the job (any run of it), so an exam the orphan
+  // search finds is reported as "answer lost", not "left half-made by an interrupted run".
   private createSentThisRun = false;
 
   constructor(
