@@ -4,6 +4,7 @@
 // test/e2e/exams-budget.spec.ts.
 import { chromium, type Page } from '@playwright/test';
 import { existsSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { EmulatorProcess, type EmulatorInfo } from '../support/emulator';
 import { remainingCalls, seedExam } from '../e2e/support/exams';
@@ -45,17 +46,16 @@ class CallCounter {
 /**
  * Waits until the app's start-up refreshes (notifications, account, activity) are over: two readings
  * in a row, 2 s apart, see no call but their own. On the Free plan the next background refresh is
- * 15 minutes away, so what is counted after this is the window's own spending.
+ * 15 minutes away, so what the returned counter counts from here is the window's own spending.
  */
-async function backgroundQuiet(info: EmulatorInfo, key: string): Promise<void> {
-  let last = await remainingCalls(info, key);
+async function counterOnceQuiet(info: EmulatorInfo, key: string): Promise<CallCounter> {
+  const counter = await CallCounter.start(info, key);
   for (let quiet = 0, rounds = 0; quiet < 2; rounds++) {
     if (rounds >= 15) throw new Error('the app kept calling the service in the background for 30 s');
-    await new Promise((r) => setTimeout(r, 2000));
-    const now = await remainingCalls(info, key);
-    quiet = last - now - 1 === 0 ? quiet + 1 : 0;
-    last = now;
+    await sleep(2000);
+    quiet = (await counter.take()) === 0 ? quiet + 1 : 0;
   }
+  return counter;
 }
 
 /** Waits until the window has nothing in flight: every loader of the open section has settled. */
@@ -88,8 +88,7 @@ export async function measureExamCalls(page: Page, appUrl: string, info: Emulato
   await page.goto(appUrl);
   await page.getByTestId('key-indicator').waitFor();
   await settle(page);
-  await backgroundQuiet(info, key);
-  const counter = await CallCounter.start(info, key);
+  const counter = await counterOnceQuiet(info, key);
   let browseFive = 0;
 
   await page.locator('nav a[href="#/exams"]').click();
