@@ -29,26 +29,27 @@ export class LostAnswerProxy {
   private rules: (LoseRule & { left: number })[] = [];
   private readonly sockets = new Set<Socket>();
 
-  private constructor(
-    private readonly server: Server,
-    private readonly target: URL,
-    /** The proxy's base URL, with the same path as the target's (e.g. `http://127.0.0.1:PORT/api/v1`). */
-    readonly baseUrl: string,
-  ) {}
+  private readonly server: Server;
+
+  private constructor(private readonly target: URL) {
+    this.server = createServer((req, res) => this.forward(req, res));
+    this.server.on('connection', (socket) => {
+      this.sockets.add(socket);
+      socket.once('close', () => this.sockets.delete(socket));
+    });
+  }
 
   /** Starts a proxy on a free loopback port in front of `targetBaseUrl` (an emulator's `base_url`). */
   static async start(targetBaseUrl: string): Promise<LostAnswerProxy> {
-    const target = new URL(targetBaseUrl);
-    let proxy: LostAnswerProxy | undefined;
-    const server = createServer((req, res) => proxy?.forward(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const port = (server.address() as AddressInfo).port;
-    proxy = new LostAnswerProxy(server, target, `http://127.0.0.1:${port}${target.pathname.replace(/\/$/, '')}`);
-    server.on('connection', (socket) => {
-      proxy?.sockets.add(socket);
-      socket.once('close', () => proxy?.sockets.delete(socket));
-    });
+    const proxy = new LostAnswerProxy(new URL(targetBaseUrl));
+    await new Promise<void>((resolve) => proxy.server.listen(0, '127.0.0.1', resolve));
     return proxy;
+  }
+
+  /** The proxy's base URL, with the same path as the target's (e.g. `http://127.0.0.1:PORT/api/v1`). */
+  get baseUrl(): string {
+    const { port } = this.server.address() as AddressInfo;
+    return `http://127.0.0.1:${port}${this.target.pathname.replace(/\/$/, '')}`;
   }
 
   /** The next `count` requests matching the rule reach the service, and their answers are lost. */
