@@ -8,7 +8,8 @@
 //   patient-preload.cjs  the patient display's own preload: the consent session's methods only.
 //
 // `node main/esbuild.config.mjs` (npm run build:main; run by `npm ci` through `prepare` and by
-// `npm test`). `--cli` builds only the command.
+// `npm test`). `--cli` builds only the command; `--desktop` only the rest (the desktop shell's test
+// builds it so, leaving the command's folder alone while other tests run it).
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -23,6 +24,7 @@ try {
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const onlyCli = process.argv.includes('--cli');
+const onlyDesktop = process.argv.includes('--desktop');
 
 const common = {
   absWorkingDir: root,
@@ -74,7 +76,7 @@ async function buildCli() {
   rmSync(`${root}${old}`, { recursive: true, force: true });
 }
 
-await buildCli();
+if (!onlyDesktop) await buildCli();
 
 if (!onlyCli) {
   await esbuild.build({
