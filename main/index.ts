@@ -58,7 +58,7 @@ async function start(): Promise<void> {
 
   // The display setting is read when the window opens or a display comes or goes.
   let displayId: number | null = null;
-  const patientDisplay = desktopPatientDisplay({ preload: paths.patientPreload, displayId: () => displayId });
+  const patientDisplay = desktopPatientDisplay({ preload: paths.patientPreload, displayId: () => displayId, isQuitting: () => quitting });
   const dataDir = appDataDir();
   agent = await startAgent({
     patientDisplay,

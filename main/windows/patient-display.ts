@@ -1,7 +1,8 @@
 // The patient-facing window: full screen on the display the clinic picked (a tablet or pen
 // display), showing only the consent page. Its own preload exposes the consent session's methods
 // and nothing else; main refuses every other method from it. It follows displays being plugged in
-// and out, and only the operator closes it.
+// and out, and only the operator closes it (or quitting the app: Electron cancels a quit when a
+// window refuses to close).
 import { screen } from 'electron';
 import type { BrowserWindow, Display } from 'electron';
 import type { DisplayInfo } from '../../preload/contract';
@@ -58,7 +59,12 @@ export function createPatientDisplayWindow(options: { displayId: number | null; 
 }
 
 /** The desktop's patient display: one window, kept on the chosen display. */
-export function desktopPatientDisplay(options: { preload: string; displayId: () => number | null }): PatientDisplayPort & { contentsId(): number | null } {
+export function desktopPatientDisplay(options: {
+  preload: string;
+  displayId: () => number | null;
+  /** True once the app is quitting: the window then lets itself close. */
+  isQuitting: () => boolean;
+}): PatientDisplayPort & { contentsId(): number | null } {
   let win: BrowserWindow | null = null;
   let closing = false;
 
@@ -77,9 +83,9 @@ export function desktopPatientDisplay(options: { preload: string; displayId: () 
       if (!win || win.isDestroyed()) {
         closing = false;
         win = createPatientDisplayWindow({ displayId: options.displayId(), preload: options.preload });
-        // The patient cannot leave it: closing is the operator's (close() below).
+        // The patient cannot leave it: closing is the operator's (close() below) or the app's quit.
         win.on('close', (e) => {
-          if (!closing) e.preventDefault();
+          if (!closing && !options.isQuitting()) e.preventDefault();
         });
         win.on('closed', () => {
           win = null;

@@ -61,7 +61,7 @@ describe('a second instance', () => {
       { ...process.env, SCANBRIDGE_DATA_DIR: dirs.data, SCANBRIDGE_CONFIG_DIR: dirs.config },
     );
     try {
-      const state = await shell.quit;
+      const state = await shell.quitWithin();
       expect(state.lockRequested).toBe(true);
       expect(state.quitted).toBe(true);
       expect(state.windows).toEqual([]);
@@ -307,7 +307,7 @@ describe('the desktop shell', () => {
     expect((await shell.state()).windows.find((w) => w.contentsId === patient.contentsId)?.destroyed).toBe(true);
   });
 
-  it('quits cleanly from the tray: the agent stops, its data is saved and nothing is left running', async () => {
+  it('quits cleanly from the tray: windows close, the agent stops, its data is saved and nothing is left running', async () => {
     // Something for the agent to hold: a watched folder with a study waiting in the inbox.
     const scans = join(scratch, 'scans');
     const series = await writeCtSeries(join(scans, 'study-1'), {
@@ -323,8 +323,12 @@ describe('the desktop shell', () => {
       windowOf(`${APP}/`)(s)?.sent.some((m) => m.channel === 'inbox:changed' && Array.isArray(m.payload) && m.payload.length > 0),
     );
 
+    // The patient display is open too: it refuses the patient's close, not the app's quit.
+    expect(await call('consent:display-open', { exam_id: 'exam-1', signer_name: 'Ana Pérez' })).toMatchObject({ ok: true });
+    await shell.until('the patient display shown', (s) => windowOf(`${APP}/index.html#/patient`)(s)?.visible);
+
     await shell.request('trayClick', { label: 'Quit' });
-    const state = await shell.quit;
+    const state = await shell.quitWithin();
     // The first quit waits for the agent to stop; the shell then quits again, and that one goes through.
     expect(state.quitRequests).toBe(2);
     expect(state.quitsRefusedByWindow).toBe(0);

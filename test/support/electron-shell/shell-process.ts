@@ -115,6 +115,25 @@ export class ShellProcess {
     }
   }
 
+  /** The state at quit, once the app has quit; fails, saying how far it got, when it has not in `timeoutMs`. */
+  async quitWithin(timeoutMs = 20_000): Promise<ShellState> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => {
+        const said = (how: string): void => reject(new Error(`The app did not quit in ${timeoutMs} ms (${how}). Its log:\n${this.err}`));
+        this.state().then(
+          (s) => said(`quit asked ${s.quitRequests} times, refused by a window ${s.quitsRefusedByWindow} times`),
+          (e: unknown) => said(String(e)),
+        );
+      }, timeoutMs);
+    });
+    try {
+      return await Promise.race([this.quit, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** Ends the process if it is still running (after a failed test). */
   async stop(): Promise<void> {
     if (this.exit) return;
