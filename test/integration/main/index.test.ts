@@ -104,7 +104,7 @@ describe('the desktop shell', () => {
 
   afterAll(async () => {
     await shell?.stop();
-    await emulator?.stop();
+    await emulator?.dispose();
   });
 
   it('holds the single-instance lock, and a second instance brings the main window forward', async () => {
@@ -215,6 +215,11 @@ describe('the desktop shell', () => {
     expect([...state.handlers].sort()).toEqual(Object.keys(methods).sort());
 
     const own = await call('settings:get');
+    // No keychain module here: the key from the environment is held for the session only.
+    expect(await call('keys:status')).toMatchObject({
+      ok: true,
+      result: { keychain: { available: false, reason: 'no_module' }, live: { present: true, session_only: true }, active: 'live' },
+    });
     expect(own).toMatchObject({ ok: true, result: { api_base_url: emulator.info.base_url } });
     for (const frameUrl of ['https://evil.example/', 'file:///tmp/page.html', 'app://other/', 'app://user:pass@scanbridge/']) {
       const reply = await shell.request('invoke', { channel: 'settings:get', frameUrl, window: 0 });

@@ -4,8 +4,9 @@
 // the test's requests over the fork's IPC channel (index.ts starts it). After the app has quit it
 // lets go of that channel, so the process ends by itself only if the shell left nothing running;
 // if it is still alive a while later it says what is left and exits with code 3.
-import Module, { createRequire } from 'node:module';
+import Module, { createRequire, register } from 'node:module';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { HandlerDetails, IpcMainInvokeEvent, WebContents } from 'electron';
 import { createElectronDouble, electronEvent } from './double';
 import type { DoubleOptions } from './double';
@@ -18,18 +19,28 @@ const options = JSON.parse(raw) as DoubleOptions;
 const double = createElectronDouble(options);
 const bundle = join(options.appPath, 'main', '.build', 'index.cjs');
 
-// Node's CommonJS loader entry: `electron` and `keytar` asked for by the bundle get the double and
-// "not installed"; every other module, and every other caller, loads as usual.
+// Node's CommonJS loader entry: `electron` asked for by the bundle gets the double; every other
+// module, and every other caller, loads as usual.
 type Load = (request: string, parent: { filename?: string | null } | null | undefined, isMain: boolean) => unknown;
 const loader = Module as unknown as { _load: Load };
 const load = loader._load;
 loader._load = function (request, parent, isMain) {
-  if (parent?.filename === bundle) {
-    if (request === 'electron') return double.electron;
-    if (request === 'keytar') throw Object.assign(new Error("Cannot find module 'keytar'"), { code: 'MODULE_NOT_FOUND' });
-  }
+  if (request === 'electron' && parent?.filename === bundle) return double.electron;
   return load.call(this, request, parent, isMain);
 };
+
+// The bundle loads keytar with import() (main/adapters/keytar-secret-store.ts), through the ES
+// module loader: a resolve hook answers "not installed" to the bundle, as where it could not be built.
+const withoutKeytar = `
+let bundle;
+export function initialize(data) { bundle = data.bundle; }
+export async function resolve(specifier, context, next) {
+  if (specifier === 'keytar' && context.parentURL === bundle) {
+    throw Object.assign(new Error("Cannot find package 'keytar'"), { code: 'ERR_MODULE_NOT_FOUND' });
+  }
+  return next(specifier, context);
+}`;
+register(`data:text/javascript,${encodeURIComponent(withoutKeytar)}`, { data: { bundle: pathToFileURL(bundle).href } });
 
 const send = (message: HostMessage): void => {
   if (process.connected) process.send?.(message);
