@@ -191,6 +191,7 @@ const handlers: { [K in ShellCommand]: (args: ShellRequests[K]['args']) => Promi
   async screen({ displays, primaryDisplayId, event }) {
     double.screen.displays = displays;
     double.screen.primaryId = primaryDisplayId;
+    // The display passed is not the one that changed: the shell reads the list again, never this argument.
     double.screen.emit(event, electronEvent({}), displays[0]);
     return null;
   },
@@ -205,8 +206,9 @@ process.on('message', (message: ShellMessage) => {
 });
 
 double.app.onQuit = () => {
-  send({ kind: 'quit', state: state() });
-  process.disconnect();
+  // Let go of the channel once the last message is written (closing it earlier could drop it).
+  const message: HostMessage = { kind: 'quit', state: state() };
+  if (process.connected) process.send?.(message, undefined, {}, () => process.disconnect());
   // Unreferenced: it does not keep the process alive itself; it fires only if something else does.
   setTimeout(() => {
     process.stderr.write(`still running after the app quit: ${process.getActiveResourcesInfo().join(', ')}\n`);
