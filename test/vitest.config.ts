@@ -10,6 +10,9 @@ export default defineConfig({
     exclude: ['**/node_modules/**', 'test/e2e/**'],
     environment: 'node',
     pool: 'forks',
+    // Most files spend their time waiting on child processes (emulator, CLI, serve) and timers, not on
+    // the CPU: three forks keep both cores of a 2-core machine busy (vitest's default there is one).
+    maxWorkers: 3,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     globalSetup: ['test/support/global-setup.ts'],
