@@ -10,8 +10,10 @@ export default defineConfig({
   testDir: fileURLToPath(new URL('./e2e', import.meta.url)),
   testMatch: '**/*.spec.ts',
   outputDir: fileURLToPath(new URL('./.artifacts/playwright', import.meta.url)),
-  fullyParallel: false,
-  workers: 1,
+  // Every test has its own `scanbridge serve`, watch folder and browser context, and a worker's tests
+  // share that worker's emulator under names of their own: tests of one file may run on both cores.
+  fullyParallel: true,
+  workers: 2,
   retries: 0,
   forbidOnly: !!process.env['CI'],
   timeout: 90_000,

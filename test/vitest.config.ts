@@ -10,6 +10,11 @@ export default defineConfig({
     exclude: ['**/node_modules/**', 'test/e2e/**'],
     environment: 'node',
     pool: 'forks',
+    // Most files spend their time waiting on child processes (emulator, CLI, serve) and timers, not on
+    // the CPU: two forks keep both cores of a 2-core machine busy (vitest's default there is one). A
+    // third fork was slower on a busy machine and made the timing-sensitive tests (rate windows,
+    // kill -9 mid-write, webhook retry schedules) fail.
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     globalSetup: ['test/support/global-setup.ts'],

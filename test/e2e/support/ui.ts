@@ -32,7 +32,7 @@ export function texts(lang: Lang): (key: string, vars?: Record<string, string | 
 export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
   mkdirSync(screenshotDir, { recursive: true });
   // Let the progress bars and transitions settle so the picture shows the steady screen.
-  await page.waitForTimeout(300);
+  await settleAnimations(page);
   await page.screenshot({ path: join(screenshotDir, `${name}.png`) });
   if (options.fullPage) await page.screenshot({ path: join(screenshotDir, `${name}-full.png`), fullPage: true });
 }

@@ -1,10 +1,12 @@
 // An idle agent stays within its background budget for a simulated hour against the emulator
 // (calls counted on the emulator's side by a proxy in front of it), and waits out a 429.
-import { describe, expect, it } from 'vitest';
+// Each run has its own emulator, agent and proxy and spends its time waiting for the simulated
+// hour to pass, so the three run at the same time.
+import { describe, it } from 'vitest';
 import { exhaust, idleAgentRun } from '../../bench/poll-budget';
 
-describe('background polling budget', () => {
-  it('an idle agent on the Free plan makes fewer than 10 calls in an hour, and only its three refreshes', async () => {
+describe.concurrent('background polling budget', () => {
+  it('an idle agent on the Free plan makes fewer than 10 calls in an hour, and only its three refreshes', async ({ expect }) => {
     const run = await idleAgentRun({ plan: 'free' });
     const hour = run.calls.filter((c) => c.at < run.hourMs);
     expect(hour.length).toBeGreaterThanOrEqual(3);
@@ -13,14 +15,14 @@ describe('background polling budget', () => {
     expect(hour.every((c) => c.status === 200)).toBe(true);
   });
 
-  it('on the Pro plan refreshes more often, within 8 % of its limit', async () => {
+  it('on the Pro plan refreshes more often, within 8 % of its limit', async ({ expect }) => {
     const run = await idleAgentRun({ plan: 'pro' });
     const hour = run.calls.filter((c) => c.at < run.hourMs);
     expect(hour.length).toBeGreaterThan(20);
     expect(hour.length).toBeLessThanOrEqual(80);
   });
 
-  it('after a 429 sends nothing before Retry-After has passed', async () => {
+  it('after a 429 sends nothing before Retry-After has passed', async ({ expect }) => {
     const run = await idleAgentRun({ plan: 'free', hours: 2, before: exhaust });
     const refused = run.calls.filter((c) => c.status === 429);
     expect(refused).toHaveLength(1);
