@@ -13,7 +13,7 @@ import { createAppTray } from './adapters/tray';
 import type { AppTray, TrayLabels } from './adapters/tray';
 import type { Agent } from './core/agent';
 import { startAgent, stderrLogger } from './core/agent';
-import { languageOfLocale, texts } from './core/agent/messages';
+import { languageOfLocale, texts } from './core/agent/host/core-texts';
 import { appDataDir } from './core/paths';
 import { EncryptedFileSecretStore, FallbackSecretStore } from './core/secrets';
 import { forwardEvents, registerContractHandlers } from './ipc/contract-ipc';
