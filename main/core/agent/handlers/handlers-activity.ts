@@ -3,7 +3,7 @@
 import type { ActivityView } from '../../../../preload/contract';
 import type { ActivityEntry } from '../../api/activity';
 import type { Handlers } from '../host/contract-host';
-import type { HandlerContext } from '.';
+import type { HandlerContext } from './handler-context';
 
 const FRESH_MS = 30_000;
 

@@ -6,7 +6,7 @@ import type { SettingsStore } from '../../settings';
 import { SettingsValidationError } from '../../settings';
 import type { Handlers } from '../host/contract-host';
 import { ContractFailure } from '../host/contract-host';
-import type { HandlerContext } from '.';
+import type { HandlerContext } from './handler-context';
 
 type ConsentMethod =
   | 'consent:get' | 'consent:start' | 'consent:display-open' | 'consent:display-close' | 'consent:email' | 'consent:watch'

@@ -4,7 +4,7 @@ import type { ReferrerView } from '../../../../preload/contract';
 import type { Referrer, UpdateReferrerRequest } from '../../api';
 import type { Handlers } from '../host/contract-host';
 import { ContractFailure } from '../host/contract-host';
-import type { HandlerContext } from '.';
+import type { HandlerContext } from './handler-context';
 
 /** A referrer as the window sees it (only the fields the spec names). */
 export function referrerView(r: Referrer): ReferrerView {

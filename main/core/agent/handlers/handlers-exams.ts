@@ -6,7 +6,7 @@ import { isApiError } from '../../api';
 import type { UpdateExamRequest } from '../../api/exam-schemas';
 import type { Handlers } from '../host/contract-host';
 import { ContractFailure } from '../host/contract-host';
-import type { HandlerContext } from '.';
+import type { HandlerContext } from './handler-context';
 
 /** Ids the service hands out are short tokens; anything else is refused before it reaches a URL. */
 export function checkExamId(id: string, field = 'id'): string {

@@ -2,7 +2,7 @@
 import type { ImplantPageView, ImplantView } from '../../../../preload/contract';
 import type { Implant, ImplantPage } from '../../api';
 import type { Handlers } from '../host/contract-host';
-import type { HandlerContext } from '.';
+import type { HandlerContext } from './handler-context';
 
 /** A catalog entry as the window sees it. */
 export function implantView(e: Implant): ImplantView {

@@ -8,7 +8,7 @@ import { isApiError } from '../../api';
 import type { Handlers } from '../host/contract-host';
 import { ContractFailure } from '../host/contract-host';
 import { checkExamId } from './handlers-exams';
-import type { HandlerContext } from '.';
+import type { HandlerContext } from './handler-context';
 
 const PDF_MAGIC = Buffer.from('%PDF-', 'latin1');
 /** A presigned URL is reused while it has at least this long to live. */

@@ -1,7 +1,7 @@
 // Sharing an exam (§4.2, §2.4, §2.5): e-mail, the public page PIN, the embeddable viewer.
 import type { Handlers } from '../host/contract-host';
 import { checkExamId } from './handlers-exams';
-import type { HandlerContext } from '.';
+import type { HandlerContext } from './handler-context';
 
 export function createShareHandlers(ctx: HandlerContext): Pick<Handlers, 'share:email' | 'share:public-page' | 'share:rotate-pin' | 'share:embed' | 'share:embed-enable' | 'share:embed-revoke'> {
   return {

@@ -6,7 +6,7 @@ import type { Ticket } from '../../api/support';
 import { APP_VERSION } from '../../api/user-agent';
 import type { Handlers } from '../host/contract-host';
 import { buildDiagnostics } from './diagnostics';
-import type { HandlerContext } from '.';
+import type { HandlerContext } from './handler-context';
 
 const ticketView = (t: Ticket): TicketView => ({
   id: t.id,

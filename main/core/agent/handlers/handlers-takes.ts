@@ -7,8 +7,8 @@ import { scanFolder } from '../../dicom';
 import type { ExamFields } from '../../upload/ports';
 import type { Handlers } from '../host/contract-host';
 import { ContractFailure } from '../host/contract-host';
-import type { HandlerContext } from '.';
-import { checkFolder } from '.';
+import type { HandlerContext } from './handler-context';
+import { checkFolder } from './handler-context';
 import type { UploadRequest } from '../queue/upload-queue';
 
 /** API v1 §8: at most 2 extra takes per exam (3 takes in total). */

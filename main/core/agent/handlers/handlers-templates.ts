@@ -4,7 +4,7 @@ import type { TemplatePageView, TemplateView } from '../../../../preload/contrac
 import type { CreateTemplateRequest, Template, TemplatePage, UpdateTemplateRequest } from '../../api';
 import type { Handlers } from '../host/contract-host';
 import { ContractFailure } from '../host/contract-host';
-import type { HandlerContext } from '.';
+import type { HandlerContext } from './handler-context';
 
 type PageInput = { name?: string | undefined; slots: { x: number; y: number; w: number; h: number; label?: string | undefined }[] };
 

@@ -4,7 +4,7 @@ import type { DeliveryView, WebhookView } from '../../../../preload/contract';
 import type { Delivery, Webhook } from '../../api/webhooks';
 import { ContractFailure } from '../host/contract-host';
 import type { Handlers } from '../host/contract-host';
-import type { HandlerContext } from '.';
+import type { HandlerContext } from './handler-context';
 
 const webhookView = (w: Webhook): WebhookView => ({
   id: w.id,

@@ -2,13 +2,9 @@
 // a time in order, paused, resumed, cancelled and retried on request, retried by themselves after
 // network faults, and restored after a restart (the engine's journal resumes the same exam).
 //
-// Beside it: queue-entry.ts (a job's entry, its one state union `QueueState`, and its form on
-// disk), queue-board.ts (the entries, pushed to the window in batches — a 5000-file job makes a
-// few pushes a second — and saved), job-view.ts (the view as a pure reducer of engine events),
-// retry-policy.ts (when a job is tried again), queue-port.ts (the service port a job uses).
-// What stays here is the scheduling of runs and staff's controls, which move entries between
-// states; they are one module (a little over 400 lines) because each control must know what a
-// running job does with it.
+// This module schedules runs and carries out staff's controls, which move entries between states;
+// the rest of a job's life lives in its own modules of this folder (queue/). They are one module (a
+// little over 400 lines) because each control must know what a running job does with it.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { UploadJobView, UploadPhase } from '../../../../preload/contract';
