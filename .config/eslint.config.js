@@ -70,7 +70,7 @@ export default tseslint.config(
           zone('main/core/consent', core('upload', 'watch', 'agent', 'bridge', 'cli'), 2, 'consent sits below the agent, beside upload and watch'),
           zone('main/core/agent', core('bridge', 'cli'), 2, 'the agent sits below the front ends (bridge, cli)'),
           zone('main/core/bridge', core('cli'), 2, 'the bridge sits below the cli'),
-          zone(['main/core/settings', 'main/core/secrets', 'main/core/paths.ts', 'main/core/credentials.ts', 'main/core/atomic-file.ts', 'main/core/private-fs.ts', 'main/core/tokens.ts', 'main/core/contract-failure.ts', 'main/core/poll-task.ts'], core('dicom', 'upload', 'watch', 'consent', 'agent', 'bridge', 'cli'), 2, 'settings, secrets, paths and credentials are helpers below every layer'),
+          zone(['main/core/settings', 'main/core/secrets', 'main/core/paths.ts', 'main/core/credentials.ts', 'main/core/atomic-file.ts', 'main/core/private-fs.ts', 'main/core/tokens.ts', 'main/core/contract-failure.ts', 'main/core/poll-task.ts', 'main/core/emitter.ts', 'main/core/defined.ts'], core('dicom', 'upload', 'watch', 'consent', 'agent', 'bridge', 'cli'), 2, 'settings, secrets, paths and credentials are helpers below every layer'),
           // §3: the window.
           zone('renderer', ['main', 'test'], 3, 'The renderer imports only renderer/ and types from preload/contract'),
           zone('renderer', 'preload', 3, 'The renderer imports only renderer/ and types from preload/contract', ['./contract']),

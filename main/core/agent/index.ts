@@ -1,47 +1,47 @@
 // The agent: the composition root of the core. It builds the settings store, the keys, the
 // service connection, the inbox, the upload queue and the folder watchers, keeps them in step
 // when settings or keys change, and exposes the contract (`host`) to a transport: the Electron
-// IPC wrappers (main/index.ts), the browser-mode server (`scanbridge serve`) or a test.
+// IPC wrappers (main/index.ts), the browser-mode server (`scanbridge serve`) or a test. Each part
+// is built by a named builder of its folder; startAgent only puts them together, in order.
 import { join } from 'node:path';
-import type { InboxItem, KeysStatus, Language, RateState, Settings, UploadJobView } from '../../../preload/contract';
-import { ActivityHub } from './pipeline/agent-activity';
-import type { JobOrigin } from './pipeline/agent-activity';
-import type { ContractHost, Logger } from './host/contract-host';
-import { createContractHost } from './host/contract-host';
-import { ChangeBatcher } from './host/change-batcher';
-import { EventHub } from './host/event-hub';
-import { ExamRecorder } from './pipeline/exam-recorder';
-import { createHandlers } from './handlers';
-import { registerBackgroundTasks } from './background/background-refreshes';
-import { Inbox } from './inbox/inbox';
-import { InboxStore } from './inbox/inbox-store';
-import { KeyManager } from './service/api-keys';
-import { systemLanguage as detectSystemLanguage, texts } from './host/core-texts';
-import { NotificationFeed } from './background/notification-feed';
-import type { PollClock } from './background/poll-scheduler';
-import { PollScheduler } from './background/poll-scheduler';
-import type { FolderPicker, Notifier } from './host/host-ports';
-import { logNotifier, noFolderPicker } from './host/host-ports';
-import { ServiceConnection } from './service/service-connection';
-import type { EngineOptions } from '../upload/engine';
-import { UploadQueue } from './queue/upload-queue';
-import { Watchers } from './pipeline/watchers';
-import type { ApiClient } from '../api';
+import type { AccountView, Events, Language, Settings, UploadJobView } from '../../../preload/contract';
 import { APP_VERSION } from '../api/user-agent';
-import { ConsentDesk, pagePatientDisplay } from '../consent/desk';
-import type { PatientDisplayPort } from '../consent/desk';
-import { baseUrlOf, environmentCredentials } from '../credentials';
+import type { ConsentDesk, PatientDisplayPort } from '../consent/desk';
+import { environmentCredentials } from '../credentials';
 import { stopScanWorkers } from '../dicom';
-import { securePrivateFolders } from '../private-fs';
 import type { SecretStore } from '../secrets/secret-store';
-import { importLegacyPreferences, openSettingsStore } from '../settings';
-import { resolveConfigDir } from '../settings/paths';
 import type { Settings as StoredSettings } from '../settings';
-import { examsPortFromClient } from '../upload/api-port';
-import { extraTakePort } from '../upload/target';
-import type { ExamsPort } from '../upload/ports';
+import { definedFields } from '../defined';
+import { Emitter } from '../emitter';
+import type { EngineOptions } from '../upload/engine';
 import type { FolderWatcherOptions, WatchFolderConfig } from '../watch';
 import { Ledger, newAgentId } from '../watch';
+import { createSettingsView, openAgentSettings } from './agent-settings';
+import { registerBackgroundTasks } from './background/background-refreshes';
+import { NotificationFeed } from './background/notification-feed';
+import { agentPollScheduler } from './background/poll-gate';
+import type { PollClock } from './background/poll-scheduler';
+import type { PollScheduler } from './background/poll-scheduler';
+import { openConsentDesk } from './consent-desk';
+import { createHandlers } from './handlers';
+import { batchedEvent } from './host/batched-event';
+import type { ContractHost, Logger } from './host/contract-host';
+import { createContractHost } from './host/contract-host';
+import { systemLanguage as detectSystemLanguage } from './host/core-texts';
+import { EventHub } from './host/event-hub';
+import type { FolderPicker, Notifier } from './host/host-ports';
+import { logNotifier, noFolderPicker } from './host/host-ports';
+import { uploadNotices } from './host/upload-notices';
+import { Inbox } from './inbox/inbox';
+import { InboxStore } from './inbox/inbox-store';
+import { ActivityHub } from './pipeline/agent-activity';
+import { ExamRecorder } from './pipeline/exam-recorder';
+import { Watchers } from './pipeline/watchers';
+import { queueHooks } from './queue/queue-hooks';
+import { openAgentQueue } from './queue/agent-queue';
+import { KeyManager } from './service/api-keys';
+import { ServiceConnection } from './service/service-connection';
+import { serviceConnector } from './service/service-ports';
 
 export type { ActivityEvents, JobOrigin } from './pipeline/agent-activity';
 export type { ContractHost, Logger } from './host/contract-host';
@@ -121,236 +121,73 @@ export function stderrLogger(prefix = 'scanbridge'): Logger {
 export async function startAgent(options: AgentOptions): Promise<Agent> {
   const env = options.env ?? process.env;
   const log = options.log ?? stderrLogger();
-  const systemLanguage = options.systemLanguage ?? detectSystemLanguage(env);
+  const tuning = options.tuning ?? {};
   const agentDir = options.stateDir ?? join(options.dataDir, 'agent');
   const events = new EventHub();
+  const emit = events.emit.bind(events);
   const activity = new ActivityHub();
   const agentId = newAgentId();
 
-  // Patient data stays private: folders 0700, files 0600, older ones tightened (core/private-fs.ts).
-  securePrivateFolders([options.dataDir, resolveConfigDir({ ...(options.configDir ? { cwd: options.configDir } : {}), env })]);
-  const settingsStore = openSettingsStore({ ...(options.configDir ? { cwd: options.configDir } : {}), env });
-  if (settingsStore.problems.length > 0) log.warn(`settings: fell back to defaults for ${settingsStore.problems.join(', ')}`);
-  // Settings before version 2 kept the inbox preferences in a file of their own: moved in once.
-  try {
-    if (importLegacyPreferences(settingsStore, join(options.dataDir, 'agent', 'preferences.json'))) log.info('settings: inbox preferences moved into the settings file');
-  } catch (e) {
-    log.warn(`settings: the old inbox preferences could not be moved in (${e instanceof Error ? e.name : 'error'})`);
-  }
-  const prefs = (): StoredSettings['inbox'] => settingsStore.get().inbox;
+  const settingsStore = openAgentSettings({ dataDir: options.dataDir, configDir: options.configDir, env, log });
   const keys = new KeyManager(options.secretStore, log);
   await keys.load(environmentCredentials(env).apiKey);
-
-  const language = (s: StoredSettings = settingsStore.get()): Language => (s.language === 'system' ? systemLanguage : s.language);
-  const apiUrl = (s: StoredSettings): string => baseUrlOf(env, s) ?? '';
-  const activeKind = (s: StoredSettings): 'live' | 'sandbox' | null => (keys.has(s.active_key_kind) ? s.active_key_kind : null);
-
-  const settingsView = (): Settings => {
-    const s = settingsStore.get();
-    const p = prefs();
-    return {
-      language: s.language,
-      api_base_url: apiUrl(s),
-      active_key: activeKind(s),
-      watch_folders: s.watch_folders.map((f) => ({ ...f })),
-      upload: { concurrency: s.upload.concurrency, bandwidth_limit: s.upload.bandwidth_limit_bytes_per_s, mode: s.upload.mode },
-      exam_name_template: p.exam_name_template,
-      default_expiration_days: p.default_expiration_days,
-      consent: { ...s.consent },
-    };
-  };
-  const keysStatus = (): KeysStatus => ({
-    keychain: keys.keychainState,
-    live: keys.slot('live'),
-    sandbox: keys.slot('sandbox'),
-    active: activeKind(settingsStore.get()),
-  });
+  const systemLanguage = options.systemLanguage ?? detectSystemLanguage(env);
+  const view = createSettingsView({ store: settingsStore, keys, env, systemLanguage });
+  const language = (): Language => view.language();
 
   // The meter moves with every API call: the window hears about it at most once a second.
-  const rateBatcher = new ChangeBatcher<RateState>({
-    intervalMs: 1000,
-    push: ([rate]) => {
-      if (rate) events.emit('account:rate', rate);
-    },
-  });
-  const service = new ServiceConnection(APP_VERSION, (rate) => rateBatcher.mark('rate', rate));
-  let portOf: { client: ApiClient; port: ExamsPort } | null = null;
-  const port = (): ExamsPort | null => {
-    const client = service.client;
-    if (!client) return null;
-    if (portOf?.client !== client) portOf = { client, port: examsPortFromClient(client) };
-    return portOf.port;
-  };
-
-  const inboxBatcher = new ChangeBatcher<InboxItem[]>({
-    intervalMs: options.tuning?.inboxBatchMs ?? 200,
-    push: ([items]) => {
-      if (items) events.emit('inbox:changed', items);
-    },
-  });
-  const inbox = new Inbox(
-    await InboxStore.open(join(agentDir, 'inbox.json')),
-    () => ({ template: prefs().exam_name_template, language: language(), defaultExpirationDays: prefs().default_expiration_days }),
-    (items) => inboxBatcher.mark('inbox', items),
-  );
+  const rate = batchedEvent(emit, 'account:rate', 1000);
+  const service = new ServiceConnection(APP_VERSION, (r) => rate.mark(r));
+  const inboxPush = batchedEvent(emit, 'inbox:changed', tuning.inboxBatchMs ?? 200);
+  const inbox = new Inbox(await InboxStore.open(join(agentDir, 'inbox.json')), view.prefill, (items) => inboxPush.mark(items));
   const ledger = await Ledger.open(join(options.dataDir, 'watch', 'uploaded-studies.jsonl'));
   const notifier = options.notifier ?? logNotifier(log);
-  const notify = (kind: 'exam_ready' | 'upload_failed' | 'upload_retrying', view: UploadJobView): void => {
-    const t = texts(language());
-    const [title, body] =
-      kind === 'exam_ready' ? [t.examReadyTitle, t.examReadyBody(view.name)] : kind === 'upload_failed' ? [t.uploadFailedTitle, t.uploadFailedBody(view.name)] : [t.uploadRetryingTitle, t.uploadRetryingBody(view.name)];
-    try {
-      notifier.notify({ kind: kind === 'exam_ready' ? 'exam_ready' : 'upload_failed', title, body, job_id: view.id });
-    } catch {
-      // No notification service: the window still shows it.
-    }
-  };
-
   const recorder = new ExamRecorder({ ledger, inbox, agentId, log });
-  const originOf = (view: UploadJobView): JobOrigin => {
-    if (!view.inbox_id || !inbox.has(view.inbox_id)) return null;
-    const item = inbox.get(view.inbox_id);
-    return { folderId: item.folder_id, exportPath: item.export_path, study_uid: item.study_uid };
-  };
-  // One scheduler for every background refresh, within a share of the key's hourly allowance.
-  const poll = new PollScheduler({
-    ...(options.tuning?.pollClock ? { clock: options.tuning.pollClock } : {}),
-    gate: () => {
-      const meter = service.client?.meter;
-      const s = meter?.snapshot();
-      return {
-        limit: s?.limit ?? null,
-        remaining: s?.remaining ?? null,
-        blockedForWallMs: meter?.waitMs() ?? 0,
-        resetInWallMs: s?.reset ? Math.max(0, s.reset.getTime() - Date.now()) : null,
-      };
-    },
-    onError: (task, e) => log.warn(`background ${task} failed: ${e instanceof Error ? e.name : 'error'}`),
-  });
-  const feed = new NotificationFeed((state) => events.emit('notifications:changed', state), () => notifier);
 
-  const queue = await UploadQueue.open({
-    file: join(agentDir, 'uploads.json'),
-    dataDir: options.dataDir,
-    port,
-    targetPort: (target, fields) => (service.client ? extraTakePort(service.client, target, fields) : null),
-    finish: async (examId, expirationDays) => {
-      const client = service.client;
-      if (!client) return { viewer_url: null };
-      if (expirationDays !== null) await client.exams.update(examId, { expiration_days: expirationDays });
-      const exam = await client.exams.get(examId);
-      return { viewer_url: exam.viewer_url ?? null };
-    },
-    settings: () => {
-      const u = settingsStore.get().upload;
-      return { concurrency: u.concurrency, bandwidthLimit: u.bandwidth_limit_bytes_per_s, mode: u.mode };
-    },
-    push: (changed) => events.emit('uploads:state', changed),
-    hooks: {
-      async onReady(view, info) {
-        if (view.inbox_id && inbox.has(view.inbox_id)) inbox.setStatus(view.inbox_id, 'uploaded', view.id);
-        notify('exam_ready', view);
-        activity.emit('upload:ready', { view, origin: originOf(view), files: info.result.files, bytes: info.result.bytes });
-        await recorder.ready(view, { ledger: info.ledger, result: info.result });
-      },
-      onEnded(view, info) {
-        activity.emit('upload:ended', { view, origin: originOf(view) });
-        // Superseded: the upload of the study's new files follows at once and keeps the claim.
-        if (info.superseded) return;
-        void recorder.ended(view);
-        // Back to the inbox, so staff can correct and upload again.
-        if (view.inbox_id && inbox.has(view.inbox_id)) inbox.setStatus(view.inbox_id, 'review', null);
-        if (view.phase === 'failed') notify('upload_failed', view);
-      },
-      onStruggling(view) {
-        activity.emit('upload:struggling', { view, origin: originOf(view) });
-        notify('upload_retrying', view);
-      },
-    },
-    log,
-    ...(options.tuning?.uploadsBatchMs !== undefined ? { batchMs: options.tuning.uploadsBatchMs } : {}),
-    ...(options.tuning?.retryDelaysMs ? { retryDelaysMs: options.tuning.retryDelaysMs } : {}),
-    ...(options.tuning?.engine ? { engine: options.tuning.engine } : {}),
-  });
+  const poll = agentPollScheduler({ meter: () => service.client?.meter, log, clock: tuning.pollClock });
+  const feed = new NotificationFeed((state) => emit('notifications:changed', state), () => notifier);
 
-  const watchers = new Watchers({
-    ledger,
-    inbox,
-    queue,
-    recorder,
-    agentId,
-    log,
-    activity,
-    ...(options.tuning?.watcher ? { watcher: options.tuning.watcher } : {}),
-    ...(options.tuning?.heldRetryMs !== undefined ? { heldRetryMs: options.tuning.heldRetryMs } : {}),
-  });
+  const hooks = queueHooks({ inbox, recorder, activity, notify: uploadNotices(notifier, language) });
+  const push = (changed: UploadJobView[]): void => emit('uploads:state', changed);
+  const { dataDir, patientDisplay, patientPageOrigin } = options;
+  const queue = await openAgentQueue({ file: join(agentDir, 'uploads.json'), dataDir, service, settingsStore, push, hooks, log, tuning });
+
+  const watcherTuning = definedFields(tuning, ['watcher', 'heldRetryMs']);
+  const watchers = new Watchers({ ledger, inbox, queue, recorder, agentId, log, activity, ...watcherTuning });
   const applyWatchers = (s: StoredSettings): void => {
-    watchers.apply(options.folders ?? s.watch_folders).catch((e: unknown) => log.warn(`watch folders could not start: ${e instanceof Error ? e.name : 'error'}`));
+    const failed = (e: unknown): void => log.warn(`watch folders could not start: ${e instanceof Error ? e.name : 'error'}`);
+    watchers.apply(options.folders ?? s.watch_folders).catch(failed);
   };
 
-  const connect = (s: StoredSettings = settingsStore.get()): void => {
-    const kind = activeKind(s);
-    const before = service.client;
-    service.configure(apiUrl(s) || null, kind ? keys.value(kind) : null);
-    // Another key is another account: its notifications are not news of this one.
-    if (service.client !== before) feed.reset();
-    queue.kick();
-  };
+  const settings = (): StoredSettings => settingsStore.get();
+  const connect = serviceConnector({ service, view, settings, onAccountChange: () => feed.reset(), kick: () => queue.kick() });
   connect();
-  const stopBackground = registerBackgroundTasks({
-    scheduler: poll,
-    client: () => service.client,
-    feed,
-    pushAccount: (account) => events.emit('account:changed', account),
-    pushActivity: (latest) => events.emit('activity:changed', latest),
-  });
+  const pushAccount = (account: AccountView): void => emit('account:changed', account);
+  const pushActivity = (latest: Events['activity:changed']): void => emit('activity:changed', latest);
+  const stopBackground = registerBackgroundTasks({ scheduler: poll, client: () => service.client, feed, pushAccount, pushActivity });
 
   const unsubscribeSettings = settingsStore.subscribe((s) => {
     connect(s);
     applyWatchers(s);
     queue.applySettings();
     inbox.reprefill();
-    events.emit('settings:changed', settingsView());
+    emit('settings:changed', view.settings());
   });
 
-  const statusListeners = new Set<(s: AgentStatus) => void>();
-  const unsubscribeQueue = queue.onStatus(() => {
-    const s = queue.status();
-    for (const l of statusListeners) l(s);
-  });
+  const status = new Emitter<[AgentStatus]>();
+  const unsubscribeQueue = queue.onStatus(() => status.emit(queue.status()));
 
-  const consent = new ConsentDesk({
-    client: () => service.require(),
-    settings: () => settingsStore.get().consent,
-    dataDir: options.dataDir,
-    language: () => language(),
-    display: options.patientDisplay ?? pagePatientDisplay(options.patientPageOrigin ?? (() => null)),
-    emitStatus: (exam_id, c) => events.emit('consent:status', { exam_id, consent: c }),
-    emitSession: (s) => events.emit('consent:session', s),
-    poller: poll,
-  });
+  const consent = openConsentDesk({ service, settingsStore, dataDir, language, events, poll, patientDisplay, patientPageOrigin });
 
-  const handlers = createHandlers({
-    transport: options.transport,
-    systemLanguage,
-    settingsStore,
-    keys,
-    service,
-    inbox,
-    queue,
-    recorder,
-    consent,
-    folderPicker: options.folderPicker ?? noFolderPicker,
-    settingsView,
-    keysStatus,
-    keysChanged: () => {
-      connect();
-      events.emit('keys:changed', keysStatus());
-      events.emit('settings:changed', settingsView());
-    },
-    poll,
-    feed,
-  });
+  const keysChanged = (): void => {
+    connect();
+    emit('keys:changed', view.keysStatus());
+    emit('settings:changed', view.settings());
+  };
+  const folderPicker = options.folderPicker ?? noFolderPicker;
+  const services = { settingsStore, keys, service, inbox, queue, recorder, consent, poll, feed, folderPicker };
+  const views = { settingsView: view.settings, keysStatus: view.keysStatus, keysChanged };
+  const handlers = createHandlers({ transport: options.transport, systemLanguage, ...services, ...views });
   const host = createContractHost(handlers, (l) => events.subscribe(l), log);
 
   applyWatchers(settingsStore.get());
@@ -360,13 +197,10 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     host,
     activity,
     consent,
-    settings: settingsView,
-    language: () => language(),
+    settings: view.settings,
+    language,
     status: () => queue.status(),
-    onStatus(listener) {
-      statusListeners.add(listener);
-      return () => statusListeners.delete(listener);
-    },
+    onStatus: (listener) => status.subscribe(listener),
     settingsFile: settingsStore.path,
     poll,
     stop() {
@@ -379,8 +213,8 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
         await watchers.close();
         await queue.close();
         await recorder.releaseAll();
-        inboxBatcher.close();
-        rateBatcher.close();
+        inboxPush.close();
+        rate.close();
         await inbox.flush();
         service.close();
         await stopScanWorkers();
