@@ -6,6 +6,7 @@ import globals from 'globals';
 import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import typeOnlyImports from './eslint-rules/type-only-imports.js';
+import noImportCycle from './eslint-rules/no-import-cycle.js';
 
 // The layering rules are described in main/ARCHITECTURE.md; each message names its section.
 const ARCH = 'main/ARCHITECTURE.md';
@@ -81,6 +82,17 @@ export default tseslint.config(
           zone('test/emulator', ['main', 'preload', 'renderer'], 4, 'test/emulator must not import project code'),
         ],
       }],
+    },
+  },
+  // §6: no import cycle, type imports included (import-x's no-cycle follows value imports only).
+  {
+    files: ['main/**/*.ts', 'preload/**/*.ts', 'renderer/src/**/*.{ts,tsx}'],
+    plugins: { cycles: { rules: { 'no-import-cycle': noImportCycle } } },
+    // import-x reads the modules it walks through only when it knows their extension and parser.
+    settings: { 'import-x/extensions': ['.ts', '.tsx'], 'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] } },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'cycles/no-import-cycle': ['error', { message: `Modules read in one direction (${ARCH} §6).` }],
     },
   },
   // §1: no Electron, native adapters or React in the core, not even with a dynamic import().
