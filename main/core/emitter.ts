@@ -16,7 +16,7 @@ export class Emitter<Args extends unknown[]> {
   }
 
   emit(...args: Args): void {
-    for (const l of [...this.listeners]) {
+    for (const l of this.listeners) {
       try {
         l(...args);
       } catch (e) {

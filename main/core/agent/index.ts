@@ -39,6 +39,7 @@ import { ExamRecorder } from './pipeline/exam-recorder';
 import { Watchers } from './pipeline/watchers';
 import { queueHooks } from './queue/queue-hooks';
 import { openAgentQueue } from './queue/agent-queue';
+import type { QueueStatus } from './queue/queue-board';
 import { KeyManager } from './service/api-keys';
 import { ServiceConnection } from './service/service-connection';
 import { serviceConnector } from './service/service-ports';
@@ -47,6 +48,7 @@ export type { ActivityEvents, JobOrigin } from './pipeline/agent-activity';
 export type { ContractHost, Logger } from './host/contract-host';
 export type { FolderPicker, Notice, Notifier } from './host/host-ports';
 export type { PollClock, PollTask } from './background/poll-scheduler';
+export type { QueueStatus } from './queue/queue-board';
 
 export type AgentOptions = {
   /** The app data folder (inbox, upload journals, ledger): appDataDir() from core/paths in the app and CLI. */
@@ -84,8 +86,6 @@ export type AgentOptions = {
   };
 };
 
-export type AgentStatus = 'idle' | 'uploading' | 'error';
-
 export type Agent = {
   /** The contract, for a transport. */
   host: ContractHost;
@@ -96,8 +96,8 @@ export type Agent = {
   /** The language the core's own texts use (notifications, tray). */
   language(): Language;
   /** Upload status for the tray icon. */
-  status(): AgentStatus;
-  onStatus(listener: (status: AgentStatus) => void): () => void;
+  status(): QueueStatus;
+  onStatus(listener: (status: QueueStatus) => void): () => void;
   /** What the watchers found and how uploads ended, for a headless front end. */
   activity: ActivityHub;
   /** Where the settings file is (tests check that it never holds a key). */
@@ -174,7 +174,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     emit('settings:changed', view.settings());
   });
 
-  const status = new Emitter<[AgentStatus]>();
+  const status = new Emitter<[QueueStatus]>();
   const unsubscribeQueue = queue.onStatus(() => status.emit(queue.status()));
 
   const consent = openConsentDesk({ service, settingsStore, dataDir, language, events, poll, patientDisplay, patientPageOrigin });

@@ -7,6 +7,7 @@ import { SettingsValidationError } from '../../settings';
 import type { Handlers } from '../host/contract-host';
 import { ContractFailure } from '../host/contract-host';
 import type { HandlerContext } from './handler-context';
+import { definedFields } from '../../defined';
 
 type ConsentMethod =
   | 'consent:get' | 'consent:start' | 'consent:display-open' | 'consent:display-close' | 'consent:email' | 'consent:watch'
@@ -50,9 +51,8 @@ export function createConsentHandlers(ctx: HandlerContext): Pick<Handlers, Conse
     'consent:pdf': async (args) => ({ pdf_base64: await desk.blankPdf(args.exam_id) }),
     'consent:displays': async () => desk.displays(),
     'consent:settings': async (args) => {
-      const change: { country_code?: string; copies_folder?: string | null; display_id?: number | null } = {};
-      if (args.country_code !== undefined) change.country_code = args.country_code;
-      if (args.display_id !== undefined) change.display_id = args.display_id;
+      type Change = { country_code?: string; copies_folder?: string | null; display_id?: number | null };
+      const change: Change = definedFields(args, ['country_code', 'display_id']);
       if (args.copies_folder !== undefined) {
         if (args.copies_folder !== null && !isAbsolute(args.copies_folder)) {
           throw new ContractFailure('invalid_args', 'Give the full path of the folder.', [{ field: 'copies_folder', message: 'must be an absolute path' }]);

@@ -7,6 +7,7 @@ import type { UpdateExamRequest } from '../../api/exam-schemas';
 import type { Handlers } from '../host/contract-host';
 import { ContractFailure } from '../host/contract-host';
 import type { HandlerContext } from './handler-context';
+import { definedFields } from '../../defined';
 
 /** Ids the service hands out are short tokens; anything else is refused before it reaches a URL. */
 export function checkExamId(id: string, field = 'id'): string {
@@ -65,15 +66,8 @@ export function createExamsHandlers(ctx: HandlerContext): Pick<Handlers, 'exams:
       return { exams: res.exams.filter((x) => x.id !== id).map((x) => ({ id: x.id, name: x.name ?? null, exam_type: x.exam_type ?? null, created_at: x.created_at ?? null })) };
     },
     'exams:update': async (args) => {
-      const body: UpdateExamRequest = {};
-      const f = args.fields;
-      if (f.name !== undefined) body.name = f.name;
-      if (f.patient_name !== undefined) body.patient_name = f.patient_name;
-      if (f.patient_id !== undefined) body.patient_id = f.patient_id;
-      if (f.birth_date !== undefined) body.birth_date = f.birth_date;
-      if (f.reason !== undefined) body.reason = f.reason;
-      if (f.expiration_days !== undefined) body.expiration_days = f.expiration_days;
-      if (f.radiograph_subtype !== undefined) body.radiograph_subtype = f.radiograph_subtype;
+      const fields = ['name', 'patient_name', 'patient_id', 'birth_date', 'reason', 'expiration_days', 'radiograph_subtype'] as const;
+      const body: UpdateExamRequest = definedFields(args.fields, fields);
       if (Object.keys(body).length === 0) throw new ContractFailure('invalid_args', 'Nothing to change.', [{ field: 'fields', message: 'no field given' }]);
       return examView(await ctx.service.require().exams.update(checkExamId(args.id), body));
     },

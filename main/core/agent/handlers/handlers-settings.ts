@@ -10,6 +10,7 @@ import { ContractFailure } from '../host/contract-host';
 import { accountView } from '../service/service-connection';
 import type { HandlerContext } from './handler-context';
 import { checkFolder, updateSettings } from './handler-context';
+import { definedFields } from '../../defined';
 
 type SettingsMethod = 'app:info' | 'settings:get' | 'settings:update' | 'account:get';
 type FolderMethod = 'folders:add' | 'folders:update' | 'folders:remove' | 'folders:pick';
@@ -21,13 +22,10 @@ export function createSettingsHandlers(ctx: HandlerContext): Pick<Handlers, Sett
 
     'settings:get': async () => ctx.settingsView(),
     'settings:update': async (args) => {
-      const patch: SettingsPatch = {};
-      if (args.language !== undefined) patch.language = args.language;
+      const patch: SettingsPatch = definedFields(args, ['language']);
       if (args.upload) {
-        patch.upload = {};
-        if (args.upload.concurrency !== undefined) patch.upload.concurrency = args.upload.concurrency;
+        patch.upload = definedFields(args.upload, ['concurrency', 'mode']);
         if (args.upload.bandwidth_limit !== undefined) patch.upload.bandwidth_limit_bytes_per_s = args.upload.bandwidth_limit;
-        if (args.upload.mode !== undefined) patch.upload.mode = args.upload.mode;
       }
       if (args.exam_name_template !== undefined || args.default_expiration_days !== undefined) {
         patch.inbox = {
@@ -66,15 +64,11 @@ export function createFolderHandlers(ctx: HandlerContext): Pick<Handlers, Folder
     },
     'folders:update': async (args) => {
       const current = findFolder(args.id);
-      const next: WatchFolder = { ...current };
+      const next: WatchFolder = { ...current, ...definedFields(args, ['exam_type', 'mode', 'settle_seconds', 'polling']) };
       if (args.path !== undefined) {
         next.path = await checkFolder(args.path);
         if (folders().some((f) => f.id !== args.id && resolve(f.path) === next.path)) throw new ContractFailure('folder_exists', 'This folder is already watched.', [{ field: 'path', message: 'already watched' }]);
       }
-      if (args.exam_type !== undefined) next.exam_type = args.exam_type;
-      if (args.mode !== undefined) next.mode = args.mode;
-      if (args.settle_seconds !== undefined) next.settle_seconds = args.settle_seconds;
-      if (args.polling !== undefined) next.polling = args.polling;
       updateSettings(ctx.settingsStore, { watch_folders: folders().map((f) => (f.id === args.id ? next : f)) });
       return ctx.settingsView();
     },

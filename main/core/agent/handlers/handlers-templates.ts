@@ -5,6 +5,7 @@ import type { CreateTemplateRequest, Template, TemplatePage, UpdateTemplateReque
 import type { Handlers } from '../host/contract-host';
 import { ContractFailure } from '../host/contract-host';
 import type { HandlerContext } from './handler-context';
+import { definedFields } from '../../defined';
 
 type PageInput = { name?: string | undefined; slots: { x: number; y: number; w: number; h: number; label?: string | undefined }[] };
 
@@ -41,9 +42,7 @@ export function createTemplatesHandlers(ctx: Pick<HandlerContext, 'service'>): P
       return { template: templateView(await client.templates.create(body)), sandbox: client.sandbox };
     },
     'templates:update': async (args) => {
-      const body: UpdateTemplateRequest = {};
-      if (args.name !== undefined) body.name = args.name;
-      if (args.description !== undefined) body.description = args.description;
+      const body: UpdateTemplateRequest = definedFields(args, ['name', 'description']);
       if (args.pages !== undefined) body.pages = pagesBody(args.pages);
       if (Object.keys(body).length === 0) throw new ContractFailure('invalid_args', 'Nothing was changed.', [{ field: 'name', message: 'give at least one field' }]);
       const client = ctx.service.require();

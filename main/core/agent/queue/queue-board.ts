@@ -8,16 +8,19 @@ import { ContractFailure } from '../host/contract-host';
 import type { Logger } from '../host/contract-host';
 import { type Entry, isLive, type QueueState, recordOf } from './queue-entry';
 import { type JobRecord, UploadListFile } from './upload-list-store';
+import { Emitter } from '../../emitter';
 
 const byCreated = (a: Entry, b: Entry): number => (a.view.created_at < b.view.created_at ? -1 : a.view.created_at > b.view.created_at ? 1 : 0);
 
+/** The upload queue's overall status, as the tray shows it (the agent's status is the queue's). */
 export type QueueStatus = 'idle' | 'uploading' | 'error';
 
 export class QueueBoard {
   private readonly entries = new Map<string, Entry>();
   private readonly batcher: ChangeBatcher<UploadJobView>;
   private readonly store: UploadListFile;
-  private readonly statusListeners = new Set<() => void>();
+  /** Tray updates must not break uploads. */
+  private readonly statusChanges = new Emitter<[]>();
 
   constructor(o: { file: string; keepFinished?: number | undefined; log: Logger; batchMs?: number | undefined; push: (changed: UploadJobView[]) => void }) {
     this.batcher = new ChangeBatcher({ intervalMs: o.batchMs ?? 250, push: o.push });
@@ -72,8 +75,7 @@ export class QueueBoard {
 
   /** Calls `listener` whenever `status()` may have changed. */
   onStatus(listener: () => void): () => void {
-    this.statusListeners.add(listener);
-    return () => this.statusListeners.delete(listener);
+    return this.statusChanges.subscribe(listener);
   }
 
   /** Moves an entry to another queue state, and its view to the phase that shows it. */
@@ -99,13 +101,7 @@ export class QueueBoard {
   }
 
   statusChanged(): void {
-    for (const l of this.statusListeners) {
-      try {
-        l();
-      } catch {
-        // Tray updates must not break uploads.
-      }
-    }
+    this.statusChanges.emit();
   }
 
   /** The saved list (read once, at start). */
