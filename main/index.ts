@@ -8,7 +8,7 @@ import { electronFolderPicker } from './adapters/folder-picker';
 import { KeytarSecretStore } from './adapters/keytar-secret-store';
 import { safeStorageCipher } from './adapters/safe-storage-cipher';
 import { setStartAtLogin, startedHidden } from './adapters/login-item';
-import { appPaths } from './adapters/paths';
+import { appPaths } from './adapters/app-files';
 import { createAppTray } from './adapters/tray';
 import type { AppTray, TrayLabels } from './adapters/tray';
 import type { Agent } from './core/agent';

@@ -7,7 +7,7 @@ import { baseUrlOf } from '../credentials';
 import { securePrivateFolders } from '../private-fs';
 import type { Settings as StoredSettings, SettingsStore } from '../settings';
 import { importLegacyPreferences, openSettingsStore } from '../settings';
-import { resolveConfigDir } from '../settings/paths';
+import { resolveConfigDir } from '../settings/config-dir';
 import type { Logger } from './host/contract-host';
 import type { PrefillSettings } from './inbox/inbox';
 import type { KeyManager } from './service/api-keys';

@@ -3,7 +3,7 @@
 // settings (only those that are valid, and only once: the file is removed afterwards).
 import { readFileSync, unlinkSync } from 'node:fs';
 import { z } from 'zod';
-import { inboxPreferencesSchema } from './schema';
+import { inboxPreferencesSchema } from './settings-schema';
 import type { SettingsStore } from './store';
 import { definedFields } from '../defined';
 

@@ -1,8 +1,8 @@
 import { copyFileSync, existsSync, renameSync } from 'node:fs';
 import Conf from 'conf';
 import { migrateSettings, SETTINGS_MIGRATIONS, type SettingsMigration, versionOf } from './migrations';
-import { resolveConfigDir, SETTINGS_FILE_NAME } from './paths';
-import { readSettingsTolerant, type Settings, type SettingsPatch, settingsSchema, SETTINGS_SCHEMA_VERSION } from './schema';
+import { resolveConfigDir, SETTINGS_FILE_NAME } from './config-dir';
+import { readSettingsTolerant, type Settings, type SettingsPatch, settingsSchema, SETTINGS_SCHEMA_VERSION } from './settings-schema';
 import { Emitter } from '../emitter';
 
 export type SettingsStoreOptions = {

@@ -10,13 +10,13 @@
 // job-records.ts (records and progress read off the journal), file-checks.ts.
 import { AlreadyComplete, ControlSignal, ENGINE_DEFAULTS, FRESH_PLAN_MS, UrlsExpired } from './engine-types';
 import type { EngineOptions, JobDeps, JobStatus, NoticeCode, UploadEvent, UploadResult } from './engine-types';
-import { UploadError } from './errors';
+import { UploadError } from './upload-errors';
 import { type EngineSettings, ExamSteps } from './exam-steps';
 import { transferFailureOf } from './failures';
 import { checkFile } from './file-checks';
 import { sendFiles } from './file-transfer';
 import { Gate } from './gate';
-import { type JobState, replayJournal, initialState } from './job-state';
+import { type JobState, replayJournal, initialState } from './journal-replay';
 import { newJournalPath } from './job-store';
 import { Journal, type PlannedRecord } from './journal';
 import type { JobPlan } from './plan';

@@ -29,7 +29,7 @@
 // idle refreshes give way after it, and it waits out a 429 and the reserve like any task; but the
 // background share does not hold it back (the receptionist is looking at the screen). It states its
 // own schedule with `nextDelayMs(runs)` (null: done) and ends itself by resolving 'done'.
-import { isApiError } from '../../api/errors';
+import { isApiError } from '../../api/api-errors';
 import type { PollTask } from '../../poll-task';
 
 /** The hourly limit assumed until the service tells us (X-RateLimit-Limit): the Free plan's. */

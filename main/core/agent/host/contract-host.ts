@@ -4,12 +4,12 @@ import type { z } from 'zod';
 import { methods } from '../../../../preload/contract';
 import type { ContractError, EventName, Events, MethodName, MethodResult, Methods } from '../../../../preload/contract';
 import type { ErrorCode } from '../../../../preload/contract/errors';
-import { ApiError } from '../../api/errors';
+import { ApiError } from '../../api/api-errors';
 import { ContractFailure } from '../../contract-failure';
 
 export { ContractFailure };
 import { KeychainUnavailableError } from '../../secrets/keychain-errors';
-import { UploadError } from '../../upload/errors';
+import { UploadError } from '../../upload/upload-errors';
 
 /** Handler of each method, receiving its parsed arguments. */
 export type Handlers = {

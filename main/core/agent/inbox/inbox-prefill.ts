@@ -4,7 +4,7 @@
 import type { ExamType, Skipped, Study, StudyWarning as DicomWarning } from '../../dicom';
 import type { InboxFields, InboxSeries, Language, StudyWarning } from '../../../../preload/contract';
 
-export { DEFAULT_NAME_TEMPLATE } from '../../settings/schema';
+export { DEFAULT_NAME_TEMPLATE } from '../../settings/settings-schema';
 
 const TYPE_LABELS: Record<Language, Record<ExamType, string>> = {
   es: { cbct: 'CBCT', radiografia: 'Radiografía', mesh: 'Modelo 3D', atm: 'ATM' },

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import type { UploadJobView, UploadPhase } from '../../../../preload/contract';
 import { UploadJob } from '../../upload/engine';
 import type { EngineOptions, UploadEvent, UploadResult } from '../../upload/engine';
-import { UploadError } from '../../upload/errors';
+import { UploadError } from '../../upload/upload-errors';
 import { planUpload } from '../../upload/plan';
 import type { JobPlan } from '../../upload/plan';
 import { TARGET_ENGINE_OPTIONS } from '../../upload/target';

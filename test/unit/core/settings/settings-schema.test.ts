@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultSettings, newWatchFolder, readSettingsTolerant, SETTINGS_SCHEMA_VERSION, settingsSchema } from '../../../../main/core/settings/schema';
+import { defaultSettings, newWatchFolder, readSettingsTolerant, SETTINGS_SCHEMA_VERSION, settingsSchema } from '../../../../main/core/settings/settings-schema';
 
 describe('settings schema', () => {
   it('gives a fresh install sensible defaults', () => {

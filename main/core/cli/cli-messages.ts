@@ -1,7 +1,7 @@
 // The command line's words for the API client's errors (the window has its own, translated, in
 // renderer/locales). Plain English for the person at the terminal; never the service's own
 // message, which may echo submitted patient data.
-import type { ApiError, ApiErrorCode } from '../api/errors';
+import type { ApiError, ApiErrorCode } from '../api/api-errors';
 
 function formatWait(seconds: number): string {
   if (seconds < 90) return `${Math.max(1, Math.ceil(seconds))} seconds`;

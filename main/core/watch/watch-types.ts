@@ -1,6 +1,6 @@
 // Shapes of the export watcher: a watched folder's configuration and the events it emits.
 import type { Skipped, Study } from '../dicom';
-import type { WatchFolder } from '../settings/schema';
+import type { WatchFolder } from '../settings/settings-schema';
 
 /**
  * One configured watch folder, as the settings store it: `exam_type` (`from_dicom` or a fixed
