@@ -37,12 +37,12 @@ import { InboxStore } from './inbox/inbox-store';
 import { ActivityHub } from './pipeline/agent-activity';
 import { ExamRecorder } from './pipeline/exam-recorder';
 import { Watchers } from './pipeline/watchers';
-import { queueHooks } from './queue/queue-hooks';
-import { openAgentQueue } from './queue/agent-queue';
+import { queueHooks } from './queue-hooks';
+import { openAgentQueue } from './agent-queue';
 import type { QueueStatus } from './queue/queue-board';
 import { KeyManager } from './service/api-keys';
 import { ServiceConnection } from './service/service-connection';
-import { serviceConnector } from './service/service-ports';
+import { serviceConnector } from './service-ports';
 
 export type { ActivityEvents, JobOrigin } from './pipeline/agent-activity';
 export type { ContractHost, Logger } from './host/contract-host';

@@ -1,12 +1,12 @@
 // What the upload queue needs from the service, always for the key in use: the engine's port (one
 // per API client, rebuilt when the key or the address changes), an extra take's port, and the
 // finishing touches of a ready exam (its expiry, its viewer link).
-import type { ApiClient } from '../../api';
-import { examsPortFromClient } from '../../upload/api-port';
-import type { ExamsPort } from '../../upload/ports';
-import { extraTakePort } from '../../upload/target';
-import type { UploadQueueOptions } from '../queue/upload-queue';
-import type { ServiceConnection } from './service-connection';
+import type { ApiClient } from '../api';
+import { examsPortFromClient } from '../upload/api-port';
+import type { ExamsPort } from '../upload/ports';
+import { extraTakePort } from '../upload/target';
+import type { UploadQueueOptions } from './queue/upload-queue';
+import type { ServiceConnection } from './service/service-connection';
 
 export function servicePorts(service: Pick<ServiceConnection, 'client'>): Pick<UploadQueueOptions, 'port' | 'targetPort' | 'finish'> {
   let portOf: { client: ApiClient; port: ExamsPort } | null = null;

@@ -1,12 +1,12 @@
 // What the rest of the agent does when the queue reports on a job: the inbox item's status, the OS
 // notification, the activity a headless front end prints, and the exam recorder's done marker,
 // ledger and share claim.
-import type { UploadJobView } from '../../../../preload/contract';
-import type { UploadNotify } from '../host/upload-notices';
-import type { Inbox } from '../inbox/inbox';
-import type { ActivityHub, JobOrigin } from '../pipeline/agent-activity';
-import type { ExamRecorder } from '../pipeline/exam-recorder';
-import type { QueueHooks } from './upload-queue';
+import type { UploadJobView } from '../../../preload/contract';
+import type { UploadNotify } from './host/upload-notices';
+import type { Inbox } from './inbox/inbox';
+import type { ActivityHub, JobOrigin } from './pipeline/agent-activity';
+import type { ExamRecorder } from './pipeline/exam-recorder';
+import type { QueueHooks } from './queue/upload-queue';
 
 type HookInbox = Pick<Inbox, 'has' | 'get' | 'setStatus'>;
 

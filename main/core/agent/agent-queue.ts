@@ -1,13 +1,13 @@
 // The upload queue as the agent opens it: its list kept in the agent's state folder, the service's
 // ports for the key in use, the saved upload settings, its changes pushed as `uploads:state`.
-import type { Events } from '../../../../preload/contract';
-import { definedFields } from '../../defined';
-import type { SettingsStore } from '../../settings';
-import type { Logger } from '../host/contract-host';
-import type { ServiceConnection } from '../service/service-connection';
-import { servicePorts } from '../service/service-ports';
-import type { QueueHooks, UploadQueueOptions } from './upload-queue';
-import { UploadQueue } from './upload-queue';
+import type { Events } from '../../../preload/contract';
+import { definedFields } from '../defined';
+import type { SettingsStore } from '../settings';
+import type { Logger } from './host/contract-host';
+import type { ServiceConnection } from './service/service-connection';
+import { servicePorts } from './service-ports';
+import type { QueueHooks, UploadQueueOptions } from './queue/upload-queue';
+import { UploadQueue } from './queue/upload-queue';
 
 export type QueueTuning = { uploadsBatchMs?: number } & Pick<UploadQueueOptions, 'retryDelaysMs' | 'engine'>;
 
