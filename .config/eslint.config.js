@@ -20,6 +20,7 @@ const packages = (files, patterns) => ({
 /** One zone of import-x/no-restricted-paths: files under `target` must not import anything under `from`. */
 const zone = (target, from, section, what, except) => ({ target, from, ...(except ? { except } : {}), message: `${what} (${ARCH} §${section}).` });
 const core = (...dirs) => dirs.map((d) => `main/core/${d}`);
+const room = (...names) => names.map((n) => `main/core/agent/${n}`);
 
 /** The raw-IPC rule (§5); repeated in blocks that add selectors of their own, since a later block replaces the options. */
 const rawIpc = [
@@ -71,6 +72,15 @@ export default tseslint.config(
           zone('main/core/consent', core('upload', 'watch', 'agent', 'bridge', 'cli'), 2, 'consent sits below the agent, beside upload and watch'),
           zone('main/core/agent', core('bridge', 'cli'), 2, 'the agent sits below the front ends (bridge, cli)'),
           zone('main/core/bridge', core('cli'), 2, 'the bridge sits below the cli'),
+          // §2: the agent's rooms, bottom to top: host; service, queue; background, inbox; pipeline; handlers.
+          ...[
+            ['host', ['service', 'background', 'queue', 'inbox', 'pipeline', 'handlers'], 'host/ imports no other room of the agent'],
+            ['service', ['background', 'queue', 'inbox', 'pipeline', 'handlers'], 'service/ imports only host/ of the agent'],
+            ['queue', ['service', 'background', 'inbox', 'pipeline', 'handlers'], 'queue/ imports only host/ of the agent'],
+            ['background', ['queue', 'inbox', 'pipeline', 'handlers'], 'background/ imports only host/ and service/'],
+            ['inbox', ['service', 'background', 'pipeline', 'handlers'], 'inbox/ imports only host/ and queue/'],
+            ['pipeline', ['service', 'background', 'handlers'], 'pipeline/ imports only host/, queue/ and inbox/'],
+          ].map(([name, above, what]) => zone(`main/core/agent/${name}`, room(...above), 2, what)),
           zone(['main/core/settings', 'main/core/secrets', 'main/core/paths.ts', 'main/core/credentials.ts', 'main/core/atomic-file.ts', 'main/core/private-fs.ts', 'main/core/tokens.ts', 'main/core/contract-failure.ts', 'main/core/poll-task.ts', 'main/core/emitter.ts', 'main/core/defined.ts'], core('dicom', 'upload', 'watch', 'consent', 'agent', 'bridge', 'cli'), 2, 'settings, secrets, paths and credentials are helpers below every layer'),
           // §3: the window.
           zone('renderer', ['main', 'test'], 3, 'The renderer imports only renderer/ and types from preload/contract'),
