@@ -6,6 +6,7 @@ import globals from 'globals';
 import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import typeOnlyImports from './eslint-rules/type-only-imports.js';
+import noImportCycle from './eslint-rules/no-import-cycle.js';
 
 // The layering rules are described in main/ARCHITECTURE.md; each message names its section.
 const ARCH = 'main/ARCHITECTURE.md';
@@ -19,6 +20,7 @@ const packages = (files, patterns) => ({
 /** One zone of import-x/no-restricted-paths: files under `target` must not import anything under `from`. */
 const zone = (target, from, section, what, except) => ({ target, from, ...(except ? { except } : {}), message: `${what} (${ARCH} §${section}).` });
 const core = (...dirs) => dirs.map((d) => `main/core/${d}`);
+const room = (...names) => names.map((n) => `main/core/agent/${n}`);
 
 /** The raw-IPC rule (§5); repeated in blocks that add selectors of their own, since a later block replaces the options. */
 const rawIpc = [
@@ -63,15 +65,23 @@ export default tseslint.config(
           zone('main/core', ['main/index.ts', 'main/cli.ts', 'main/windows', 'main/ipc', 'main/adapters', 'main/bin', 'renderer'], 1, 'main/core imports only main/core and preload/contract'),
           zone('main/core', 'preload', 1, 'main/core imports only main/core and preload/contract', ['./contract']),
           // §2: the core's own order.
-          zone('main/core/api', [...core('dicom', 'upload', 'watch', 'consent', 'agent', 'bridge', 'cli'), 'main/core/agent.ts'], 2, 'api is the lowest layer of the core: it imports no other part of it'),
-          zone('main/core/dicom', [...core('api', 'upload', 'watch', 'consent', 'agent', 'bridge', 'cli'), 'main/core/agent.ts'], 2, 'dicom is the lowest layer of the core: it imports no other part of it'),
-          zone('main/core/upload', [...core('watch', 'consent', 'agent', 'bridge', 'cli'), 'main/core/agent.ts'], 2, 'upload sits below the agent and beside watch'),
-          zone('main/core/watch', [...core('api', 'upload', 'consent', 'agent', 'bridge', 'cli'), 'main/core/agent.ts'], 2, 'watch sits below the agent and beside upload'),
-          zone('main/core/consent', [...core('upload', 'watch', 'agent', 'bridge', 'cli'), 'main/core/agent.ts'], 2, 'consent sits below the agent, beside upload and watch'),
+          zone('main/core/api', core('dicom', 'upload', 'watch', 'consent', 'agent', 'bridge', 'cli'), 2, 'api is the lowest layer of the core: it imports no other part of it'),
+          zone('main/core/dicom', core('api', 'upload', 'watch', 'consent', 'agent', 'bridge', 'cli'), 2, 'dicom is the lowest layer of the core: it imports no other part of it'),
+          zone('main/core/upload', core('watch', 'consent', 'agent', 'bridge', 'cli'), 2, 'upload sits below the agent and beside watch'),
+          zone('main/core/watch', core('api', 'upload', 'consent', 'agent', 'bridge', 'cli'), 2, 'watch sits below the agent and beside upload'),
+          zone('main/core/consent', core('upload', 'watch', 'agent', 'bridge', 'cli'), 2, 'consent sits below the agent, beside upload and watch'),
           zone('main/core/agent', core('bridge', 'cli'), 2, 'the agent sits below the front ends (bridge, cli)'),
-          zone('main/core/agent.ts', core('bridge', 'cli'), 2, 'the agent sits below the front ends (bridge, cli)'),
           zone('main/core/bridge', core('cli'), 2, 'the bridge sits below the cli'),
-          zone(['main/core/settings', 'main/core/secrets', 'main/core/paths.ts', 'main/core/credentials.ts', 'main/core/atomic-file.ts', 'main/core/private-fs.ts', 'main/core/tokens.ts', 'main/core/contract-failure.ts', 'main/core/poll-task.ts'], [...core('dicom', 'upload', 'watch', 'consent', 'agent', 'bridge', 'cli'), 'main/core/agent.ts'], 2, 'settings, secrets, paths and credentials are helpers below every layer'),
+          // §2: the agent's rooms, bottom to top: host; service, queue; background, inbox; pipeline; handlers.
+          ...[
+            ['host', ['service', 'background', 'queue', 'inbox', 'pipeline', 'handlers'], 'host/ imports no other room of the agent'],
+            ['service', ['background', 'queue', 'inbox', 'pipeline', 'handlers'], 'service/ imports only host/ of the agent'],
+            ['queue', ['service', 'background', 'inbox', 'pipeline', 'handlers'], 'queue/ imports only host/ of the agent'],
+            ['background', ['queue', 'inbox', 'pipeline', 'handlers'], 'background/ imports only host/ and service/'],
+            ['inbox', ['service', 'background', 'pipeline', 'handlers'], 'inbox/ imports only host/ and queue/'],
+            ['pipeline', ['service', 'background', 'handlers'], 'pipeline/ imports only host/, queue/ and inbox/'],
+          ].map(([name, above, what]) => zone(`main/core/agent/${name}`, room(...above), 2, what)),
+          zone(['main/core/settings', 'main/core/secrets', 'main/core/paths.ts', 'main/core/credentials.ts', 'main/core/atomic-file.ts', 'main/core/private-fs.ts', 'main/core/tokens.ts', 'main/core/contract-failure.ts', 'main/core/poll-task.ts', 'main/core/emitter.ts', 'main/core/defined.ts'], core('dicom', 'upload', 'watch', 'consent', 'agent', 'bridge', 'cli'), 2, 'settings, secrets, paths and credentials are helpers below every layer'),
           // §3: the window.
           zone('renderer', ['main', 'test'], 3, 'The renderer imports only renderer/ and types from preload/contract'),
           zone('renderer', 'preload', 3, 'The renderer imports only renderer/ and types from preload/contract', ['./contract']),
@@ -83,6 +93,24 @@ export default tseslint.config(
         ],
       }],
     },
+  },
+  // §6: no import cycle, type imports included (import-x's no-cycle follows value imports only).
+  {
+    files: ['main/**/*.ts', 'preload/**/*.ts', 'renderer/src/**/*.{ts,tsx}'],
+    plugins: { cycles: { rules: { 'no-import-cycle': noImportCycle } } },
+    // import-x reads the modules it walks through only when it knows their extension and parser.
+    settings: { 'import-x/extensions': ['.ts', '.tsx'], 'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] } },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'cycles/no-import-cycle': ['error', { message: `Modules read in one direction (${ARCH} §6).` }],
+    },
+  },
+  // No function over 120 lines (every line counted): a longer one has parts that want names of their own.
+  // The two renderer components listed under `ignores` are still longer, until they are split.
+  {
+    files: ['main/**/*.ts', 'preload/**/*.ts', 'renderer/src/**/*.{ts,tsx}'],
+    ignores: ['renderer/src/features/inbox/inbox-detail.tsx', 'renderer/src/features/templates/template-editor.tsx'],
+    rules: { 'max-lines-per-function': ['error', { max: 120 }] },
   },
   // §1: no Electron, native adapters or React in the core, not even with a dynamic import().
   packages(['main/core/**/*.ts'], [{ group: ['electron', 'electron/*', 'electron-store', 'keytar', 'react', 'react-dom', 'react/*'], message: `main/core must not import Electron, native adapters or React (${ARCH} §1).` }]),

@@ -1,6 +1,6 @@
 // OS notifications through Electron (Windows toasts, macOS Notification Center, libnotify).
 import { Notification } from 'electron';
-import type { Notice, Notifier } from '../core/agent/ports';
+import type { Notice, Notifier } from '../core/agent/host/host-ports';
 
 /** A Notifier that shows native notifications; clicking one calls `onClick` with its notice. */
 export function electronNotifier(onClick: (notice: Notice) => void): Notifier {

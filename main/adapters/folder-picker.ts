@@ -1,7 +1,7 @@
 // `folders:pick`: the OS folder dialog, attached to the main window when there is one.
 import { dialog } from 'electron';
 import type { BrowserWindow } from 'electron';
-import type { FolderPicker } from '../core/agent/ports';
+import type { FolderPicker } from '../core/agent/host/host-ports';
 
 /** A FolderPicker over Electron's open dialog (folders only). */
 export function electronFolderPicker(parent: () => BrowserWindow | null): FolderPicker {

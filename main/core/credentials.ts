@@ -1,6 +1,6 @@
 import { keyKindOf, type KeyKind } from './api/sandbox';
 import type { SecretStore } from './secrets/secret-store';
-import { apiBaseUrlSchema, type Settings } from './settings/schema';
+import { apiBaseUrlSchema, type Settings } from './settings/settings-schema';
 
 /** The service address and key to use, and where each came from. */
 export type Credentials = {

@@ -1,4 +1,4 @@
-// What a periodic refresh tells the agent's poll scheduler (agent/poll-scheduler.ts, where the
+// What a periodic refresh tells the agent's poll scheduler (agent/background/poll-scheduler.ts, where the
 // budget rules are written). Declared below every layer so that feature services (consent, …)
 // register tasks through a port without importing the agent.
 

@@ -5,8 +5,8 @@ import { ipcMain } from 'electron';
 import type { IpcMainInvokeEvent, WebContents } from 'electron';
 import { methods } from '../../preload/contract';
 import type { IpcReply, MethodName } from '../../preload/contract';
-import type { ContractHost } from '../core/agent/contract';
-import { toContractError } from '../core/agent/contract';
+import type { ContractHost } from '../core/agent/host/contract-host';
+import { toContractError } from '../core/agent/host/contract-host';
 import { senderFrameAllowed } from '../windows/policy';
 
 export type SenderCheck = (frameUrl: string) => boolean;

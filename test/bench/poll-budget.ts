@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startAgent } from '../../main/core/agent';
-import { scaledPollClock } from '../../main/core/agent/poll-scheduler';
+import { scaledPollClock } from '../../main/core/agent/background/poll-scheduler';
 import { MemorySecretStore } from '../../main/core/secrets';
 import { api, EmulatorProcess, type EmulatorKeys } from '../support/emulator';
 import type { Bench } from './types';

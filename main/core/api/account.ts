@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CallOptions, Transport } from './http';
-import { optBoolean, optNumber, optString } from './schema';
+import { optBoolean, optNumber, optString } from './api-schema';
 
 /** GET /me (API-v1.md §2.1), plus fields the service may add (clinic, key type, rate limit). */
 export const accountSchema = z.looseObject({

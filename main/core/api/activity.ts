@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { CallOptions, Transport } from './http';
 import { seg } from './http';
 import { paginateCursor } from './paging';
-import { optNumber, optString } from './schema';
+import { optNumber, optString } from './api-schema';
 
 /** One activity log entry (§2.13); `action` is e.g. `exam.created`. */
 export const activityEntrySchema = z.looseObject({

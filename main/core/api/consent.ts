@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CallOptions, Transport } from './http';
 import { seg } from './http';
-import { optBoolean, optString } from './schema';
+import { optBoolean, optString } from './api-schema';
 
 /** A consent record (§2.6): `status` is pending or signed; `hash` is the SHA-256 of the signed PDF. */
 export const consentSchema = z.looseObject({

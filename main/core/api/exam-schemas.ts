@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { optBoolean, optNumber, optString, uploadUrlSchema } from './schema';
+import { optBoolean, optNumber, optString, uploadUrlSchema } from './api-schema';
 
 export type ExamType = 'cbct' | 'radiografia' | 'mesh' | 'atm';
 export type RadiographSubtype = 'panoramica' | 'cefalometrica' | 'periapical' | 'bitewing' | 'oclusal' | 'carpal' | 'atm' | 'otra';

@@ -35,7 +35,7 @@ import {
   type Thumbnail,
   type UpdateExamRequest,
 } from './exam-schemas';
-import type { PageQuery } from './schema';
+import type { PageQuery } from './api-schema';
 
 export type * from './exam-schemas';
 

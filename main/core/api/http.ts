@@ -1,6 +1,6 @@
 import got, { type Got, type Response } from 'got';
 import { z } from 'zod';
-import { ApiError, errorFromAnswer } from './errors';
+import { ApiError, errorFromAnswer } from './api-errors';
 import { parseRetryAfter, type RateMeter } from './rate-meter';
 import { backoffDelayMs, isRetryableFault, type RetryPolicy } from './retry';
 

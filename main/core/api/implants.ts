@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CallOptions, Transport } from './http';
-import { optNumber, optString, type PageQuery } from './schema';
+import { optNumber, optString, type PageQuery } from './api-schema';
 
 /** A global catalog entry (§2.11); length and diameter in millimetres. */
 export const implantSchema = z.looseObject({

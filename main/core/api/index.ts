@@ -1,6 +1,6 @@
 // The API v1 client's public surface.
 export * from './client';
-export * from './errors';
+export * from './api-errors';
 export type { BinaryAnswer, CallKind, CallOptions, RateLimitMode, Timeouts, TransportEvent } from './http';
 export { DEFAULT_TIMEOUTS } from './http';
 export * from './rate-meter';
@@ -13,7 +13,7 @@ export type * from './exams';
 export type * from './implants';
 export type * from './referrers';
 export type * from './reports';
-export type * from './schema';
+export type * from './api-schema';
 export type * from './support';
 export type * from './templates';
 export type * from './webhooks';

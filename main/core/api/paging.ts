@@ -1,4 +1,4 @@
-import { ApiError } from './errors';
+import { ApiError } from './api-errors';
 
 /** One page of a limit/offset list. */
 export type OffsetPage<T> = { items: T[]; total?: number | null };

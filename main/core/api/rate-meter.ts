@@ -1,3 +1,5 @@
+import { Emitter } from '../emitter';
+
 /** What the client knows about its key's rate limit, as of `lastUpdated`. */
 export type RateLimitState = {
   /** Requests allowed per window (X-RateLimit-Limit). */
@@ -45,7 +47,8 @@ export function parseRetryAfter(value: string | undefined, now: Date): number | 
  */
 export class RateMeter {
   private state: RateLimitState = { limit: null, remaining: null, reset: null, blockedUntil: null, lastUpdated: null };
-  private readonly listeners = new Set<RateMeterListener>();
+  /** A failing listener (a closed window, say) must not break API calls. */
+  private readonly changes = new Emitter<[RateLimitState]>();
 
   /** The current state (a copy). */
   snapshot(): RateLimitState {
@@ -54,8 +57,7 @@ export class RateMeter {
 
   /** Calls `listener` on every change; returns the unsubscribe function. */
   subscribe(listener: RateMeterListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changes.subscribe(listener);
   }
 
   /** Updates from an answer's X-RateLimit-* headers; answers without them change nothing. */
@@ -89,12 +91,6 @@ export class RateMeter {
   private set(next: RateLimitState): void {
     this.state = next;
     const copy = this.snapshot();
-    for (const l of this.listeners) {
-      try {
-        l(copy);
-      } catch {
-        // A failing listener (a closed window, say) must not break API calls.
-      }
-    }
+    this.changes.emit(copy);
   }
 }

@@ -1,4 +1,4 @@
-import { ApiError } from './errors';
+import { ApiError } from './api-errors';
 
 /** Backoff for transient faults of calls that are safe to repeat. */
 export type RetryPolicy = {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CallOptions, Transport } from './http';
 import { seg } from './http';
-import { optBoolean, optNumber, optString } from './schema';
+import { optBoolean, optNumber, optString } from './api-schema';
 
 export type TicketCategory = 'general' | 'bug' | 'billing' | 'feature_request' | 'account' | 'viewer';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CallOptions, Transport } from './http';
 import { seg } from './http';
-import { deletedSchema, type Deleted, optString } from './schema';
+import { deletedSchema, type Deleted, optString } from './api-schema';
 
 /** A picture slot on a report plate; coordinates are fractions of the page (0..1). */
 export type TemplateSlot = { x: number; y: number; w: number; h: number; label?: string };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CallOptions, Transport } from './http';
 import { seg } from './http';
-import { deletedSchema, type Deleted, optBoolean, optNumber, optString } from './schema';
+import { deletedSchema, type Deleted, optBoolean, optNumber, optString } from './api-schema';
 
 /** Event types of §6.1. */
 export type WebhookEventType =

@@ -6,20 +6,20 @@ import { escapeForTerminal, hasUnsafeText, ScanFolderError, scanFolder, stopScan
 import type { ScanResult, Study } from '../dicom';
 import { appDataDir } from '../paths';
 import { ensurePrivateDir, tightenPrivateTree } from '../private-fs';
-import { resolveConfigDir } from '../settings/paths';
+import { resolveConfigDir } from '../settings/config-dir';
 import { describeCut, fitFieldsToService } from '../upload/field-limits';
 import { readFirstRecord } from '../upload/journal';
 import { describeIncomplete, type IncompleteFile, incompleteFiles, withoutIncomplete } from '../upload/study-completeness';
 import { acquireStudyLock, folderKey, pruneStudyLocks, type StudyLock, studyKey } from '../upload/study-lock';
 import { examsPortFromClient } from '../upload/api-port';
 import { type EngineOptions, UploadJob, type UploadResult } from '../upload/engine';
-import { UploadError } from '../upload/errors';
+import { UploadError } from '../upload/upload-errors';
 import { findFolderJobs, pruneFinishedJobs } from '../upload/job-store';
 import { MAX_NAME_LENGTH, MAX_PATIENT_ID_LENGTH, MAX_PATIENT_NAME_LENGTH } from '../upload/limits';
 import { formatBytes, type JobPlan, planUpload, type PlanFileInput, type RequestedMode, settingsHash } from '../upload/plan';
 import type { ExamFields, ExamType, ExamsPort } from '../upload/ports';
 import { type CliCommand, type CliIo, parseCommandLine, UsageError } from './io';
-import { type KeychainDeps, openSession } from './session';
+import { type KeychainDeps, openSession } from './command-session';
 import { progressPrinter } from './upload-progress';
 
 export type UploadCommandDeps = KeychainDeps;

@@ -7,12 +7,12 @@ import { startAgent, stderrLogger } from '../agent';
 import { escapeForTerminal } from '../dicom';
 import { appDataDir } from '../paths';
 import { securePrivateFolders } from '../private-fs';
-import { resolveConfigDir } from '../settings/paths';
+import { resolveConfigDir } from '../settings/config-dir';
 import { formatBytes } from '../upload/plan';
 import type { IncompleteReason, WatchFolderConfig } from '../watch';
 import type { CliCommand, CliIo } from './io';
 import { parseCommandLine, UsageError } from './io';
-import { type KeychainDeps, openSession } from './session';
+import { type KeychainDeps, openSession } from './command-session';
 
 export type WatchCommandDeps = KeychainDeps;
 

@@ -1,13 +1,13 @@
 import { type Account } from '../api/account';
 import { type ApiClientOptions, createApiClient } from '../api/client';
-import { ApiError } from '../api/errors';
+import { ApiError } from '../api/api-errors';
 import type { RateLimitState } from '../api/rate-meter';
 import { type Credentials, CredentialsError, resolveCredentials } from '../credentials';
 import { KeychainUnavailableError } from '../secrets/keychain-errors';
 import type { SecretStore } from '../secrets/secret-store';
 import { openSettingsStore } from '../settings/store';
 import { type CliCommand, type CliIo, parseCommandLine } from './io';
-import { apiErrorText } from './messages';
+import { apiErrorText } from './cli-messages';
 
 export type WhoamiDeps = {
   /** The OS keychain store (built by the caller, so the core never imports the native module). */

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import type { ConsentEmailView, ConsentOverview, ConsentStartResult, ConsentStatusView, ConsentVerification, DisplayInfo, Language, PatientView } from '../../../preload/contract';
 import type { ApiClient, Consent } from '../api';
-import { isApiError } from '../api/errors';
+import { isApiError } from '../api/api-errors';
 import { ContractFailure } from '../contract-failure';
 import { saveSignedCopy } from './copies';
 import { hashMatches } from './hash';

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ConsentSessionView, Language, PatientPhase, PatientView } from '../../../preload/contract';
 import { tokenMatches } from '../tokens';
+import { Emitter } from '../emitter';
 
 export type ConsentSession = {
   id: string;
@@ -21,7 +22,7 @@ type Listener = (session: ConsentSession | null) => void;
 
 export class ConsentSessions {
   private current: ConsentSession | null = null;
-  private readonly listeners = new Set<Listener>();
+  private readonly changes = new Emitter<[ConsentSession | null]>();
 
   /** Starts a session (any earlier one ends, its token with it). */
   open(init: { exam_id: string; language: Language; country_code: string; signer_name: string }): ConsentSession {
@@ -65,12 +66,11 @@ export class ConsentSessions {
   }
 
   subscribe(listener: Listener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changes.subscribe(listener);
   }
 
   private emit(): void {
-    for (const l of this.listeners) l(this.current);
+    this.changes.emit(this.current);
   }
 }
 

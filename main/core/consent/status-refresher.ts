@@ -1,7 +1,7 @@
 // Keeps a pending consent's status fresh while the operator's panel is open, spending as few API
 // calls as it can (the Free plan allows 100 an hour): first look after a few seconds, then ever
 // longer waits, a ceiling on calls per watch, and nothing once the consent is signed or the panel
-// closes. The looks run on the agent's one poll scheduler (agent/poll-scheduler.ts) as foreground
+// closes. The looks run on the agent's one poll scheduler (agent/background/poll-scheduler.ts) as foreground
 // tasks: counted in the same hourly budget as every background refresh, held by a 429's
 // Retry-After and by the reserve like them.
 import type { PollRegistrar } from '../poll-task';

@@ -1,7 +1,7 @@
 // DICOMDIR: the index of a DICOM file set (CD/DVD/USB exports). It is not a study, but the
 // number of instance records it lists tells how many image files a complete export holds.
 import type { DataSet } from 'dicom-parser';
-import type { DicomdirSummary } from './types';
+import type { DicomdirSummary } from './dicom-types';
 
 const CONTAINER_RECORDS = new Set(['PATIENT', 'STUDY', 'SERIES']);
 const ITEM_HEADER_BYTES = 8;

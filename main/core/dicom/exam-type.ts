@@ -1,5 +1,5 @@
 // Which API v1 exam type a modality suggests. Staff can change it in the inbox.
-import type { ExamType } from './types';
+import type { ExamType } from './dicom-types';
 
 const RADIOGRAPH_MODALITIES = new Set(['PX', 'IO', 'DX', 'CR']);
 

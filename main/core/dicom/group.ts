@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { basename, dirname, relative, sep } from 'node:path';
 import { localToday } from './dates';
 import { suggestExamType } from './exam-type';
-import type { DicomHeader, FileProbe, MeshFormat, ScanResult, Series, Skipped, Study, StudyFile, StudyWarning } from './types';
+import type { DicomHeader, FileProbe, MeshFormat, ScanResult, Series, Skipped, Study, StudyFile, StudyWarning } from './dicom-types';
 import { comparePaths } from './walk';
 
 type DicomFile = { path: string; size: number; header: DicomHeader };

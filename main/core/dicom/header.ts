@@ -8,7 +8,7 @@ import { cleanText } from './clean-text';
 import { parseDicomDate } from './dates';
 import { summarizeDicomdir } from './dicomdir';
 import { prefillName, trimPadding } from './person-name';
-import type { DicomHeader, ProbeOutcome } from './types';
+import type { DicomHeader, ProbeOutcome } from './dicom-types';
 
 /** First read of a file: enough for nearly every header. */
 export const INITIAL_PREFIX_BYTES = 64 * 1024;

@@ -12,4 +12,4 @@ export { probeFile as readDicomHeader, probeFileSync as readDicomHeaderSync } fr
 export { ScanFolderError, scanFolder } from './scan-folder';
 export type { ScanOptions } from './scan-folder';
 export { scanPoolStatus, stopScanWorkers } from './scan-pool';
-export type * from './types';
+export type * from './dicom-types';

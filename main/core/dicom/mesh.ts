@@ -1,6 +1,6 @@
 // Surface meshes (intra-oral scans, printed models) travel as STL, PLY or OBJ files next to, or
 // instead of, DICOM. A file counts as a mesh only when its extension and its first bytes agree.
-import type { MeshFormat } from './types';
+import type { MeshFormat } from './dicom-types';
 
 const EXTENSIONS: Record<string, MeshFormat> = { '.stl': 'stl', '.ply': 'ply', '.obj': 'obj' };
 

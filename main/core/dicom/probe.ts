@@ -7,7 +7,7 @@ import { basename, extname } from 'node:path';
 import type { ParseStep } from './header';
 import { INITIAL_PREFIX_BYTES, parseDicomPrefix } from './header';
 import { looksLikeMesh, meshFormatOfExtension } from './mesh';
-import type { FileProbe, ProbeOutcome } from './types';
+import type { FileProbe, ProbeOutcome } from './dicom-types';
 
 type Decide = (bytes: Uint8Array, fileSize: number) => ParseStep;
 

@@ -1,6 +1,6 @@
 // Settings: schema, migrations and the store on disk.
 export * from './legacy-preferences';
 export * from './migrations';
-export * from './paths';
-export * from './schema';
+export * from './config-dir';
+export * from './settings-schema';
 export * from './store';

@@ -3,8 +3,9 @@
 // settings (only those that are valid, and only once: the file is removed afterwards).
 import { readFileSync, unlinkSync } from 'node:fs';
 import { z } from 'zod';
-import { inboxPreferencesSchema } from './schema';
+import { inboxPreferencesSchema } from './settings-schema';
 import type { SettingsStore } from './store';
+import { definedFields } from '../defined';
 
 const legacySchema = z.object({
   exam_name_template: inboxPreferencesSchema.shape.exam_name_template.optional().catch(undefined),
@@ -22,9 +23,7 @@ export function importLegacyPreferences(store: SettingsStore, file: string): boo
   }
   const old = legacySchema.safeParse(raw);
   if (old.success) {
-    const inbox = { ...store.get().inbox };
-    if (old.data.exam_name_template !== undefined) inbox.exam_name_template = old.data.exam_name_template;
-    if (old.data.default_expiration_days !== undefined) inbox.default_expiration_days = old.data.default_expiration_days;
+    const inbox = { ...store.get().inbox, ...definedFields(old.data, ['exam_name_template', 'default_expiration_days']) };
     store.update({ inbox });
   }
   unlinkSync(file);

@@ -1,8 +1,9 @@
 import { copyFileSync, existsSync, renameSync } from 'node:fs';
 import Conf from 'conf';
 import { migrateSettings, SETTINGS_MIGRATIONS, type SettingsMigration, versionOf } from './migrations';
-import { resolveConfigDir, SETTINGS_FILE_NAME } from './paths';
-import { readSettingsTolerant, type Settings, type SettingsPatch, settingsSchema, SETTINGS_SCHEMA_VERSION } from './schema';
+import { resolveConfigDir, SETTINGS_FILE_NAME } from './config-dir';
+import { readSettingsTolerant, type Settings, type SettingsPatch, settingsSchema, SETTINGS_SCHEMA_VERSION } from './settings-schema';
+import { Emitter } from '../emitter';
 
 export type SettingsStoreOptions = {
   /** Config folder; default SCANBRIDGE_CONFIG_DIR, else the app's own (see paths.ts). */
@@ -53,7 +54,8 @@ export class SettingsStore {
   /** Top-level keys this version does not know (written by a newer app): kept as they are. */
   private extra: RawStore = {};
   private fileVersion: number;
-  private readonly listeners = new Set<SettingsListener>();
+  /** A failing listener must not undo a saved change. */
+  private readonly changes = new Emitter<[Settings]>();
 
   constructor(options: SettingsStoreOptions = {}) {
     const dir = resolveConfigDir({ cwd: options.cwd, env: options.env });
@@ -108,21 +110,14 @@ export class SettingsStore {
 
   /** Calls `listener` after every successful update; returns the unsubscribe function. */
   subscribe(listener: SettingsListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changes.subscribe(listener);
   }
 
   private write(settings: Settings): void {
     this.conf.store = { ...this.extra, ...settings };
     this.current = settings;
     const copy = this.get();
-    for (const l of this.listeners) {
-      try {
-        l(copy);
-      } catch {
-        // A failing listener must not undo a saved change.
-      }
-    }
+    this.changes.emit(copy);
   }
 }
 

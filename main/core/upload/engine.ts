@@ -10,13 +10,13 @@
 // job-records.ts (records and progress read off the journal), file-checks.ts.
 import { AlreadyComplete, ControlSignal, ENGINE_DEFAULTS, FRESH_PLAN_MS, UrlsExpired } from './engine-types';
 import type { EngineOptions, JobDeps, JobStatus, NoticeCode, UploadEvent, UploadResult } from './engine-types';
-import { UploadError } from './errors';
+import { UploadError } from './upload-errors';
 import { type EngineSettings, ExamSteps } from './exam-steps';
 import { transferFailureOf } from './failures';
 import { checkFile } from './file-checks';
 import { sendFiles } from './file-transfer';
 import { Gate } from './gate';
-import { type JobState, replayJournal, initialState } from './job-state';
+import { type JobState, replayJournal, initialState } from './journal-replay';
 import { newJournalPath } from './job-store';
 import { Journal, type PlannedRecord } from './journal';
 import type { JobPlan } from './plan';
@@ -29,12 +29,14 @@ import { linksExpired, plannedRecordOf, progressBaseline } from './job-records';
 import { createAgents, type putWithRetry, type TransferAgents } from './transfer';
 import type { TransferContext } from './transfer-context';
 import { sendZip } from './zip-transfer';
+import { Emitter } from '../emitter';
 
 export type { EngineOptions, FileProgress, JobDeps, JobStatus, NoticeCode, UploadEvent, UploadResult } from './engine-types';
 
 /** One upload job (one exam). Create with `UploadJob.create` or reopen with `UploadJob.open`. */
 export class UploadJob {
-  private readonly listeners = new Set<(e: UploadEvent) => void>();
+  /** A listener's bug must not break the upload. */
+  private readonly events = new Emitter<[UploadEvent]>();
   private readonly opts: EngineSettings;
   private readonly bucket: TokenBucket;
   private readonly tracker: ProgressTracker;
@@ -150,8 +152,7 @@ export class UploadJob {
 
   /** Subscribes to events; returns the unsubscribe function. */
   on(listener: (e: UploadEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.events.subscribe(listener);
   }
 
   /** Changes the bandwidth limit (bytes per second, null for none); transfers starting from now follow it. */
@@ -375,12 +376,6 @@ export class UploadJob {
   }
 
   private emit(e: UploadEvent): void {
-    for (const l of this.listeners) {
-      try {
-        l(e);
-      } catch {
-        // A listener's bug must not break the upload.
-      }
-    }
+    this.events.emit(e);
   }
 }

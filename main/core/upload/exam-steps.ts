@@ -5,11 +5,11 @@
 import { randomUUID } from 'node:crypto';
 import { backoffDelayMs, sleep } from '../api/retry';
 import { ControlSignal, DURABILITY, type ENGINE_DEFAULTS, type JobStatus, type NoticeCode } from './engine-types';
-import { isAbortError, UploadError } from './errors';
+import { isAbortError, UploadError } from './upload-errors';
 import { orphanRemovedMessage } from './failure-text';
 import { uploadFailureOf } from './failures';
 import { createdRecordOf, summaryOf } from './job-records';
-import { applyRecord, type JobState } from './job-state';
+import { applyRecord, type JobState } from './journal-replay';
 import { examIdsOfOtherJobs, waitWhileOthersCreate } from './job-store';
 import type { Journal, JournalRecord } from './journal';
 import { findOrphans } from './orphans';

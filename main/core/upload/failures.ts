@@ -1,7 +1,7 @@
 // Failure mapping, as pure functions: what a failed transfer or a failed run means for the job.
 import { transientFailureMessage } from './failure-text';
 import { ExamsPortError } from './ports';
-import { UploadError } from './errors';
+import { UploadError } from './upload-errors';
 import { AlreadyComplete, UrlsExpired } from './engine-types';
 import { TransferError } from './transfer';
 

@@ -2,7 +2,7 @@
 // uploaded: the job fails naming it, and the next run plans afresh.
 import { type Stats, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { UploadError } from './errors';
+import { UploadError } from './upload-errors';
 import type { PlannedRecord } from './journal';
 import { formatBytes } from './plan';
 

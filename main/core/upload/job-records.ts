@@ -3,7 +3,7 @@
 // links the plan needs), the one-line `summary` a finished journal is compacted to (no file list,
 // no patient data), the progress the journal already accounts for, and whether the exam's upload
 // links are still good.
-import type { JobState } from './job-state';
+import type { JobState } from './journal-replay';
 import type { JournalRecord, PlannedRecord, SummaryRecord } from './journal';
 import { settingsHash, type JobPlan } from './plan';
 import type { CreatedExam } from './ports';

@@ -7,7 +7,7 @@ import { sleep } from '../api/retry';
 import { folderKey, lockHolder } from './study-lock';
 import { parseTakeHandle } from './target';
 import { readFirstRecord, readJournal, type SummaryRecord } from './journal';
-import { replayJournal } from './job-state';
+import { replayJournal } from './journal-replay';
 
 /** The folder holding the upload journals. */
 export function jobsDir(dataDir: string): string {

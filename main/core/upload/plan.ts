@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { chooseMode } from './auto-mode';
-import { UploadError } from './errors';
+import { UploadError } from './upload-errors';
 import { MAX_FILE_NAME_LENGTH, MAX_FILES_PER_EXAM, MAX_NAME_LENGTH, MAX_ZIP_BYTES } from './limits';
 import type { ExamFields, UploadMode } from './ports';
 import { zipSizeOf } from './zip';

@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../private-fs';
 import { sleep } from '../api/retry';
-import { UploadError } from './errors';
+import { UploadError } from './upload-errors';
 
 const holderSchema = z.object({ pid: z.number().int(), started: z.string().nullable(), host: z.string(), nonce: z.string(), key: z.string(), at: z.string() });
 export type LockHolder = z.infer<typeof holderSchema>;

@@ -13,7 +13,7 @@
 //   jobs for a take run with `maxExamRecreations: 0` (see TARGET_ENGINE_OPTIONS).
 import type { ApiClient } from '../api';
 import { toPortError } from './api-port';
-import type { EngineOptions } from './engine';
+import type { EngineOptions } from './engine-types';
 import { type CallOptions, type CreatedExam, type ExamFields, type ExamSummary, type ExamsPort, ExamsPortError } from './ports';
 
 /** Where a job uploads to. Absent (undefined) means a new exam. */

@@ -2,7 +2,7 @@
 // flight (pause aborts them), the journal and the progress tracker, and a few of its steps.
 import type { UploadEvent } from './engine-types';
 import type { Gate } from './gate';
-import type { JobState } from './job-state';
+import type { JobState } from './journal-replay';
 import type { Journal } from './journal';
 import type { ProgressTracker } from './progress';
 import type { putWithRetry, TransferAgents } from './transfer';

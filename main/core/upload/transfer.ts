@@ -1,7 +1,7 @@
 // Presigned PUTs to object storage over plain node:http(s): streaming from disk with an exact
 // Content-Length, stall detection, a shared bandwidth limit, and retries with fresh streams.
 // (got's stream path measured several times slower than node:http on loopback; see TOOLCHAIN.md.)
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpAgent, type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
 import { z } from 'zod';
@@ -130,93 +130,112 @@ export function putOnce(url: string, body: PutBody, opts: PutOptions): Promise<v
       }
     }, Math.max(50, Math.min(1000, opts.stallTimeoutMs / 4)));
 
-    let sourceFailed = false;
-    source.once('error', () => {
-      sourceFailed = true;
-    });
-
-    req.on('response', (res: IncomingMessage) => {
-      touch();
-      const status = res.statusCode ?? 0;
-      const chunks: Buffer[] = [];
-      let kept = 0;
-      res.on('data', (c: Buffer) => {
-        touch();
-        if (kept < 16_384) {
-          chunks.push(c);
-          kept += c.length;
-        }
-      });
-      res.on('error', (e) => finish(new TransferError('retryable', `response interrupted: ${e.message}`, status, { cause: e })));
-      res.on('end', () => {
-        if (status >= 200 && status < 300) finish();
-        else finish(classifyStatus(status, Buffer.concat(chunks).toString('utf8')));
-      });
-    });
+    req.on('response', (res: IncomingMessage) => readAnswer(res, touch, finish));
     req.on('error', (e: NodeJS.ErrnoException) => {
       finish(new TransferError('retryable', `connection failed: ${e.code ?? e.message}`, undefined, { cause: e }));
     });
-
-    // A body shorter than its Content-Length would leave storage waiting (a stall, retried in
-    // vain); a longer one would be cut. Either means the source is not what was planned.
-    let counted = 0;
-    let lengthWrong = false;
-    const wrongLength = (n: number): Error => {
-      lengthWrong = true;
-      return new Error(`the data is ${n > body.size ? 'longer' : 'shorter'} than the ${body.size} bytes declared`);
-    };
-    const bucket = opts.bucket?.bytesPerSecond != null ? opts.bucket : null;
-    const done = (err: Error | null): void => {
-      if (!err || settled) return;
-      if (sourceFailed || lengthWrong) {
-        finish(new TransferError('source', `cannot read the file: ${(err as NodeJS.ErrnoException).code ?? err.message}`, undefined, { cause: err }));
-      } else finish(new TransferError('retryable', `upload interrupted: ${(err as NodeJS.ErrnoException).code ?? err.message}`, undefined, { cause: err }));
-    };
-
-    if (!bucket) {
-      // No limit: the file goes straight into the socket; a listener counts (no extra stream stage).
-      source.on('data', (chunk: Buffer) => {
-        counted += chunk.length;
-        touch();
-        opts.onProgress?.(chunk.length);
-        if (counted > body.size) source.destroy(wrongLength(counted));
-      });
-      source.once('end', () => {
-        if (counted !== body.size) done(wrongLength(counted));
-      });
-      // pipe() rather than pipeline(): pipeline builds and aborts an AbortController (and a
-      // DOMException) per stream, a measurable cost over thousands of files. Errors of `req`
-      // are handled above; a failed source is handled here.
-      source.once('error', done);
-      source.pipe(req);
-      return;
-    }
-
-    // Limited: each chunk waits for its share of the bandwidth first.
-    const meter = new Transform({
-      flush(cb: TransformCallback): void {
-        cb(counted === body.size ? null : wrongLength(counted));
-      },
-      transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
-        counted += chunk.length;
-        if (counted > body.size) {
-          cb(wrongLength(counted));
-          return;
-        }
-        throttled = true;
-        bucket.take(chunk.length, signal).then(
-          () => {
-            throttled = false;
-            touch();
-            opts.onProgress?.(chunk.length);
-            cb(null, chunk);
-          },
-          (e: unknown) => cb(e instanceof Error ? e : new Error(String(e))),
-        );
-      },
-    });
-    pipeline(source, meter, req, done);
+    sendBody({ source, req, body, opts, touch, isSettled: () => settled, setThrottled: (t) => void (throttled = t), finish });
   });
+}
+
+/** Reads storage's answer to a PUT (the first 16 KB of a refusal are enough to classify it). */
+function readAnswer(res: IncomingMessage, touch: () => void, finish: (err?: Error) => void): void {
+  touch();
+  const status = res.statusCode ?? 0;
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  res.on('data', (c: Buffer) => {
+    touch();
+    if (kept < 16_384) {
+      chunks.push(c);
+      kept += c.length;
+    }
+  });
+  res.on('error', (e) => finish(new TransferError('retryable', `response interrupted: ${e.message}`, status, { cause: e })));
+  res.on('end', () => {
+    if (status >= 200 && status < 300) finish();
+    else finish(classifyStatus(status, Buffer.concat(chunks).toString('utf8')));
+  });
+}
+
+type Sending = {
+  source: Readable;
+  req: ClientRequest;
+  body: PutBody;
+  opts: PutOptions;
+  /** Marks bytes moving (the stall timer reads it). */
+  touch: () => void;
+  isSettled: () => boolean;
+  /** While a chunk waits for its share of the bandwidth, the stall timer does not count. */
+  setThrottled: (throttled: boolean) => void;
+  finish: (err?: Error) => void;
+};
+
+/** Streams the file into the request, counting its bytes against the declared length and, when limited, the bandwidth. */
+function sendBody({ source, req, body, opts, touch, isSettled, setThrottled, finish }: Sending): void {
+  let sourceFailed = false;
+  source.once('error', () => {
+    sourceFailed = true;
+  });
+  // A body shorter than its Content-Length would leave storage waiting (a stall, retried in
+  // vain); a longer one would be cut. Either means the source is not what was planned.
+  let counted = 0;
+  let lengthWrong = false;
+  const wrongLength = (n: number): Error => {
+    lengthWrong = true;
+    return new Error(`the data is ${n > body.size ? 'longer' : 'shorter'} than the ${body.size} bytes declared`);
+  };
+  const bucket = opts.bucket?.bytesPerSecond != null ? opts.bucket : null;
+  const done = (err: Error | null): void => {
+    if (!err || isSettled()) return;
+    if (sourceFailed || lengthWrong) {
+      finish(new TransferError('source', `cannot read the file: ${(err as NodeJS.ErrnoException).code ?? err.message}`, undefined, { cause: err }));
+    } else finish(new TransferError('retryable', `upload interrupted: ${(err as NodeJS.ErrnoException).code ?? err.message}`, undefined, { cause: err }));
+  };
+
+  if (!bucket) {
+    // No limit: the file goes straight into the socket; a listener counts (no extra stream stage).
+    source.on('data', (chunk: Buffer) => {
+      counted += chunk.length;
+      touch();
+      opts.onProgress?.(chunk.length);
+      if (counted > body.size) source.destroy(wrongLength(counted));
+    });
+    source.once('end', () => {
+      if (counted !== body.size) done(wrongLength(counted));
+    });
+    // pipe() rather than pipeline(): pipeline builds and aborts an AbortController (and a
+    // DOMException) per stream, a measurable cost over thousands of files. Errors of `req`
+    // are handled by putOnce; a failed source is handled here.
+    source.once('error', done);
+    source.pipe(req);
+    return;
+  }
+
+  // Limited: each chunk waits for its share of the bandwidth first.
+  const meter = new Transform({
+    flush(cb: TransformCallback): void {
+      cb(counted === body.size ? null : wrongLength(counted));
+    },
+    transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
+      counted += chunk.length;
+      if (counted > body.size) {
+        cb(wrongLength(counted));
+        return;
+      }
+      setThrottled(true);
+      bucket.take(chunk.length, opts.signal).then(
+        () => {
+          setThrottled(false);
+          touch();
+          opts.onProgress?.(chunk.length);
+          cb(null, chunk);
+        },
+        (e: unknown) => cb(e instanceof Error ? e : new Error(String(e))),
+      );
+    },
+  });
+  pipeline(source, meter, req, done);
 }
 
 function classifyStatus(status: number, text: string): TransferError {

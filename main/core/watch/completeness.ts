@@ -2,7 +2,7 @@
 import type { ScanResult } from '../dicom';
 import type { Snapshot } from './snapshot';
 import { isMarkerFile } from './snapshot';
-import type { IncompleteReason } from './types';
+import type { IncompleteReason } from './watch-types';
 import { encapsulationComplete } from './whole-file';
 
 const TAIL_CHECKS_AT_ONCE = 8;

@@ -27,7 +27,7 @@ import type { FileProbe, ScanResult } from '../dicom';
 import { incompleteReasons } from './completeness';
 import type { Snapshot } from './snapshot';
 import { isMarkerFile, MARKER_PREFIX, takeSnapshot } from './snapshot';
-import type { FolderWatcherEvents, IncompleteReason, WatchFolderConfig } from './types';
+import type { FolderWatcherEvents, IncompleteReason, WatchFolderConfig } from './watch-types';
 
 export type FolderWatcherOptions = {
   /** Poll interval when `polling` is on (ms); DICOM files are polled at 1.5× this. */

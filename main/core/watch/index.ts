@@ -10,4 +10,4 @@ export type { LedgerEntry, LedgerKey, LedgerStatus } from './ledger';
 export { isMarkerFile } from './snapshot';
 export { WatchService } from './watch-service';
 export type { WatchServiceOptions } from './watch-service';
-export type * from './types';
+export type * from './watch-types';

@@ -18,7 +18,7 @@ import { studyFingerprint } from '../dicom';
 import { tryClaim } from './claims';
 import type { Claim, ClaimOptions } from './claims';
 import type { Ledger, LedgerKey } from './ledger';
-import type { ExportReady, WatchFolderConfig } from './types';
+import type { ExportReady, WatchFolderConfig } from './watch-types';
 
 type StudyRef = { folderId: string; exportPath: string; study: Study };
 

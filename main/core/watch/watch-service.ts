@@ -4,7 +4,7 @@ import type { FolderWatcherOptions } from './folder-watcher';
 import { FolderWatcher } from './folder-watcher';
 import type { StudyRouterOptions } from './study-router';
 import { StudyRouter } from './study-router';
-import type { WatchFolderConfig } from './types';
+import type { WatchFolderConfig } from './watch-types';
 
 export type WatchServiceOptions = StudyRouterOptions & { folders: WatchFolderConfig[]; watcher?: FolderWatcherOptions };
 

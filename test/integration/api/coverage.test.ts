@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../main/core/api/client';
-import { ApiError } from '../../../main/core/api/errors';
+import { ApiError } from '../../../main/core/api/api-errors';
 import { EmulatorProcess } from '../../support/emulator';
 import { clientFor, type Recorded } from './helpers';
 

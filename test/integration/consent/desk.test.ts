@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsentSessionView, ConsentStatusView } from '../../../preload/contract';
 import { createApiClient } from '../../../main/core/api';
 import type { ApiClient } from '../../../main/core/api';
-import { ContractFailure } from '../../../main/core/agent/contract';
-import { PollScheduler } from '../../../main/core/agent/poll-scheduler';
+import { ContractFailure } from '../../../main/core/agent/host/contract-host';
+import { PollScheduler } from '../../../main/core/agent/background/poll-scheduler';
 import { ConsentDesk, pagePatientDisplay } from '../../../main/core/consent/desk';
 import { api, EmulatorProcess } from '../../support/emulator';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UploadJob, type UploadEvent } from '../../../main/core/upload/engine';
-import { UploadError } from '../../../main/core/upload/errors';
+import { UploadError } from '../../../main/core/upload/upload-errors';
 import { readJournal } from '../../../main/core/upload/journal';
 import { planUpload } from '../../../main/core/upload/plan';
 import { connect, examsNamed, expectedHashes, FAST, makeFiles, nextEvent, recording, storedHashes, uploadScene } from './support';

@@ -7,7 +7,7 @@ import { expect } from 'vitest';
 import { createApiClient, type ApiClient } from '../../../main/core/api';
 import { examsPortFromClient } from '../../../main/core/upload/api-port';
 import type { UploadEvent } from '../../../main/core/upload/engine';
-import { UploadError } from '../../../main/core/upload/errors';
+import { UploadError } from '../../../main/core/upload/upload-errors';
 import type { PlanFileInput } from '../../../main/core/upload/plan';
 import type { CreatedExam, ExamsPort } from '../../../main/core/upload/ports';
 import type { EmulatorOptions, EmulatorProcess } from '../../support/emulator';

@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../main/core/api';
 import { UploadJob } from '../../../main/core/upload/engine';
-import { UploadError } from '../../../main/core/upload/errors';
+import { UploadError } from '../../../main/core/upload/upload-errors';
 import { findFolderJobs } from '../../../main/core/upload/job-store';
 import { planUpload } from '../../../main/core/upload/plan';
 import { ExamsPortError, type ExamFields, type ExamsPort } from '../../../main/core/upload/ports';

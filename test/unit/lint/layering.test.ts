@@ -50,6 +50,18 @@ describe('layering lint rules', () => {
     expect(await problems('main/core/cli/probe.ts', "export { startBridge } from '../bridge/server';\nexport { startAgent } from '../agent';\n")).toEqual([]);
   });
 
+  it("keep the agent's rooms in their order (host at the bottom, handlers on top)", async () => {
+    const up = await problems('main/core/agent/host/probe.ts', "export type { UploadQueue } from '../queue/upload-queue';\n");
+    expect(up).toHaveLength(1);
+    expect(up[0]).toContain('main/ARCHITECTURE.md §2');
+    expect(await problems('main/core/agent/queue/probe.ts', "export type { Inbox } from '../inbox/inbox';\n")).toHaveLength(1);
+    expect(await problems('main/core/agent/pipeline/probe.ts', "export { createHandlers } from '../handlers';\n")).toHaveLength(1);
+    // Downward, and from the entry, is fine.
+    const downward = "export type { Inbox } from '../inbox/inbox';\nexport type { UploadQueue } from '../queue/upload-queue';\n";
+    expect(await problems('main/core/agent/pipeline/probe.ts', downward)).toEqual([]);
+    expect(await problems('main/core/agent/handlers/probe.ts', "export type { Watchers } from '../pipeline/watchers';\n")).toEqual([]);
+  });
+
   it('keep test/ out of main/', async () => {
     expect(await problems('main/core/agent/probe.ts', "export { EmulatorProcess } from '../../../test/support/emulator';\n")).toHaveLength(1);
     expect(await problems('main/windows/probe.ts', "export { writeRadiograph } from '../../test/fixtures/dicom/generate';\n")).toHaveLength(1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../../main/core/api/errors';
+import { ApiError } from '../../../../main/core/api/api-errors';
 import { abortableSleep, backoffDelayMs, DEFAULT_RETRY_POLICY, isRetryableFault, sleep } from '../../../../main/core/api/retry';
 
 describe('backoff with full jitter', () => {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KeytarSecretStore } from '../../../../main/adapters/keytar-secret-store';
-import { KeyManager } from '../../../../main/core/agent/keys';
+import { KeyManager } from '../../../../main/core/agent/service/api-keys';
 import type { SecretCipher, SecretStore } from '../../../../main/core/secrets';
 import { EncryptedFileSecretStore, FallbackSecretStore, KeychainUnavailableError, MemorySecretStore } from '../../../../main/core/secrets';
 

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SettingsMigration } from '../../../../main/core/settings/migrations';
-import { defaultConfigDir, resolveConfigDir } from '../../../../main/core/settings/paths';
-import { newWatchFolder, SETTINGS_SCHEMA_VERSION } from '../../../../main/core/settings/schema';
+import { defaultConfigDir, resolveConfigDir } from '../../../../main/core/settings/config-dir';
+import { newWatchFolder, SETTINGS_SCHEMA_VERSION } from '../../../../main/core/settings/settings-schema';
 import { openSettingsStore, SettingsValidationError } from '../../../../main/core/settings/store';
 
 describe('settings store (conf on disk)', () => {

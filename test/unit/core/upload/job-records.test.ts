@@ -2,7 +2,7 @@
 // upload links are still good enough to start a transfer.
 import { describe, expect, it } from 'vitest';
 import { linksExpired, progressBaseline } from '../../../../main/core/upload/job-records';
-import { applyRecord, initialState } from '../../../../main/core/upload/job-state';
+import { applyRecord, initialState } from '../../../../main/core/upload/journal-replay';
 import type { JournalRecord } from '../../../../main/core/upload/journal';
 import { plannedRecord } from './support';
 

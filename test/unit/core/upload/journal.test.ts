@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Journal, readFirstRecord, readJournal } from '../../../../main/core/upload/journal';
-import { replayJournal } from '../../../../main/core/upload/job-state';
+import { replayJournal } from '../../../../main/core/upload/journal-replay';
 import { plannedRecord } from './support';
 
 describe('upload journal', () => {

@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { acquireStudyLock, folderKey, holderIsGone, locksDir, processStartTime, studyKey, withStudyLock } from '../../../../main/core/upload/study-lock';
-import { UploadError } from '../../../../main/core/upload/errors';
+import { UploadError } from '../../../../main/core/upload/upload-errors';
 
 const repo = fileURLToPath(new URL('../../../..', import.meta.url));
 const holderScript = 'test/support/lock-holder.ts';

@@ -1,0 +1,94 @@
+// The agent's settings: the store opened once at start (private folders, older preferences moved
+// in), and the view of it the window sees, with the values derived from settings, keys and the
+// environment (the language in use, the service's address, the active key).
+import { join } from 'node:path';
+import type { KeysStatus, Language, Settings } from '../../../preload/contract';
+import { baseUrlOf } from '../credentials';
+import { securePrivateFolders } from '../private-fs';
+import type { Settings as StoredSettings, SettingsStore } from '../settings';
+import { importLegacyPreferences, openSettingsStore } from '../settings';
+import { resolveConfigDir } from '../settings/config-dir';
+import type { Logger } from './host/contract-host';
+import type { PrefillSettings } from './inbox/inbox';
+import type { KeyManager } from './service/api-keys';
+
+/** Opens the settings store, after tightening the private folders; never throws for a damaged file. */
+export type SettingsPlace = { dataDir: string; configDir?: string | undefined; env: NodeJS.ProcessEnv; log: Logger };
+
+export function openAgentSettings(o: SettingsPlace): SettingsStore {
+  const where = { ...(o.configDir ? { cwd: o.configDir } : {}), env: o.env };
+  // Patient data stays private: folders 0700, files 0600, older ones tightened (core/private-fs.ts).
+  securePrivateFolders([o.dataDir, resolveConfigDir(where)]);
+  const store = openSettingsStore(where);
+  if (store.problems.length > 0) o.log.warn(`settings: fell back to defaults for ${store.problems.join(', ')}`);
+  // Settings before version 2 kept the inbox preferences in a file of their own: moved in once.
+  try {
+    const moved = importLegacyPreferences(store, join(o.dataDir, 'agent', 'preferences.json'));
+    if (moved) o.log.info('settings: inbox preferences moved into the settings file');
+  } catch (e) {
+    o.log.warn(`settings: the old inbox preferences could not be moved in (${e instanceof Error ? e.name : 'error'})`);
+  }
+  return store;
+}
+
+export type SettingsView = {
+  /** The language of the core's own texts: the saved one, or the system's when set to follow it. */
+  language(s?: StoredSettings): Language;
+  /** The service's address (SCANBRIDGE_API_URL wins over the saved one); '' when none. */
+  apiUrl(s: StoredSettings): string;
+  /** The saved active key kind, when that key is held; null otherwise. */
+  activeKind(s: StoredSettings): 'live' | 'sandbox' | null;
+  /** The saved active key's value, when that key is held; null otherwise. */
+  activeKey(s: StoredSettings): string | null;
+  /** What the inbox's prefill follows: the exam name template, the language, the default expiry. */
+  prefill(): PrefillSettings;
+  /** The settings as the window sees them. */
+  settings(): Settings;
+  /** The keys as the window sees them (hints only, never a value). */
+  keysStatus(): KeysStatus;
+};
+
+export function createSettingsView(o: {
+  store: Pick<SettingsStore, 'get'>;
+  keys: Pick<KeyManager, 'has' | 'slot' | 'keychainState' | 'value'>;
+  env: NodeJS.ProcessEnv;
+  systemLanguage: Language;
+}): SettingsView {
+  const { store, keys } = o;
+  const language = (s: StoredSettings = store.get()): Language => (s.language === 'system' ? o.systemLanguage : s.language);
+  const apiUrl = (s: StoredSettings): string => baseUrlOf(o.env, s) ?? '';
+  const activeKind = (s: StoredSettings): 'live' | 'sandbox' | null => (keys.has(s.active_key_kind) ? s.active_key_kind : null);
+  return {
+    language,
+    apiUrl,
+    activeKind,
+    activeKey: (s) => {
+      const kind = activeKind(s);
+      return kind ? keys.value(kind) : null;
+    },
+    prefill: () => {
+      const s = store.get();
+      return { template: s.inbox.exam_name_template, language: language(s), defaultExpirationDays: s.inbox.default_expiration_days };
+    },
+    settings: () => {
+      const s = store.get();
+      const p = s.inbox;
+      return {
+        language: s.language,
+        api_base_url: apiUrl(s),
+        active_key: activeKind(s),
+        watch_folders: s.watch_folders.map((f) => ({ ...f })),
+        upload: { concurrency: s.upload.concurrency, bandwidth_limit: s.upload.bandwidth_limit_bytes_per_s, mode: s.upload.mode },
+        exam_name_template: p.exam_name_template,
+        default_expiration_days: p.default_expiration_days,
+        consent: { ...s.consent },
+      };
+    },
+    keysStatus: () => ({
+      keychain: keys.keychainState,
+      live: keys.slot('live'),
+      sandbox: keys.slot('sandbox'),
+      active: activeKind(store.get()),
+    }),
+  };
+}

@@ -1,0 +1,42 @@
+// Every method of the contract, on the agent's services: one module per domain in this folder, each
+// given the shared context (handler-context.ts). Arguments arrive already parsed with the method's
+// schema (host/contract-host.ts); what they name (folders, items, jobs) is checked by the handlers.
+import type { Handlers } from '../host/contract-host';
+import type { HandlerContext } from './handler-context';
+import { createActivityHandlers } from './handlers-activity';
+import { createConsentHandlers } from './handlers-consent';
+import { createDirectoryHandlers } from './handlers-directory';
+import { createExamsHandlers } from './handlers-exams';
+import { createImplantsHandlers } from './handlers-implants';
+import { createReportsHandlers } from './handlers-reports';
+import { createFolderHandlers, createKeyHandlers, createSettingsHandlers } from './handlers-settings';
+import { createShareHandlers } from './handlers-share';
+import { createSupportHandlers } from './handlers-support';
+import { createTakesHandlers } from './handlers-takes';
+import { createTemplatesHandlers } from './handlers-templates';
+import { createInboxHandlers, createUploadHandlers } from './handlers-uploads';
+import { createWebhooksHandlers } from './handlers-webhooks';
+
+export type { HandlerContext } from './handler-context';
+
+/** The contract's handlers. */
+export function createHandlers(ctx: HandlerContext): Handlers {
+  return {
+    ...createSettingsHandlers(ctx),
+    ...createFolderHandlers(ctx),
+    ...createKeyHandlers(ctx),
+    ...createInboxHandlers(ctx),
+    ...createUploadHandlers(ctx),
+    ...createSupportHandlers(ctx),
+    ...createActivityHandlers(ctx),
+    ...createWebhooksHandlers(ctx),
+    ...createTakesHandlers(ctx),
+    ...createConsentHandlers(ctx),
+    ...createDirectoryHandlers(ctx),
+    ...createTemplatesHandlers(ctx),
+    ...createImplantsHandlers(ctx),
+    ...createExamsHandlers(ctx),
+    ...createShareHandlers(ctx),
+    ...createReportsHandlers(ctx),
+  };
+}

@@ -1,0 +1,25 @@
+// The OS notifications of the upload queue (ready, failed, keeps retrying), in the language the
+// core's texts use. A host without a notification service still shows them in the window.
+import type { Language, UploadJobView } from '../../../../preload/contract';
+import { texts } from './core-texts';
+import type { Notifier } from './host-ports';
+
+export type UploadNotice = 'exam_ready' | 'upload_failed' | 'upload_retrying';
+export type UploadNotify = (kind: UploadNotice, view: UploadJobView) => void;
+
+export function uploadNotices(notifier: Notifier, language: () => Language): UploadNotify {
+  return (kind, view) => {
+    const t = texts(language());
+    const lines: Record<UploadNotice, readonly [string, string]> = {
+      exam_ready: [t.examReadyTitle, t.examReadyBody(view.name)],
+      upload_failed: [t.uploadFailedTitle, t.uploadFailedBody(view.name)],
+      upload_retrying: [t.uploadRetryingTitle, t.uploadRetryingBody(view.name)],
+    };
+    const [title, body] = lines[kind];
+    try {
+      notifier.notify({ kind: kind === 'exam_ready' ? 'exam_ready' : 'upload_failed', title, body, job_id: view.id });
+    } catch {
+      // No notification service: the window still shows it.
+    }
+  };
+}

@@ -1,0 +1,112 @@
+// What the inbox proposes for a detected study: the exam name from the clinic's template, the
+// patient fields from the DICOM headers, the exam type from the folder or the modality, and the
+// warnings staff should look at before uploading.
+import type { ExamType, Skipped, Study, StudyWarning as DicomWarning } from '../../dicom';
+import type { InboxFields, InboxSeries, Language, StudyWarning } from '../../../../preload/contract';
+
+export { DEFAULT_NAME_TEMPLATE } from '../../settings/settings-schema';
+
+const TYPE_LABELS: Record<Language, Record<ExamType, string>> = {
+  es: { cbct: 'CBCT', radiografia: 'Radiografía', mesh: 'Modelo 3D', atm: 'ATM' },
+  en: { cbct: 'CBCT', radiografia: 'Radiograph', mesh: '3D model', atm: 'TMJ' },
+};
+
+export type NameValues = {
+  patient: string;
+  patient_id: string;
+  type: ExamType;
+  date: string | null;
+  description: string;
+  modality: string;
+};
+
+/**
+ * Fills `{patient}`, `{id}`, `{type}`, `{date}`, `{description}`, `{modality}`; unknown
+ * placeholders stay as written. Empty values leave no double spaces or dangling separators.
+ */
+export function renderExamName(template: string, v: NameValues, language: Language): string {
+  const values: Record<string, string> = {
+    patient: v.patient,
+    id: v.patient_id,
+    type: TYPE_LABELS[language][v.type],
+    date: v.date ?? '',
+    description: v.description,
+    modality: v.modality,
+  };
+  const filled = template.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole);
+  // An empty value must not leave "CBCT  - " behind: collapse spaces, drop separators at the ends.
+  const name = filled
+    .replace(/\s+/g, ' ')
+    .replace(/^[\s\-–·|,]+|[\s\-–·|,]+$/gu, '');
+  const fallback = [TYPE_LABELS[language][v.type], v.date ?? ''].join(' ').trim();
+  return (name || fallback).slice(0, 200);
+}
+
+/** The contract's warnings for a study, from the reader's and the inbox's own checks. */
+export function studyWarnings(study: Study, skipped: number, changedSinceUpload: boolean): StudyWarning[] {
+  const out = new Set<StudyWarning>();
+  const map: Partial<Record<DicomWarning, StudyWarning>> = {
+    missing_patient_name: 'missing_patient_name',
+    missing_patient_id: 'missing_patient_id',
+    future_birth_date: 'future_birth_date',
+    birth_after_study: 'birth_after_study',
+    multiple_patient_names: 'several_patients',
+    multiple_patient_ids: 'several_patients',
+    unknown_modality: 'unknown_modality',
+    charset_fallback: 'charset_fallback',
+  };
+  for (const w of study.warnings) {
+    const m = map[w];
+    if (m) out.add(m);
+  }
+  if (study.patient_name === '' && study.patient_name_raw === '') out.add('missing_patient_name');
+  if (study.birth_date === null) out.add('missing_birth_date');
+  if (skipped > 0) out.add('skipped_files');
+  if (changedSinceUpload) out.add('already_uploaded_changed');
+  return [...out];
+}
+
+export type PrefillContext = {
+  folderExamType: ExamType | 'from_dicom';
+  template: string;
+  language: Language;
+  defaultExpirationDays: number | null;
+};
+
+/** The proposed fields of a study. */
+export function prefillFields(study: Study, ctx: PrefillContext): InboxFields {
+  const exam_type = ctx.folderExamType === 'from_dicom' ? study.suggested_exam_type : ctx.folderExamType;
+  return {
+    name: renderExamName(ctx.template, {
+      patient: study.patient_name,
+      patient_id: study.patient_id,
+      type: exam_type,
+      date: study.study_date,
+      description: study.description,
+      modality: study.modality,
+    }, ctx.language),
+    patient_name: study.patient_name.slice(0, 200),
+    patient_id: study.patient_id.slice(0, 64),
+    birth_date: study.birth_date,
+    reason: '',
+    exam_type,
+    expiration_days: ctx.defaultExpirationDays,
+  };
+}
+
+/** The series list of a study, with the ones staff left out marked. */
+export function inboxSeries(study: Study, excluded: ReadonlySet<string>): InboxSeries[] {
+  return study.series.map((s) => ({
+    series_uid: s.series_uid,
+    modality: s.modality,
+    description: s.description === '' ? null : s.description,
+    files: s.files,
+    bytes: s.bytes,
+    excluded: excluded.has(s.series_uid),
+  }));
+}
+
+/** Skipped files that belong to a study's folder (the rest of the export's junk is not its business). */
+export function skippedUnder(root: string, skipped: readonly Skipped[]): number {
+  return skipped.filter((s) => s.path.startsWith(root)).length;
+}

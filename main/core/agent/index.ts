@@ -1,0 +1,225 @@
+// The agent: the composition root of the core. It builds the settings store, the keys, the
+// service connection, the inbox, the upload queue and the folder watchers, keeps them in step
+// when settings or keys change, and exposes the contract (`host`) to a transport: the Electron
+// IPC wrappers (main/index.ts), the browser-mode server (`scanbridge serve`) or a test. Each part
+// is built by a named builder of its folder; startAgent only puts them together, in order.
+import { join } from 'node:path';
+import type { AccountView, Events, Language, Settings, UploadJobView } from '../../../preload/contract';
+import { APP_VERSION } from '../api/user-agent';
+import type { ConsentDesk, PatientDisplayPort } from '../consent/desk';
+import { environmentCredentials } from '../credentials';
+import { stopScanWorkers } from '../dicom';
+import type { SecretStore } from '../secrets/secret-store';
+import type { Settings as StoredSettings } from '../settings';
+import { definedFields } from '../defined';
+import { Emitter } from '../emitter';
+import type { EngineOptions } from '../upload/engine';
+import type { FolderWatcherOptions, WatchFolderConfig } from '../watch';
+import { Ledger, newAgentId } from '../watch';
+import { createSettingsView, openAgentSettings } from './agent-settings';
+import { registerBackgroundTasks } from './background/background-refreshes';
+import { NotificationFeed } from './background/notification-feed';
+import { agentPollScheduler } from './background/poll-gate';
+import type { PollClock } from './background/poll-scheduler';
+import type { PollScheduler } from './background/poll-scheduler';
+import { openConsentDesk } from './consent-desk';
+import { createHandlers } from './handlers';
+import { batchedEvent } from './host/batched-event';
+import type { ContractHost, Logger } from './host/contract-host';
+import { createContractHost } from './host/contract-host';
+import { systemLanguage as detectSystemLanguage } from './host/core-texts';
+import { EventHub } from './host/event-hub';
+import type { FolderPicker, Notifier } from './host/host-ports';
+import { logNotifier, noFolderPicker } from './host/host-ports';
+import { uploadNotices } from './host/upload-notices';
+import { Inbox } from './inbox/inbox';
+import { InboxStore } from './inbox/inbox-store';
+import { ActivityHub } from './pipeline/agent-activity';
+import { ExamRecorder } from './pipeline/exam-recorder';
+import { Watchers } from './pipeline/watchers';
+import { queueHooks } from './queue-hooks';
+import { openAgentQueue } from './agent-queue';
+import type { QueueStatus } from './queue/queue-board';
+import { KeyManager } from './service/api-keys';
+import { ServiceConnection } from './service/service-connection';
+import { serviceConnector } from './service-ports';
+
+export type { ActivityEvents, JobOrigin } from './pipeline/agent-activity';
+export type { ContractHost, Logger } from './host/contract-host';
+export type { FolderPicker, Notice, Notifier } from './host/host-ports';
+export type { PollClock, PollTask } from './background/poll-scheduler';
+export type { QueueStatus } from './queue/queue-board';
+
+export type AgentOptions = {
+  /** The app data folder (inbox, upload journals, ledger): appDataDir() from core/paths in the app and CLI. */
+  dataDir: string;
+  /** Where the inbox and the upload list are kept (default `<dataDir>/agent`). */
+  stateDir?: string;
+  /** Watch exactly these folders instead of the saved ones (`scanbridge watch`); settings never change them. */
+  folders?: WatchFolderConfig[];
+  /** The settings folder (default: the settings module's, SCANBRIDGE_CONFIG_DIR or the OS convention). */
+  configDir?: string;
+  /** SCANBRIDGE_API_URL (overrides the saved address) and SCANBRIDGE_API_KEY (a key for this session only). */
+  env?: NodeJS.ProcessEnv;
+  /** The OS keychain in the app and CLI; an in-memory store only in tests. */
+  secretStore: SecretStore;
+  notifier?: Notifier;
+  folderPicker?: FolderPicker;
+  transport: 'ipc' | 'http';
+  /** The patient display (a second window on the desktop); browser mode gives the page's address. */
+  patientDisplay?: PatientDisplayPort;
+  /** Browser mode: the server's origin, for the patient page's address (known once it listens). */
+  patientPageOrigin?: () => string | null;
+  /** The OS language (Electron's app.getLocale()); guessed from the environment otherwise. */
+  systemLanguage?: Language;
+  log?: Logger;
+  /** Timers, shortened by tests. */
+  tuning?: {
+    uploadsBatchMs?: number;
+    inboxBatchMs?: number;
+    retryDelaysMs?: readonly number[];
+    engine?: Omit<EngineOptions, 'concurrency' | 'bucket' | 'bandwidthLimit'>;
+    watcher?: FolderWatcherOptions;
+    heldRetryMs?: number;
+    /** The background scheduler's clock (the polling-budget test runs it in step with the emulator's --time-scale). */
+    pollClock?: PollClock;
+  };
+};
+
+export type Agent = {
+  /** The contract, for a transport. */
+  host: ContractHost;
+  /** Informed consent: the bridge asks it which session a patient page's token belongs to. */
+  consent: ConsentDesk;
+  /** The settings as the window sees them. */
+  settings(): Settings;
+  /** The language the core's own texts use (notifications, tray). */
+  language(): Language;
+  /** Upload status for the tray icon. */
+  status(): QueueStatus;
+  onStatus(listener: (status: QueueStatus) => void): () => void;
+  /** What the watchers found and how uploads ended, for a headless front end. */
+  activity: ActivityHub;
+  /** Where the settings file is (tests check that it never holds a key). */
+  settingsFile: string;
+  /**
+   * The background scheduler: other services register their periodic refreshes here (see
+   * poll-scheduler.ts), never with a timer of their own.
+   */
+  poll: PollScheduler;
+  /** Stops watching and uploading (uploads resume on the next start) and saves everything. */
+  stop(): Promise<void>;
+};
+
+/** A logger on stderr (stdout belongs to the CLI's machine-readable output). Never give it patient data. */
+export function stderrLogger(prefix = 'scanbridge'): Logger {
+  const line = (level: string, m: string): void => void process.stderr.write(`${new Date().toISOString()} ${prefix} ${level}: ${m}\n`);
+  return { info: (m) => line('info', m), warn: (m) => line('warn', m), error: (m) => line('error', m) };
+}
+
+/** Builds and starts the agent. Watchers start in the background; uploads left unfinished resume. */
+export async function startAgent(options: AgentOptions): Promise<Agent> {
+  const env = options.env ?? process.env;
+  const log = options.log ?? stderrLogger();
+  const tuning = options.tuning ?? {};
+  const agentDir = options.stateDir ?? join(options.dataDir, 'agent');
+  const events = new EventHub();
+  const emit = events.emit.bind(events);
+  const activity = new ActivityHub();
+  const agentId = newAgentId();
+
+  const settingsStore = openAgentSettings({ dataDir: options.dataDir, configDir: options.configDir, env, log });
+  const keys = new KeyManager(options.secretStore, log);
+  await keys.load(environmentCredentials(env).apiKey);
+  const systemLanguage = options.systemLanguage ?? detectSystemLanguage(env);
+  const view = createSettingsView({ store: settingsStore, keys, env, systemLanguage });
+  const language = (): Language => view.language();
+
+  // The meter moves with every API call: the window hears about it at most once a second.
+  const rate = batchedEvent(emit, 'account:rate', 1000);
+  const service = new ServiceConnection(APP_VERSION, (r) => rate.mark(r));
+  const inboxPush = batchedEvent(emit, 'inbox:changed', tuning.inboxBatchMs ?? 200);
+  const inbox = new Inbox(await InboxStore.open(join(agentDir, 'inbox.json')), view.prefill, (items) => inboxPush.mark(items));
+  const ledger = await Ledger.open(join(options.dataDir, 'watch', 'uploaded-studies.jsonl'));
+  const notifier = options.notifier ?? logNotifier(log);
+  const recorder = new ExamRecorder({ ledger, inbox, agentId, log });
+
+  const poll = agentPollScheduler({ meter: () => service.client?.meter, log, clock: tuning.pollClock });
+  const feed = new NotificationFeed((state) => emit('notifications:changed', state), () => notifier);
+
+  const hooks = queueHooks({ inbox, recorder, activity, notify: uploadNotices(notifier, language) });
+  const push = (changed: UploadJobView[]): void => emit('uploads:state', changed);
+  const { dataDir, patientDisplay, patientPageOrigin } = options;
+  const queue = await openAgentQueue({ file: join(agentDir, 'uploads.json'), dataDir, service, settingsStore, push, hooks, log, tuning });
+
+  const watcherTuning = definedFields(tuning, ['watcher', 'heldRetryMs']);
+  const watchers = new Watchers({ ledger, inbox, queue, recorder, agentId, log, activity, ...watcherTuning });
+  const applyWatchers = (s: StoredSettings): void => {
+    const failed = (e: unknown): void => log.warn(`watch folders could not start: ${e instanceof Error ? e.name : 'error'}`);
+    watchers.apply(options.folders ?? s.watch_folders).catch(failed);
+  };
+
+  const settings = (): StoredSettings => settingsStore.get();
+  const connect = serviceConnector({ service, view, settings, onAccountChange: () => feed.reset(), kick: () => queue.kick() });
+  connect();
+  const pushAccount = (account: AccountView): void => emit('account:changed', account);
+  const pushActivity = (latest: Events['activity:changed']): void => emit('activity:changed', latest);
+  const stopBackground = registerBackgroundTasks({ scheduler: poll, client: () => service.client, feed, pushAccount, pushActivity });
+
+  const unsubscribeSettings = settingsStore.subscribe((s) => {
+    connect(s);
+    applyWatchers(s);
+    queue.applySettings();
+    inbox.reprefill();
+    emit('settings:changed', view.settings());
+  });
+
+  const status = new Emitter<[QueueStatus]>();
+  const unsubscribeQueue = queue.onStatus(() => status.emit(queue.status()));
+
+  const consent = openConsentDesk({ service, settingsStore, dataDir, language, events, poll, patientDisplay, patientPageOrigin });
+
+  const keysChanged = (): void => {
+    connect();
+    emit('keys:changed', view.keysStatus());
+    emit('settings:changed', view.settings());
+  };
+  const folderPicker = options.folderPicker ?? noFolderPicker;
+  const services = { settingsStore, keys, service, inbox, queue, recorder, consent, poll, feed, folderPicker };
+  const views = { settingsView: view.settings, keysStatus: view.keysStatus, keysChanged };
+  const handlers = createHandlers({ transport: options.transport, systemLanguage, ...services, ...views });
+  const host = createContractHost(handlers, (l) => events.subscribe(l), log);
+
+  applyWatchers(settingsStore.get());
+
+  let stopped: Promise<void> | undefined;
+  return {
+    host,
+    activity,
+    consent,
+    settings: view.settings,
+    language,
+    status: () => queue.status(),
+    onStatus: (listener) => status.subscribe(listener),
+    settingsFile: settingsStore.path,
+    poll,
+    stop() {
+      stopped ??= (async () => {
+        stopBackground();
+        poll.stop();
+        unsubscribeSettings();
+        unsubscribeQueue();
+        consent.close();
+        await watchers.close();
+        await queue.close();
+        await recorder.releaseAll();
+        inboxPush.close();
+        rate.close();
+        await inbox.flush();
+        service.close();
+        await stopScanWorkers();
+      })();
+      return stopped;
+    },
+  };
+}

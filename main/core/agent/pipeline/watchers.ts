@@ -1,0 +1,136 @@
+// The configured watch folders, running: one WatchService, rebuilt when the folder settings change.
+// Every detected study goes to the inbox (the one place that turns a study into exam fields);
+// studies of auto folders then go straight on to the queue. Nothing here waits on an upload: the
+// queue runs it, and the exam recorder writes the done marker and the ledger when it is ready.
+import type { FolderWatcherOptions, Ledger, WatchFolderConfig } from '../../watch';
+import { WatchService } from '../../watch';
+import type { DetectedStudy } from '../../watch';
+import type { ActivityHub } from './agent-activity';
+import { offerIncompleteStudies } from '../inbox/incomplete-exports';
+import type { Logger } from '../host/contract-host';
+import type { ExamRecorder } from './exam-recorder';
+import type { Inbox } from '../inbox/inbox';
+import type { UploadQueue } from '../queue/upload-queue';
+
+export type WatchersOptions = {
+  ledger: Ledger;
+  inbox: Inbox;
+  queue: UploadQueue;
+  recorder: ExamRecorder;
+  agentId: string;
+  log: Logger;
+  activity: ActivityHub;
+  watcher?: FolderWatcherOptions;
+  /** How often a study another computer is uploading is looked at again. */
+  heldRetryMs?: number;
+};
+
+function codeOf(err: Error): string {
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' ? `${err.name} ${code}` : err.name;
+}
+
+const signatureOf = (folders: readonly WatchFolderConfig[]): string =>
+  JSON.stringify(folders.map((f) => [f.id, f.path, f.exam_type, f.mode, f.settle_seconds, f.polling]));
+
+export class Watchers {
+  private service: WatchService | null = null;
+  private signature = '';
+  private applying: Promise<void> = Promise.resolve();
+
+  constructor(private readonly o: WatchersOptions) {}
+
+  /** Watches exactly these folders (restarts only when they changed). Resolves once existing exports are listed. */
+  apply(folders: readonly WatchFolderConfig[]): Promise<void> {
+    const next = this.applying.then(() => this.applyNow(folders));
+    this.applying = next.catch(() => undefined);
+    return next;
+  }
+
+  async close(): Promise<void> {
+    await this.applying;
+    await this.service?.close();
+    this.service = null;
+    this.signature = '';
+  }
+
+  private async applyNow(folders: readonly WatchFolderConfig[]): Promise<void> {
+    const signature = signatureOf(folders);
+    if (signature === this.signature && this.service) return;
+    await this.service?.close();
+    this.service = null;
+    this.signature = signature;
+    if (folders.length === 0) return;
+    const service = new WatchService({
+      folders: [...folders],
+      ledger: this.o.ledger,
+      claims: { agentId: this.o.agentId },
+      ...(this.o.heldRetryMs !== undefined ? { heldRetryMs: this.o.heldRetryMs } : {}),
+      ...(this.o.watcher ? { watcher: this.o.watcher } : {}),
+    });
+    this.wire(service);
+    this.service = service;
+    await service.start();
+  }
+
+  /** A detected study: into the inbox; from an auto folder, on to the queue at once. */
+  private async detected(d: DetectedStudy): Promise<void> {
+    const { inbox, queue, recorder } = this.o;
+    const auto = d.action === 'auto';
+    const item = inbox.detected({ folder: d.folder, exportPath: d.exportPath, study: d.study, skipped: d.skipped, changedSinceUpload: d.changedFrom !== null }, auto ? 'queued' : 'review');
+    if (!auto) return;
+    if (!item) {
+      await d.claim?.release();
+      return;
+    }
+    try {
+      const request = await inbox.uploadRequest(item.id, 'auto');
+      const view = await queue.enqueue(request);
+      if (d.claim) recorder.hold(item.id, d.claim, () => void queue.standDown(item.id));
+      inbox.setStatus(item.id, 'queued', view.id);
+      this.o.activity.emit('study:queued', { folderId: d.folder.id, exportPath: d.exportPath, study: d.study, exam_type: d.exam_type, job_id: view.id });
+    } catch (e) {
+      // The study's claim: this one, or the one kept from an upload of its earlier files.
+      await (d.claim ? d.claim.release() : recorder.release(item.id));
+      inbox.setStatus(item.id, 'review', null);
+      throw e;
+    }
+  }
+
+  private wire(service: WatchService): void {
+    const { inbox, log, activity } = this.o;
+    for (const w of service.watchers) {
+      w.on('export:ready', (e) => activity.emit('export:ready', e));
+      w.on('export:changed', (e) => activity.emit('export:changed', e));
+      w.on('export:waiting', (e) => {
+        // A study that cannot be read whole shows in the inbox with its files named.
+        offerIncompleteStudies(inbox, w.config, e);
+        activity.emit('export:waiting', e);
+      });
+      w.on('export:removed', (e) => inbox.exportRemoved(e.exportPath));
+      // Messages here carry paths, and export folders are often named after the patient: codes only.
+      w.on('error', (err) => {
+        log.warn(`watch folder ${w.config.id}: ${codeOf(err)}`);
+        activity.emit('watch:error', { folderId: w.config.id, error: err });
+      });
+    }
+    const r = service.router;
+    r.on('study:detected', (d) => {
+      this.detected(d).catch((e: unknown) => {
+        const error = e instanceof Error ? e : new Error(String(e));
+        log.warn(`watch folder ${d.folder.id}: a detected study could not be queued: ${codeOf(error)}`);
+        activity.emit('study:failed', { folderId: d.folder.id, exportPath: d.exportPath, study: d.study, error });
+      });
+    });
+    r.on('study:skipped', (e) => activity.emit('study:skipped', e));
+    r.on('study:held', (e) => activity.emit('study:held', e));
+    r.on('study:failed', (e) => {
+      log.warn(`watch folder ${e.folderId}: a study could not be checked: ${codeOf(e.error)}`);
+      activity.emit('study:failed', e);
+    });
+    r.on('study:unclaimable', (e) => {
+      log.warn(`watch folder ${e.folderId}: ${e.reason}`);
+      activity.emit('study:unclaimable', e);
+    });
+  }
+}

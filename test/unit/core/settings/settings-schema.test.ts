@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { defaultSettings, newWatchFolder, readSettingsTolerant, SETTINGS_SCHEMA_VERSION, settingsSchema } from '../../../../main/core/settings/settings-schema';
+
+describe('settings schema', () => {
+  it('gives a fresh install sensible defaults', () => {
+    expect(defaultSettings()).toEqual({
+      schema_version: SETTINGS_SCHEMA_VERSION,
+      api_base_url: null,
+      active_key_kind: 'live',
+      language: 'system',
+      watch_folders: [],
+      upload: { concurrency: 4, bandwidth_limit_bytes_per_s: 0, mode: 'auto' },
+      consent: { country_code: 'CL', copies_folder: null, display_id: null },
+      inbox: { exam_name_template: '{type} {patient} {date}', default_expiration_days: null },
+    });
+  });
+
+  it('keeps the consent settings, and falls back to Chile when they are broken', () => {
+    const good = readSettingsTolerant({ consent: { country_code: 'AR', copies_folder: '/srv/consent', display_id: 7 } });
+    expect(good.settings.consent).toEqual({ country_code: 'AR', copies_folder: '/srv/consent', display_id: 7 });
+    expect(good.problems).toEqual([]);
+    const bad = readSettingsTolerant({ consent: { country_code: 'Chile', display_id: 'two' } });
+    expect(bad.settings.consent).toEqual({ country_code: 'CL', copies_folder: null, display_id: null });
+    expect(bad.problems).toEqual(['consent']);
+  });
+
+  it('fills a new watch folder with an id and defaults', () => {
+    const f = newWatchFolder({ path: '/mnt/cbct/export', exam_type: 'cbct' });
+    expect(f).toEqual({ id: expect.stringMatching(/^wf_/), path: '/mnt/cbct/export', exam_type: 'cbct', mode: 'review', settle_seconds: 30, polling: false });
+    expect(newWatchFolder({ path: '/x' }).id).not.toBe(f.id);
+  });
+
+  it('refuses values outside the schema', () => {
+    const base = defaultSettings();
+    expect(settingsSchema.safeParse({ ...base, language: 'fr' }).success).toBe(false);
+    expect(settingsSchema.safeParse({ ...base, api_base_url: 'ftp://x' }).success).toBe(false);
+    expect(settingsSchema.safeParse({ ...base, upload: { ...base.upload, concurrency: 0 } }).success).toBe(false);
+    expect(settingsSchema.safeParse({ ...base, upload: { ...base.upload, bandwidth_limit_bytes_per_s: -1 } }).success).toBe(false);
+    const f = newWatchFolder({ path: '/a' });
+    expect(settingsSchema.safeParse({ ...base, watch_folders: [f, { ...f, path: '/b' }] }).success).toBe(false);
+    expect(settingsSchema.safeParse({ ...base, watch_folders: [{ ...f, exam_type: 'xray' }] }).success).toBe(false);
+  });
+
+  it('reads a damaged file field by field, keeping the good values and naming the bad ones', () => {
+    const good = newWatchFolder({ path: '/srv/share', polling: true });
+    const { settings, problems } = readSettingsTolerant({
+      schema_version: 1,
+      api_base_url: 'https://api.example.cl/api/v1',
+      language: 'klingon',
+      watch_folders: [good, { id: 'broken' }, good],
+      upload: { concurrency: 'many', bandwidth_limit_bytes_per_s: 500_000, mode: 'zip' },
+      active_key_kind: 'sandbox',
+    });
+    expect(settings.api_base_url).toBe('https://api.example.cl/api/v1');
+    expect(settings.language).toBe('system');
+    expect(settings.active_key_kind).toBe('sandbox');
+    expect(settings.watch_folders).toEqual([good]);
+    expect(settings.upload).toEqual({ concurrency: 4, bandwidth_limit_bytes_per_s: 500_000, mode: 'zip' });
+    expect(problems.sort()).toEqual(['language', 'upload.concurrency', 'watch_folders[1]', 'watch_folders[2]']);
+  });
+});
