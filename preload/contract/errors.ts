@@ -78,6 +78,8 @@ export const CORE_ERROR_CODES = [
   'invalid_rut',
   'already_signed',
   'session_ended',
+  'signer_name_required',
+  'signer_document_required',
   // Reports of an exam.
   'report_download_failed',
   'report_not_pdf',

@@ -101,6 +101,39 @@ describe('the consent desk', () => {
     d.close();
   });
 
+  it('refuses names and documents of control characters, before asking the service', async () => {
+    const examId = await newExam('Dora Vidal');
+    let signCalls = 0;
+    const counting: ApiClient = {
+      ...client,
+      consent: {
+        ...client.consent,
+        signInPerson: (...a) => {
+          signCalls++;
+          return client.consent.signInPerson(...a);
+        },
+      },
+    };
+    const { d } = desk({ client: counting });
+    await d.start(examId, 'es');
+    // The operator's prefill is cleaned too; one of control characters only is refused.
+    expect(await failureCode(d.openDisplay(examId, '\u0000\u001b'))).toBe('signer_name_required');
+    const session = await d.openDisplay(examId, ' Dora\u0000 Vidal\u009b ');
+    expect(session.signer_name).toBe('Dora Vidal');
+    const form = { signer_name: 'Dora Vidal', document: '12.345.678-5', birth_date: null, signature_png: PNG };
+    expect(await failureCode(d.patientSign(session.id, { ...form, signer_name: '\u0000' }))).toBe('signer_name_required');
+    expect(await failureCode(d.patientSign(session.id, { ...form, document: '\u0000\u0007' }))).toBe('signer_document_required');
+    expect(await failureCode(d.email(examId, 'dora@example.cl', '\u0000'))).toBe('signer_name_required');
+    expect(signCalls).toBe(0);
+    expect((await d.overview(examId)).consent.status).toBe('pending');
+
+    // A name with a stray control character cleaned away signs.
+    await d.patientSign(session.id, { ...form, signer_name: 'Dora\u0000 Vidal' });
+    expect(signCalls).toBe(1);
+    expect((await d.overview(examId)).consent.status).toBe('signed');
+    d.close();
+  });
+
   it('names both hashes when the downloaded document is not the one the service signed', async () => {
     const examId = await newExam('Bruno Díaz');
     const honest = desk();
