@@ -80,6 +80,8 @@ export const CORE_ERROR_CODES = [
   'session_ended',
   'signer_name_required',
   'signer_document_required',
+  'signature_blank',
+  'signature_invalid',
   // Reports of an exam.
   'report_download_failed',
   'report_not_pdf',

@@ -11,6 +11,7 @@ import { saveSignedCopy } from './copies';
 import { hashMatches } from './hash';
 import type { ConsentSession } from './session';
 import { ConsentSessions, patientView, sessionView } from './session';
+import { checkSignatureImage } from './signature-image';
 import { checkSignerDocument } from './signer-document';
 import { signerText } from './signer-text';
 import { ConsentStatusRefresher } from './status-refresher';
@@ -213,6 +214,12 @@ export class ConsentDesk {
     if (!doc.ok) {
       if (doc.reason === 'missing_hyphen') throw new ContractFailure('missing_hyphen', 'Write the RUT with its hyphen and check digit.', [{ field: 'document', message: 'missing hyphen' }]);
       throw new ContractFailure('invalid_rut', 'This RUT is not valid (check digit).', [{ field: 'document', message: 'invalid' }]);
+    }
+    // The signature is evidence: checked here, whatever the window's pad let through.
+    const signature = checkSignatureImage(form.signature_png);
+    if (!signature.ok) {
+      const blank = signature.reason === 'blank' || signature.reason === 'filled';
+      throw new ContractFailure(blank ? 'signature_blank' : 'signature_invalid', `The signature was refused: ${signature.message}.`, [{ field: 'signature_png', message: signature.reason }]);
     }
     let signed: Consent;
     try {

@@ -12,9 +12,10 @@ import { ContractFailure } from '../../../main/core/agent/contract';
 import { PollScheduler } from '../../../main/core/agent/poll-scheduler';
 import { ConsentDesk, pagePatientDisplay } from '../../../main/core/consent/desk';
 import { api, EmulatorProcess } from '../../support/emulator';
+import { plainPng, signaturePng } from '../../support/png';
 
-// A 1×1 PNG, enough for the service to accept a drawn signature.
-const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+// A drawn signature, as the patient display's pad writes it.
+const PNG = signaturePng().toString('base64');
 
 let emulator: EmulatorProcess;
 let scratch: string;
@@ -101,7 +102,7 @@ describe('the consent desk', () => {
     d.close();
   });
 
-  it('refuses names and documents of control characters, before asking the service', async () => {
+  it('refuses a blank or unreadable signature and names or documents of control characters, before asking the service', async () => {
     const examId = await newExam('Dora Vidal');
     let signCalls = 0;
     const counting: ApiClient = {
@@ -121,13 +122,21 @@ describe('the consent desk', () => {
     const session = await d.openDisplay(examId, ' Dora\u0000 Vidal\u009b ');
     expect(session.signer_name).toBe('Dora Vidal');
     const form = { signer_name: 'Dora Vidal', document: '12.345.678-5', birth_date: null, signature_png: PNG };
+    const b64 = (png: Buffer): string => png.toString('base64');
+    expect(await failureCode(d.patientSign(session.id, { ...form, signature_png: b64(plainPng(600, 200, [0, 0, 0, 0])) }))).toBe('signature_blank');
+    expect(await failureCode(d.patientSign(session.id, { ...form, signature_png: b64(plainPng(600, 200, [255, 255, 255, 255])) }))).toBe('signature_blank');
+    expect(await failureCode(d.patientSign(session.id, { ...form, signature_png: Buffer.from('%PDF-1.4 not an image').toString('base64') }))).toBe('signature_invalid');
+    expect(await failureCode(d.patientSign(session.id, { ...form, signature_png: b64(plainPng(5000, 100, [0, 0, 0, 0])) }))).toBe('signature_invalid');
+    // The 1×1 PNG the service itself would take is no signature either.
+    const onePixel = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+    expect(await failureCode(d.patientSign(session.id, { ...form, signature_png: onePixel }))).toBe('signature_invalid');
     expect(await failureCode(d.patientSign(session.id, { ...form, signer_name: '\u0000' }))).toBe('signer_name_required');
     expect(await failureCode(d.patientSign(session.id, { ...form, document: '\u0000\u0007' }))).toBe('signer_document_required');
     expect(await failureCode(d.email(examId, 'dora@example.cl', '\u0000'))).toBe('signer_name_required');
     expect(signCalls).toBe(0);
     expect((await d.overview(examId)).consent.status).toBe('pending');
 
-    // A name with a stray control character cleaned away signs.
+    // A real drawing, and a name with a stray control character cleaned away, sign.
     await d.patientSign(session.id, { ...form, signer_name: 'Dora\u0000 Vidal' });
     expect(signCalls).toBe(1);
     expect((await d.overview(examId)).consent.status).toBe('signed');
