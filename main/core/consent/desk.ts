@@ -125,11 +125,21 @@ export class ConsentDesk {
     }
   }
 
-  /** Puts this exam's consent on the patient display; any other session ends. */
-  async openDisplay(examId: string, signerName: string, consent: ConsentStatusView | null = null): Promise<ConsentSession> {
+  /**
+   * Puts this exam's consent on the patient display; any other session ends. Only a pending consent
+   * can be signed there: one never started, or already signed, is refused with words instead of a
+   * session that could only fail when the patient signs.
+   */
+  async openDisplay(examId: string, signerName: string): Promise<ConsentSession> {
     const name = signerText(signerName, 'signer_name', 'signer_name_required', true);
-    const language = this.startedIn.get(examId) ?? asLanguage(consent?.locale, this.deps.language());
-    const country = consent?.country_code ?? this.deps.settings().country_code;
+    const consent = statusView(await this.deps.client().consent.get(examId));
+    if (consent.status === 'none') throw new ContractFailure('consent_not_started', 'Start the consent before opening the patient display.');
+    if (consent.status === 'signed') {
+      this.deps.emitStatus(examId, consent);
+      throw new ContractFailure('already_signed', 'This consent is already signed.');
+    }
+    const language = this.startedIn.get(examId) ?? asLanguage(consent.locale, this.deps.language());
+    const country = consent.country_code ?? this.deps.settings().country_code;
     this.blank = null;
     const session = this.sessions.open({ exam_id: examId, language, country_code: country, signer_name: name });
     const { url } = await this.deps.display.open({ id: session.id, token: session.token });

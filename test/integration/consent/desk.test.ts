@@ -143,6 +143,21 @@ describe('the consent desk', () => {
     d.close();
   });
 
+  it('refuses to open the patient display on a consent never started, or already signed, with words', async () => {
+    const examId = await newExam('Elena Ríos');
+    const { d, sessions, statuses } = desk();
+    expect(await failureCode(d.openDisplay(examId, 'Elena Ríos'))).toBe('consent_not_started');
+    expect(sessions).toEqual([]);
+    await d.start(examId, 'es');
+    const s = await d.openDisplay(examId, 'Elena Ríos');
+    await d.patientSign(s.id, { signer_name: 'Elena Ríos', document: '12.345.678-5', birth_date: null, signature_png: PNG });
+    expect(await failureCode(d.openDisplay(examId, 'Elena Ríos'))).toBe('already_signed');
+    // No session was opened for it, and the window hears the consent is signed.
+    expect(d.sessions.get()).toBeNull();
+    expect(statuses.at(-1)).toMatchObject({ exam_id: examId, consent: { status: 'signed' } });
+    d.close();
+  });
+
   it('names both hashes when the downloaded document is not the one the service signed', async () => {
     const examId = await newExam('Bruno Díaz');
     const honest = desk();
