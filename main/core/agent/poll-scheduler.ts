@@ -183,41 +183,51 @@ export class PollScheduler {
 
   /** Milliseconds (scheduler clock) until something may run; null when nothing is registered. */
   private nextWait(): number | null {
+    const n = this.next();
+    return n ? Math.max(0, n.at - this.clock.now()) : null;
+  }
+
+  /**
+   * The task that may run first, and when (scheduler clock). Each task is held by its own share (a
+   * background refresh over the background budget does not hold back a foreground look, nor does
+   * anything queue behind it); a 429's Retry-After and the reserve hold every task.
+   */
+  private next(): { entry: Entry; at: number } | null {
     const now = this.clock.now();
-    const due = this.earliest();
-    if (!due) return null;
-    let at = due.nextAt;
     const gate = this.options.gate();
+    this.prune(now);
+    let best: { entry: Entry; at: number } | null = null;
+    for (const e of this.entries.values()) {
+      const at = Math.max(e.nextAt, this.shareAllowsAt(e.task, gate.limit));
+      if (!best || at < best.at) best = { entry: e, at };
+    }
+    if (!best) return null;
+    let at = best.at;
     if (gate.blockedForWallMs > 0) at = Math.max(at, now + this.clock.fromWallMs(gate.blockedForWallMs));
     // A reading whose reset has passed is stale: the window has moved on since.
     if (gate.limit !== null && gate.remaining !== null && gate.remaining < gate.limit * RESERVE_SHARE && gate.resetInWallMs !== null && gate.resetInWallMs > 0) {
       at = Math.max(at, now + this.clock.fromWallMs(gate.resetInWallMs));
     }
-    this.prune(now);
-    const calls = due.task.calls ?? 1;
-    const budget = due.task.foreground ? pollCeiling(gate.limit) : Math.min(pollBudget(gate.limit), pollCeiling(gate.limit));
-    if (this.spent.length + calls > budget) {
-      // The oldest calls leave the window one by one; wait until enough have.
-      // (A run dearer than the share itself waits for an empty window.)
-      const freeing = this.spent[Math.min(this.spent.length + calls - budget - 1, this.spent.length - 1)];
-      if (freeing !== undefined) at = Math.max(at, freeing + HOUR_MS + 1);
-    }
-    return Math.max(0, at - now);
+    return { entry: best.entry, at };
   }
 
-  private earliest(): Entry | undefined {
-    let best: Entry | undefined;
-    for (const e of this.entries.values()) if (!best || e.nextAt < best.nextAt) best = e;
-    return best;
+  /** When the calls of the last hour leave room for one run of `task` (-Infinity: now). */
+  private shareAllowsAt(task: PollTask, limit: number | null): number {
+    const calls = task.calls ?? 1;
+    const budget = task.foreground ? pollCeiling(limit) : Math.min(pollBudget(limit), pollCeiling(limit));
+    if (this.spent.length + calls <= budget) return -Infinity;
+    // The oldest calls leave the window one by one; wait until enough have.
+    // (A run dearer than the share itself waits for an empty window.)
+    const freeing = this.spent[Math.min(this.spent.length + calls - budget - 1, this.spent.length - 1)];
+    return freeing === undefined ? -Infinity : freeing + HOUR_MS + 1;
   }
 
   private async tick(): Promise<void> {
     if (this.stopped || this.running) return;
-    const wait = this.nextWait();
-    if (wait === null) return;
-    if (wait > 0) return this.reschedule();
-    const entry = this.earliest();
-    if (!entry) return;
+    const n = this.next();
+    if (!n) return;
+    if (n.at > this.clock.now()) return this.reschedule();
+    const { entry } = n;
     const { task } = entry;
     const calls = task.calls ?? 1;
     const ceiling = pollCeiling(this.options.gate().limit);

@@ -182,4 +182,20 @@ describe('poll scheduler', () => {
     expect(errors).toEqual(['greedy']);
     s.stop();
   });
+
+  it('a background refresh held by its budget does not hold back a foreground look', async () => {
+    const clock = new ManualClock();
+    const s = new PollScheduler({ clock, gate: gateFor(100) });
+    const bg: number[] = [];
+    s.register({ id: 'bg', intervalMs: MIN, minIntervalMs: MIN, run: async () => void bg.push(clock.now()) });
+    await clock.advance(30 * MIN);
+    // The background share (8 on Free) is spent, and the refresh is due again: it waits for the hour to pass.
+    expect(bg).toHaveLength(8);
+    const looks: number[] = [];
+    s.register({ id: 'consent-status:ex_1', foreground: true, intervalMs: 3000, initialDelayMs: 3000, nextDelayMs: (runs) => (runs < 3 ? 3000 : null), run: async () => void looks.push(clock.now()) });
+    await clock.advance(MIN);
+    expect(looks.map((t) => t - 30 * MIN)).toEqual([3000, 6000, 9000]);
+    expect(bg).toHaveLength(8);
+    s.stop();
+  });
 });
