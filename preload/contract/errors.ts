@@ -78,6 +78,11 @@ export const CORE_ERROR_CODES = [
   'invalid_rut',
   'already_signed',
   'session_ended',
+  'consent_not_started',
+  'signer_name_required',
+  'signer_document_required',
+  'signature_blank',
+  'signature_invalid',
   // Reports of an exam.
   'report_download_failed',
   'report_not_pdf',

@@ -7,5 +7,16 @@ import { z } from 'zod';
 export const method = <R>() => <A extends z.ZodType>(args: A) => ({ args, result: undefined as unknown as R });
 
 export const examType = z.enum(['cbct', 'radiografia', 'mesh', 'atm']);
-export const id = z.string().min(1).max(200);
+/**
+ * Every id a method takes (an exam, a webhook, a ticket, a queued upload, a watch folder…), checked
+ * here once for the whole contract: ids are short tokens of URL-safe characters, so none can leave
+ * its place in an API path (no `/`, `?`, `#`, `%`, space or control character) and the dot segments
+ * `.` and `..`, which a URL resolves to another route, are refused.
+ */
+export const id = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[A-Za-z0-9._~-]+$/, 'not an id: only letters, digits and . _ ~ -')
+  .refine((v) => v !== '.' && v !== '..', 'not an id: a dot segment');
 export const noArgs = z.object({}).strict();

@@ -13,6 +13,8 @@ import { SignatureField } from './signature-field';
 
 /** How often the display asks whether a session started (a local call: it costs no API calls). */
 const POLL_MS = 1500;
+/** Refusals of a signature the patient can correct, each with its own words (`patient.error_<code>`). */
+const PATIENT_ERRORS = ['invalid_rut', 'missing_hyphen', 'already_signed', 'signer_name_required', 'signer_document_required', 'signature_blank', 'signature_invalid'];
 /** How long the thank-you stays before the display goes back to idle. */
 export const THANKS_MS = 8000;
 
@@ -105,7 +107,7 @@ function SigningForm({ view, transport, onSigned, onEnded }: { view: ActiveView;
     } catch (e) {
       const err = e as ContractError;
       if (err.code === 'session_ended' || err.code === 'bad_token') onEnded();
-      else setProblem(t(`patient.error_${['invalid_rut', 'missing_hyphen', 'already_signed'].includes(err.code) ? err.code : 'other'}`));
+      else setProblem(t(`patient.error_${PATIENT_ERRORS.includes(err.code) ? err.code : 'other'}`));
     } finally {
       setBusy(false);
     }
