@@ -105,7 +105,7 @@ function SigningForm({ view, transport, onSigned, onEnded }: { view: ActiveView;
     } catch (e) {
       const err = e as ContractError;
       if (err.code === 'session_ended' || err.code === 'bad_token') onEnded();
-      else setProblem(t(`patient.error_${['invalid_rut', 'missing_hyphen', 'already_signed'].includes(err.code) ? err.code : 'other'}`));
+      else setProblem(t(`patient.error_${['invalid_rut', 'missing_hyphen', 'already_signed', 'maybe_done'].includes(err.code) ? err.code : 'other'}`));
     } finally {
       setBusy(false);
     }
