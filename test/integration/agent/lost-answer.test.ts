@@ -85,6 +85,16 @@ async function withLostAnswer(method: string, path: RegExp, run: () => Promise<u
   return { error, result };
 }
 
+/** The window's look after a lost answer (`outcome:check`): it must cost exactly one API call. */
+async function look(check: MethodArgs<'outcome:check'>): Promise<MethodResult<'outcome:check'>> {
+  // The agent's own background refreshes (account, notifications, activity) may pass meanwhile.
+  const background = /\/api\/v1\/(me|notifications|activity)(\?|$)/;
+  const before = proxy.seen.length;
+  const finding = await h.call('outcome:check', check);
+  expect(proxy.seen.slice(before).filter((r) => !background.test(r.path)), `one call to look at ${check.action}`).toHaveLength(1);
+  return finding;
+}
+
 function expectMaybeDone(error: unknown): void {
   expect(error).toBeInstanceOf(ContractFailure);
   expect(error).toMatchObject({ code: 'maybe_done' });
@@ -101,7 +111,7 @@ describe('a lost answer through the agent and the contract', () => {
     expectMaybeDone(error);
     const mail = await mailTo(to);
     expect(mail.filter((m) => m.kind === 'exam_share')).toHaveLength(1);
-    expect(await h.call('outcome:check', { action: 'share', exam_id: examId })).toEqual({ action: 'share', shares: 1 });
+    expect(await look({ action: 'share', exam_id: examId })).toEqual({ action: 'share', shares: 1 });
   });
 
   it('PIN rotation: rotated once, maybe_done, and the look gives the PIN now in force', async () => {
@@ -111,7 +121,7 @@ describe('a lost answer through the agent and the contract', () => {
     expectMaybeDone(error);
     const now = (await api(info(), key(), 'GET', `/exams/${examId}/access-pin`)).json['pin'] as string;
     expect(now).not.toBe(before);
-    expect(await h.call('outcome:check', { action: 'rotate_pin', exam_id: examId })).toEqual({ action: 'rotate_pin', pin: now });
+    expect(await look({ action: 'rotate_pin', exam_id: examId })).toEqual({ action: 'rotate_pin', pin: now });
   });
 
   it('embed enable: enabled once, maybe_done, and the look finds it on', async () => {
@@ -119,24 +129,24 @@ describe('a lost answer through the agent and the contract', () => {
     const { error } = await withLostAnswer('POST', /\/exams\/[^/]+\/embed$/, () => h.call('share:embed-enable', { exam_id: examId, show_year: true, show_study_type: true }));
     expectMaybeDone(error);
     expect((await api(info(), key(), 'GET', `/exams/${examId}/embed`)).json).toMatchObject({ enabled: true });
-    expect(await h.call('outcome:check', { action: 'embed_enable', exam_id: examId })).toEqual({ action: 'embed_enable', enabled: true });
+    expect(await look({ action: 'embed_enable', exam_id: examId })).toEqual({ action: 'embed_enable', enabled: true });
   });
 
   it('report upload and report signature: each done once, maybe_done, and the look finds the report and its signature', async () => {
     const examId = await seedExam(info(), key(), { name: 'Lost report' });
-    expect(await h.call('outcome:check', { action: 'report_upload', exam_id: examId })).toMatchObject({ present: false });
+    expect(await look({ action: 'report_upload', exam_id: examId })).toMatchObject({ present: false });
     const pdf = (await makePdf('Informe perdido')).toString('base64');
     const upload = await withLostAnswer('POST', /\/exams\/[^/]+\/report$/, () => h.call('reports:upload', { exam_id: examId, filename: 'informe.pdf', base64: pdf }));
     expectMaybeDone(upload.error);
     expect((await api(info(), key(), 'GET', `/exams/${examId}/report`)).status).toBe(200);
-    expect(await h.call('outcome:check', { action: 'report_upload', exam_id: examId })).toMatchObject({ action: 'report_upload', present: true, filename: 'informe.pdf' });
+    expect(await look({ action: 'report_upload', exam_id: examId })).toMatchObject({ action: 'report_upload', present: true, filename: 'informe.pdf' });
 
-    expect(await h.call('outcome:check', { action: 'report_sign', exam_id: examId })).toMatchObject({ signed: false });
+    expect(await look({ action: 'report_sign', exam_id: examId })).toMatchObject({ signed: false });
     const sign = await withLostAnswer('POST', /\/exams\/[^/]+\/report\/sign$/, () => h.call('reports:sign', { exam_id: examId }));
     expectMaybeDone(sign.error);
     const report = (await api(info(), key(), 'GET', `/exams/${examId}/report`)).json;
     expect(report['signature']).toMatchObject({ signature_id: expect.any(String) });
-    expect(await h.call('outcome:check', { action: 'report_sign', exam_id: examId })).toMatchObject({ action: 'report_sign', signed: true });
+    expect(await look({ action: 'report_sign', exam_id: examId })).toMatchObject({ action: 'report_sign', signed: true });
   });
 
   it('consent start and the signing e-mail: one consent, one e-mail, maybe_done each, and the look finds the consent pending', async () => {
@@ -144,7 +154,7 @@ describe('a lost answer through the agent and the contract', () => {
     const start = await withLostAnswer('POST', /\/exams\/[^/]+\/consent$/, () => h.call('consent:start', { exam_id: examId, locale: 'es' }));
     expectMaybeDone(start.error);
     expect((await api(info(), key(), 'GET', `/exams/${examId}/consent`)).json).toMatchObject({ status: 'pending' });
-    expect(await h.call('outcome:check', { action: 'consent', exam_id: examId })).toMatchObject({ action: 'consent', status: 'pending' });
+    expect(await look({ action: 'consent', exam_id: examId })).toMatchObject({ action: 'consent', status: 'pending' });
 
     const to = `lost-consent-${Date.now()}@paciente.example`;
     const email = await withLostAnswer('POST', /\/consent\/email$/, () => h.call('consent:email', { exam_id: examId, to, patient_name: 'Luis Soto' }));
@@ -166,19 +176,19 @@ describe('a lost answer through the agent and the contract', () => {
     expect((await api(info(), key(), 'GET', `/exams/${examId}/consent`)).json).toMatchObject({ status: 'signed', signing_method: 'in_person' });
     // The session ended as after any signature: the patient is not asked to sign again.
     await expect(h.call('patient:session', { session_id: session.session_id })).resolves.toMatchObject({ state: 'idle' });
-    expect(await h.call('outcome:check', { action: 'consent', exam_id: examId })).toMatchObject({ status: 'signed' });
+    expect(await look({ action: 'consent', exam_id: examId })).toMatchObject({ status: 'signed' });
   });
 
   it('webhook creation and its test ping: one subscription, one ping, maybe_done each, and the look finds them', async () => {
     const { port } = receiver.address() as AddressInfo;
     const url = `http://127.0.0.1:${port}/hooks/lost-${Date.now()}`;
-    expect(await h.call('outcome:check', { action: 'webhook_create', url })).toEqual({ action: 'webhook_create', matches: 0 });
+    expect(await look({ action: 'webhook_create', url })).toEqual({ action: 'webhook_create', matches: 0 });
     const create = await withLostAnswer('POST', /\/webhooks$/, () => h.call('webhooks:create', { url, events: ['test.ping'], description: 'Lost answer' }));
     expectMaybeDone(create.error);
     const listed = (await api(info(), key(), 'GET', '/webhooks')).json['webhooks'] as { id: string; url: string }[];
     const same = listed.filter((w) => w.url === url);
     expect(same).toHaveLength(1);
-    expect(await h.call('outcome:check', { action: 'webhook_create', url })).toEqual({ action: 'webhook_create', matches: 1 });
+    expect(await look({ action: 'webhook_create', url })).toEqual({ action: 'webhook_create', matches: 1 });
 
     const id = same[0]?.id ?? '';
     const pingsBefore = pings.length;
@@ -187,7 +197,7 @@ describe('a lost answer through the agent and the contract', () => {
     expect(pings.length - pingsBefore).toBe(1);
     const deliveries = (await api(info(), key(), 'GET', `/webhooks/${id}/deliveries`)).json['deliveries'] as { event_type: string }[];
     expect(deliveries.filter((d) => d.event_type === 'test.ping')).toHaveLength(1);
-    expect(await h.call('outcome:check', { action: 'webhook_test', id })).toMatchObject({ action: 'webhook_test', pings: 1, last_at: expect.any(String) });
+    expect(await look({ action: 'webhook_test', id })).toMatchObject({ action: 'webhook_test', pings: 1, last_at: expect.any(String) });
   });
 
   it('support ticket: one ticket, maybe_done, and the look finds it by its subject', async () => {
@@ -196,7 +206,7 @@ describe('a lost answer through the agent and the contract', () => {
     expectMaybeDone(create.error);
     const tickets = (await api(info(), key(), 'GET', '/support/tickets')).json['tickets'] as { subject: string }[];
     expect(tickets.filter((t) => t.subject === subject)).toHaveLength(1);
-    expect(await h.call('outcome:check', { action: 'ticket_create', subject })).toMatchObject({ action: 'ticket_create', matches: 1, last_at: expect.any(String) });
+    expect(await look({ action: 'ticket_create', subject })).toMatchObject({ action: 'ticket_create', matches: 1, last_at: expect.any(String) });
   });
 
   it('exam creation by the upload engine: the orphan search keeps one exam, and the upload ends ready', async () => {
