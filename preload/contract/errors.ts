@@ -91,6 +91,9 @@ export const CORE_ERROR_CODES = [
   'take_not_available',
   'take_limit',
   'no_dicom',
+  // A call that is not safe to repeat lost its answer after it may have reached the service: it may
+  // have been done, so the window checks before offering to try again.
+  'maybe_done',
 ] as const;
 
 export const ERROR_CODES = [...new Set([...API_ERROR_CODES, ...UPLOAD_ERROR_CODES, ...CORE_ERROR_CODES])];

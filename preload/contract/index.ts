@@ -10,6 +10,7 @@ import { directoryMethods } from './directory';
 import { examsMethods } from './exams';
 import { implantsMethods } from './implants';
 import { inboxMethods } from './inbox';
+import { outcomeMethods } from './outcome';
 import { takesMethods } from './takes';
 import { patientMethods } from './patient';
 import { reportsMethods } from './reports';
@@ -36,6 +37,7 @@ export type * from './types-completeness';
 export type * from './exams';
 export type * from './share';
 export type * from './reports';
+export type * from './outcome';
 
 /**
  * Every method of the contract: the domain modules' slices combined. A new domain adds its own
@@ -57,6 +59,7 @@ export const methods = {
   ...examsMethods,
   ...shareMethods,
   ...reportsMethods,
+  ...outcomeMethods,
 } as const;
 
 export type Methods = typeof methods;

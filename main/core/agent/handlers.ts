@@ -22,6 +22,7 @@ import type { KeyManager } from './keys';
 import { createActivityHandlers } from './handlers-activity';
 import { createSupportHandlers } from './handlers-support';
 import { createWebhooksHandlers } from './handlers-webhooks';
+import { checkOutcome } from '../outcome-check';
 import type { NotificationFeed } from './notification-feed';
 import type { PollScheduler } from './poll-scheduler';
 import type { FolderPicker } from './ports';
@@ -220,5 +221,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     ...createExamsHandlers(ctx),
     ...createShareHandlers(ctx),
     ...createReportsHandlers(ctx),
+    // After a lost answer, the window's one look at what the service holds (core/outcome-check).
+    'outcome:check': async (args) => checkOutcome(ctx.service.require(), args),
   };
 }

@@ -110,8 +110,16 @@ function failureToError(err: unknown, spec: RequestSpec, timeoutMs: number, sign
   const init = { method: spec.method, path: spec.path, cause: err };
   const code = errorCode(err);
   if (signal?.aborted || code === 'ERR_ABORTED') return new ApiError('aborted', init);
-  if (code === 'ETIMEDOUT') return new ApiError('timeout', { ...init, timeoutMs });
-  return new ApiError('network_error', { ...init, ...(code !== undefined ? { networkCode: code } : {}), mayHaveReachedService: !(code !== undefined && NEVER_SENT.has(code)) });
+  // A call that is not safe to repeat and may have reached the service may also have been carried
+  // out: it is never retried, and the caller hears that its outcome is unknown.
+  if (code === 'ETIMEDOUT') return new ApiError('timeout', { ...init, timeoutMs, outcomeUnknown: !spec.idempotent });
+  const mayHaveReachedService = !(code !== undefined && NEVER_SENT.has(code));
+  return new ApiError('network_error', {
+    ...init,
+    ...(code !== undefined ? { networkCode: code } : {}),
+    mayHaveReachedService,
+    outcomeUnknown: !spec.idempotent && mayHaveReachedService,
+  });
 }
 
 function parseErrorBody(body: Buffer): unknown {

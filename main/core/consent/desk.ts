@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { ConsentEmailView, ConsentOverview, ConsentStartResult, ConsentStatusView, ConsentVerification, DisplayInfo, Language, PatientView } from '../../../preload/contract';
 import type { ApiClient, Consent } from '../api';
 import { isApiError } from '../api/errors';
-import { ContractFailure } from '../contract-failure';
+import { ContractFailure, maybeDoneFailure } from '../contract-failure';
 import { saveSignedCopy } from './copies';
 import { hashMatches } from './hash';
 import type { ConsentSession } from './session';
@@ -242,7 +242,7 @@ export class ConsentDesk {
       });
     } catch (e) {
       if (isApiError(e, 'conflict', 'upload_incomplete')) throw new ContractFailure('already_signed', 'This consent is already signed.');
-      throw e;
+      signed = await this.signedDespiteLostAnswer(s.exam_id, e);
     }
     this.deps.emitStatus(s.exam_id, statusView(signed));
     this.refresher.unwatch(s.exam_id);
@@ -255,6 +255,23 @@ export class ConsentDesk {
     this.refresher.close();
     this.unsubscribe();
     this.sessions.end();
+  }
+
+  /**
+   * The signature was sent but its answer was lost: one look at the consent. Signed → the signature
+   * counts (the patient must not sign twice); otherwise `maybe_done`, and the front desk checks.
+   */
+  private async signedDespiteLostAnswer(examId: string, error: unknown): Promise<Consent> {
+    const failure = maybeDoneFailure(error);
+    if (!failure) throw error;
+    let consent: Consent | null;
+    try {
+      consent = await this.deps.client().consent.get(examId);
+    } catch {
+      throw failure;
+    }
+    if (consent?.status === 'signed') return consent;
+    throw failure;
   }
 
   private requireSession(sessionId: string): ConsentSession {

@@ -141,7 +141,7 @@ function EmailCard({ overview, sandbox }: { overview: ConsentOverview; sandbox: 
           </Group>
         </Stack>
       </form>
-      <ErrorAlert error={send.error} />
+      <ErrorAlert error={send.error} check={{ action: 'consent', exam_id: overview.exam.id }} note={t('maybeDone.consent.emailNote')} />
       {sent && (
         <Stack gap="xs" mt="sm" data-testid="consent-email-sent">
           <Text size="sm" fw={600}>{sent.sent ? t('consent.email.sent') : sandbox ? t('consent.email.testKey') : t('consent.email.notSent')}</Text>
@@ -205,7 +205,13 @@ export function ConsentPanel() {
             )}
             {showBlank && blank.data && <DownloadLink pdfBase64={blank.data.pdf_base64} name={`consent-${examId}.pdf`} label={t('consent.downloadBlank')} />}
           </Group>
-          <ErrorAlert error={start.error ?? blank.error} />
+          <ErrorAlert
+            error={start.error ?? blank.error}
+            check={start.error ? { action: 'consent', exam_id: examId } : undefined}
+            onFound={(f) => {
+              if (f.action === 'consent' && f.status !== consent.status) void qc.invalidateQueries({ queryKey: consentKeys.overview(examId) });
+            }}
+          />
           {showBlank && blank.isPending && <Loader aria-label={t('common.loading')} />}
           {showBlank && blank.data && <PdfView pdfBase64={blank.data.pdf_base64} label={t('consent.blankDocument')} height={420} />}
           {consent.status === 'pending' && (

@@ -14,7 +14,7 @@ import { SignatureField } from './signature-field';
 /** How often the display asks whether a session started (a local call: it costs no API calls). */
 const POLL_MS = 1500;
 /** Refusals of a signature the patient can correct, each with its own words (`patient.error_<code>`). */
-const PATIENT_ERRORS = ['invalid_rut', 'missing_hyphen', 'already_signed', 'signer_name_required', 'signer_document_required', 'signature_blank', 'signature_invalid'];
+const PATIENT_ERRORS = ['invalid_rut', 'missing_hyphen', 'already_signed', 'signer_name_required', 'signer_document_required', 'signature_blank', 'signature_invalid', 'maybe_done'];
 /** How long the thank-you stays before the display goes back to idle. */
 export const THANKS_MS = 8000;
 
