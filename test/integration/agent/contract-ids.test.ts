@@ -34,12 +34,24 @@ afterAll(async () => {
   await proxy?.stop();
 });
 
-/** The paths (dotted) of every field of `schema` that is the contract's id schema. */
-function idFields(schema: z.ZodType, at: string[] = []): string[][] {
-  if (schema === idSchema) return [at];
-  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable || schema instanceof z.ZodDefault) return idFields(schema.unwrap() as z.ZodType, at);
-  if (schema instanceof z.ZodObject) return Object.entries(schema.shape as Record<string, z.ZodType>).flatMap(([k, s]) => idFields(s, [...at, k]));
-  if (schema instanceof z.ZodUnion) return (schema.options as z.ZodType[]).flatMap((o) => idFields(o, at));
+type IdField = { path: string[]; literals: Record<string, unknown> };
+
+/**
+ * Every field of `schema` that is the contract's id schema, with the literal fields of the object
+ * that holds it (a variant of a discriminated union is chosen by them: `{ action: 'share' }`).
+ */
+function idFields(schema: z.ZodType, at: string[] = [], literals: Record<string, unknown> = {}): IdField[] {
+  if (schema === idSchema) return [{ path: at, literals }];
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable || schema instanceof z.ZodDefault) {
+    return idFields(schema.unwrap() as z.ZodType, at, literals);
+  }
+  if (schema instanceof z.ZodObject) {
+    const shape = schema.shape as Record<string, z.ZodType>;
+    let own = literals;
+    for (const [k, s] of Object.entries(shape)) if (s instanceof z.ZodLiteral) own = withValue(own, [...at, k], s.value);
+    return Object.entries(shape).flatMap(([k, s]) => idFields(s, [...at, k], own));
+  }
+  if (schema instanceof z.ZodUnion) return (schema.options as z.ZodType[]).flatMap((o) => idFields(o, at, literals));
   return [];
 }
 
@@ -68,7 +80,7 @@ const VARIANT: Record<string, Record<string, unknown>> = {
   'takes:add source.inbox_id': { label: 'Segunda toma', source: { kind: 'inbox' } },
 };
 
-function withValue(base: Record<string, unknown>, path: string[], value: string): Record<string, unknown> {
+function withValue(base: Record<string, unknown>, path: string[], value: unknown): Record<string, unknown> {
   const [head, ...rest] = path;
   if (head === undefined) throw new Error('empty path');
   if (rest.length === 0) return { ...base, [head]: value };
@@ -76,7 +88,9 @@ function withValue(base: Record<string, unknown>, path: string[], value: string)
   return { ...base, [head]: withValue(inner, rest, value) };
 }
 
-const withIds = (Object.keys(methods) as MethodName[]).flatMap((name) => idFields(methods[name].args as z.ZodType).map((path) => ({ name, path })));
+const withIds = (Object.keys(methods) as MethodName[]).flatMap((name) =>
+  idFields(methods[name].args as z.ZodType).map((field) => ({ name, ...field })),
+);
 const BAD = ['.', '..', 'a/b', '', '%2e%2e', 'ex_1?x=1', 'ex_1#x', 'a b', '\u0000'];
 
 describe('ids in the contract', () => {
@@ -94,11 +108,14 @@ describe('ids in the contract', () => {
     const background = /\/api\/v1\/(me|notifications|activity)(\?|$)/;
     const before = proxy.seen.filter((r) => !background.test(r.path)).length;
     const accepted: string[] = [];
-    for (const { name, path } of withIds) {
-      // Other id fields of the method get a valid id (only top-level ones: a nested one lives in a
-      // variant of its own, e.g. takes:add's inbox source).
-      const others = withIds.filter((m) => m.name === name && m.path !== path && m.path.length === 1).map((m) => m.path);
-      let base = VARIANT[`${name} ${path.join('.')}`] ?? VALID[name] ?? {};
+    for (const { name, path, literals } of withIds) {
+      // Other id fields get a valid id: top-level ones outside any variant, or in the same variant
+      // (a nested one lives in a variant of its own, e.g. takes:add's inbox source).
+      const sameVariant = (m: IdField) => Object.keys(m.literals).length === 0 || JSON.stringify(m.literals) === JSON.stringify(literals);
+      const others = withIds
+        .filter((m) => m.name === name && m.path !== path && m.path.length === 1 && sameVariant(m))
+        .map((m) => m.path);
+      let base = { ...(VARIANT[`${name} ${path.join('.')}`] ?? VALID[name] ?? {}), ...literals };
       for (const o of others) base = withValue(base, o, 'ok_id_1');
       for (const bad of BAD) {
         const args = withValue(base, path, bad);
