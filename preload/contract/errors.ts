@@ -41,6 +41,8 @@ export const UPLOAD_ERROR_CODES = [
   'file_changed',
   'rejected',
   'exam_deleted',
+  // An extra take the service made but whose answer was lost: it can be neither filled nor removed.
+  'take_unfinished',
   'storage_rejected',
   'urls_keep_expiring',
   'incomplete_after_confirm',

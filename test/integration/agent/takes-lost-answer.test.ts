@@ -90,6 +90,7 @@ describe('extra take with a lost answer', () => {
     // Exactly one POST /extras reached the service: the lost one.
     expect(proxy.seen.filter((r) => r.method === 'POST' && r.path.endsWith(`/exams/${examId}/extras`))).toHaveLength(1);
     expect(job.phase).toBe('failed');
+    expect(job.error?.code).toBe('take_unfinished');
     expect(job.error?.message).toContain('cannot be completed or removed');
     // The take the lost request made is the only one; it stays unfinished (API v1 cannot fill or remove it).
     expect(await takesOf(examId)).toEqual([[1, 'uploading']]);
