@@ -22,6 +22,7 @@ import { uploadsMethods } from './uploads';
 import { webhooksMethods } from './webhooks';
 
 export type * from './types';
+export * from './vocabulary';
 export * from './errors';
 export type * from './support';
 export type * from './activity';

@@ -4,9 +4,10 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { InboxFields, InboxItem } from '../../../preload/contract';
+import { EXAM_TYPES } from '../../../preload/contract/vocabulary';
 import { DebouncedSave, writeFileAtomic } from '../atomic-file';
 
-const examType = z.enum(['cbct', 'radiografia', 'mesh', 'atm']);
+const examType = z.enum(EXAM_TYPES);
 
 const fieldsSchema = z.object({
   name: z.string().max(200),
