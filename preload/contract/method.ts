@@ -1,5 +1,5 @@
 // Building blocks shared by every domain module of the contract: the `method` declarator and the
-// small schemas several domains use. Each domain module (app.ts, inbox.ts, …) exports its slice of
+// small schemas several domains use. Each domain module (app-methods.ts, inbox-methods.ts, …) exports its slice of
 // the method map; index.ts only combines the slices.
 import { z } from 'zod';
 import { EXAM_TYPES } from './vocabulary';

@@ -59,8 +59,8 @@ describe('layering lint rules', () => {
     const file = 'renderer/src/features/probe.ts';
     expect(await problems(file, "import { methods } from '../../../preload/contract';\nexport const m = methods;\n")).toHaveLength(1);
     expect(await problems(file, "import { methods } from '../../../preload/contract/index';\nexport const m = methods;\n")).toHaveLength(1);
-    expect(await problems(file, "import { appMethods } from '../../../renderer/../preload/contract/app';\nexport const m = appMethods;\n")).toHaveLength(1);
-    expect(await problems(file, "export * from '../../../preload/contract/errors';\n")).toHaveLength(1);
+    expect(await problems(file, "import { appMethods } from '../../../renderer/../preload/contract/app-methods';\nexport const m = appMethods;\n")).toHaveLength(1);
+    expect(await problems(file, "export * from '../../../preload/contract/error-codes';\n")).toHaveLength(1);
     expect(await problems(file, "import type { Settings } from '../../../preload/contract';\nexport type S = Settings;\n")).toEqual([]);
     expect(await problems(file, "import { type Settings } from '../../../preload/contract/index';\nexport type S = Settings;\n")).toEqual([]);
     // The shared lists of vocabulary.ts (plain constants, no zod) are the one exception, by that path only.
