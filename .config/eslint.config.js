@@ -107,7 +107,7 @@ export default tseslint.config(
       'scanbridge/type-only-imports': ['error', {
         dir: 'preload',
         allow: ['preload/contract/vocabulary.ts'],
-        message: `The renderer imports only types from preload/contract (and the constants of vocabulary.ts): use import type (${ARCH} §3).`,
+        message: `The renderer imports only types from preload/contract (values from vocabulary.ts): use import type (${ARCH} §3).`,
       }],
       '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['electron', 'electron/*'], message: `The renderer never imports Electron (${ARCH} §3).` }] }],
     },

@@ -27,7 +27,8 @@ export default {
     const root = resolve(context.cwd, dir);
     const allowed = new Set(allow.flatMap((f) => [resolve(context.cwd, f), resolve(context.cwd, f).replace(/\.ts$/, '')]));
     const here = dirname(context.filename);
-    const targetsDir = (spec) => typeof spec === 'string' && spec.startsWith('.') && within(resolve(here, spec), root) && !allowed.has(resolve(here, spec));
+    const targetsDir = (spec) =>
+      typeof spec === 'string' && spec.startsWith('.') && within(resolve(here, spec), root) && !allowed.has(resolve(here, spec));
     const allTypes = (node) => node.importKind === 'type' || node.exportKind === 'type' || (node.specifiers?.length > 0 && node.specifiers.every((s) => s.importKind === 'type' || s.exportKind === 'type'));
     const check = (node) => {
       if (node.source && targetsDir(node.source.value) && !allTypes(node)) context.report({ node: node.source, messageId: 'valueImport', data: { message } });

@@ -208,7 +208,9 @@ export function ConsentPanel() {
           </Group>
           <ErrorAlert error={start.error ?? blank.error} />
           {showBlank && blank.isPending && <Loader aria-label={t('common.loading')} />}
-          {showBlank && blank.data && <PdfView base64={blank.data.pdf_base64} label={t('consent.blankDocument')} layout={{ kind: 'scroll', height: 420 }} />}
+          {showBlank && blank.data && (
+            <PdfView base64={blank.data.pdf_base64} label={t('consent.blankDocument')} layout={{ kind: 'scroll', height: 420 }} />
+          )}
           {consent.status === 'pending' && (
             <SimpleGrid cols={{ base: 1, md: 2 }}>
               <DisplayCard overview={overview.data} />

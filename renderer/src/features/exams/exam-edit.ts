@@ -27,7 +27,8 @@ export function changedFields(exam: ExamView, form: Form): ExamEdit {
   if (form.birth_date !== before.birth_date && form.birth_date !== '') out.birth_date = form.birth_date;
   if (form.reason !== before.reason) out.reason = form.reason;
   if (form.expiration_days !== before.expiration_days) out.expiration_days = form.expiration_days === '' ? null : form.expiration_days;
-  if (exam.exam_type === 'radiografia' && form.radiograph_subtype !== before.radiograph_subtype && (RADIOGRAPH_SUBTYPES as readonly string[]).includes(form.radiograph_subtype)) {
+  const subtypeChanged = form.radiograph_subtype !== before.radiograph_subtype;
+  if (exam.exam_type === 'radiografia' && subtypeChanged && (RADIOGRAPH_SUBTYPES as readonly string[]).includes(form.radiograph_subtype)) {
     out.radiograph_subtype = form.radiograph_subtype as RadiographSubtype;
   }
   return out;

@@ -112,7 +112,11 @@ function StudyFields({ form, set, problem, editable }: {
 }
 
 /** The study's series, each one included in the upload or left out. */
-function SeriesSection({ item, disabled, onToggle }: { item: InboxItem; disabled: boolean; onToggle: (uid: string, include: boolean) => void }) {
+function SeriesSection({ item, disabled, onToggle }: {
+  item: InboxItem;
+  disabled: boolean;
+  onToggle: (uid: string, include: boolean) => void;
+}) {
   const { t } = useTranslation();
   const lang = useLanguage();
   const included = item.series.filter((s) => !s.excluded);

@@ -119,7 +119,13 @@ function SigningForm({ view, transport, onSigned, onEnded }: { view: ActiveView;
           <Text mb="xs" fw={600} id="read-help">{read ? t('patient.readDone') : t('patient.readHelp')}</Text>
           {pdfError && <Alert color="red" role="alert">{t('patient.pdfFailed')}</Alert>}
           {!pdf && !pdfError && <Loader aria-label={t('common.loading')} />}
-          {pdf && <PdfView base64={pdf} label={t('patient.document')} layout={{ kind: 'scroll', height: portrait ? '55vh' : 'calc(100vh - 140px)', onReadToEnd: readToEnd }} />}
+          {pdf && (
+            <PdfView
+              base64={pdf}
+              label={t('patient.document')}
+              layout={{ kind: 'scroll', height: portrait ? '55vh' : 'calc(100vh - 140px)', onReadToEnd: readToEnd }}
+            />
+          )}
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>
           <form

@@ -211,7 +211,10 @@ function useDraftEdits(initial: EditorDraft) {
     if (how === 'keyboard') setAnnouncement(describe(rect));
   };
 
-  return { draft, setDraft, page, current, selected, setSelected, selectedIndex, selectedSlot, announcement, setPage, setSlot, addSlot, removeSlot, addPage, removePage, pickPage, moveSlot };
+  return {
+    draft, setDraft, page, current, selected, setSelected, selectedIndex, selectedSlot, announcement,
+    setPage, setSlot, addSlot, removeSlot, addPage, removePage, pickPage, moveSlot,
+  };
 }
 
 /** The visual slot editor: one A4 page at a time, slots drawn and placed with the mouse or the keyboard. */
