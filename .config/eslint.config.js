@@ -104,7 +104,11 @@ export default tseslint.config(
   {
     files: ['renderer/**/*.{ts,tsx}'],
     rules: {
-      'scanbridge/type-only-imports': ['error', { dir: 'preload', message: `The renderer imports only types from preload/contract: use import type (${ARCH} §3).` }],
+      'scanbridge/type-only-imports': ['error', {
+        dir: 'preload',
+        allow: ['preload/contract/vocabulary.ts'],
+        message: `The renderer imports only types from preload/contract (values from vocabulary.ts): use import type (${ARCH} §3).`,
+      }],
       '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['electron', 'electron/*'], message: `The renderer never imports Electron (${ARCH} §3).` }] }],
     },
   },

@@ -3,7 +3,7 @@
 // when settings or keys change, and exposes the contract (`host`) to a transport: the Electron
 // IPC wrappers (main/index.ts), the browser-mode server (`scanbridge serve`) or a test.
 import { join } from 'node:path';
-import type { InboxItem, KeysStatus, Language, RateState, Settings, UploadJobView } from '../../preload/contract';
+import type { AgentStatus, InboxItem, KeysStatus, Language, RateState, Settings, UploadJobView } from '../../preload/contract';
 import { ActivityHub } from './agent/activity';
 import type { JobOrigin } from './agent/activity';
 import type { ContractHost, Logger } from './agent/contract';
@@ -84,7 +84,7 @@ export type AgentOptions = {
   };
 };
 
-export type AgentStatus = 'idle' | 'uploading' | 'error';
+export type { AgentStatus };
 
 export type Agent = {
   /** The contract, for a transport. */

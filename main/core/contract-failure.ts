@@ -1,7 +1,7 @@
 // The error every part of the core raises for a failure the window must show: a stable code from
 // the contract's list (translated by the window) and a technical message. It lives below every layer
 // so that feature services (consent, …) raise it without importing the agent.
-import type { ErrorCode } from '../../preload/contract/errors';
+import type { ErrorCode } from '../../preload/contract/error-codes';
 import { ApiError } from './api/errors';
 
 /** A failure with a stable code the window translates (ContractError on the wire). */

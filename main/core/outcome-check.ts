@@ -1,7 +1,7 @@
 // One look at the service after a lost answer (`maybe_done`): what it holds now for the call that
 // lost its answer, so that the receptionist knows whether it was done before trying again. Exactly
 // one read per look (the window asks once, when it shows the message), never a loop.
-import type { OutcomeCheck, OutcomeFinding } from '../../preload/contract/outcome';
+import type { OutcomeCheck, OutcomeFinding } from '../../preload/contract/outcome-methods';
 import type { ApiClient } from './api';
 import { isApiError } from './api/errors';
 

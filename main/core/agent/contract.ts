@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import { methods } from '../../../preload/contract';
 import type { ContractError, EventName, Events, MethodName, MethodResult, Methods } from '../../../preload/contract';
-import type { ErrorCode } from '../../../preload/contract/errors';
+import type { ErrorCode } from '../../../preload/contract/error-codes';
 import { ApiError } from '../api/errors';
 import { ContractFailure, maybeDoneFailure } from '../contract-failure';
 

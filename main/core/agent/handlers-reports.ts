@@ -2,7 +2,7 @@
 // from the presigned URL (which costs no API call), so the window's CSP never admits a remote URL.
 import got from 'got';
 import type { ReportView } from '../../../preload/contract';
-import { MAX_REPORT_BYTES } from '../../../preload/contract/reports';
+import { MAX_REPORT_BYTES } from '../../../preload/contract/reports-methods';
 import type { Report, ReportUploaded } from '../api';
 import { isApiError } from '../api';
 import type { Handlers } from './contract';

@@ -4,8 +4,8 @@ import { z } from 'zod';
 export type FieldProblem = { field: string; message: string };
 
 /** Codes of client errors: the API's own codes plus the client-side ones (see ErrorCode). */
-export type { ApiErrorCode } from '../../../preload/contract/errors';
-import type { ApiErrorCode } from '../../../preload/contract/errors';
+export type { ApiErrorCode } from '../../../preload/contract/error-codes';
+import type { ApiErrorCode } from '../../../preload/contract/error-codes';
 
 type ErrorInit = {
   status?: number;

@@ -10,14 +10,15 @@ import type { ExamView, ReportView } from '../../../../preload/contract';
 import { useCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 import { formatBytes } from '../../components/format';
+import { toBase64 } from '../../components/pdf/base64';
+import { PdfView } from '../../components/pdf/pdf-view';
 import { useLanguage } from '../../components/use-language';
 import { ConfirmModal } from './confirm-modal';
 import { formatDateTime } from './exam-badges';
 import { useExamOutlet } from './exam-layout';
 import { examKeys, useReport, useReportPdf } from './exam-queries';
-import { checkReportFile, MAX_REPORT_BYTES, toBase64 } from './pdf';
-import type { PdfProblem } from './pdf';
-import { PdfView } from './pdf-view';
+import { checkReportFile, MAX_REPORT_BYTES } from './report-file';
+import type { PdfProblem } from './report-file';
 
 type Picked = { name: string; bytes: Uint8Array };
 
@@ -140,7 +141,7 @@ function ReportDetails({ exam, report }: { exam: ExamView; report: ReportView })
       />
       <Signature report={report} />
       {viewing && pdf.isPending && <Group gap="xs"><Loader size="sm" /><Text size="sm">{t('exams.report.loadingPdf')}</Text></Group>}
-      {viewing && pdf.data && <PdfView base64={pdf.data.base64} />}
+      {viewing && pdf.data && <PdfView base64={pdf.data.base64} label={t('exams.report.title')} layout={{ kind: 'paged' }} />}
       <ConfirmModal
         opened={confirm === 'sign'}
         title={t('exams.report.signTitle')}

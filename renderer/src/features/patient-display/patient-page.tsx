@@ -5,7 +5,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ContractError, PatientView } from '../../../../preload/contract';
 import { applyLanguage } from '../../app/i18n';
-import { PdfView } from '../../components/pdf-view';
+import { PdfView } from '../../components/pdf/pdf-view';
 import type { PatientTransport } from './patient-transport';
 import { formatRutAsTyped, rutProblem } from './rut';
 import type { SignatureHandle } from './signature-field';
@@ -121,7 +121,13 @@ function SigningForm({ view, transport, onSigned, onEnded }: { view: ActiveView;
           <Text mb="xs" fw={600} id="read-help">{read ? t('patient.readDone') : t('patient.readHelp')}</Text>
           {pdfError && <Alert color="red" role="alert">{t('patient.pdfFailed')}</Alert>}
           {!pdf && !pdfError && <Loader aria-label={t('common.loading')} />}
-          {pdf && <PdfView pdfBase64={pdf} label={t('patient.document')} height={portrait ? '55vh' : 'calc(100vh - 140px)'} onReadToEnd={readToEnd} />}
+          {pdf && (
+            <PdfView
+              base64={pdf}
+              label={t('patient.document')}
+              layout={{ kind: 'scroll', height: portrait ? '55vh' : 'calc(100vh - 140px)', onReadToEnd: readToEnd }}
+            />
+          )}
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>
           <form

@@ -6,7 +6,7 @@ import { useCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 import { DeliveriesTable, deliveriesKey } from './deliveries-table';
 import { eventKey } from './event-types';
-import { WEBHOOKS } from './keys';
+import { WEBHOOKS } from './webhook-query-keys';
 
 /** One subscription: its state, enable/disable, test ping, deliveries and delete (with confirmation). */
 export function WebhookCard({ hook }: { hook: WebhookView }) {

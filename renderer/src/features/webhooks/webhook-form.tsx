@@ -6,7 +6,7 @@ import type { CreatedWebhookView, WebhookEventName } from '../../../../preload/c
 import { useCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 import { eventKey, EVENTS, urlProblem } from './event-types';
-import { WEBHOOKS } from './keys';
+import { WEBHOOKS } from './webhook-query-keys';
 
 /** A new subscription: the receiving address, the events and a description. */
 export function WebhookForm({ onCreated, onCancel }: { onCreated: (w: CreatedWebhookView) => void; onCancel: () => void }) {

@@ -3,7 +3,7 @@
 // window sent; the answer says what the service holds now. One read per look, never a loop.
 import { z } from 'zod';
 import { id, method } from './method';
-import { webhookUrl } from './webhooks';
+import { webhookUrl } from './webhooks-methods';
 
 /** The calls that are not safe to repeat and whose effect the service lets us look at. */
 export const outcomeActions = [
