@@ -14,6 +14,17 @@ export default defineConfig({
     // No inline scripts or data: modules: the CSP allows scripts from 'self' only.
     assetsInlineLimit: 0,
     modulePreload: { polyfill: false },
-    chunkSizeWarningLimit: 1500,
+    // The libraries every screen needs get chunks of their own, beside the app's code; pdf.js is not
+    // among them: it is imported dynamically, where a PDF is shown, and so gets its own lazy chunk.
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
+            { name: 'mantine', test: /[\\/]node_modules[\\/](@mantine[\\/](core|hooks)|@floating-ui[\\/][^\\/]+)[\\/]/ },
+          ],
+        },
+      },
+    },
   },
 });

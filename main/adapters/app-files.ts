@@ -2,6 +2,7 @@
 // main/.build/, the built renderer, the tray images.
 import { app } from 'electron';
 import { join } from 'node:path';
+import type { AgentStatus } from '../../preload/contract/vocabulary';
 
 export type AppPaths = {
   /** The folder with the built renderer (index.html and assets). */
@@ -10,7 +11,7 @@ export type AppPaths = {
   preload: string;
   /** The bundled preload of the patient display (consent methods only). */
   patientPreload: string;
-  trayIcon: (state: 'idle' | 'uploading' | 'error') => string;
+  trayIcon: (state: AgentStatus) => string;
   appIcon: string;
 };
 

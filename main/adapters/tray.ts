@@ -2,7 +2,10 @@
 import { Menu, Tray, nativeImage } from 'electron';
 import type { NativeImage } from 'electron';
 
-export type TrayState = 'idle' | 'uploading' | 'error';
+import type { AgentStatus } from '../../preload/contract/vocabulary';
+
+/** What the tray shows: the uploads as a whole. */
+export type TrayState = AgentStatus;
 
 export type TrayLabels = { open: string; quit: string; tooltip: Record<TrayState, string> };
 

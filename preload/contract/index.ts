@@ -2,40 +2,43 @@
 // server). One definition, three users: main registers handlers from `methods`, the preload and the
 // HTTP transport expose them, the renderer calls them. Payloads are validated in main with these schemas.
 import type { z } from 'zod';
-import { activityMethods } from './activity';
-import type { NotificationsState } from './activity';
-import { appMethods } from './app';
-import { consentMethods } from './consent';
-import { directoryMethods } from './directory';
-import { examsMethods } from './exams';
-import { implantsMethods } from './implants';
-import { inboxMethods } from './inbox';
-import { takesMethods } from './takes';
-import { patientMethods } from './patient';
-import { reportsMethods } from './reports';
-import { shareMethods } from './share';
-import { supportMethods } from './support';
-import { templatesMethods } from './templates';
+import { activityMethods } from './activity-methods';
+import type { NotificationsState } from './activity-methods';
+import { appMethods } from './app-methods';
+import { consentMethods } from './consent-methods';
+import { directoryMethods } from './directory-methods';
+import { examsMethods } from './exams-methods';
+import { implantsMethods } from './implants-methods';
+import { inboxMethods } from './inbox-methods';
+import { outcomeMethods } from './outcome-methods';
+import { takesMethods } from './takes-methods';
+import { patientMethods } from './patient-methods';
+import { reportsMethods } from './reports-methods';
+import { shareMethods } from './share-methods';
+import { supportMethods } from './support-methods';
+import { templatesMethods } from './templates-methods';
 import type { AccountView, InboxItem, KeysStatus, RateState, Settings, UploadJobView } from './types';
 import type { ConsentSessionView, ConsentStatusView } from './types-consent';
-import { uploadsMethods } from './uploads';
-import { webhooksMethods } from './webhooks';
+import { uploadsMethods } from './uploads-methods';
+import { webhooksMethods } from './webhooks-methods';
 
 export type * from './types';
-export * from './errors';
-export type * from './support';
-export type * from './activity';
-export type * from './webhooks';
-export type * from './takes';
+export * from './vocabulary';
+export * from './error-codes';
+export type * from './support-methods';
+export type * from './activity-methods';
+export type * from './webhooks-methods';
+export type * from './takes-methods';
 export type * from './types-consent';
-export type * from './directory';
-export type * from './templates';
-export type * from './implants';
-export { patientMethodNames } from './patient';
+export type * from './directory-methods';
+export type * from './templates-methods';
+export type * from './implants-methods';
+export { patientMethodNames } from './patient-methods';
 export type * from './types-completeness';
-export type * from './exams';
-export type * from './share';
-export type * from './reports';
+export type * from './exams-methods';
+export type * from './share-methods';
+export type * from './reports-methods';
+export type * from './outcome-methods';
 
 /**
  * Every method of the contract: the domain modules' slices combined. A new domain adds its own
@@ -57,6 +60,7 @@ export const methods = {
   ...examsMethods,
   ...shareMethods,
   ...reportsMethods,
+  ...outcomeMethods,
 } as const;
 
 export type Methods = typeof methods;

@@ -1,9 +1,9 @@
 /** Shapes of the informed-consent screens (operator panel and patient display). Plain data only. */
-import type { Language } from './types';
+import type { ConsentStatus, Language } from './vocabulary';
 
 /** The consent of one exam as the operator sees it; `none` when it was never started. */
 export type ConsentStatusView = {
-  status: 'none' | 'pending' | 'signed';
+  status: ConsentStatus;
   /** `in_person` or `email` once signed. */
   signing_method: string | null;
   signed_at: string | null;

@@ -1,11 +1,9 @@
-import type { IncompleteFileView } from './types-completeness';
 /** Shapes exchanged between the window and the core. Plain data only (structured-clone and JSON safe). */
+import type { IncompleteFileView } from './types-completeness';
 import type { ConsentSettings } from './types-consent';
+import type { ExamType, FolderExamType, InboxStatus, Language } from './vocabulary';
 
-export type Language = 'es' | 'en';
 export type LanguageSetting = Language | 'system';
-export type ExamType = 'cbct' | 'radiografia' | 'mesh' | 'atm';
-export type FolderExamType = ExamType | 'from_dicom';
 export type UploadMode = 'files' | 'zip' | 'auto';
 export type KeyKind = 'live' | 'sandbox';
 
@@ -122,7 +120,7 @@ export type InboxItem = {
   warnings: StudyWarning[];
   /** Files of the study that cannot be read whole; while any, it is uploaded only when staff confirm. */
   incomplete?: IncompleteFileView[];
-  status: 'review' | 'queued' | 'uploaded';
+  status: InboxStatus;
   job_id: string | null;
 };
 

@@ -181,7 +181,7 @@ for (const { lang, locale, patient, prefill, pid } of cases) {
       await expect(page.getByTestId('report-state')).toHaveText(t('exams.report.unsigned'));
       await page.getByTestId('report-view').click();
       await expect(page.getByTestId('pdf-view')).toHaveAttribute('data-pages', '2');
-      await expect(page.getByTestId('pdf-page')).toHaveText(t('exams.report.page', { page: 1, pages: 2 }));
+      await expect(page.getByTestId('pdf-page')).toHaveText(t('pdf.page', { n: 1, total: 2 }));
       // The page is drawn: the canvas has dark pixels (text), not only white.
       await expect.poll(() => page.getByTestId('pdf-canvas').evaluate((c: HTMLCanvasElement) => {
         const d = c.getContext('2d')?.getImageData(0, 0, c.width, c.height).data ?? new Uint8ClampedArray();
@@ -190,7 +190,7 @@ for (const { lang, locale, patient, prefill, pid } of cases) {
         return dark;
       })).toBeGreaterThan(50);
       await page.getByTestId('pdf-next').click();
-      await expect(page.getByTestId('pdf-page')).toHaveText(t('exams.report.page', { page: 2, pages: 2 }));
+      await expect(page.getByTestId('pdf-page')).toHaveText(t('pdf.page', { n: 2, total: 2 }));
       await checkScreen(page, `exam-report-view-${lang}`);
       await page.getByTestId('report-sign').click();
       await expect(page.getByTestId('report-sign-modal')).toContainText(t('exams.report.signBody'));

@@ -39,7 +39,7 @@ import { ExamRecorder } from './pipeline/exam-recorder';
 import { Watchers } from './pipeline/watchers';
 import { queueHooks } from './queue-hooks';
 import { openAgentQueue } from './agent-queue';
-import type { QueueStatus } from './queue/queue-board';
+import type { AgentStatus } from '../../../preload/contract/vocabulary';
 import { KeyManager } from './service/api-keys';
 import { ServiceConnection } from './service/service-connection';
 import { serviceConnector } from './service-ports';
@@ -48,7 +48,7 @@ export type { ActivityEvents, JobOrigin } from './pipeline/agent-activity';
 export type { ContractHost, Logger } from './host/contract-host';
 export type { FolderPicker, Notice, Notifier } from './host/host-ports';
 export type { PollClock, PollTask } from './background/poll-scheduler';
-export type { QueueStatus } from './queue/queue-board';
+export type { AgentStatus } from '../../../preload/contract/vocabulary';
 
 export type AgentOptions = {
   /** The app data folder (inbox, upload journals, ledger): appDataDir() from core/paths in the app and CLI. */
@@ -96,8 +96,8 @@ export type Agent = {
   /** The language the core's own texts use (notifications, tray). */
   language(): Language;
   /** Upload status for the tray icon. */
-  status(): QueueStatus;
-  onStatus(listener: (status: QueueStatus) => void): () => void;
+  status(): AgentStatus;
+  onStatus(listener: (status: AgentStatus) => void): () => void;
   /** What the watchers found and how uploads ended, for a headless front end. */
   activity: ActivityHub;
   /** Where the settings file is (tests check that it never holds a key). */
@@ -174,7 +174,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     emit('settings:changed', view.settings());
   });
 
-  const status = new Emitter<[QueueStatus]>();
+  const status = new Emitter<[AgentStatus]>();
   const unsubscribeQueue = queue.onStatus(() => status.emit(queue.status()));
 
   const consent = openConsentDesk({ service, settingsStore, dataDir, language, events, poll, patientDisplay, patientPageOrigin });

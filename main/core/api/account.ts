@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { CallOptions, Transport } from './http';
+import { apiPath, type CallOptions, type Transport } from './http';
 import { optBoolean, optNumber, optString } from './api-schema';
 
 /** GET /me (API-v1.md §2.1), plus fields the service may add (clinic, key type, rate limit). */
@@ -23,6 +23,6 @@ export function accountApi(t: Transport) {
   return {
     /** GET /me: verifies the key and describes the account. */
     me: (options?: CallOptions): Promise<Account> =>
-      t.json({ method: 'GET', path: 'me', kind: 'read', idempotent: true }, accountSchema, options),
+      t.json({ method: 'GET', path: apiPath('me'), kind: 'read', idempotent: true }, accountSchema, options),
   };
 }

@@ -4,8 +4,8 @@ import { z } from 'zod';
 export type FieldProblem = { field: string; message: string };
 
 /** Codes of client errors: the API's own codes plus the client-side ones (see ErrorCode). */
-export type { ApiErrorCode } from '../../../preload/contract/errors';
-import type { ApiErrorCode } from '../../../preload/contract/errors';
+export type { ApiErrorCode } from '../../../preload/contract/error-codes';
+import type { ApiErrorCode } from '../../../preload/contract/error-codes';
 
 type ErrorInit = {
   status?: number;
@@ -30,6 +30,11 @@ type ErrorInit = {
   mayHaveReachedService?: boolean;
   /** timeout: the limit that was exceeded. */
   timeoutMs?: number;
+  /**
+   * A call that is not safe to repeat failed after it may have reached the service (connection
+   * lost or time-out while waiting for the answer): it may have been carried out. Never retried.
+   */
+  outcomeUnknown?: boolean;
 };
 
 const TRANSIENT: ReadonlySet<ApiErrorCode> = new Set(['thumbnail_not_ready', 'rate_limited', 'server_error', 'network_error', 'timeout']);
@@ -54,6 +59,8 @@ export class ApiError extends Error {
   readonly networkCode: string | undefined;
   readonly mayHaveReachedService: boolean;
   readonly timeoutMs: number | undefined;
+  /** See ErrorInit.outcomeUnknown: the call may have been carried out; check before repeating it. */
+  readonly outcomeUnknown: boolean;
 
   constructor(
     readonly code: ApiErrorCode,
@@ -75,6 +82,7 @@ export class ApiError extends Error {
     this.networkCode = init.networkCode;
     this.mayHaveReachedService = init.mayHaveReachedService ?? true;
     this.timeoutMs = init.timeoutMs;
+    this.outcomeUnknown = init.outcomeUnknown ?? false;
   }
 
   /** True when repeating the same call later may succeed without changing it. */

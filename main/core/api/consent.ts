@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CallOptions, Transport } from './http';
-import { seg } from './http';
+import { apiPath, type ApiPath } from './http';
 import { optBoolean, optString } from './api-schema';
 
 /** A consent record (§2.6): `status` is pending or signed; `hash` is the SHA-256 of the signed PDF. */
@@ -46,7 +46,7 @@ export type ConsentEmailResult = z.infer<typeof consentEmailResultSchema>;
 
 export type ConsentPdfType = 'blank' | 'signed';
 
-const consent = (examId: string): string => `exams/${seg(examId)}/consent`;
+const consent = (examId: string, ...rest: (string | number)[]): ApiPath => apiPath('exams', examId, 'consent', ...rest);
 
 /** Informed-consent endpoints (§4.3). Signing and e-mailing are never repeated after a fault. */
 export function consentApi(t: Transport) {
@@ -61,14 +61,14 @@ export function consentApi(t: Transport) {
 
     /** POST /exams/{id}/consent/sign-inperson: signs with the drawn signature; the service makes the PDF. */
     signInPerson: (examId: string, body: SignInPersonRequest, options?: CallOptions): Promise<Consent> =>
-      t.json({ method: 'POST', path: `${consent(examId)}/sign-inperson`, body, kind: 'write', idempotent: false }, consentSchema, options),
+      t.json({ method: 'POST', path: consent(examId, 'sign-inperson'), body, kind: 'write', idempotent: false }, consentSchema, options),
 
     /** POST /exams/{id}/consent/email: e-mails the signing link (sandbox: nothing is sent). */
     sendEmail: (examId: string, body: ConsentEmailRequest, options?: CallOptions): Promise<ConsentEmailResult> =>
-      t.json({ method: 'POST', path: `${consent(examId)}/email`, body, kind: 'write', idempotent: false }, consentEmailResultSchema, options),
+      t.json({ method: 'POST', path: consent(examId, 'email'), body, kind: 'write', idempotent: false }, consentEmailResultSchema, options),
 
     /** GET /exams/{id}/consent/pdf: the blank or the signed PDF, as bytes. */
     pdf: async (examId: string, type: ConsentPdfType, options?: CallOptions): Promise<Uint8Array> =>
-      (await t.bytes({ method: 'GET', path: `${consent(examId)}/pdf`, query: { type }, kind: 'binary', idempotent: true }, options)).bytes,
+      (await t.bytes({ method: 'GET', path: consent(examId, 'pdf'), query: { type }, kind: 'binary', idempotent: true }, options)).bytes,
   };
 }

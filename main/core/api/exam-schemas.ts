@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import type { ExamType, RadiographSubtype } from '../../../preload/contract/vocabulary';
 import { optBoolean, optNumber, optString, uploadUrlSchema } from './api-schema';
 
-export type ExamType = 'cbct' | 'radiografia' | 'mesh' | 'atm';
-export type RadiographSubtype = 'panoramica' | 'cefalometrica' | 'periapical' | 'bitewing' | 'oclusal' | 'carpal' | 'atm' | 'otra';
+export type { ExamType, RadiographSubtype };
 export type ShareLocale = 'es' | 'en' | 'pt';
 
 /** A file announced before upload: its path inside the exam and its exact size. */

@@ -31,8 +31,8 @@ export type QueryValue = string | number | boolean | undefined;
 /** One API call as the resource modules describe it. */
 export type RequestSpec = {
   method: HttpMethod;
-  /** Path below the base URL, e.g. `exams/exm_1/confirm` (segments already encoded). */
-  path: string;
+  /** Path below the base URL, e.g. `exams/exm_1/confirm`, built by `apiPath`. */
+  path: ApiPath;
   query?: Record<string, QueryValue>;
   body?: unknown;
   kind: CallKind;
@@ -70,9 +70,29 @@ export type Transport = {
   bytes(spec: RequestSpec, options?: CallOptions): Promise<BinaryAnswer>;
 };
 
-/** Encodes one path segment (an id given by the caller). */
-export function seg(value: string | number): string {
-  return encodeURIComponent(String(value));
+/** A path below the base URL, built only by `apiPath` (so no caller's value can change it). */
+export type ApiPath = string & { readonly __apiPath: unique symbol };
+
+/** Why a value cannot be a path segment, or null when it can. */
+export function badSegment(value: string | number): string | null {
+  const s = String(value);
+  if (s === '') return 'is empty';
+  // URL parsers resolve dot segments, escaped (`%2e`) or not, so they could reach another route.
+  if (s === '.' || s === '..') return 'is a dot segment';
+  return null;
+}
+
+/**
+ * The path of an API call from its segments, e.g. `apiPath('exams', id, 'extras', 2, 'confirm')`.
+ * Every segment is percent-encoded (a `/`, `?`, `#` or `%` in an id stays inside its segment), and
+ * an empty or dot segment is refused before any request is sent (nothing reaches the service).
+ */
+export function apiPath(...segments: readonly (string | number)[]): ApiPath {
+  for (const s of segments) {
+    const why = badSegment(s);
+    if (why) throw new ApiError('validation_error', { details: [{ field: 'id', message: `a path segment ${why}` }], mayHaveReachedService: false });
+  }
+  return segments.map((s) => encodeURIComponent(String(s))).join('/') as ApiPath;
 }
 
 function errorCode(err: unknown): string | undefined {
@@ -90,8 +110,16 @@ function failureToError(err: unknown, spec: RequestSpec, timeoutMs: number, sign
   const init = { method: spec.method, path: spec.path, cause: err };
   const code = errorCode(err);
   if (signal?.aborted || code === 'ERR_ABORTED') return new ApiError('aborted', init);
-  if (code === 'ETIMEDOUT') return new ApiError('timeout', { ...init, timeoutMs });
-  return new ApiError('network_error', { ...init, ...(code !== undefined ? { networkCode: code } : {}), mayHaveReachedService: !(code !== undefined && NEVER_SENT.has(code)) });
+  // A call that is not safe to repeat and may have reached the service may also have been carried
+  // out: it is never retried, and the caller hears that its outcome is unknown.
+  if (code === 'ETIMEDOUT') return new ApiError('timeout', { ...init, timeoutMs, outcomeUnknown: !spec.idempotent });
+  const mayHaveReachedService = !(code !== undefined && NEVER_SENT.has(code));
+  return new ApiError('network_error', {
+    ...init,
+    ...(code !== undefined ? { networkCode: code } : {}),
+    mayHaveReachedService,
+    outcomeUnknown: !spec.idempotent && mayHaveReachedService,
+  });
 }
 
 function parseErrorBody(body: Buffer): unknown {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { CallOptions, Transport } from './http';
+import { apiPath, type CallOptions, type Transport } from './http';
 import { optNumber, optString, type PageQuery } from './api-schema';
 
 /** A global catalog entry (§2.11); length and diameter in millimetres. */
@@ -41,7 +41,7 @@ export type ImplantSizeQuery = { length?: number; diameter?: number } & PageQuer
 /** The read-only implant catalog (§4.8): one endpoint, GET /implants, read four ways. */
 export function implantsApi(t: Transport) {
   const get = <S extends z.ZodType>(query: Record<string, string | number | undefined>, schema: S, options?: CallOptions) =>
-    t.json({ method: 'GET', path: 'implants', query, kind: 'read', idempotent: true }, schema, options);
+    t.json({ method: 'GET', path: apiPath('implants'), query, kind: 'read', idempotent: true }, schema, options);
   return {
     /** GET /implants: the brands, with a count each. */
     brands: (options?: CallOptions): Promise<ImplantBrands> => get({}, implantBrandsSchema, options),

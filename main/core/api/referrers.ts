@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CallOptions, Transport } from './http';
-import { seg } from './http';
+import { apiPath, type ApiPath } from './http';
 import { deletedSchema, type Deleted, optString } from './api-schema';
 
 /** A referring dentist (§2.9). Sandbox keys get mocks with ids `rfr_test_…`, stored nowhere. */
@@ -23,18 +23,18 @@ export type CreateReferrerRequest = { name: string; email?: string; phone?: stri
 /** Only the fields given change; null clears an optional field. */
 export type UpdateReferrerRequest = { name?: string; email?: string | null; phone?: string | null; specialty?: string | null };
 
-const referrer = (id: string): string => `referrers/${seg(id)}`;
+const referrer = (id: string, ...rest: (string | number)[]): ApiPath => apiPath('referrers', id, ...rest);
 
 /** Referrer directory endpoints (§4.6). */
 export function referrersApi(t: Transport) {
   return {
     /** GET /referrers: sorted by name. */
     list: (options?: CallOptions): Promise<ReferrerList> =>
-      t.json({ method: 'GET', path: 'referrers', kind: 'read', idempotent: true }, referrerListSchema, options),
+      t.json({ method: 'GET', path: apiPath('referrers'), kind: 'read', idempotent: true }, referrerListSchema, options),
 
     /** POST /referrers. Never retried (it would create a duplicate). */
     create: (body: CreateReferrerRequest, options?: CallOptions): Promise<Referrer> =>
-      t.json({ method: 'POST', path: 'referrers', body, kind: 'write', idempotent: false }, referrerSchema, options),
+      t.json({ method: 'POST', path: apiPath('referrers'), body, kind: 'write', idempotent: false }, referrerSchema, options),
 
     /** GET /referrers/{id}. */
     get: (id: string, options?: CallOptions): Promise<Referrer> =>

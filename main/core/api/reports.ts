@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CallOptions, Transport } from './http';
-import { seg } from './http';
+import { apiPath, type ApiPath } from './http';
 import { deletedSchema, type Deleted, optBoolean, optNumber, optString } from './api-schema';
 
 /** The report PDF, either already base64-encoded (as the API takes it) or as raw bytes. */
@@ -33,7 +33,7 @@ export const reportSchema = z.looseObject({
 });
 export type Report = z.infer<typeof reportSchema>;
 
-const report = (examId: string): string => `exams/${seg(examId)}/report`;
+const report = (examId: string, ...rest: (string | number)[]): ApiPath => apiPath('exams', examId, 'report', ...rest);
 
 /** Radiology report endpoints (§4.4). */
 export function reportsApi(t: Transport) {
@@ -55,6 +55,6 @@ export function reportsApi(t: Transport) {
 
     /** POST /exams/{id}/report/sign: e-signs the report; returns the public verification URL. */
     sign: (examId: string, options?: CallOptions): Promise<ReportSignature> =>
-      t.json({ method: 'POST', path: `${report(examId)}/sign`, kind: 'write', idempotent: false }, reportSignatureSchema, options),
+      t.json({ method: 'POST', path: report(examId, 'sign'), kind: 'write', idempotent: false }, reportSignatureSchema, options),
   };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CallOptions, Transport } from './http';
-import { seg } from './http';
+import { apiPath, type ApiPath } from './http';
 import { deletedSchema, type Deleted, optString } from './api-schema';
 
 /** A picture slot on a report plate; coordinates are fractions of the page (0..1). */
@@ -28,18 +28,18 @@ export type TemplateList = z.infer<typeof templateListSchema>;
 export type CreateTemplateRequest = { name: string; description?: string; pages: TemplatePage[] };
 export type UpdateTemplateRequest = Partial<CreateTemplateRequest>;
 
-const template = (id: string): string => `templates/${seg(id)}`;
+const template = (id: string, ...rest: (string | number)[]): ApiPath => apiPath('templates', id, ...rest);
 
 /** Report template endpoints (§4.7). System defaults answer ValidationError to PATCH/DELETE. */
 export function templatesApi(t: Transport) {
   return {
     /** GET /templates: system defaults plus the account's own. */
     list: (options?: CallOptions): Promise<TemplateList> =>
-      t.json({ method: 'GET', path: 'templates', kind: 'read', idempotent: true }, templateListSchema, options),
+      t.json({ method: 'GET', path: apiPath('templates'), kind: 'read', idempotent: true }, templateListSchema, options),
 
     /** POST /templates. Never retried. */
     create: (body: CreateTemplateRequest, options?: CallOptions): Promise<Template> =>
-      t.json({ method: 'POST', path: 'templates', body, kind: 'write', idempotent: false }, templateSchema, options),
+      t.json({ method: 'POST', path: apiPath('templates'), body, kind: 'write', idempotent: false }, templateSchema, options),
 
     /** GET /templates/{id}: a system or own template. */
     get: (id: string, options?: CallOptions): Promise<Template> =>

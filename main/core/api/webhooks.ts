@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CallOptions, Transport } from './http';
-import { seg } from './http';
+import { apiPath, type ApiPath } from './http';
 import { deletedSchema, type Deleted, optBoolean, optNumber, optString } from './api-schema';
 
 /** Event types of §6.1. */
@@ -62,18 +62,18 @@ export type DeliveryList = z.infer<typeof deliveryListSchema>;
 export const webhookTestResultSchema = z.looseObject({ delivered: optBoolean, delivery: deliverySchema.nullish() });
 export type WebhookTestResult = z.infer<typeof webhookTestResultSchema>;
 
-const webhook = (id: string): string => `webhooks/${seg(id)}`;
+const webhook = (id: string, ...rest: (string | number)[]): ApiPath => apiPath('webhooks', id, ...rest);
 
 /** Webhook subscription endpoints (§4.5). */
 export function webhooksApi(t: Transport) {
   return {
     /** POST /webhooks: subscribes; the answer holds the signing secret, shown only this once. */
     create: (body: CreateWebhookRequest, options?: CallOptions): Promise<CreatedWebhook> =>
-      t.json({ method: 'POST', path: 'webhooks', body, kind: 'write', idempotent: false }, createdWebhookSchema, options),
+      t.json({ method: 'POST', path: apiPath('webhooks'), body, kind: 'write', idempotent: false }, createdWebhookSchema, options),
 
     /** GET /webhooks: every subscription of the account. */
     list: (options?: CallOptions): Promise<WebhookList> =>
-      t.json({ method: 'GET', path: 'webhooks', kind: 'read', idempotent: true }, webhookListSchema, options),
+      t.json({ method: 'GET', path: apiPath('webhooks'), kind: 'read', idempotent: true }, webhookListSchema, options),
 
     /** GET /webhooks/{id}. */
     get: (id: string, options?: CallOptions): Promise<Webhook> =>
@@ -89,10 +89,10 @@ export function webhooksApi(t: Transport) {
 
     /** POST /webhooks/{id}/test: sends one test.ping delivery. Never retried. */
     test: (id: string, options?: CallOptions): Promise<WebhookTestResult> =>
-      t.json({ method: 'POST', path: `${webhook(id)}/test`, kind: 'write', idempotent: false }, webhookTestResultSchema, options),
+      t.json({ method: 'POST', path: webhook(id, 'test'), kind: 'write', idempotent: false }, webhookTestResultSchema, options),
 
     /** GET /webhooks/{id}/deliveries: the last 50 deliveries, newest first. */
     deliveries: (id: string, options?: CallOptions): Promise<DeliveryList> =>
-      t.json({ method: 'GET', path: `${webhook(id)}/deliveries`, kind: 'read', idempotent: true }, deliveryListSchema, options),
+      t.json({ method: 'GET', path: webhook(id, 'deliveries'), kind: 'read', idempotent: true }, deliveryListSchema, options),
   };
 }

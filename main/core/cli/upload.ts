@@ -18,6 +18,7 @@ import { findFolderJobs, pruneFinishedJobs } from '../upload/job-store';
 import { MAX_NAME_LENGTH, MAX_PATIENT_ID_LENGTH, MAX_PATIENT_NAME_LENGTH } from '../upload/limits';
 import { formatBytes, type JobPlan, planUpload, type PlanFileInput, type RequestedMode, settingsHash } from '../upload/plan';
 import type { ExamFields, ExamType, ExamsPort } from '../upload/ports';
+import { EXAM_TYPES } from '../../../preload/contract/vocabulary';
 import { type CliCommand, type CliIo, parseCommandLine, UsageError } from './io';
 import { type KeychainDeps, openSession } from './command-session';
 import { progressPrinter } from './upload-progress';
@@ -49,7 +50,6 @@ export const EXIT_BUSY = 75;
 
 const FINISHED_JOBS_KEPT_MS = 90 * 86_400_000;
 
-const EXAM_TYPES: readonly ExamType[] = ['cbct', 'radiografia', 'mesh', 'atm'];
 const MODES: readonly RequestedMode[] = ['files', 'zip', 'auto'];
 
 type Args = {

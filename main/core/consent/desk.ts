@@ -6,12 +6,14 @@ import { join } from 'node:path';
 import type { ConsentEmailView, ConsentOverview, ConsentStartResult, ConsentStatusView, ConsentVerification, DisplayInfo, Language, PatientView } from '../../../preload/contract';
 import type { ApiClient, Consent } from '../api';
 import { isApiError } from '../api/api-errors';
-import { ContractFailure } from '../contract-failure';
+import { ContractFailure, maybeDoneFailure } from '../contract-failure';
 import { saveSignedCopy } from './copies';
 import { hashMatches } from './hash';
 import type { ConsentSession } from './session';
 import { ConsentSessions, patientView, sessionView } from './session';
+import { checkSignatureImage } from './signature-image';
 import { checkSignerDocument } from './signer-document';
+import { signerText } from './signer-text';
 import { ConsentStatusRefresher } from './status-refresher';
 import type { PollRegistrar } from '../poll-task';
 import type { RefreshPolicy } from './status-refresher';
@@ -123,12 +125,23 @@ export class ConsentDesk {
     }
   }
 
-  /** Puts this exam's consent on the patient display; any other session ends. */
-  async openDisplay(examId: string, signerName: string, consent: ConsentStatusView | null = null): Promise<ConsentSession> {
-    const language = this.startedIn.get(examId) ?? asLanguage(consent?.locale, this.deps.language());
-    const country = consent?.country_code ?? this.deps.settings().country_code;
+  /**
+   * Puts this exam's consent on the patient display; any other session ends. Only a pending consent
+   * can be signed there: one never started, or already signed, is refused with words instead of a
+   * session that could only fail when the patient signs.
+   */
+  async openDisplay(examId: string, signerName: string): Promise<ConsentSession> {
+    const name = signerText(signerName, 'signer_name', 'signer_name_required', true);
+    const consent = statusView(await this.deps.client().consent.get(examId));
+    if (consent.status === 'none') throw new ContractFailure('consent_not_started', 'Start the consent before opening the patient display.');
+    if (consent.status === 'signed') {
+      this.deps.emitStatus(examId, consent);
+      throw new ContractFailure('already_signed', 'This consent is already signed.');
+    }
+    const language = this.startedIn.get(examId) ?? asLanguage(consent.locale, this.deps.language());
+    const country = consent.country_code ?? this.deps.settings().country_code;
     this.blank = null;
-    const session = this.sessions.open({ exam_id: examId, language, country_code: country, signer_name: signerName });
+    const session = this.sessions.open({ exam_id: examId, language, country_code: country, signer_name: name });
     const { url } = await this.deps.display.open({ id: session.id, token: session.token });
     this.sessions.update(session.id, { patient_url: url });
     return this.sessions.get() ?? session;
@@ -142,7 +155,8 @@ export class ConsentDesk {
 
   /** E-mails the signing link; the link also goes to the patient display when it shows this exam. */
   async email(examId: string, to: string, patientName: string): Promise<ConsentEmailView> {
-    const result = await this.deps.client().consent.sendEmail(examId, { to, patient_name: patientName });
+    const name = signerText(patientName, 'patient_name', 'signer_name_required');
+    const result = await this.deps.client().consent.sendEmail(examId, { to, patient_name: name });
     const s = this.sessions.get();
     if (s && s.exam_id === examId) this.sessions.update(s.id, { sign_url: result.sign_url });
     // Someone is about to sign: look again soon.
@@ -205,15 +219,22 @@ export class ConsentDesk {
 
   async patientSign(sessionId: string, form: { signer_name: string; document: string; birth_date: string | null; signature_png: string }): Promise<void> {
     const s = this.requireSession(sessionId);
-    const doc = checkSignerDocument(s.country_code, form.document);
+    const name = signerText(form.signer_name, 'signer_name', 'signer_name_required');
+    const doc = checkSignerDocument(s.country_code, signerText(form.document, 'document', 'signer_document_required'));
     if (!doc.ok) {
       if (doc.reason === 'missing_hyphen') throw new ContractFailure('missing_hyphen', 'Write the RUT with its hyphen and check digit.', [{ field: 'document', message: 'missing hyphen' }]);
       throw new ContractFailure('invalid_rut', 'This RUT is not valid (check digit).', [{ field: 'document', message: 'invalid' }]);
     }
+    // The signature is evidence: checked here, whatever the window's pad let through.
+    const signature = checkSignatureImage(form.signature_png);
+    if (!signature.ok) {
+      const blank = signature.reason === 'blank' || signature.reason === 'filled';
+      throw new ContractFailure(blank ? 'signature_blank' : 'signature_invalid', `The signature was refused: ${signature.message}.`, [{ field: 'signature_png', message: signature.reason }]);
+    }
     let signed: Consent;
     try {
       signed = await this.deps.client().consent.signInPerson(s.exam_id, {
-        signer_name: form.signer_name,
+        signer_name: name,
         signer_rut: doc.value,
         ...(form.birth_date ? { patient_birth_date: form.birth_date } : {}),
         signature_image: form.signature_png.replace(/^data:image\/png;base64,/, ''),
@@ -221,7 +242,7 @@ export class ConsentDesk {
       });
     } catch (e) {
       if (isApiError(e, 'conflict', 'upload_incomplete')) throw new ContractFailure('already_signed', 'This consent is already signed.');
-      throw e;
+      signed = await this.signedDespiteLostAnswer(s.exam_id, e);
     }
     this.deps.emitStatus(s.exam_id, statusView(signed));
     this.refresher.unwatch(s.exam_id);
@@ -234,6 +255,23 @@ export class ConsentDesk {
     this.refresher.close();
     this.unsubscribe();
     this.sessions.end();
+  }
+
+  /**
+   * The signature was sent but its answer was lost: one look at the consent. Signed → the signature
+   * counts (the patient must not sign twice); otherwise `maybe_done`, and the front desk checks.
+   */
+  private async signedDespiteLostAnswer(examId: string, error: unknown): Promise<Consent> {
+    const failure = maybeDoneFailure(error);
+    if (!failure) throw error;
+    let consent: Consent | null;
+    try {
+      consent = await this.deps.client().consent.get(examId);
+    } catch {
+      throw failure;
+    }
+    if (consent?.status === 'signed') return consent;
+    throw failure;
   }
 
   private requireSession(sessionId: string): ConsentSession {

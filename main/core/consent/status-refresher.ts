@@ -4,6 +4,7 @@
 // closes. The looks run on the agent's one poll scheduler (agent/background/poll-scheduler.ts) as foreground
 // tasks: counted in the same hourly budget as every background refresh, held by a 429's
 // Retry-After and by the reserve like them.
+import type { ConsentStatus } from '../../../preload/contract/vocabulary';
 import type { PollRegistrar } from '../poll-task';
 
 export type RefreshPolicy = {
@@ -30,7 +31,7 @@ export type RefreshOutcome = 'signed' | 'pending' | 'stop';
  * One look: reads the status and reports it. `signed` and `stop` (no consent, or the read failed
  * in a way more looks will not fix) end the watch; `pending` asks for another look.
  */
-export async function refreshConsentOnce(read: () => Promise<'none' | 'pending' | 'signed'>, onSigned: () => void): Promise<RefreshOutcome> {
+export async function refreshConsentOnce(read: () => Promise<ConsentStatus>, onSigned: () => void): Promise<RefreshOutcome> {
   const status = await read();
   if (status === 'signed') {
     onSigned();
@@ -41,7 +42,7 @@ export async function refreshConsentOnce(read: () => Promise<'none' | 'pending' 
 
 export type RefresherDeps = {
   poller: PollRegistrar;
-  read: (examId: string) => Promise<'none' | 'pending' | 'signed'>;
+  read: (examId: string) => Promise<ConsentStatus>;
   onSigned: (examId: string) => void;
   policy?: RefreshPolicy;
   onError?: (examId: string, e: unknown) => void;

@@ -1,8 +1,10 @@
 // Shapes produced by the DICOM reader. The snake_case fields of `Study` are the JSON shape of
 // CONTRACTS.md §2 (`scanbridge scan --json`); the rest are extras the upload engine and watcher use.
 
-/** Exam types of API v1 (API-v1.md §2.2). */
-export type ExamType = 'cbct' | 'radiografia' | 'mesh' | 'atm';
+import type { ExamType } from '../../../preload/contract/vocabulary';
+
+/** Exam types of API v1 (API-v1.md §2.2), as the contract defines them. */
+export type { ExamType };
 
 /** Why a file was left out of a scan. */
 export type SkipReason = 'not_dicom' | 'truncated' | 'malformed' | 'unreadable';

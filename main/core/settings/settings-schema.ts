@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { FOLDER_EXAM_TYPES } from '../../../preload/contract/vocabulary';
 
 /** Version of the settings file layout; bump it and add a migration when the layout changes. */
 export const SETTINGS_SCHEMA_VERSION = 2;
@@ -11,7 +12,7 @@ export const watchFolderSchema = z.object({
   id: z.string().min(1).max(100),
   path: z.string().min(1).max(4096),
   /** `from_dicom`: take the type the DICOM headers suggest. */
-  exam_type: z.enum(['from_dicom', 'cbct', 'radiografia', 'mesh', 'atm']).default('from_dicom'),
+  exam_type: z.enum(FOLDER_EXAM_TYPES).default('from_dicom'),
   /** `auto` uploads complete exports at once; `review` waits in the inbox for staff. */
   mode: z.enum(['auto', 'review']).default('review'),
   /** Quiet time before an export counts as complete. */

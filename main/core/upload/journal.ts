@@ -6,9 +6,10 @@ import { closeSync, fsync, fsyncSync, ftruncateSync, openSync, readFileSync, rea
 import { fsyncDir, writeFileAtomic, writeFileAtomicSync } from '../atomic-file';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { EXAM_TYPES } from '../../../preload/contract/vocabulary';
 import { PRIVATE_FILE_MODE } from '../private-fs';
 
-const examType = z.enum(['cbct', 'radiografia', 'mesh', 'atm']);
+const examType = z.enum(EXAM_TYPES);
 const mode = z.enum(['files', 'zip']);
 
 const plannedFile = z.object({ name: z.string(), path: z.string(), size: z.number(), mtimeMs: z.number(), ino: z.number() });

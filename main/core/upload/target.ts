@@ -13,6 +13,7 @@
 //   jobs for a take run with `maxExamRecreations: 0` (see TARGET_ENGINE_OPTIONS).
 import type { ApiClient } from '../api';
 import { toPortError } from './api-port';
+import { UploadError } from './upload-errors';
 import type { EngineOptions } from './engine-types';
 import { type CallOptions, type CreatedExam, type ExamFields, type ExamSummary, type ExamsPort, ExamsPortError } from './ports';
 
@@ -95,9 +96,9 @@ export function extraTakePort(client: Pick<ApiClient, 'exams'>, target: UploadTa
     deleteExam: async (handle) => {
       own(handle);
       if (orphans.has(handle)) {
-        throw new ExamsPortError(
-          'rejected',
-          `The service has an unfinished extra take (${handle}) from an interrupted run whose upload links were lost; it cannot be completed or removed from here.`,
+        throw new UploadError(
+          'take_unfinished',
+          `The service has an unfinished extra take (${handle}) whose creation answer was lost; it cannot be completed or removed from here.`,
         );
       }
       // The API has no way to remove a take: an unconfirmed one stays unconfirmed on the service.

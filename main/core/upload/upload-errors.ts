@@ -1,7 +1,7 @@
 // Typed upload failures. `code` is stable (the UI and the CLI branch on it); `message` is plain
 // language for clinic staff and never contains patient data.
 
-import type { UploadErrorCode } from '../../../preload/contract/errors';
+import type { UploadErrorCode } from '../../../preload/contract/error-codes';
 
 export type { UploadErrorCode };
 

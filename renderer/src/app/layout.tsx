@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { NavLink as RouterLink, Outlet, useLocation } from 'react-router';
 import { KeyIndicator } from '../components/key-indicator';
 import { LanguageSwitch } from '../components/language-switch';
-import { RateMeter } from '../components/rate-meter';
+import { RateGauge } from '../components/rate-gauge';
 import { SandboxBanner } from '../components/sandbox-banner';
 import { NotificationBell } from '../features/notifications/notification-bell';
 import { useConnectionState } from './connection';
@@ -90,7 +90,7 @@ export function Layout() {
           <Group gap="lg" wrap="nowrap">
             <NotificationBell />
             <KeyIndicator status={status} />
-            <RateMeter rate={rate} compact />
+            <RateGauge rate={rate} compact />
             <LanguageSwitch />
           </Group>
         </Group>

@@ -13,13 +13,13 @@ import { TemplateEditorPage } from '../features/templates/template-editor-page';
 import { TemplatesPage } from '../features/templates/templates-page';
 import { UploadsPage } from '../features/uploads/uploads-page';
 import { WebhooksPage } from '../features/webhooks/webhooks-page';
-import { Gate } from './gate';
+import { KeyGate } from './key-gate';
 
 export const routes: RouteObject[] = [
   { path: '/onboarding', element: <OnboardingPage /> },
   {
     path: '/',
-    element: <Gate />,
+    element: <KeyGate />,
     children: [
       { index: true, element: <Navigate to="/inbox" replace /> },
       { path: 'inbox', element: <InboxPage /> },

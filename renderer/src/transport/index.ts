@@ -5,7 +5,7 @@ import { takeSessionToken } from './token';
 import type { Transport } from './types';
 
 export type { ConnectionState, Transport } from './types';
-export { asContractError, isContractError } from './errors';
+export { asContractError, isContractError } from './contract-error';
 
 /**
  * Picks the transport at start-up: the preload's `window.scanbridge` when present (Electron),

@@ -1,5 +1,5 @@
 import type { ScanBridgeApi } from '../../../preload/contract';
-import { asContractError } from './errors';
+import { asContractError } from './contract-error';
 import type { Transport } from './types';
 
 type Group = Record<string, (args: unknown) => Promise<unknown>>;

@@ -1,5 +1,5 @@
 import type { ContractError } from '../../../preload/contract';
-import { isContractError } from './errors';
+import { isContractError } from './contract-error';
 
 /**
  * One call to the local service in browser mode: `POST /rpc/<method>` with the bearer token; the

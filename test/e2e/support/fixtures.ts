@@ -3,6 +3,7 @@
 import { test as base, expect } from '@playwright/test';
 import { rmSync } from 'node:fs';
 import { EmulatorProcess, type EmulatorOptions } from '../../support/emulator';
+import { LostAnswerProxy } from '../../support/lost-answer-proxy';
 import { makeWatchFolder } from './exports';
 import { ServeProcess, type Keychain } from './serve';
 
@@ -10,6 +11,8 @@ type Options = {
   /** Options for a test's own emulator; without any, tests share one per worker (each test uses its own names). */
   emulatorOptions: EmulatorOptions | null;
   keychain: Keychain;
+  /** The app talks to the service through a lost-answer proxy (the `lostAnswers` fixture) instead of directly. */
+  throughLostAnswerProxy: boolean;
 };
 
 type WorkerFixtures = { sharedEmulator: EmulatorProcess };
@@ -20,6 +23,8 @@ type Fixtures = {
   watchDir: string;
   /** Fails the test on an uncaught page error or a blocked resource (CSP), checked after the test body. */
   pageProblems: string[];
+  /** The lost-answer proxy in front of the emulator, when `throughLostAnswerProxy` is set; null otherwise. */
+  lostAnswers: LostAnswerProxy | null;
 };
 
 export const test = base.extend<Options & Fixtures, WorkerFixtures>({
@@ -44,6 +49,7 @@ export const test = base.extend<Options & Fixtures, WorkerFixtures>({
 
   emulatorOptions: [null, { option: true }],
   keychain: ['private', { option: true }],
+  throughLostAnswerProxy: [false, { option: true }],
 
   sharedEmulator: [
     // eslint-disable-next-line no-empty-pattern
@@ -62,9 +68,16 @@ export const test = base.extend<Options & Fixtures, WorkerFixtures>({
     await emulator.dispose();
   },
 
-  app: async ({ emulator, keychain, locale }, use, testInfo) => {
+  lostAnswers: async ({ emulator, throughLostAnswerProxy }, use) => {
+    if (!throughLostAnswerProxy) return use(null);
+    const proxy = await LostAnswerProxy.start(emulator.info.base_url);
+    await use(proxy);
+    await proxy.stop();
+  },
+
+  app: async ({ emulator, keychain, locale, lostAnswers }, use, testInfo) => {
     const lang = locale?.startsWith('es') ? 'es_ES.UTF-8' : 'en_US.UTF-8';
-    const app = await ServeProcess.start({ apiUrl: emulator.info.base_url, keychain, lang });
+    const app = await ServeProcess.start({ apiUrl: lostAnswers?.baseUrl ?? emulator.info.base_url, keychain, lang });
     await use(app);
     await app.stop();
     if (app.forcedStops > 0) {

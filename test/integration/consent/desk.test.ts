@@ -12,9 +12,10 @@ import { ContractFailure } from '../../../main/core/agent/host/contract-host';
 import { PollScheduler } from '../../../main/core/agent/background/poll-scheduler';
 import { ConsentDesk, pagePatientDisplay } from '../../../main/core/consent/desk';
 import { api, EmulatorProcess } from '../../support/emulator';
+import { plainPng, signaturePng } from '../../support/png';
 
-// A 1×1 PNG, enough for the service to accept a drawn signature.
-const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+// A drawn signature, as the patient display's pad writes it.
+const PNG = signaturePng().toString('base64');
 
 let emulator: EmulatorProcess;
 let scratch: string;
@@ -98,6 +99,62 @@ describe('the consent desk', () => {
 
     // A second start is an outcome, not a failure.
     expect(await d.start(examId, 'en')).toMatchObject({ outcome: 'already_signed', consent: { status: 'signed' } });
+    d.close();
+  });
+
+  it('refuses a blank or unreadable signature and names or documents of control characters, before asking the service', async () => {
+    const examId = await newExam('Dora Vidal');
+    let signCalls = 0;
+    const counting: ApiClient = {
+      ...client,
+      consent: {
+        ...client.consent,
+        signInPerson: (...a) => {
+          signCalls++;
+          return client.consent.signInPerson(...a);
+        },
+      },
+    };
+    const { d } = desk({ client: counting });
+    await d.start(examId, 'es');
+    // The operator's prefill is cleaned too; one of control characters only is refused.
+    expect(await failureCode(d.openDisplay(examId, '\u0000\u001b'))).toBe('signer_name_required');
+    const session = await d.openDisplay(examId, ' Dora\u0000 Vidal\u009b ');
+    expect(session.signer_name).toBe('Dora Vidal');
+    const form = { signer_name: 'Dora Vidal', document: '12.345.678-5', birth_date: null, signature_png: PNG };
+    const b64 = (png: Buffer): string => png.toString('base64');
+    expect(await failureCode(d.patientSign(session.id, { ...form, signature_png: b64(plainPng(600, 200, [0, 0, 0, 0])) }))).toBe('signature_blank');
+    expect(await failureCode(d.patientSign(session.id, { ...form, signature_png: b64(plainPng(600, 200, [255, 255, 255, 255])) }))).toBe('signature_blank');
+    expect(await failureCode(d.patientSign(session.id, { ...form, signature_png: Buffer.from('%PDF-1.4 not an image').toString('base64') }))).toBe('signature_invalid');
+    expect(await failureCode(d.patientSign(session.id, { ...form, signature_png: b64(plainPng(5000, 100, [0, 0, 0, 0])) }))).toBe('signature_invalid');
+    // The 1×1 PNG the service itself would take is no signature either.
+    const onePixel = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+    expect(await failureCode(d.patientSign(session.id, { ...form, signature_png: onePixel }))).toBe('signature_invalid');
+    expect(await failureCode(d.patientSign(session.id, { ...form, signer_name: '\u0000' }))).toBe('signer_name_required');
+    expect(await failureCode(d.patientSign(session.id, { ...form, document: '\u0000\u0007' }))).toBe('signer_document_required');
+    expect(await failureCode(d.email(examId, 'dora@example.cl', '\u0000'))).toBe('signer_name_required');
+    expect(signCalls).toBe(0);
+    expect((await d.overview(examId)).consent.status).toBe('pending');
+
+    // A real drawing, and a name with a stray control character cleaned away, sign.
+    await d.patientSign(session.id, { ...form, signer_name: 'Dora\u0000 Vidal' });
+    expect(signCalls).toBe(1);
+    expect((await d.overview(examId)).consent.status).toBe('signed');
+    d.close();
+  });
+
+  it('refuses to open the patient display on a consent never started, or already signed, with words', async () => {
+    const examId = await newExam('Elena Ríos');
+    const { d, sessions, statuses } = desk();
+    expect(await failureCode(d.openDisplay(examId, 'Elena Ríos'))).toBe('consent_not_started');
+    expect(sessions).toEqual([]);
+    await d.start(examId, 'es');
+    const s = await d.openDisplay(examId, 'Elena Ríos');
+    await d.patientSign(s.id, { signer_name: 'Elena Ríos', document: '12.345.678-5', birth_date: null, signature_png: PNG });
+    expect(await failureCode(d.openDisplay(examId, 'Elena Ríos'))).toBe('already_signed');
+    // No session was opened for it, and the window hears the consent is signed.
+    expect(d.sessions.get()).toBeNull();
+    expect(statuses.at(-1)).toMatchObject({ exam_id: examId, consent: { status: 'signed' } });
     d.close();
   });
 

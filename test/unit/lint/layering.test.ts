@@ -71,10 +71,13 @@ describe('layering lint rules', () => {
     const file = 'renderer/src/features/probe.ts';
     expect(await problems(file, "import { methods } from '../../../preload/contract';\nexport const m = methods;\n")).toHaveLength(1);
     expect(await problems(file, "import { methods } from '../../../preload/contract/index';\nexport const m = methods;\n")).toHaveLength(1);
-    expect(await problems(file, "import { appMethods } from '../../../renderer/../preload/contract/app';\nexport const m = appMethods;\n")).toHaveLength(1);
-    expect(await problems(file, "export * from '../../../preload/contract/errors';\n")).toHaveLength(1);
+    expect(await problems(file, "import { appMethods } from '../../../renderer/../preload/contract/app-methods';\nexport const m = appMethods;\n")).toHaveLength(1);
+    expect(await problems(file, "export * from '../../../preload/contract/error-codes';\n")).toHaveLength(1);
     expect(await problems(file, "import type { Settings } from '../../../preload/contract';\nexport type S = Settings;\n")).toEqual([]);
     expect(await problems(file, "import { type Settings } from '../../../preload/contract/index';\nexport type S = Settings;\n")).toEqual([]);
+    // The shared lists of vocabulary.ts (plain constants, no zod) are the one exception, by that path only.
+    expect(await problems(file, "import { EXAM_TYPES } from '../../../preload/contract/vocabulary';\nexport const e = EXAM_TYPES;\n")).toEqual([]);
+    expect(await problems(file, "import { EXAM_TYPES } from '../../../preload/contract';\nexport const e = EXAM_TYPES;\n")).toHaveLength(1);
     // Nothing else of preload, nothing of main.
     expect(await problems(file, "import type { Api } from '../../../preload/index';\nexport type A = Api;\n")).toHaveLength(1);
     expect(await problems(file, "import type { Agent } from '../../../main/core/agent';\nexport type A = Agent;\n")).toHaveLength(1);

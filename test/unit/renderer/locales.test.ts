@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '../../../preload/contract';
+import { ERROR_CODES, EXAM_TYPES, INBOX_STATUSES, RADIOGRAPH_SUBTYPES } from '../../../preload/contract';
 import { loadLocaleTree } from '../../support/locales';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -68,14 +68,16 @@ describe('the locale files', () => {
     expect([...new Set(missing)]).toEqual([]);
   });
 
-  it('translate every study warning, upload phase, exam type and inbox status of the contract', () => {
+  it('translate every study warning, upload phase, exam type, radiograph subtype and inbox status of the contract', () => {
     const types = 'preload/contract/types.ts';
     const keys = [
       ...unionMembers(types, 'StudyWarning').map((w) => `warnings.${w}`),
       ...unionMembers(types, 'UploadPhase').map((p) => `uploads.phase.${p}`),
-      ...unionMembers(types, 'ExamType').map((x) => `examType.${x}`),
-      ...['review', 'queued', 'uploaded'].map((s) => `inbox.status.${s}`),
+      ...EXAM_TYPES.map((x) => `examType.${x}`),
+      ...RADIOGRAPH_SUBTYPES.map((x) => `exams.edit.subtypes.${x}`),
+      ...INBOX_STATUSES.map((s) => `inbox.status.${s}`),
     ];
+    expect(keys.length).toBeGreaterThan(30);
     expect(keys.filter((k) => !en.has(k) || !es.has(k))).toEqual([]);
   });
 

@@ -29,6 +29,10 @@
 // idle refreshes give way after it, and it waits out a 429 and the reserve like any task; but the
 // background share does not hold it back (the receptionist is looking at the screen). It states its
 // own schedule with `nextDelayMs(runs)` (null: done) and ends itself by resolving 'done'.
+//
+// The ceiling: whatever the tasks ask (2000 watches, a schedule of zero waits, a task that never
+// ends), everything this scheduler runs together stays within CEILING_SHARE × limit calls in any
+// rolling hour (40 on Free); a task whose one run would cost more than that never runs.
 import { isApiError } from '../../api/api-errors';
 import type { PollTask } from '../../poll-task';
 
@@ -36,6 +40,8 @@ import type { PollTask } from '../../poll-task';
 export const FREE_PLAN_LIMIT = 100;
 /** Share of the plan's hourly limit background polling may spend. */
 export const BUDGET_SHARE = 0.08;
+/** Share of the plan's hourly limit everything the scheduler runs (foreground included) may spend. */
+export const CEILING_SHARE = 0.4;
 /** Below this share of the limit left, background polling waits for the window to reset. */
 export const RESERVE_SHARE = 0.1;
 const HOUR_MS = 3_600_000;
@@ -100,6 +106,11 @@ type Entry = { task: PollTask; nextAt: number; failures: number; runs: number };
 /** Background calls allowed per rolling hour for a plan with `limit` calls an hour. */
 export function pollBudget(limit: number | null): number {
   return Math.max(1, Math.floor((limit ?? FREE_PLAN_LIMIT) * BUDGET_SHARE));
+}
+
+/** Calls allowed per rolling hour to everything the scheduler runs, on a plan with `limit` calls an hour. */
+export function pollCeiling(limit: number | null): number {
+  return Math.max(1, Math.floor((limit ?? FREE_PLAN_LIMIT) * CEILING_SHARE));
 }
 
 /** A task's interval on a plan with `limit` calls an hour. */
@@ -172,42 +183,62 @@ export class PollScheduler {
 
   /** Milliseconds (scheduler clock) until something may run; null when nothing is registered. */
   private nextWait(): number | null {
+    const n = this.next();
+    return n ? Math.max(0, n.at - this.clock.now()) : null;
+  }
+
+  /**
+   * The task that may run first, and when (scheduler clock). Each task is held by its own share (a
+   * background refresh over the background budget does not hold back a foreground look, nor does
+   * anything queue behind it); a 429's Retry-After and the reserve hold every task.
+   */
+  private next(): { entry: Entry; at: number } | null {
     const now = this.clock.now();
-    const due = this.earliest();
-    if (!due) return null;
-    let at = due.nextAt;
     const gate = this.options.gate();
+    this.prune(now);
+    let best: { entry: Entry; at: number } | null = null;
+    for (const e of this.entries.values()) {
+      const at = Math.max(e.nextAt, this.shareAllowsAt(e.task, gate.limit));
+      if (!best || at < best.at) best = { entry: e, at };
+    }
+    if (!best) return null;
+    let at = best.at;
     if (gate.blockedForWallMs > 0) at = Math.max(at, now + this.clock.fromWallMs(gate.blockedForWallMs));
     // A reading whose reset has passed is stale: the window has moved on since.
     if (gate.limit !== null && gate.remaining !== null && gate.remaining < gate.limit * RESERVE_SHARE && gate.resetInWallMs !== null && gate.resetInWallMs > 0) {
       at = Math.max(at, now + this.clock.fromWallMs(gate.resetInWallMs));
     }
-    this.prune(now);
-    const calls = due.task.calls ?? 1;
-    const budget = pollBudget(gate.limit);
-    if (!due.task.foreground && this.spent.length + calls > budget) {
-      // The oldest calls leave the window one by one; wait until enough have.
-      const freeing = this.spent[this.spent.length + calls - budget - 1];
-      if (freeing !== undefined) at = Math.max(at, freeing + HOUR_MS + 1);
-    }
-    return Math.max(0, at - now);
+    return { entry: best.entry, at };
   }
 
-  private earliest(): Entry | undefined {
-    let best: Entry | undefined;
-    for (const e of this.entries.values()) if (!best || e.nextAt < best.nextAt) best = e;
-    return best;
+  /** When the calls of the last hour leave room for one run of `task` (-Infinity: now). */
+  private shareAllowsAt(task: PollTask, limit: number | null): number {
+    const calls = task.calls ?? 1;
+    const budget = task.foreground ? pollCeiling(limit) : Math.min(pollBudget(limit), pollCeiling(limit));
+    if (this.spent.length + calls <= budget) return -Infinity;
+    // The oldest calls leave the window one by one; wait until enough have.
+    // (A run dearer than the share itself waits for an empty window.)
+    const freeing = this.spent[Math.min(this.spent.length + calls - budget - 1, this.spent.length - 1)];
+    return freeing === undefined ? -Infinity : freeing + HOUR_MS + 1;
   }
 
   private async tick(): Promise<void> {
     if (this.stopped || this.running) return;
-    const wait = this.nextWait();
-    if (wait === null) return;
-    if (wait > 0) return this.reschedule();
-    const entry = this.earliest();
-    if (!entry) return;
+    const n = this.next();
+    if (!n) return;
+    if (n.at > this.clock.now()) return this.reschedule();
+    const { entry } = n;
     const { task } = entry;
     const calls = task.calls ?? 1;
+    const ceiling = pollCeiling(this.options.gate().limit);
+    if (calls > ceiling) {
+      // One run would cost more than the scheduler may spend in an hour: it never runs.
+      this.entries.delete(task.id);
+      this.options.onError?.(task.id, new Error(`a run of ${calls} calls exceeds the hourly ceiling of ${ceiling}`));
+      return this.reschedule();
+    }
+    this.prune(this.clock.now());
+    if (this.spent.length + calls > ceiling) return this.reschedule();
     const startedAt = this.clock.now();
     const stamps = Array.from({ length: calls }, () => startedAt);
     this.spent.push(...stamps);

@@ -1,5 +1,5 @@
 // Exams on the service (§4.2): list, details, thumbnail bytes, the patient's other exams, edit, delete.
-// Ids named by the window are checked here (shape only: the service says whether they exist).
+// Ids named by the window are checked by the contract's `id` schema (preload/contract/method.ts).
 import type { ExamView } from '../../../../preload/contract';
 import type { Exam } from '../../api';
 import { isApiError } from '../../api';
@@ -8,12 +8,6 @@ import type { Handlers } from '../host/contract-host';
 import { ContractFailure } from '../host/contract-host';
 import type { HandlerContext } from './handler-context';
 import { definedFields } from '../../defined';
-
-/** Ids the service hands out are short tokens; anything else is refused before it reaches a URL. */
-export function checkExamId(id: string, field = 'id'): string {
-  if (!/^[A-Za-z0-9_-]{1,100}$/.test(id)) throw new ContractFailure('invalid_args', 'This exam id is not valid.', [{ field, message: 'not an exam id' }]);
-  return id;
-}
 
 /** A stored exam as the window sees it. */
 export function examView(e: Exam): ExamView {
@@ -49,10 +43,10 @@ export function createExamsHandlers(ctx: HandlerContext): Pick<Handlers, 'exams:
       const exams = page.exams.map((e) => ({ ...examView(e), share_password: null, public_page_pin: null }));
       return { exams, total: page.total ?? args.offset + exams.length, limit: page.limit ?? args.limit, offset: page.offset ?? args.offset };
     },
-    'exams:get': async (args) => examView(await ctx.service.require().exams.get(checkExamId(args.id))),
+    'exams:get': async (args) => examView(await ctx.service.require().exams.get(args.id)),
     'exams:thumbnail': async (args) => {
       try {
-        const t = await ctx.service.require().exams.thumbnail(checkExamId(args.id));
+        const t = await ctx.service.require().exams.thumbnail(args.id);
         if (!/^image\/(png|jpeg)$/.test(t.contentType)) throw new ContractFailure('invalid_response', 'The preview image has an unexpected format.');
         return { ready: true as const, content_type: t.contentType, base64: Buffer.from(t.bytes.buffer, t.bytes.byteOffset, t.bytes.byteLength).toString('base64') };
       } catch (e) {
@@ -61,7 +55,7 @@ export function createExamsHandlers(ctx: HandlerContext): Pick<Handlers, 'exams:
       }
     },
     'exams:patient-exams': async (args) => {
-      const id = checkExamId(args.id);
+      const id = args.id;
       const res = await ctx.service.require().exams.patientExams(id);
       return { exams: res.exams.filter((x) => x.id !== id).map((x) => ({ id: x.id, name: x.name ?? null, exam_type: x.exam_type ?? null, created_at: x.created_at ?? null })) };
     },
@@ -69,10 +63,10 @@ export function createExamsHandlers(ctx: HandlerContext): Pick<Handlers, 'exams:
       const fields = ['name', 'patient_name', 'patient_id', 'birth_date', 'reason', 'expiration_days', 'radiograph_subtype'] as const;
       const body: UpdateExamRequest = definedFields(args.fields, fields);
       if (Object.keys(body).length === 0) throw new ContractFailure('invalid_args', 'Nothing to change.', [{ field: 'fields', message: 'no field given' }]);
-      return examView(await ctx.service.require().exams.update(checkExamId(args.id), body));
+      return examView(await ctx.service.require().exams.update(args.id, body));
     },
     'exams:delete': async (args) => {
-      const res = await ctx.service.require().exams.remove(checkExamId(args.id));
+      const res = await ctx.service.require().exams.remove(args.id);
       return { deleted: true as const, already_deleted: res.already_deleted === true };
     },
   };

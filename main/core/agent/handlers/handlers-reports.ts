@@ -2,12 +2,11 @@
 // from the presigned URL (which costs no API call), so the window's CSP never admits a remote URL.
 import got from 'got';
 import type { ReportView } from '../../../../preload/contract';
-import { MAX_REPORT_BYTES } from '../../../../preload/contract/reports';
+import { MAX_REPORT_BYTES } from '../../../../preload/contract/reports-methods';
 import type { Report, ReportUploaded } from '../../api';
 import { isApiError } from '../../api';
 import type { Handlers } from '../host/contract-host';
 import { ContractFailure } from '../host/contract-host';
-import { checkExamId } from './handlers-exams';
 import type { HandlerContext } from './handler-context';
 
 const PDF_MAGIC = Buffer.from('%PDF-', 'latin1');
@@ -47,11 +46,11 @@ export function createReportsHandlers(ctx: HandlerContext): Pick<Handlers, 'repo
 
   return {
     'reports:get': async (args) => {
-      const r = await fetchReport(checkExamId(args.exam_id, 'exam_id'));
+      const r = await fetchReport(args.exam_id);
       return { report: r ? reportView(r) : null };
     },
     'reports:pdf': async (args) => {
-      const examId = checkExamId(args.exam_id, 'exam_id');
+      const examId = args.exam_id;
       let link = links.get(examId);
       if (!link || link.expiresAt - Date.now() < URL_MARGIN_MS) {
         if (!(await fetchReport(examId))) throw new ContractFailure('not_found', 'This exam has no report.');
@@ -72,7 +71,7 @@ export function createReportsHandlers(ctx: HandlerContext): Pick<Handlers, 'repo
       return { base64: body.toString('base64') };
     },
     'reports:upload': async (args) => {
-      const examId = checkExamId(args.exam_id, 'exam_id');
+      const examId = args.exam_id;
       const pdf = Buffer.from(args.base64, 'base64');
       if (pdf.length > MAX_REPORT_BYTES) throw new ContractFailure('report_too_large', 'The report is larger than allowed.', [{ field: 'file', message: 'too large' }]);
       if (!looksLikePdf(pdf)) throw new ContractFailure('report_not_pdf', 'This file is not a PDF.', [{ field: 'file', message: 'not a PDF' }]);
@@ -82,11 +81,11 @@ export function createReportsHandlers(ctx: HandlerContext): Pick<Handlers, 'repo
       return { report: reportView(r) };
     },
     'reports:sign': async (args) => {
-      const s = await ctx.service.require().reports.sign(checkExamId(args.exam_id, 'exam_id'));
+      const s = await ctx.service.require().reports.sign(args.exam_id);
       return { signature_id: s.signature_id, signed_at: s.signed_at ?? null, verification_url: s.verification_url ?? null };
     },
     'reports:delete': async (args) => {
-      const examId = checkExamId(args.exam_id, 'exam_id');
+      const examId = args.exam_id;
       await ctx.service.require().reports.remove(examId);
       links.delete(examId);
       return { deleted: true as const };

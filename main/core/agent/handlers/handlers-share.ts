@@ -1,12 +1,11 @@
 // Sharing an exam (§4.2, §2.4, §2.5): e-mail, the public page PIN, the embeddable viewer.
 import type { Handlers } from '../host/contract-host';
-import { checkExamId } from './handlers-exams';
 import type { HandlerContext } from './handler-context';
 
 export function createShareHandlers(ctx: HandlerContext): Pick<Handlers, 'share:email' | 'share:public-page' | 'share:rotate-pin' | 'share:embed' | 'share:embed-enable' | 'share:embed-revoke'> {
   return {
     'share:email': async (args) => {
-      const r = await ctx.service.require().exams.share(checkExamId(args.exam_id, 'exam_id'), {
+      const r = await ctx.service.require().exams.share(args.exam_id, {
         to: args.to,
         ...(args.cc.length > 0 ? { cc: args.cc } : {}),
         ...(args.message?.trim() ? { message: args.message.trim() } : {}),
@@ -17,19 +16,19 @@ export function createShareHandlers(ctx: HandlerContext): Pick<Handlers, 'share:
       return { sent, reason: r.reason ?? null, email_id: r.email_id ?? null };
     },
     'share:public-page': async (args) => {
-      const p = await ctx.service.require().exams.getAccessPin(checkExamId(args.exam_id, 'exam_id'));
+      const p = await ctx.service.require().exams.getAccessPin(args.exam_id);
       return { pin: p.pin, clinic_slug: p.clinic_slug ?? null, public_url: p.public_url ?? null };
     },
     'share:rotate-pin': async (args) => {
-      const p = await ctx.service.require().exams.rotateAccessPin(checkExamId(args.exam_id, 'exam_id'));
+      const p = await ctx.service.require().exams.rotateAccessPin(args.exam_id);
       return { pin: p.pin, rotated_at: p.rotated_at ?? null };
     },
     'share:embed': async (args) => {
-      const e = await ctx.service.require().exams.getEmbed(checkExamId(args.exam_id, 'exam_id'));
+      const e = await ctx.service.require().exams.getEmbed(args.exam_id);
       return { enabled: e.enabled, token: e.token ?? null, snippet: e.snippet ?? null, view_count: e.view_count ?? 0 };
     },
     'share:embed-enable': async (args) => {
-      const e = await ctx.service.require().exams.enableEmbed(checkExamId(args.exam_id, 'exam_id'), {
+      const e = await ctx.service.require().exams.enableEmbed(args.exam_id, {
         ...(args.title ? { title: args.title } : {}),
         show_year: args.show_year,
         show_study_type: args.show_study_type,
@@ -37,7 +36,7 @@ export function createShareHandlers(ctx: HandlerContext): Pick<Handlers, 'share:
       return { embed_url: e.embed_url, iframe_snippet: e.iframe_snippet, token: e.token ?? null };
     },
     'share:embed-revoke': async (args) => {
-      await ctx.service.require().exams.revokeEmbed(checkExamId(args.exam_id, 'exam_id'));
+      await ctx.service.require().exams.revokeEmbed(args.exam_id);
       return { revoked: true as const };
     },
   };

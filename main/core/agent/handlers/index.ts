@@ -16,6 +16,7 @@ import { createTakesHandlers } from './handlers-takes';
 import { createTemplatesHandlers } from './handlers-templates';
 import { createInboxHandlers, createUploadHandlers } from './handlers-uploads';
 import { createWebhooksHandlers } from './handlers-webhooks';
+import { checkOutcome } from './outcome-check';
 
 export type { HandlerContext } from './handler-context';
 
@@ -38,5 +39,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     ...createExamsHandlers(ctx),
     ...createShareHandlers(ctx),
     ...createReportsHandlers(ctx),
+    // After a lost answer, the window's one look at what the service holds (outcome-check.ts).
+    'outcome:check': async (args) => checkOutcome(ctx.service.require(), args),
   };
 }

@@ -3,9 +3,9 @@
 import type { z } from 'zod';
 import { methods } from '../../../../preload/contract';
 import type { ContractError, EventName, Events, MethodName, MethodResult, Methods } from '../../../../preload/contract';
-import type { ErrorCode } from '../../../../preload/contract/errors';
+import type { ErrorCode } from '../../../../preload/contract/error-codes';
 import { ApiError } from '../../api/api-errors';
-import { ContractFailure } from '../../contract-failure';
+import { ContractFailure, maybeDoneFailure } from '../../contract-failure';
 
 export { ContractFailure };
 import { KeychainUnavailableError } from '../../secrets/keychain-errors';
@@ -46,6 +46,8 @@ export function parseArgs<M extends MethodName>(name: M, raw: unknown): z.output
  */
 export function toContractError(e: unknown): ContractError & { code: ErrorCode } {
   if (e instanceof ContractFailure) return e.details ? { code: e.code, message: e.message, details: e.details } : { code: e.code, message: e.message };
+  const maybeDone = maybeDoneFailure(e);
+  if (maybeDone) return { code: maybeDone.code, message: maybeDone.message };
   if (e instanceof ApiError) return e.details.length > 0 ? { code: e.code, message: e.message, details: e.details } : { code: e.code, message: e.message };
   if (e instanceof UploadError) return { code: e.code, message: e.message };
   if (e instanceof KeychainUnavailableError) return { code: e.code, message: e.message };

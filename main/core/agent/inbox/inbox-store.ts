@@ -4,9 +4,10 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { InboxFields, InboxItem } from '../../../../preload/contract';
+import { EXAM_TYPES, INBOX_STATUSES } from '../../../../preload/contract/vocabulary';
 import { DebouncedSave, writeFileAtomic } from '../../atomic-file';
 
-const examType = z.enum(['cbct', 'radiografia', 'mesh', 'atm']);
+const examType = z.enum(EXAM_TYPES);
 
 const fieldsSchema = z.object({
   name: z.string().max(200),
@@ -42,7 +43,7 @@ const itemSchema = z.object({
   // Warnings written by a newer version are dropped rather than failing the whole item.
   warnings: z.array(z.string()).transform((list) => list as InboxItem['warnings']),
   incomplete: z.array(z.object({ name: z.string(), reason: z.enum(['cut_short', 'unreadable', 'permission_denied', 'damaged']) })).optional(),
-  status: z.enum(['review', 'queued', 'uploaded']),
+  status: z.enum(INBOX_STATUSES),
   job_id: z.string().nullable(),
 });
 

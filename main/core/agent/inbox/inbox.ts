@@ -2,7 +2,7 @@
 // the series they left out. A study found again (restart, more files) keeps the edits; fields
 // staff did not touch follow the new prefill.
 import { createHash } from 'node:crypto';
-import type { InboxFields, InboxItem, Language } from '../../../../preload/contract';
+import type { InboxFields, InboxItem, InboxStatus, Language } from '../../../../preload/contract';
 import type { Skipped, Study } from '../../dicom';
 import { scanFolder, studyFingerprint } from '../../dicom';
 import type { ExamFields } from '../../upload/ports';
@@ -61,7 +61,7 @@ export class Inbox {
    * A study staff dismissed stays out while its files are the same (null then), unless it is
    * being uploaded automatically.
    */
-  detected(d: Detection, status: 'review' | 'queued' = 'review'): InboxItem | null {
+  detected(d: Detection, status: Exclude<InboxStatus, 'uploaded'> = 'review'): InboxItem | null {
     const id = inboxId(d.exportPath, d.study.study_uid);
     const fingerprint = studyFingerprint(d.study);
     if (status === 'review' && this.store.isDismissed(id, fingerprint)) return null;

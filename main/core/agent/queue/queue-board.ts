@@ -2,7 +2,7 @@
 // (batched, a few pushes a second), the list on disk is saved a moment later, and the tray hears
 // when the queue's overall status may have moved. The queue (upload-queue.ts) decides; the board
 // keeps and tells.
-import type { UploadJobView, UploadPhase } from '../../../../preload/contract';
+import type { AgentStatus, UploadJobView, UploadPhase } from '../../../../preload/contract';
 import { ChangeBatcher } from '../host/change-batcher';
 import { ContractFailure } from '../host/contract-host';
 import type { Logger } from '../host/contract-host';
@@ -12,8 +12,6 @@ import { Emitter } from '../../emitter';
 
 const byCreated = (a: Entry, b: Entry): number => (a.view.created_at < b.view.created_at ? -1 : a.view.created_at > b.view.created_at ? 1 : 0);
 
-/** The upload queue's overall status, as the tray shows it (the agent's status is the queue's). */
-export type QueueStatus = 'idle' | 'uploading' | 'error';
 
 export class QueueBoard {
   private readonly entries = new Map<string, Entry>();
@@ -64,7 +62,7 @@ export class QueueBoard {
   }
 
   /** idle, uploading (something runs or waits to), or error (a job failed and waits for staff). */
-  status(): QueueStatus {
+  status(): AgentStatus {
     let uploading = false;
     for (const e of this.entries.values()) {
       if (e.state.kind === 'needs_staff') return 'error';

@@ -4,6 +4,7 @@
 // last change (`UploadListFile`), and once more when the queue closes.
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { EXAM_TYPES } from '../../../../preload/contract/vocabulary';
 import { DebouncedSave, writeJsonAtomic } from '../../atomic-file';
 import type { Logger } from '../host/contract-host';
 
@@ -13,7 +14,7 @@ const viewSchema = z.object({
   inbox_id: z.string().nullable(),
   name: z.string(),
   patient_name: z.string(),
-  exam_type: z.enum(['cbct', 'radiografia', 'mesh', 'atm']),
+  exam_type: z.enum(EXAM_TYPES),
   phase: phaseSchema,
   mode: z.enum(['files', 'zip']),
   exam_id: z.string().nullable(),

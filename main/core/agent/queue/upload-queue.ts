@@ -7,7 +7,7 @@
 // little over 400 lines) because each control must know what a running job does with it.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import type { UploadJobView, UploadPhase } from '../../../../preload/contract';
+import type { AgentStatus, UploadJobView, UploadPhase } from '../../../../preload/contract';
 import { UploadJob } from '../../upload/engine';
 import type { EngineOptions, UploadEvent, UploadResult } from '../../upload/engine';
 import { UploadError } from '../../upload/upload-errors';
@@ -21,7 +21,7 @@ import { newJobView, readyView, reduceJobView, replannedView } from './job-view'
 import { FINISHED, type Entry, type Halt, holdsTheLine, isLive, isSameUpload, isSupersededBy, newEntry, pausedByStaff, type QueueState, restoredEntry, type UploadQueueOptions, type UploadRequest } from './queue-entry';
 import { lazyPort } from './queue-port';
 import { isStruggling, retryWaitMs } from './retry-policy';
-import { QueueBoard, type QueueStatus } from './queue-board';
+import { QueueBoard } from './queue-board';
 import { ContractFailure } from '../host/contract-host';
 
 export type { QueueHooks, QueueSettings, UploadQueueOptions, UploadRequest } from './queue-entry';
@@ -54,7 +54,7 @@ export class UploadQueue {
   }
 
   /** idle, uploading (something runs or waits to), or error (a job failed and waits for staff). */
-  status(): QueueStatus {
+  status(): AgentStatus {
     return this.board.status();
   }
 

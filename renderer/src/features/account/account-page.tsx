@@ -4,7 +4,7 @@ import { useAccount, useKeysStatus, useRate } from '../../app/queries';
 import { AccountSummary } from '../../components/account-summary';
 import { ErrorAlert } from '../../components/error-alert';
 import { formatBytes, formatNumber, percent } from '../../components/format';
-import { RateMeter } from '../../components/rate-meter';
+import { RateGauge } from '../../components/rate-gauge';
 import { useLanguage } from '../../components/use-language';
 
 function Meter({ label, value, text, testId }: { label: string; value: number; text: string; testId: string }) {
@@ -61,7 +61,7 @@ export function AccountPage() {
                 value={percent(a.exams.count, a.exams.limit)}
                 text={t('account.examsText', { count: a.exams.count, countText: formatNumber(a.exams.count, lang), limit: formatNumber(a.exams.limit, lang) })}
               />
-              <RateMeter rate={rate} />
+              <RateGauge rate={rate} />
             </Stack>
           </Paper>
         </>

@@ -7,7 +7,8 @@ import { useParams } from 'react-router';
 import type { ConsentEmailView, ConsentOverview, ConsentSessionView, ConsentStatusView } from '../../../../preload/contract';
 import { useCall, useKeysStatus } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
-import { bytesOfBase64, PdfView } from '../../components/pdf-view';
+import { fromBase64 } from '../../components/pdf/base64';
+import { PdfView } from '../../components/pdf/pdf-view';
 import { useLanguage } from '../../components/use-language';
 import { consentKeys, useBlankPdf, useConsentEvents, useConsentOverview, useConsentWatch, useVerification } from './consent-queries';
 
@@ -17,7 +18,7 @@ const STATUS_COLOR: Record<ConsentStatusView['status'], string> = { none: 'gray.
 function DownloadLink({ pdfBase64, name, label }: { pdfBase64: string; name: string; label: string }) {
   const [href, setHref] = useState<string | null>(null);
   useEffect(() => {
-    const url = URL.createObjectURL(new Blob([bytesOfBase64(pdfBase64) as BlobPart], { type: 'application/pdf' }));
+    const url = URL.createObjectURL(new Blob([fromBase64(pdfBase64) as BlobPart], { type: 'application/pdf' }));
     setHref(url);
     return () => URL.revokeObjectURL(url);
   }, [pdfBase64]);
@@ -73,7 +74,7 @@ function Verification({ examId }: { examId: string }) {
         <Button variant="default" onClick={() => setShow((s) => !s)} aria-expanded={show}>{show ? t('consent.hideSigned') : t('consent.viewSigned')}</Button>
         <DownloadLink pdfBase64={r.pdf_base64} name={`consent-${examId}-signed.pdf`} label={t('consent.downloadSigned')} />
       </Group>
-      {show && <PdfView pdfBase64={r.pdf_base64} label={t('consent.signedDocument')} height={480} />}
+      {show && <PdfView base64={r.pdf_base64} label={t('consent.signedDocument')} layout={{ kind: 'scroll', height: 480 }} />}
     </Stack>
   );
 }
@@ -141,7 +142,7 @@ function EmailCard({ overview, sandbox }: { overview: ConsentOverview; sandbox: 
           </Group>
         </Stack>
       </form>
-      <ErrorAlert error={send.error} />
+      <ErrorAlert error={send.error} check={{ action: 'consent', exam_id: overview.exam.id }} note={t('maybeDone.consent.emailNote')} />
       {sent && (
         <Stack gap="xs" mt="sm" data-testid="consent-email-sent">
           <Text size="sm" fw={600}>{sent.sent ? t('consent.email.sent') : sandbox ? t('consent.email.testKey') : t('consent.email.notSent')}</Text>
@@ -205,9 +206,17 @@ export function ConsentPanel() {
             )}
             {showBlank && blank.data && <DownloadLink pdfBase64={blank.data.pdf_base64} name={`consent-${examId}.pdf`} label={t('consent.downloadBlank')} />}
           </Group>
-          <ErrorAlert error={start.error ?? blank.error} />
+          <ErrorAlert
+            error={start.error ?? blank.error}
+            check={start.error ? { action: 'consent', exam_id: examId } : undefined}
+            onFound={(f) => {
+              if (f.action === 'consent' && f.status !== consent.status) void qc.invalidateQueries({ queryKey: consentKeys.overview(examId) });
+            }}
+          />
           {showBlank && blank.isPending && <Loader aria-label={t('common.loading')} />}
-          {showBlank && blank.data && <PdfView pdfBase64={blank.data.pdf_base64} label={t('consent.blankDocument')} height={420} />}
+          {showBlank && blank.data && (
+            <PdfView base64={blank.data.pdf_base64} label={t('consent.blankDocument')} layout={{ kind: 'scroll', height: 420 }} />
+          )}
           {consent.status === 'pending' && (
             <SimpleGrid cols={{ base: 1, md: 2 }}>
               <DisplayCard overview={overview.data} />

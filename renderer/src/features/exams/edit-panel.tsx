@@ -6,7 +6,8 @@ import { useCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 import { useExamOutlet } from './exam-layout';
 import { storeExam } from './exam-queries';
-import { changedFields, formOf, SUBTYPES } from './exam-edit';
+import { RADIOGRAPH_SUBTYPES } from '../../../../preload/contract/vocabulary';
+import { changedFields, formOf } from './exam-edit';
 import type { Field, Form } from './exam-edit';
 
 /** Edits the exam's fields; the exam type is shown but cannot change; the service's objections land on their fields. */
@@ -55,7 +56,7 @@ export function EditPanel() {
         {exam.exam_type === 'radiografia' && (
           <Select
             label={t('exams.edit.subtype')}
-            data={SUBTYPES.map((s) => ({ value: s, label: t(`exams.edit.subtypes.${s}`) }))}
+            data={RADIOGRAPH_SUBTYPES.map((s) => ({ value: s, label: t(`exams.edit.subtypes.${s}`) }))}
             value={form.radiograph_subtype || null}
             onChange={(v) => set('radiograph_subtype', v ?? '')}
             error={errorOf('radiograph_subtype')}

@@ -1,8 +1,6 @@
 // The edit form's values and the PATCH they make: only the fields that changed.
-import type { ExamEdit, ExamView } from '../../../../preload/contract';
-
-export const SUBTYPES = ['panoramica', 'cefalometrica', 'periapical', 'bitewing', 'oclusal', 'carpal', 'atm', 'otra'] as const;
-type Subtype = (typeof SUBTYPES)[number];
+import type { ExamEdit, ExamView, RadiographSubtype } from '../../../../preload/contract';
+import { RADIOGRAPH_SUBTYPES } from '../../../../preload/contract/vocabulary';
 
 export type Form = { name: string; patient_name: string; patient_id: string; birth_date: string; reason: string; expiration_days: number | ''; radiograph_subtype: string };
 export type Field = keyof Form;
@@ -29,8 +27,9 @@ export function changedFields(exam: ExamView, form: Form): ExamEdit {
   if (form.birth_date !== before.birth_date && form.birth_date !== '') out.birth_date = form.birth_date;
   if (form.reason !== before.reason) out.reason = form.reason;
   if (form.expiration_days !== before.expiration_days) out.expiration_days = form.expiration_days === '' ? null : form.expiration_days;
-  if (exam.exam_type === 'radiografia' && form.radiograph_subtype !== before.radiograph_subtype && (SUBTYPES as readonly string[]).includes(form.radiograph_subtype)) {
-    out.radiograph_subtype = form.radiograph_subtype as Subtype;
+  const subtypeChanged = form.radiograph_subtype !== before.radiograph_subtype;
+  if (exam.exam_type === 'radiografia' && subtypeChanged && (RADIOGRAPH_SUBTYPES as readonly string[]).includes(form.radiograph_subtype)) {
+    out.radiograph_subtype = form.radiograph_subtype as RadiographSubtype;
   }
   return out;
 }

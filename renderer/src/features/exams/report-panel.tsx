@@ -2,21 +2,23 @@ import { Alert, Anchor, Button, Group, Loader, Paper, Stack, Text, Title } from 
 import { Dropzone } from '@mantine/dropzone';
 import type { FileRejection } from '@mantine/dropzone';
 import '@mantine/dropzone/styles.css';
+import { useQueryClient } from '@tanstack/react-query';
 import { QRCodeSVG } from 'qrcode.react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ExamView, ReportView } from '../../../../preload/contract';
 import { useCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 import { formatBytes } from '../../components/format';
+import { toBase64 } from '../../components/pdf/base64';
+import { PdfView } from '../../components/pdf/pdf-view';
 import { useLanguage } from '../../components/use-language';
 import { ConfirmModal } from './confirm-modal';
 import { formatDateTime } from './exam-badges';
 import { useExamOutlet } from './exam-layout';
 import { examKeys, useReport, useReportPdf } from './exam-queries';
-import { checkReportFile, MAX_REPORT_BYTES, toBase64 } from './pdf';
-import type { PdfProblem } from './pdf';
-import { PdfView } from './pdf-view';
+import { checkReportFile, MAX_REPORT_BYTES } from './report-file';
+import type { PdfProblem } from './report-file';
 
 type Picked = { name: string; bytes: Uint8Array };
 
@@ -96,6 +98,7 @@ function ReportDetails({ exam, report }: { exam: ExamView; report: ReportView })
   const [viewing, setViewing] = useState(false);
   const [confirm, setConfirm] = useState<'sign' | 'delete' | null>(null);
   const pdf = useReportPdf(exam.id, viewing);
+  const cache = useQueryClient();
   const sign = useCall({ name: 'reports:sign' }, (s, qc) => {
     qc.setQueryData<{ report: ReportView | null }>(examKeys.report(exam.id), (old) => (old?.report ? { report: { ...old.report, signed: true, signature: s } } : old));
     setConfirm(null);
@@ -105,6 +108,10 @@ function ReportDetails({ exam, report }: { exam: ExamView; report: ReportView })
     qc.removeQueries({ queryKey: examKeys.reportPdf(exam.id) });
     setConfirm(null);
   });
+  // A lost answer is shown beside the report, with what the look found: the question is over.
+  useEffect(() => {
+    if (sign.error?.code === 'maybe_done') setConfirm(null);
+  }, [sign.error]);
   const name = report.filename ?? '';
   return (
     <Stack gap="sm" data-testid="report-details" data-signed={String(report.signed)}>
@@ -125,10 +132,16 @@ function ReportDetails({ exam, report }: { exam: ExamView; report: ReportView })
         )}
         <Button variant="default" color="red" onClick={() => setConfirm('delete')} data-testid="report-delete">{t('exams.report.delete')}</Button>
       </Group>
-      <ErrorAlert error={sign.error ?? remove.error ?? pdf.error} />
+      <ErrorAlert
+        error={sign.error ?? remove.error ?? pdf.error}
+        check={sign.error ? { action: 'report_sign', exam_id: exam.id } : undefined}
+        onFound={(f) => {
+          if (f.action === 'report_sign' && f.signed) void cache.invalidateQueries({ queryKey: examKeys.report(exam.id) });
+        }}
+      />
       <Signature report={report} />
       {viewing && pdf.isPending && <Group gap="xs"><Loader size="sm" /><Text size="sm">{t('exams.report.loadingPdf')}</Text></Group>}
-      {viewing && pdf.data && <PdfView base64={pdf.data.base64} />}
+      {viewing && pdf.data && <PdfView base64={pdf.data.base64} label={t('exams.report.title')} layout={{ kind: 'paged' }} />}
       <ConfirmModal
         opened={confirm === 'sign'}
         title={t('exams.report.signTitle')}
@@ -159,6 +172,7 @@ export function ReportPanel() {
   const { t } = useTranslation();
   const { exam } = useExamOutlet();
   const report = useReport(exam.id);
+  const cache = useQueryClient();
   const [pending, setPending] = useState<Picked | null>(null);
   const [done, setDone] = useState(false);
   const upload = useCall({ name: 'reports:upload' }, (r, qc) => {
@@ -177,7 +191,13 @@ export function ReportPanel() {
       <Stack gap="md">
         <Title order={3} size="h4">{t('exams.report.title')}</Title>
         {report.isPending && <Loader aria-label={t('common.loading')} />}
-        <ErrorAlert error={report.error ?? upload.error} />
+        <ErrorAlert
+          error={report.error ?? upload.error}
+          check={!report.error && upload.error ? { action: 'report_upload', exam_id: exam.id } : undefined}
+          onFound={(f) => {
+            if (f.action === 'report_upload' && f.present) void cache.invalidateQueries({ queryKey: examKeys.report(exam.id) });
+          }}
+        />
         {done && <Alert color="teal" role="status" data-testid="report-uploaded">{t('exams.report.uploaded')}</Alert>}
         {upload.isPending && <Group gap="xs"><Loader size="sm" /><Text size="sm">{t('exams.report.uploading')}</Text></Group>}
         {report.data && !current && (

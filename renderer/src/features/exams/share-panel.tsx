@@ -1,4 +1,5 @@
 import { Alert, Anchor, Button, Checkbox, Group, Loader, Paper, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { QRCodeSVG } from 'qrcode.react';
 import { useEffect, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
@@ -24,6 +25,9 @@ function EmailSection({ exam }: { exam: ExamView }) {
   const [locale, setLocale] = useState<'es' | 'en' | 'pt'>(lang);
   const [errors, setErrors] = useState<{ to?: string; cc?: string }>({});
   const [result, setResult] = useState<(ShareSent & { to: string[] }) | null>(null);
+  // The share counter when the e-mail was sent: after a lost answer, a higher count means it went out.
+  const [sharesBefore, setSharesBefore] = useState<number | undefined>(undefined);
+  const cache = useQueryClient();
   const share = useCall({ name: 'share:email' }, (r, qc, args) => {
     setResult({ ...r, to: args.to });
     // A sent e-mail moves the exam's share counter: worth one call to show it right.
@@ -53,6 +57,7 @@ function EmailSection({ exam }: { exam: ExamView }) {
     setErrors(next);
     setResult(null);
     if (next.to || next.cc) return;
+    setSharesBefore(exam.counters?.shares);
     share.mutate({ exam_id: exam.id, to: a.ok, cc: b.ok, ...(message.trim() ? { message: message.trim() } : {}), locale });
   };
   return (
@@ -86,7 +91,14 @@ function EmailSection({ exam }: { exam: ExamView }) {
             {t('exams.share.send')}
           </Button>
         </Group>
-        <ErrorAlert error={share.error} />
+        <ErrorAlert
+          error={share.error}
+          check={{ action: 'share', exam_id: exam.id }}
+          before={{ ...(sharesBefore !== undefined ? { shares: sharesBefore } : {}) }}
+          onFound={(f) => {
+            if (f.action === 'share' && exam.counters) storeExam(cache, { ...exam, counters: { ...exam.counters, shares: f.shares } });
+          }}
+        />
         {result && result.sent && (
           <Alert color="teal" role="status" data-testid="share-result" data-sent="true">
             {t('exams.share.sent', { to: result.to.join(', ') })}
@@ -131,11 +143,17 @@ function PinSection({ exam }: { exam: ExamView }) {
   const page = usePublicPage(exam.id);
   const [confirming, setConfirming] = useState(false);
   const [rotated, setRotated] = useState(false);
+  const [pinBefore, setPinBefore] = useState<string | null>(null);
+  const cache = useQueryClient();
   const rotate = useCall({ name: 'share:rotate-pin' }, (r, qc) => {
     storeExam(qc, { ...exam, public_page_pin: r.pin });
     setConfirming(false);
     setRotated(true);
   });
+  // A lost answer is shown beside the PIN, with what the look found: the question is over.
+  useEffect(() => {
+    if (rotate.error?.code === 'maybe_done') setConfirming(false);
+  }, [rotate.error]);
   // The exam carries its own PIN (GET /exams/{id}); the public page address is the clinic's, the same
   // for every exam, so it is asked once per session.
   const pin = exam.public_page_pin;
@@ -156,7 +174,14 @@ function PinSection({ exam }: { exam: ExamView }) {
               </Button>
             </Group>
             {rotated && <Alert color="teal" role="status" data-testid="pin-rotated">{t('exams.share.rotated')}</Alert>}
-            <ErrorAlert error={rotate.error} />
+            <ErrorAlert
+              error={rotate.error}
+              check={{ action: 'rotate_pin', exam_id: exam.id }}
+              before={{ pin: pinBefore }}
+              onFound={(f) => {
+                if (f.action === 'rotate_pin') storeExam(cache, { ...exam, public_page_pin: f.pin });
+              }}
+            />
           </Stack>
           {url && (
             <div data-testid="public-qr">
@@ -172,7 +197,10 @@ function PinSection({ exam }: { exam: ExamView }) {
         confirm={t('exams.share.rotateConfirm')}
         danger
         loading={rotate.isPending}
-        onConfirm={() => rotate.mutate({ exam_id: exam.id })}
+        onConfirm={() => {
+          setPinBefore(exam.public_page_pin);
+          rotate.mutate({ exam_id: exam.id });
+        }}
         onClose={() => setConfirming(false)}
         testId="pin-rotate-modal"
       />
@@ -189,6 +217,7 @@ function EmbedSection({ exam }: { exam: ExamView }) {
   const [showType, setShowType] = useState(true);
   const [confirming, setConfirming] = useState(false);
   const [revoked, setRevoked] = useState(false);
+  const cache = useQueryClient();
   const enable = useCall({ name: 'share:embed-enable' }, (r, qc) => {
     qc.setQueryData<EmbedView>(examKeys.embed(exam.id), (old) => ({ enabled: true, token: r.token, snippet: r.iframe_snippet, view_count: old?.view_count ?? 0 }));
     setRevoked(false);
@@ -204,7 +233,13 @@ function EmbedSection({ exam }: { exam: ExamView }) {
       <Stack gap="sm">
         <Title order={3} size="h5">{t('exams.share.embedTitle')}</Title>
         {embed.isPending && <Loader size="sm" aria-label={t('common.loading')} />}
-        <ErrorAlert error={embed.error ?? enable.error ?? revoke.error} />
+        <ErrorAlert
+          error={embed.error ?? enable.error ?? revoke.error}
+          check={!embed.error && enable.error ? { action: 'embed_enable', exam_id: exam.id } : undefined}
+          onFound={(f) => {
+            if (f.action === 'embed_enable' && f.enabled) void cache.invalidateQueries({ queryKey: examKeys.embed(exam.id) });
+          }}
+        />
         {state?.enabled && state.snippet && (
           <>
             <CopyField label={t('exams.share.snippet')} value={state.snippet} copyLabel={t('exams.share.copySnippet')} testId="embed-snippet" mono />

@@ -3,8 +3,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../../components/error-alert';
 import { ImplantTable, Pager, useMm } from './implant-table';
-import type { SizeQuery } from './queries';
-import { useImplantBrands, useImplantModels, useImplantSearch, useImplantSize } from './queries';
+import type { SizeQuery } from './implant-queries';
+import { useImplantBrands, useImplantModels, useImplantSearch, useImplantSize } from './implant-queries';
 
 function BrandsPanel() {
   const { t } = useTranslation();

@@ -3,7 +3,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { ExamType, InboxItem } from '../../../../preload/contract';
+import type { ExamType, InboxItem, UploadJobView } from '../../../../preload/contract';
 import { keys, useCall, useUploads } from '../../app/queries';
 import { upsertById } from '../../app/merge';
 import { ErrorAlert } from '../../components/error-alert';
@@ -17,10 +17,148 @@ import { SeriesList } from './series-list';
 import { statusColor } from './status';
 import { StudyWarnings } from './warnings';
 
+type Setter = <K extends keyof FormState>(k: K, v: FormState[K]) => void;
+
+/** The study's title, its date, modality, size and export folder, and its status. */
+function StudyHeading({ item }: { item: InboxItem }) {
+  const { t } = useTranslation();
+  const lang = useLanguage();
+  return (
+    <Group justify="space-between" wrap="nowrap" align="flex-start">
+      <Stack gap={2} style={{ minWidth: 0 }}>
+        <Title order={3} id="inbox-detail-title">
+          {item.description || t('inbox.untitledStudy')}
+        </Title>
+        <Text size="sm" c="dimmed">
+          {[formatDate(item.study_date, lang), item.modality, t('inbox.filesCount', { count: item.files }), formatBytes(item.bytes, lang)].filter(Boolean).join(' · ')}
+        </Text>
+        <Text size="xs" c="dimmed" ff="monospace" truncate="start" title={item.export_path}>
+          <bdi dir="ltr">{item.export_path}</bdi>
+        </Text>
+      </Stack>
+      <Badge color={statusColor(item.status)} variant="light" size="lg" data-testid="inbox-status">
+        {t(`inbox.status.${item.status}`)}
+      </Badge>
+    </Group>
+  );
+}
+
+/** The prefilled fields, editable while the study waits for review. */
+function StudyFields({ form, set, problem, editable }: {
+  form: FormState;
+  set: Setter;
+  problem: (k: keyof FormState) => string | undefined;
+  editable: boolean;
+}) {
+  const { t } = useTranslation();
+  const lang = useLanguage();
+  return (
+    <Grid gap="sm">
+      <Grid.Col span={8}>
+        <TextInput
+          label={t('inbox.fields.name')}
+          value={form.name}
+          onChange={(e) => set('name', e.currentTarget.value)}
+          error={problem('name')}
+          required
+          maxLength={200}
+          readOnly={!editable}
+          data-testid="field-name"
+        />
+      </Grid.Col>
+      <Grid.Col span={4}>
+        <NativeSelect label={t('inbox.fields.examType')} value={form.exam_type} data={examTypeOptions(t)} onChange={(e) => set('exam_type', e.currentTarget.value as ExamType)} disabled={!editable} data-testid="field-exam-type" />
+      </Grid.Col>
+      <Grid.Col span={5}>
+        <TextInput label={t('inbox.fields.patientName')} value={form.patient_name} onChange={(e) => set('patient_name', e.currentTarget.value)} maxLength={200} readOnly={!editable} data-testid="field-patient-name" />
+      </Grid.Col>
+      <Grid.Col span={3}>
+        <TextInput label={t('inbox.fields.patientId')} value={form.patient_id} onChange={(e) => set('patient_id', e.currentTarget.value)} error={problem('patient_id')} maxLength={64} readOnly={!editable} data-testid="field-patient-id" />
+      </Grid.Col>
+      <Grid.Col span={4}>
+        <TextInput
+          label={t('inbox.fields.birthDate')}
+          description={isCalendarDate(form.birth_date) ? formatDate(form.birth_date, lang) : t('inbox.fields.birthDateHelp')}
+          placeholder={t('inbox.fields.birthDatePlaceholder')}
+          inputWrapperOrder={['label', 'input', 'description', 'error']}
+          value={form.birth_date}
+          onChange={(e) => set('birth_date', e.currentTarget.value.trim())}
+          error={problem('birth_date')}
+          inputMode="numeric"
+          maxLength={10}
+          readOnly={!editable}
+          data-testid="field-birth-date"
+        />
+      </Grid.Col>
+      <Grid.Col span={8}>
+        <Textarea label={t('inbox.fields.reason')} value={form.reason} onChange={(e) => set('reason', e.currentTarget.value)} autosize minRows={1} maxRows={4} maxLength={2000} readOnly={!editable} data-testid="field-reason" />
+      </Grid.Col>
+      <Grid.Col span={4}>
+        <NumberInput
+          label={t('inbox.fields.expiration')}
+          value={form.expiration_days}
+          onChange={(v) => set('expiration_days', v)}
+          error={problem('expiration_days')}
+          min={1}
+          max={3650}
+          allowDecimal={false}
+          placeholder={t('settings.general.never')}
+          readOnly={!editable}
+          data-testid="field-expiration"
+        />
+      </Grid.Col>
+    </Grid>
+  );
+}
+
+/** The study's series, each one included in the upload or left out. */
+function SeriesSection({ item, disabled, onToggle }: {
+  item: InboxItem;
+  disabled: boolean;
+  onToggle: (uid: string, include: boolean) => void;
+}) {
+  const { t } = useTranslation();
+  const lang = useLanguage();
+  const included = item.series.filter((s) => !s.excluded);
+  const includedFiles = included.reduce((n, s) => n + s.files, 0);
+  const includedBytes = included.reduce((n, s) => n + s.bytes, 0);
+  return (
+    <Stack gap={6}>
+      <Group justify="space-between">
+        <Text fw={600} size="sm">{t('inbox.series')}</Text>
+        <Text size="sm" c="dimmed" data-testid="series-summary">
+          {t('inbox.seriesSummary', { included: included.length, total: item.series.length, files: includedFiles, size: formatBytes(includedBytes, lang) })}
+        </Text>
+      </Group>
+      <SeriesList series={item.series} disabled={disabled} onToggle={onToggle} />
+    </Stack>
+  );
+}
+
+/** Where a study already sent went: the upload queue, and the exam and its viewer once ready. */
+function SentLinks({ item, job }: { item: InboxItem; job: UploadJobView | undefined }) {
+  const { t } = useTranslation();
+  return (
+    <Group gap="md">
+      <Text size="sm">
+        {item.status === 'queued' ? t('inbox.alreadyQueued') : t('inbox.alreadyUploaded')}{' '}
+        <Anchor component={Link} to="/uploads">
+          {item.status === 'queued' ? t('inbox.seeUploads') : t('inbox.seeInUploads')}
+        </Anchor>
+      </Text>
+      {job?.phase === 'ready' && job.exam_id && <Anchor component={Link} to={`/exams/${encodeURIComponent(job.exam_id)}`} size="sm" fw={600} data-testid="inbox-exam-link">{t('exams.openExam')}</Anchor>}
+      {job?.viewer_url && (
+        <Anchor href={job.viewer_url} target="_blank" rel="noopener noreferrer" size="sm" fw={600} data-testid="inbox-viewer-link">
+          {t('uploads.openViewer')}
+        </Anchor>
+      )}
+    </Group>
+  );
+}
+
 /** One detected study: its prefilled fields to check and correct, its series, and Upload. */
 export function InboxDetail({ item, onUploaded }: { item: InboxItem; onUploaded: (name: string) => void }) {
   const { t } = useTranslation();
-  const lang = useLanguage();
   const [form, setForm] = useState<FormState>(() => toForm(item.fields));
   const [showProblems, setShowProblems] = useState(false);
   const editable = item.status === 'review';
@@ -41,9 +179,7 @@ export function InboxDetail({ item, onUploaded }: { item: InboxItem; onUploaded:
   const problems = validate(form);
   const changes = changedFields(form, item.fields);
   const dirty = Object.keys(changes).length > 0;
-  const included = item.series.filter((s) => !s.excluded);
-  const includedFiles = included.reduce((n, s) => n + s.files, 0);
-  const includedBytes = included.reduce((n, s) => n + s.bytes, 0);
+  const includedCount = item.series.filter((s) => !s.excluded).length;
   const problem = (k: keyof FormState): string | undefined => (showProblems && problems[k] ? t(`inbox.problems.${problems[k]}`) : undefined);
   const set = <K extends keyof FormState>(k: K, v: FormState[K]): void => setForm((f) => ({ ...f, [k]: v }));
 
@@ -81,100 +217,23 @@ export function InboxDetail({ item, onUploaded }: { item: InboxItem; onUploaded:
         }}
       >
         <Stack gap="md">
-          <Group justify="space-between" wrap="nowrap" align="flex-start">
-            <Stack gap={2} style={{ minWidth: 0 }}>
-              <Title order={3} id="inbox-detail-title">
-                {item.description || t('inbox.untitledStudy')}
-              </Title>
-              <Text size="sm" c="dimmed">
-                {[formatDate(item.study_date, lang), item.modality, t('inbox.filesCount', { count: item.files }), formatBytes(item.bytes, lang)].filter(Boolean).join(' · ')}
-              </Text>
-              <Text size="xs" c="dimmed" ff="monospace" truncate="start" title={item.export_path}>
-                <bdi dir="ltr">{item.export_path}</bdi>
-              </Text>
-            </Stack>
-            <Badge color={statusColor(item.status)} variant="light" size="lg" data-testid="inbox-status">
-              {t(`inbox.status.${item.status}`)}
-            </Badge>
-          </Group>
+          <StudyHeading item={item} />
 
           {editable && incomplete.length > 0 && <IncompleteFiles files={incomplete} pending={upload.isPending} onUploadAnyway={() => onUpload(true)} />}
           {editable && <StudyWarnings warnings={item.warnings} />}
 
-          <Grid gap="sm">
-            <Grid.Col span={8}>
-              <TextInput
-                label={t('inbox.fields.name')}
-                value={form.name}
-                onChange={(e) => set('name', e.currentTarget.value)}
-                error={problem('name')}
-                required
-                maxLength={200}
-                readOnly={!editable}
-                data-testid="field-name"
-              />
-            </Grid.Col>
-            <Grid.Col span={4}>
-              <NativeSelect label={t('inbox.fields.examType')} value={form.exam_type} data={examTypeOptions(t)} onChange={(e) => set('exam_type', e.currentTarget.value as ExamType)} disabled={!editable} data-testid="field-exam-type" />
-            </Grid.Col>
-            <Grid.Col span={5}>
-              <TextInput label={t('inbox.fields.patientName')} value={form.patient_name} onChange={(e) => set('patient_name', e.currentTarget.value)} maxLength={200} readOnly={!editable} data-testid="field-patient-name" />
-            </Grid.Col>
-            <Grid.Col span={3}>
-              <TextInput label={t('inbox.fields.patientId')} value={form.patient_id} onChange={(e) => set('patient_id', e.currentTarget.value)} error={problem('patient_id')} maxLength={64} readOnly={!editable} data-testid="field-patient-id" />
-            </Grid.Col>
-            <Grid.Col span={4}>
-              <TextInput
-                label={t('inbox.fields.birthDate')}
-                description={isCalendarDate(form.birth_date) ? formatDate(form.birth_date, lang) : t('inbox.fields.birthDateHelp')}
-                placeholder={t('inbox.fields.birthDatePlaceholder')}
-                inputWrapperOrder={['label', 'input', 'description', 'error']}
-                value={form.birth_date}
-                onChange={(e) => set('birth_date', e.currentTarget.value.trim())}
-                error={problem('birth_date')}
-                inputMode="numeric"
-                maxLength={10}
-                readOnly={!editable}
-                data-testid="field-birth-date"
-              />
-            </Grid.Col>
-            <Grid.Col span={8}>
-              <Textarea label={t('inbox.fields.reason')} value={form.reason} onChange={(e) => set('reason', e.currentTarget.value)} autosize minRows={1} maxRows={4} maxLength={2000} readOnly={!editable} data-testid="field-reason" />
-            </Grid.Col>
-            <Grid.Col span={4}>
-              <NumberInput
-                label={t('inbox.fields.expiration')}
-                value={form.expiration_days}
-                onChange={(v) => set('expiration_days', v)}
-                error={problem('expiration_days')}
-                min={1}
-                max={3650}
-                allowDecimal={false}
-                placeholder={t('settings.general.never')}
-                readOnly={!editable}
-                data-testid="field-expiration"
-              />
-            </Grid.Col>
-          </Grid>
+          <StudyFields form={form} set={set} problem={problem} editable={editable} />
 
-          <Stack gap={6}>
-            <Group justify="space-between">
-              <Text fw={600} size="sm">{t('inbox.series')}</Text>
-              <Text size="sm" c="dimmed" data-testid="series-summary">
-                {t('inbox.seriesSummary', { included: included.length, total: item.series.length, files: includedFiles, size: formatBytes(includedBytes, lang) })}
-              </Text>
-            </Group>
-            <SeriesList
-              series={item.series}
-              disabled={!editable || toggleSeries.isPending}
-              onToggle={(uid, include) => {
-                const excluded = new Set(item.series.filter((s) => s.excluded).map((s) => s.series_uid));
-                if (include) excluded.delete(uid);
-                else excluded.add(uid);
-                toggleSeries.mutate({ id: item.id, excluded_series: [...excluded] });
-              }}
-            />
-          </Stack>
+          <SeriesSection
+            item={item}
+            disabled={!editable || toggleSeries.isPending}
+            onToggle={(uid, include) => {
+              const excluded = new Set(item.series.filter((s) => s.excluded).map((s) => s.series_uid));
+              if (include) excluded.delete(uid);
+              else excluded.add(uid);
+              toggleSeries.mutate({ id: item.id, excluded_series: [...excluded] });
+            }}
+          />
 
           <ErrorAlert error={update.error ?? toggleSeries.error} />
           <ErrorAlert error={upload.error} />
@@ -188,26 +247,13 @@ export function InboxDetail({ item, onUploaded }: { item: InboxItem; onUploaded:
                 <Button variant="default" disabled={!dirty} loading={update.isPending && !upload.isPending} onClick={() => void save().catch(() => undefined)} data-testid="inbox-save">
                   {t('inbox.saveChanges')}
                 </Button>
-                <Button type="submit" loading={upload.isPending} disabled={included.length === 0 || incomplete.length > 0} data-testid="inbox-upload">
+                <Button type="submit" loading={upload.isPending} disabled={includedCount === 0 || incomplete.length > 0} data-testid="inbox-upload">
                   {t('inbox.upload')}
                 </Button>
               </Group>
             </Group>
           ) : (
-            <Group gap="md">
-              <Text size="sm">
-                {item.status === 'queued' ? t('inbox.alreadyQueued') : t('inbox.alreadyUploaded')}{' '}
-                <Anchor component={Link} to="/uploads">
-                  {item.status === 'queued' ? t('inbox.seeUploads') : t('inbox.seeInUploads')}
-                </Anchor>
-              </Text>
-              {job?.phase === 'ready' && job.exam_id && <Anchor component={Link} to={`/exams/${encodeURIComponent(job.exam_id)}`} size="sm" fw={600} data-testid="inbox-exam-link">{t('exams.openExam')}</Anchor>}
-              {job?.viewer_url && (
-                <Anchor href={job.viewer_url} target="_blank" rel="noopener noreferrer" size="sm" fw={600} data-testid="inbox-viewer-link">
-                  {t('uploads.openViewer')}
-                </Anchor>
-              )}
-            </Group>
+            <SentLinks item={item} job={job} />
           )}
         </Stack>
       </form>

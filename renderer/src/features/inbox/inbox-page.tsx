@@ -2,13 +2,13 @@ import { Alert, Anchor, Grid, Loader, SegmentedControl, Stack, Text, Title } fro
 import { useDeferredValue, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { InboxItem } from '../../../../preload/contract';
+import type { InboxItem, InboxStatus } from '../../../../preload/contract';
 import { useInbox, useSettings } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 import { InboxDetail } from './inbox-detail';
 import { InboxList } from './inbox-list';
 
-type Filter = 'review' | 'queued' | 'uploaded' | 'all';
+type Filter = InboxStatus | 'all';
 
 /** Newest first. */
 const byDetected = (a: InboxItem, b: InboxItem): number => b.detected_at.localeCompare(a.detected_at);

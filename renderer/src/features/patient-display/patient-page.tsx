@@ -5,7 +5,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ContractError, PatientView } from '../../../../preload/contract';
 import { applyLanguage } from '../../app/i18n';
-import { PdfView } from '../../components/pdf-view';
+import { PdfView } from '../../components/pdf/pdf-view';
 import type { PatientTransport } from './patient-transport';
 import { formatRutAsTyped, rutProblem } from './rut';
 import type { SignatureHandle } from './signature-field';
@@ -13,6 +13,8 @@ import { SignatureField } from './signature-field';
 
 /** How often the display asks whether a session started (a local call: it costs no API calls). */
 const POLL_MS = 1500;
+/** Refusals of a signature the patient can correct, each with its own words (`patient.error_<code>`). */
+const PATIENT_ERRORS = ['invalid_rut', 'missing_hyphen', 'already_signed', 'signer_name_required', 'signer_document_required', 'signature_blank', 'signature_invalid', 'maybe_done'];
 /** How long the thank-you stays before the display goes back to idle. */
 export const THANKS_MS = 8000;
 
@@ -44,23 +46,11 @@ function Thanks() {
 
 const today = (): string => new Date().toISOString().slice(0, 10);
 
-function SigningForm({ view, transport, onSigned, onEnded }: { view: ActiveView; transport: PatientTransport; onSigned: () => void; onEnded: () => void }) {
-  const { t } = useTranslation();
+/** The consent document for the session: loaded once, and whether the patient has read it to the end. */
+function useConsentDocument(transport: PatientTransport, session: string, onEnded: () => void) {
   const [pdf, setPdf] = useState<string | null>(null);
   const [pdfError, setPdfError] = useState<ContractError | null>(null);
   const [read, setRead] = useState(false);
-  const [name, setName] = useState(view.signer_name);
-  const [doc, setDoc] = useState('');
-  const [docTouched, setDocTouched] = useState(false);
-  const [birth, setBirth] = useState('');
-  const [accepted, setAccepted] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const pad = useRef<SignatureHandle>(null);
-  const chile = view.country_code === 'CL';
-  // A tablet held upright: the document on top, shorter, so the form is close below it.
-  const portrait = useMediaQuery('(orientation: portrait)') ?? false;
-  const session = view.session_id;
 
   useEffect(() => {
     let live = true;
@@ -78,6 +68,25 @@ function SigningForm({ view, transport, onSigned, onEnded }: { view: ActiveView;
     setRead(true);
     transport.call('patient:progress', { session_id: session, phase: 'signing' }).catch(() => undefined);
   }, [transport, session]);
+
+  return { pdf, pdfError, read, readToEnd };
+}
+
+function SigningForm({ view, transport, onSigned, onEnded }: { view: ActiveView; transport: PatientTransport; onSigned: () => void; onEnded: () => void }) {
+  const { t } = useTranslation();
+  const session = view.session_id;
+  const { pdf, pdfError, read, readToEnd } = useConsentDocument(transport, session, onEnded);
+  const [name, setName] = useState(view.signer_name);
+  const [doc, setDoc] = useState('');
+  const [docTouched, setDocTouched] = useState(false);
+  const [birth, setBirth] = useState('');
+  const [accepted, setAccepted] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const pad = useRef<SignatureHandle>(null);
+  const chile = view.country_code === 'CL';
+  // A tablet held upright: the document on top, shorter, so the form is close below it.
+  const portrait = useMediaQuery('(orientation: portrait)') ?? false;
 
   const docProblem = chile ? rutProblem(doc) : doc.trim() === '' ? 'empty' : null;
   const docError = docTouched && docProblem && docProblem !== 'empty' ? t(`patient.rut_${docProblem}`) : null;
@@ -105,7 +114,7 @@ function SigningForm({ view, transport, onSigned, onEnded }: { view: ActiveView;
     } catch (e) {
       const err = e as ContractError;
       if (err.code === 'session_ended' || err.code === 'bad_token') onEnded();
-      else setProblem(t(`patient.error_${['invalid_rut', 'missing_hyphen', 'already_signed'].includes(err.code) ? err.code : 'other'}`));
+      else setProblem(t(`patient.error_${PATIENT_ERRORS.includes(err.code) ? err.code : 'other'}`));
     } finally {
       setBusy(false);
     }
@@ -119,7 +128,13 @@ function SigningForm({ view, transport, onSigned, onEnded }: { view: ActiveView;
           <Text mb="xs" fw={600} id="read-help">{read ? t('patient.readDone') : t('patient.readHelp')}</Text>
           {pdfError && <Alert color="red" role="alert">{t('patient.pdfFailed')}</Alert>}
           {!pdf && !pdfError && <Loader aria-label={t('common.loading')} />}
-          {pdf && <PdfView pdfBase64={pdf} label={t('patient.document')} height={portrait ? '55vh' : 'calc(100vh - 140px)'} onReadToEnd={readToEnd} />}
+          {pdf && (
+            <PdfView
+              base64={pdf}
+              label={t('patient.document')}
+              layout={{ kind: 'scroll', height: portrait ? '55vh' : 'calc(100vh - 140px)', onReadToEnd: readToEnd }}
+            />
+          )}
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>
           <form

@@ -1,5 +1,5 @@
 import type { MethodArgs, MethodResult } from '../../../../preload/contract';
-import { asContractError } from '../../transport/errors';
+import { asContractError } from '../../transport/contract-error';
 import { rpcCall } from '../../transport/rpc';
 
 export type PatientMethod = 'patient:session' | 'patient:pdf' | 'patient:progress' | 'patient:sign';

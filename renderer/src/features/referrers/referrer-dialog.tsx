@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { ReferrerSaved, ReferrerView } from '../../../../preload/contract';
 import { useCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
-import { referrersKey } from './queries';
+import { referrersKey } from './referrer-queries';
 import { changedFields, checkReferrer, emptyReferrer, type ReferrerProblems, type ReferrerValues, valuesOf } from './referrer-form';
 
 type Props = {

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { ReferrerView } from '../../../../preload/contract';
 import { useCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
-import { referrersKey, useReferrers } from './queries';
+import { referrersKey, useReferrers } from './referrer-queries';
 import { ReferrerDialog } from './referrer-dialog';
 import { matchesSearch } from './referrer-form';
 

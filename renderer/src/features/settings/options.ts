@@ -1,7 +1,6 @@
 import type { TFunction } from 'i18next';
-import type { ExamType, FolderExamType, UploadMode } from '../../../../preload/contract';
-
-export const EXAM_TYPES: ExamType[] = ['cbct', 'radiografia', 'mesh', 'atm'];
+import type { FolderExamType, UploadMode } from '../../../../preload/contract';
+import { EXAM_TYPES } from '../../../../preload/contract/vocabulary';
 
 export const examTypeOptions = (t: TFunction) => EXAM_TYPES.map((v) => ({ value: v, label: t(`examType.${v}`) }));
 

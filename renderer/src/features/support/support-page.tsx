@@ -83,7 +83,7 @@ export function SupportPage() {
           </Paper>
         </div>
         <div>
-          {view.kind === 'new' && <TicketForm onCreated={created} onCancel={() => setView({ kind: 'none' })} />}
+          {view.kind === 'new' && <TicketForm onCreated={created} onCancel={() => setView({ kind: 'none' })} onFoundOnService={() => void qc.invalidateQueries({ queryKey: TICKETS })} />}
           {view.kind === 'ticket' && <TicketDetail key={view.id} id={view.id} />}
           {view.kind === 'none' && (
             <Text c="dimmed" p="md">

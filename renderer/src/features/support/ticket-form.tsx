@@ -8,8 +8,15 @@ import { useTransport } from '../../app/transport-context';
 import { ErrorAlert } from '../../components/error-alert';
 import { CATEGORIES } from './categories';
 
+type Props = {
+  onCreated: (ticket: TicketView) => void;
+  onCancel: () => void;
+  /** After a lost answer, the look found the request on the service: the list should show it. */
+  onFoundOnService?: () => void;
+};
+
 /** A new support request; the diagnostics summary is shown in full before it can be attached. */
-export function TicketForm({ onCreated, onCancel }: { onCreated: (ticket: TicketView) => void; onCancel: () => void }) {
+export function TicketForm({ onCreated, onCancel, onFoundOnService }: Props) {
   const { t } = useTranslation();
   const transport = useTransport();
   const [subject, setSubject] = useState('');
@@ -18,6 +25,8 @@ export function TicketForm({ onCreated, onCancel }: { onCreated: (ticket: Ticket
   const [examId, setExamId] = useState('');
   const [withDiagnostics, setWithDiagnostics] = useState(false);
   const [touched, setTouched] = useState(false);
+  // The subject as sent: after a lost answer, the list is searched for it (not for what is typed since).
+  const [sentSubject, setSentSubject] = useState('');
   const diagnostics = useQuery<Diagnostics, ContractError>({
     queryKey: ['support-diagnostics'],
     queryFn: () => transport.call('support:diagnostics', {}),
@@ -30,6 +39,7 @@ export function TicketForm({ onCreated, onCancel }: { onCreated: (ticket: Ticket
   const submit = () => {
     setTouched(true);
     if (subjectMissing || messageMissing) return;
+    setSentSubject(subject.trim());
     create.mutate({
       subject: subject.trim(),
       message: message.trim(),
@@ -79,7 +89,13 @@ export function TicketForm({ onCreated, onCancel }: { onCreated: (ticket: Ticket
               )}
             </Stack>
           )}
-          <ErrorAlert error={create.error} />
+          <ErrorAlert
+            error={create.error}
+            check={{ action: 'ticket_create', subject: sentSubject }}
+            onFound={(f) => {
+              if (f.action === 'ticket_create' && f.matches > 0) onFoundOnService?.();
+            }}
+          />
           {touched && (subjectMissing || messageMissing) && (
             <Alert color="red" variant="light" role="alert">
               {t('support.fillIn')}

@@ -7,7 +7,7 @@ import { useCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 import type { EditorDraft } from './editor-state';
 import { draftOf, newDraft, pagesInput, templateChanges } from './editor-state';
-import { templateKey, templatesKey, useTemplate } from './queries';
+import { templateKey, templatesKey, useTemplate } from './template-queries';
 import { MiniSheet } from './slot-sheet';
 import { TemplateEditor } from './template-editor';
 

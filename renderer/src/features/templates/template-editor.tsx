@@ -2,7 +2,7 @@ import { Alert, Button, Group, Modal, NumberInput, Paper, ScrollArea, Stack, Tex
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker } from 'react-router';
-import type { EditorDraft, EditorPage, EditorSlot } from './editor-state';
+import type { DraftProblem, EditorDraft, EditorPage, EditorSlot } from './editor-state';
 import { draftProblems, emptyPage, MAX_PAGES, MAX_SLOTS, pagesInput, slotOf } from './editor-state';
 import type { Rect } from './geometry';
 import { clampRect, newSlotRect, percent, round } from './geometry';
@@ -68,24 +68,108 @@ function SlotFields({ slot, index, onRect, onLabel, onRemove }: { slot: EditorSl
   );
 }
 
-/** The visual slot editor: one A4 page at a time, slots drawn and placed with the mouse or the keyboard. */
-export function TemplateEditor({ title, initial, saving, onSave, onCancel, error, canLeave }: Props) {
+/** The problems that keep the draft from being saved (the missing name shows at its field). */
+function DraftProblems({ problems }: { problems: DraftProblem[] }) {
   const { t } = useTranslation();
-  const helpId = useId();
+  const listed = problems.filter((p) => p.code !== 'name_required');
+  if (listed.length === 0) return null;
+  return (
+    <Alert color="red" variant="light" role="alert" title={t('templates.problems.title')}>
+      {listed.map((p) => (
+        <Text size="sm" key={`${p.code}-${p.page ?? 0}`}>
+          {t(`templates.problems.${p.code}`, { page: p.page ?? 0, max: p.code === 'too_many_pages' ? MAX_PAGES : MAX_SLOTS })}
+        </Text>
+      ))}
+    </Alert>
+  );
+}
+
+/** One button per page, and the buttons that add a page and remove the current one. */
+function PageTabs({ pages, current, onPick, onAdd, onRemove }: {
+  pages: EditorPage[];
+  current: number;
+  onPick: (index: number) => void;
+  onAdd: () => void;
+  onRemove: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div role="group" aria-label={t('templates.editor.pages')}>
+      <Text size="sm" fw={600} mb={4}>
+        {t('templates.editor.pages')}
+      </Text>
+      <Group gap={6}>
+        {pages.map((p, i) => (
+          <Button
+            key={p.key}
+            size="xs"
+            variant={i === current ? 'filled' : 'default'}
+            aria-pressed={i === current}
+            onClick={() => onPick(i)}
+            data-testid="template-page-tab"
+          >
+            {t('templates.editor.pageN', { n: i + 1 })}
+          </Button>
+        ))}
+        <Button size="xs" variant="light" onClick={onAdd} disabled={pages.length >= MAX_PAGES} data-testid="template-add-page">
+          {t('templates.editor.addPage')}
+        </Button>
+        <Button size="xs" variant="default" c={pages.length > 1 ? 'red.9' : undefined} onClick={onRemove} disabled={pages.length <= 1} data-testid="template-remove-page">
+          {t('templates.editor.removePage', { n: current + 1 })}
+        </Button>
+      </Group>
+    </div>
+  );
+}
+
+/** Asks before unsaved work is left behind. */
+function LeaveModal({ onStay, onLeave }: { onStay: () => void; onLeave: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Modal opened onClose={onStay} title={t('templates.leaveTitle')} closeButtonProps={{ 'aria-label': t('common.close') }}>
+      <Stack gap="md">
+        <Text>{t('templates.leaveBody')}</Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onStay} data-autofocus data-testid="template-keep-editing">
+            {t('templates.keepEditing')}
+          </Button>
+          <Button color="red.9" onClick={onLeave} data-testid="template-discard">
+            {t('templates.discard')}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+/** How to draw and move slots with the mouse and the keyboard. */
+function EditorHelp({ id }: { id: string }) {
+  const { t } = useTranslation();
+  return (
+    <Paper bg="gray.0" p="xs" id={id}>
+      <Text size="xs" fw={600}>
+        {t('templates.editor.helpTitle')}
+      </Text>
+      <Text size="xs">{t('templates.editor.helpMouse')}</Text>
+      <Text size="xs">{t('templates.editor.helpKeys')}</Text>
+    </Paper>
+  );
+}
+
+/**
+ * The draft being edited and the page and slot in hand, with the edits the editor offers; each edit
+ * is announced to screen readers through `announcement`.
+ */
+function useDraftEdits(initial: EditorDraft) {
+  const { t } = useTranslation();
   const [draft, setDraft] = useState<EditorDraft>(initial);
   const [pageIndex, setPageIndex] = useState(0);
   const [selected, setSelected] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState('');
-  const [showProblems, setShowProblems] = useState(false);
   const page = draft.pages[Math.min(pageIndex, draft.pages.length - 1)] as EditorPage;
   const current = Math.min(pageIndex, draft.pages.length - 1);
   const selectedIndex = page.slots.findIndex((s) => s.key === selected);
   const selectedSlot = selectedIndex >= 0 ? page.slots[selectedIndex] : undefined;
-  const problems = draftProblems(draft);
-  // Work in progress is never dropped silently: leaving with unsaved changes asks first.
-  const [start] = useState(() => snapshot(initial));
-  const dirty = snapshot(draft) !== start;
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !canLeave() && currentLocation.pathname !== nextLocation.pathname);
 
   const setPage = (fn: (p: EditorPage) => EditorPage): void => setDraft((d) => ({ ...d, pages: d.pages.map((p, i) => (i === current ? fn(p) : p)) }));
   const setSlot = (key: string, fn: (s: EditorSlot) => EditorSlot): void => setPage((p) => ({ ...p, slots: p.slots.map((s) => (s.key === key ? fn(s) : s)) }));
@@ -118,6 +202,34 @@ export function TemplateEditor({ title, initial, saving, onSave, onCancel, error
     setAnnouncement(t('templates.editor.pageRemoved', { n: current + 1 }));
   };
 
+  const pickPage = (i: number): void => {
+    setPageIndex(i);
+    setSelected(null);
+  };
+  const moveSlot = (key: string, rect: Rect, how: 'keyboard' | 'mouse'): void => {
+    setSlot(key, (s) => ({ ...s, ...rect }));
+    if (how === 'keyboard') setAnnouncement(describe(rect));
+  };
+
+  return {
+    draft, setDraft, page, current, selected, setSelected, selectedIndex, selectedSlot, announcement,
+    setPage, setSlot, addSlot, removeSlot, addPage, removePage, pickPage, moveSlot,
+  };
+}
+
+/** The visual slot editor: one A4 page at a time, slots drawn and placed with the mouse or the keyboard. */
+export function TemplateEditor({ title, initial, saving, onSave, onCancel, error, canLeave }: Props) {
+  const { t } = useTranslation();
+  const helpId = useId();
+  const edits = useDraftEdits(initial);
+  const { draft, setDraft, page, current, selected, selectedIndex, selectedSlot } = edits;
+  const [showProblems, setShowProblems] = useState(false);
+  const problems = draftProblems(draft);
+  // Work in progress is never dropped silently: leaving with unsaved changes asks first.
+  const [start] = useState(() => snapshot(initial));
+  const dirty = snapshot(draft) !== start;
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !canLeave() && currentLocation.pathname !== nextLocation.pathname);
+
   const save = (): void => {
     setShowProblems(true);
     if (problems.length === 0) onSave(draft);
@@ -140,17 +252,7 @@ export function TemplateEditor({ title, initial, saving, onSave, onCancel, error
         <TextInput size="sm" label={t('templates.fields.name')} required value={draft.name} maxLength={200} onChange={(e) => setDraft({ ...draft, name: e.currentTarget.value })} data-testid="template-name" error={showProblems && !draft.name.trim() ? t('templates.problems.name_required') : undefined} />
         <TextInput size="sm" label={t('templates.fields.description')} value={draft.description} maxLength={2000} onChange={(e) => setDraft({ ...draft, description: e.currentTarget.value })} data-testid="template-description" />
       </Group>
-      {showProblems && problems.some((p) => p.code !== 'name_required') && (
-        <Alert color="red" variant="light" role="alert" title={t('templates.problems.title')}>
-          {problems
-            .filter((p) => p.code !== 'name_required')
-            .map((p) => (
-              <Text size="sm" key={`${p.code}-${p.page ?? 0}`}>
-                {t(`templates.problems.${p.code}`, { page: p.page ?? 0, max: p.code === 'too_many_pages' ? MAX_PAGES : MAX_SLOTS })}
-              </Text>
-            ))}
-        </Alert>
-      )}
+      {showProblems && <DraftProblems problems={problems} />}
       {error}
       <Group align="stretch" gap="md" wrap="nowrap" style={{ height: 'calc(100vh - 270px)', minHeight: 420 }}>
         <div style={{ height: '100%', display: 'flex', justifyContent: 'center', flex: '0 0 auto' }}>
@@ -159,47 +261,23 @@ export function TemplateEditor({ title, initial, saving, onSave, onCancel, error
             selected={selected}
             pageLabel={t('templates.editor.pageOf', { n: current + 1, total: draft.pages.length })}
             helpId={helpId}
-            onSelect={setSelected}
-            onDraw={addSlot}
-            onChange={(key, rect, how) => {
-              setSlot(key, (s) => ({ ...s, ...rect }));
-              if (how === 'keyboard') setAnnouncement(describe(rect));
-            }}
+            onSelect={edits.setSelected}
+            onDraw={edits.addSlot}
+            onChange={edits.moveSlot}
           />
         </div>
         <ScrollArea style={{ flex: 1 }} type="auto" offsetScrollbars>
           <Stack gap="sm">
-            <div role="group" aria-label={t('templates.editor.pages')}>
-              <Text size="sm" fw={600} mb={4}>
-                {t('templates.editor.pages')}
-              </Text>
-              <Group gap={6}>
-                {draft.pages.map((p, i) => (
-                  <Button
-                    key={p.key}
-                    size="xs"
-                    variant={i === current ? 'filled' : 'default'}
-                    aria-pressed={i === current}
-                    onClick={() => {
-                      setPageIndex(i);
-                      setSelected(null);
-                    }}
-                    data-testid="template-page-tab"
-                  >
-                    {t('templates.editor.pageN', { n: i + 1 })}
-                  </Button>
-                ))}
-                <Button size="xs" variant="light" onClick={addPage} disabled={draft.pages.length >= MAX_PAGES} data-testid="template-add-page">
-                  {t('templates.editor.addPage')}
-                </Button>
-                <Button size="xs" variant="default" c={draft.pages.length > 1 ? 'red.9' : undefined} onClick={removePage} disabled={draft.pages.length <= 1} data-testid="template-remove-page">
-                  {t('templates.editor.removePage', { n: current + 1 })}
-                </Button>
-              </Group>
-            </div>
-            <TextInput size="xs" label={t('templates.editor.pageName', { n: current + 1 })} value={page.name} maxLength={100} onChange={(e) => setPage((p) => ({ ...p, name: e.currentTarget.value }))} data-testid="template-page-name" />
+            <PageTabs
+              pages={draft.pages}
+              current={current}
+              onPick={edits.pickPage}
+              onAdd={edits.addPage}
+              onRemove={edits.removePage}
+            />
+            <TextInput size="xs" label={t('templates.editor.pageName', { n: current + 1 })} value={page.name} maxLength={100} onChange={(e) => edits.setPage((p) => ({ ...p, name: e.currentTarget.value }))} data-testid="template-page-name" />
             <Group gap="xs">
-              <Button size="xs" onClick={() => addSlot(newSlotRect(page.slots.length))} disabled={page.slots.length >= MAX_SLOTS} data-testid="template-add-slot">
+              <Button size="xs" onClick={() => edits.addSlot(newSlotRect(page.slots.length))} disabled={page.slots.length >= MAX_SLOTS} data-testid="template-add-slot">
                 {t('templates.editor.addSlot')}
               </Button>
               <Text size="xs" c="dimmed">
@@ -210,42 +288,22 @@ export function TemplateEditor({ title, initial, saving, onSave, onCancel, error
               <SlotFields
                 slot={selectedSlot}
                 index={selectedIndex}
-                onRect={(r) => setSlot(selectedSlot.key, (s) => ({ ...s, ...r }))}
-                onLabel={(label) => setSlot(selectedSlot.key, (s) => ({ ...s, label }))}
-                onRemove={() => removeSlot(selectedSlot.key)}
+                onRect={(r) => edits.setSlot(selectedSlot.key, (s) => ({ ...s, ...r }))}
+                onLabel={(label) => edits.setSlot(selectedSlot.key, (s) => ({ ...s, label }))}
+                onRemove={() => edits.removeSlot(selectedSlot.key)}
               />
             ) : (
               <Text size="sm" c="dimmed">
                 {t('templates.editor.noSelection')}
               </Text>
             )}
-            <Paper bg="gray.0" p="xs" id={helpId}>
-              <Text size="xs" fw={600}>
-                {t('templates.editor.helpTitle')}
-              </Text>
-              <Text size="xs">{t('templates.editor.helpMouse')}</Text>
-              <Text size="xs">{t('templates.editor.helpKeys')}</Text>
-            </Paper>
+            <EditorHelp id={helpId} />
           </Stack>
         </ScrollArea>
       </Group>
-      {blocker.state === 'blocked' && (
-        <Modal opened onClose={() => blocker.reset()} title={t('templates.leaveTitle')} closeButtonProps={{ 'aria-label': t('common.close') }}>
-          <Stack gap="md">
-            <Text>{t('templates.leaveBody')}</Text>
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => blocker.reset()} data-autofocus data-testid="template-keep-editing">
-                {t('templates.keepEditing')}
-              </Button>
-              <Button color="red.9" onClick={() => blocker.proceed()} data-testid="template-discard">
-                {t('templates.discard')}
-              </Button>
-            </Group>
-          </Stack>
-        </Modal>
-      )}
+      {blocker.state === 'blocked' && <LeaveModal onStay={() => blocker.reset()} onLeave={() => blocker.proceed()} />}
       <VisuallyHidden aria-live="polite" data-testid="template-announcer">
-        {announcement}
+        {edits.announcement}
       </VisuallyHidden>
     </Stack>
   );

@@ -5,7 +5,7 @@ import { useLocation, useNavigate } from 'react-router';
 import type { TemplateView } from '../../../../preload/contract';
 import { useCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
-import { templatesKey, useTemplates } from './queries';
+import { templatesKey, useTemplates } from './template-queries';
 import { MiniSheet } from './slot-sheet';
 import type { TemplatesNotice } from './template-editor-page';
 

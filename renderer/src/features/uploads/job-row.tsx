@@ -9,7 +9,7 @@ import { errorTexts } from '../../components/error-texts';
 import { ErrorAlert } from '../../components/error-alert';
 import { formatBytes, formatDuration, formatRate, formatTime, percent } from '../../components/format';
 import { useLanguage } from '../../components/use-language';
-import { actionsFor, phaseColor } from './job-state';
+import { actionsFor, phaseColor } from './job-phase';
 
 const storeJob = (job: UploadJobView, qc: QueryClient): void => {
   qc.setQueryData(keys.uploads, (old: UploadJobView[] | undefined) => upsertNewer(old, [job]));

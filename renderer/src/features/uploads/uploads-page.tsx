@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { keys, useCall, useUploads } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 import { JobRow } from './job-row';
-import { FINISHED, sortJobs } from './job-state';
+import { FINISHED, sortJobs } from './job-phase';
 
 /** Every upload job, running ones first; virtualised so a long history stays smooth. */
 export function UploadsPage() {

@@ -6,7 +6,7 @@ import { useCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 import { DeliveriesTable, deliveriesKey } from './deliveries-table';
 import { eventKey } from './event-types';
-import { WEBHOOKS } from './keys';
+import { WEBHOOKS } from './webhook-query-keys';
 
 /** One subscription: its state, enable/disable, test ping, deliveries and delete (with confirmation). */
 export function WebhookCard({ hook }: { hook: WebhookView }) {
@@ -68,7 +68,7 @@ export function WebhookCard({ hook }: { hook: WebhookView }) {
             {pinged ? t('webhooks.pingOk') : t('webhooks.pingFailed')}
           </Alert>
         )}
-        <ErrorAlert error={update.error ?? test.error ?? remove.error} />
+        <ErrorAlert error={update.error ?? test.error ?? remove.error} check={!update.error && test.error ? { action: 'webhook_test', id: hook.id } : undefined} />
         <Group gap="xs">
           <Button size="xs" variant="default" onClick={() => test.mutate({ id: hook.id })} loading={test.isPending} data-testid="webhook-ping">
             {t('webhooks.ping')}

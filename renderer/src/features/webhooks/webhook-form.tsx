@@ -1,10 +1,12 @@
 import { Button, Checkbox, Group, Paper, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CreatedWebhookView, WebhookEventName } from '../../../../preload/contract';
 import { useCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 import { eventKey, EVENTS, urlProblem } from './event-types';
+import { WEBHOOKS } from './webhook-query-keys';
 
 /** A new subscription: the receiving address, the events and a description. */
 export function WebhookForm({ onCreated, onCancel }: { onCreated: (w: CreatedWebhookView) => void; onCancel: () => void }) {
@@ -13,6 +15,9 @@ export function WebhookForm({ onCreated, onCancel }: { onCreated: (w: CreatedWeb
   const [description, setDescription] = useState('');
   const [events, setEvents] = useState<string[]>(['exam.confirmed']);
   const [touched, setTouched] = useState(false);
+  // The address as sent: after a lost answer, the list is searched for it (not for what is typed since).
+  const [sentUrl, setSentUrl] = useState('');
+  const cache = useQueryClient();
   const create = useCall({ name: 'webhooks:create' }, (w) => onCreated(w));
   const problem = urlProblem(url);
   return (
@@ -23,6 +28,7 @@ export function WebhookForm({ onCreated, onCancel }: { onCreated: (w: CreatedWeb
           e.preventDefault();
           setTouched(true);
           if (problem || events.length === 0) return;
+          setSentUrl(url.trim());
           create.mutate({ url: url.trim(), events: events as WebhookEventName[], ...(description.trim() ? { description: description.trim() } : {}) });
         }}
       >
@@ -55,7 +61,13 @@ export function WebhookForm({ onCreated, onCancel }: { onCreated: (w: CreatedWeb
               ))}
             </SimpleGrid>
           </Checkbox.Group>
-          <ErrorAlert error={create.error} />
+          <ErrorAlert
+            error={create.error}
+            check={{ action: 'webhook_create', url: sentUrl }}
+            onFound={(f) => {
+              if (f.action === 'webhook_create' && f.matches > 0) void cache.invalidateQueries({ queryKey: WEBHOOKS });
+            }}
+          />
           <Group justify="flex-end">
             <Button variant="default" onClick={onCancel}>
               {t('common.cancel')}

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { ContractError, CreatedWebhookView, MethodResult } from '../../../../preload/contract';
 import { useTransport } from '../../app/transport-context';
 import { ErrorAlert } from '../../components/error-alert';
-import { WEBHOOKS } from './keys';
+import { WEBHOOKS } from './webhook-query-keys';
 import { SecretOnce } from './secret-once';
 import { WebhookCard } from './webhook-card';
 import { WebhookForm } from './webhook-form';

@@ -1,7 +1,7 @@
 // The background scheduler's budget rules, on a clock the test moves by hand.
 import { describe, expect, it } from 'vitest';
 import type { PollClock, RateGate } from '../../../../../main/core/agent/background/poll-scheduler';
-import { effectiveInterval, pollBudget, PollScheduler } from '../../../../../main/core/agent/background/poll-scheduler';
+import { effectiveInterval, pollBudget, pollCeiling, PollScheduler } from '../../../../../main/core/agent/background/poll-scheduler';
 import { ApiError } from '../../../../../main/core/api/api-errors';
 
 const MIN = 60_000;
@@ -25,7 +25,9 @@ class ManualClock implements PollClock {
   /** Moves time forward, firing due timers in order and letting each run's promise settle. */
   async advance(ms: number): Promise<void> {
     const end = this.t + ms;
-    for (;;) {
+    // A scheduler that never lets time pass (a task run back to back) fails the test instead of hanging it.
+    for (let fired = 0; ; fired++) {
+      if (fired > 5_000) throw new Error('more than 5000 timers fired in one advance: a task runs without any wait');
       this.timers.sort((a, b) => a.at - b.at);
       const next = this.timers[0];
       if (!next || next.at > end) break;
@@ -146,6 +148,54 @@ describe('poll scheduler', () => {
     off();
     await clock.advance(2 * HOUR);
     expect(runs).toEqual([34]);
+    s.stop();
+  });
+
+  it('holds a ceiling on everything it runs, foreground included, whatever the tasks ask', async () => {
+    expect(pollCeiling(100)).toBe(40);
+    expect(pollCeiling(1000)).toBe(400);
+    const clock = new ManualClock();
+    const s = new PollScheduler({ clock, gate: gateFor(100) });
+    const runs: number[] = [];
+    const run = async (): Promise<boolean> => {
+      runs.push(clock.now());
+      return true;
+    };
+    // A rogue foreground task with no wait at all, two thousand status watches, and the background.
+    s.register({ id: 'rogue', foreground: true, intervalMs: 0, minIntervalMs: 0, nextDelayMs: () => 0, run });
+    for (let i = 0; i < 2000; i++) s.register({ id: `watch-${i}`, foreground: true, intervalMs: 3000, minIntervalMs: 3000, nextDelayMs: () => 3000, run });
+    for (let i = 0; i < 3; i++) s.register({ id: `bg-${i}`, intervalMs: MIN, minIntervalMs: MIN, run });
+    await clock.advance(3 * HOUR);
+    expect(runs.length).toBeGreaterThanOrEqual(3 * 40 - 3);
+    for (const t of runs) expect(runs.filter((u) => u > t - HOUR && u <= t).length).toBeLessThanOrEqual(40);
+    s.stop();
+  });
+
+  it('never runs a task whose one run would cost more than the ceiling', async () => {
+    const clock = new ManualClock();
+    const errors: string[] = [];
+    const s = new PollScheduler({ clock, gate: gateFor(100), onError: (id) => errors.push(id) });
+    let ran = 0;
+    s.register({ id: 'greedy', foreground: true, calls: 41, intervalMs: MIN, run: async () => void ran++ });
+    await clock.advance(2 * HOUR);
+    expect(ran).toBe(0);
+    expect(errors).toEqual(['greedy']);
+    s.stop();
+  });
+
+  it('a background refresh held by its budget does not hold back a foreground look', async () => {
+    const clock = new ManualClock();
+    const s = new PollScheduler({ clock, gate: gateFor(100) });
+    const bg: number[] = [];
+    s.register({ id: 'bg', intervalMs: MIN, minIntervalMs: MIN, run: async () => void bg.push(clock.now()) });
+    await clock.advance(30 * MIN);
+    // The background share (8 on Free) is spent, and the refresh is due again: it waits for the hour to pass.
+    expect(bg).toHaveLength(8);
+    const looks: number[] = [];
+    s.register({ id: 'consent-status:ex_1', foreground: true, intervalMs: 3000, initialDelayMs: 3000, nextDelayMs: (runs) => (runs < 3 ? 3000 : null), run: async () => void looks.push(clock.now()) });
+    await clock.advance(MIN);
+    expect(looks.map((t) => t - 30 * MIN)).toEqual([3000, 6000, 9000]);
+    expect(bg).toHaveLength(8);
     s.stop();
   });
 });

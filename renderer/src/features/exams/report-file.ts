@@ -1,18 +1,9 @@
-// pdf.js with its worker bundled by Vite (served from our own origin, so the CSP stays `self`), and
-// without eval (the CSP forbids it; pdf.js then interprets fonts instead of compiling them).
-import { getDocument, GlobalWorkerOptions } from 'pdfjs-dist';
-import type { PDFDocumentProxy } from 'pdfjs-dist';
-import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
-
-GlobalWorkerOptions.workerSrc = workerUrl;
+// Checks on a report PDF before it is uploaded. pdf.js (to see that it opens) is loaded only when a
+// file is checked.
+import { loadPdfJs } from '../../components/pdf/load-pdf';
 
 /** Reports larger than this are refused before upload (main checks the same limit). */
 export const MAX_REPORT_BYTES = 20 * 1024 * 1024;
-
-/** Opens a PDF from bytes; pdf.js takes its own copy, so `bytes` stays usable. */
-export function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
-  return getDocument({ data: bytes.slice(), isEvalSupported: false, enableXfa: false, stopAtErrors: true }).promise;
-}
 
 export type PdfProblem = 'empty' | 'tooLarge' | 'notPdf' | 'unreadable';
 
@@ -29,7 +20,8 @@ export async function checkReportFile(file: File): Promise<{ ok: true; bytes: Ui
   const bytes = new Uint8Array(await file.arrayBuffer());
   if (!hasPdfMagic(bytes)) return { ok: false, problem: 'notPdf' };
   try {
-    const doc = await openPdf(bytes);
+    const { openPdf } = await loadPdfJs();
+    const doc = await openPdf(bytes, true);
     const pages = doc.numPages;
     await doc.destroy();
     if (pages < 1) return { ok: false, problem: 'unreadable' };
@@ -37,18 +29,4 @@ export async function checkReportFile(file: File): Promise<{ ok: true; bytes: Ui
   } catch {
     return { ok: false, problem: 'unreadable' };
   }
-}
-
-/** Bytes as base64, in chunks (a spread of a large array would overflow the call stack). */
-export function toBase64(bytes: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(s);
-}
-
-export function fromBase64(b64: string): Uint8Array {
-  const s = atob(b64);
-  const out = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
-  return out;
 }

@@ -2,7 +2,7 @@
 // uploaded through the same resumable queue as exams.
 import { z } from 'zod';
 import { id, method } from './method';
-import type { ExamType } from './types';
+import type { ExamType } from './vocabulary';
 
 /** Why a take cannot be added: the exam's type has none, or it has all it may have. */
 export type TakeBlock = 'not_for_type' | 'limit_reached';

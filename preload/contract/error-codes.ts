@@ -41,6 +41,8 @@ export const UPLOAD_ERROR_CODES = [
   'file_changed',
   'rejected',
   'exam_deleted',
+  // An extra take the service made but whose answer was lost: it can be neither filled nor removed.
+  'take_unfinished',
   'storage_rejected',
   'urls_keep_expiring',
   'incomplete_after_confirm',
@@ -78,6 +80,11 @@ export const CORE_ERROR_CODES = [
   'invalid_rut',
   'already_signed',
   'session_ended',
+  'consent_not_started',
+  'signer_name_required',
+  'signer_document_required',
+  'signature_blank',
+  'signature_invalid',
   // Reports of an exam.
   'report_download_failed',
   'report_not_pdf',
@@ -86,6 +93,9 @@ export const CORE_ERROR_CODES = [
   'take_not_available',
   'take_limit',
   'no_dicom',
+  // A call that is not safe to repeat lost its answer after it may have reached the service: it may
+  // have been done, so the window checks before offering to try again.
+  'maybe_done',
 ] as const;
 
 export const ERROR_CODES = [...new Set([...API_ERROR_CODES, ...UPLOAD_ERROR_CODES, ...CORE_ERROR_CODES])];

@@ -7,7 +7,7 @@ import { Layout } from './layout';
 import { useKeysStatus } from './queries';
 
 /** The app shell once a key is held; onboarding before. */
-export function Gate() {
+export function KeyGate() {
   const { t } = useTranslation();
   const keys = useKeysStatus();
   if (keys.isPending) {

@@ -14,7 +14,7 @@ function colorFor(rate: RateState): string {
 }
 
 /** The service's request allowance for the key in use; compact for the header, full for the Account page. */
-export function RateMeter({ rate, compact = false }: { rate: RateState | undefined; compact?: boolean }) {
+export function RateGauge({ rate, compact = false }: { rate: RateState | undefined; compact?: boolean }) {
   const { t } = useTranslation();
   const lang = useLanguage();
   const known = rate && rate.limit !== null && rate.remaining !== null;

@@ -2,8 +2,9 @@
 import { z } from 'zod';
 import { id, method, noArgs } from './method';
 import type { AccountView, AppInfo, KeysStatus, Settings } from './types';
+import { FOLDER_EXAM_TYPES } from './vocabulary';
 
-const folderExamType = z.enum(['from_dicom', 'cbct', 'radiografia', 'mesh', 'atm']);
+const folderExamType = z.enum(FOLDER_EXAM_TYPES);
 const keyKind = z.enum(['live', 'sandbox']);
 
 const folderFields = z.object({

@@ -2,6 +2,7 @@
 // exams, editing and deleting.
 import { z } from 'zod';
 import { id, method } from './method';
+import { RADIOGRAPH_SUBTYPES } from './vocabulary';
 
 export type ExamCounters = { views: number; shares: number; downloads: number };
 
@@ -36,8 +37,6 @@ export type ExamThumbnail = { ready: true; content_type: string; base64: string 
 
 export type PatientExam = { id: string; name: string | null; exam_type: string | null; created_at: string | null };
 
-export const radiographSubtypes = ['panoramica', 'cefalometrica', 'periapical', 'bitewing', 'oclusal', 'carpal', 'atm', 'otra'] as const;
-
 const ymd = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD');
 
 /** The fields PATCH /exams/{id} accepts; only the ones given change. */
@@ -48,7 +47,7 @@ export const examEditSchema = z.object({
   birth_date: ymd.optional(),
   reason: z.string().max(2000).optional(),
   expiration_days: z.number().int().min(1).max(3650).nullable().optional(),
-  radiograph_subtype: z.enum(radiographSubtypes).optional(),
+  radiograph_subtype: z.enum(RADIOGRAPH_SUBTYPES).optional(),
 }).strict();
 export type ExamEdit = z.input<typeof examEditSchema>;
 
