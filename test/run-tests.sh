@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The project's whole test command (README: `npm test`): system packages, the prebuilt bundles,
-# type-check, lint, unit and integration tests (vitest, Node), then end-to-end tests (Playwright,
+# formatting, type-check, lint, unit and integration tests (vitest, Node), then end-to-end tests (Playwright,
 # Debian Chromium), all inside a private D-Bus session with an unlocked gnome-keyring so keytar
 # talks to a real OS keychain, and with a private temp folder that is removed at the end, so the
 # suite leaves nothing in the system's.
@@ -52,6 +52,8 @@ if [ -z "${SCANBRIDGE_IN_KEYRING:-}" ]; then
   exit "$status"
 fi
 
+# The formatter first: it takes seconds and names every file that is not formatted.
+echo "== format:check"; npm run -s format:check
 echo "== build"; node main/esbuild.config.mjs; npm run -s build
 # Type-check and lint read the same sources and each keeps one core busy: run them side by side,
 # each into its own log, shown in order once both have ended.
