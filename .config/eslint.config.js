@@ -18,20 +18,40 @@ const packages = (files, patterns) => ({
 });
 
 /** One zone of import-x/no-restricted-paths: files under `target` must not import anything under `from`. */
-const zone = (target, from, section, what, except) => ({ target, from, ...(except ? { except } : {}), message: `${what} (${ARCH} §${section}).` });
+const zone = (target, from, section, what, except) => ({
+  target,
+  from,
+  ...(except ? { except } : {}),
+  message: `${what} (${ARCH} §${section}).`,
+});
 const core = (...dirs) => dirs.map((d) => `main/core/${d}`);
 const room = (...names) => names.map((n) => `main/core/agent/${n}`);
 
 /** The raw-IPC rule (§5); repeated in blocks that add selectors of their own, since a later block replaces the options. */
 const rawIpc = [
-  { selector: "ImportSpecifier[imported.name=/^(ipcMain|ipcRenderer)$/]", message: `Raw IPC only in main/ipc and preload/index.ts (${ARCH} §5).` },
-  { selector: "MemberExpression[object.property.name='webContents'][property.name='send']", message: `webContents.send only in main/ipc (${ARCH} §5).` },
-  { selector: "MemberExpression[object.name='webContents'][property.name='send']", message: `webContents.send only in main/ipc (${ARCH} §5).` },
+  {
+    selector: 'ImportSpecifier[imported.name=/^(ipcMain|ipcRenderer)$/]',
+    message: `Raw IPC only in main/ipc and preload/index.ts (${ARCH} §5).`,
+  },
+  {
+    selector: "MemberExpression[object.property.name='webContents'][property.name='send']",
+    message: `webContents.send only in main/ipc (${ARCH} §5).`,
+  },
+  {
+    selector: "MemberExpression[object.name='webContents'][property.name='send']",
+    message: `webContents.send only in main/ipc (${ARCH} §5).`,
+  },
 ];
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', 'main/.build/**', 'renderer/dist/**', 'test/.artifacts/**', 'test/fixtures/.generated/**'],
+    ignores: [
+      '**/node_modules/**',
+      'main/.build/**',
+      'renderer/dist/**',
+      'test/.artifacts/**',
+      'test/fixtures/.generated/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.strict,
@@ -55,43 +75,126 @@ export default tseslint.config(
     plugins: { 'import-x': importX, scanbridge: { rules: { 'type-only-imports': typeOnlyImports } } },
     settings: {
       'import-x/resolver-next': [
-        createTypeScriptImportResolver({ noWarnOnMultipleProjects: true, project: ['main/tsconfig.json', 'main/tsconfig.core.json', 'preload/tsconfig.json', 'renderer/tsconfig.json', 'test/tsconfig.json'] }),
+        createTypeScriptImportResolver({
+          noWarnOnMultipleProjects: true,
+          project: [
+            'main/tsconfig.json',
+            'main/tsconfig.core.json',
+            'preload/tsconfig.json',
+            'renderer/tsconfig.json',
+            'test/tsconfig.json',
+          ],
+        }),
       ],
     },
     rules: {
-      'import-x/no-restricted-paths': ['error', {
-        zones: [
-          // §1: the core is plain Node.
-          zone('main/core', ['main/index.ts', 'main/cli.ts', 'main/windows', 'main/ipc', 'main/adapters', 'main/bin', 'renderer'], 1, 'main/core imports only main/core and preload/contract'),
-          zone('main/core', 'preload', 1, 'main/core imports only main/core and preload/contract', ['./contract']),
-          // §2: the core's own order.
-          zone('main/core/api', core('dicom', 'upload', 'watch', 'consent', 'agent', 'bridge', 'cli'), 2, 'api is the lowest layer of the core: it imports no other part of it'),
-          zone('main/core/dicom', core('api', 'upload', 'watch', 'consent', 'agent', 'bridge', 'cli'), 2, 'dicom is the lowest layer of the core: it imports no other part of it'),
-          zone('main/core/upload', core('watch', 'consent', 'agent', 'bridge', 'cli'), 2, 'upload sits below the agent and beside watch'),
-          zone('main/core/watch', core('api', 'upload', 'consent', 'agent', 'bridge', 'cli'), 2, 'watch sits below the agent and beside upload'),
-          zone('main/core/consent', core('upload', 'watch', 'agent', 'bridge', 'cli'), 2, 'consent sits below the agent, beside upload and watch'),
-          zone('main/core/agent', core('bridge', 'cli'), 2, 'the agent sits below the front ends (bridge, cli)'),
-          zone('main/core/bridge', core('cli'), 2, 'the bridge sits below the cli'),
-          // §2: the agent's rooms, bottom to top: host; service, queue; background, inbox; pipeline; handlers.
-          ...[
-            ['host', ['service', 'background', 'queue', 'inbox', 'pipeline', 'handlers'], 'host/ imports no other room of the agent'],
-            ['service', ['background', 'queue', 'inbox', 'pipeline', 'handlers'], 'service/ imports only host/ of the agent'],
-            ['queue', ['service', 'background', 'inbox', 'pipeline', 'handlers'], 'queue/ imports only host/ of the agent'],
-            ['background', ['queue', 'inbox', 'pipeline', 'handlers'], 'background/ imports only host/ and service/'],
-            ['inbox', ['service', 'background', 'pipeline', 'handlers'], 'inbox/ imports only host/ and queue/'],
-            ['pipeline', ['service', 'background', 'handlers'], 'pipeline/ imports only host/, queue/ and inbox/'],
-          ].map(([name, above, what]) => zone(`main/core/agent/${name}`, room(...above), 2, what)),
-          zone(['main/core/settings', 'main/core/secrets', 'main/core/paths.ts', 'main/core/credentials.ts', 'main/core/atomic-file.ts', 'main/core/private-fs.ts', 'main/core/tokens.ts', 'main/core/contract-failure.ts', 'main/core/poll-task.ts', 'main/core/emitter.ts', 'main/core/defined.ts'], core('dicom', 'upload', 'watch', 'consent', 'agent', 'bridge', 'cli'), 2, 'settings, secrets, paths and credentials are helpers below every layer'),
-          // §3: the window.
-          zone('renderer', ['main', 'test'], 3, 'The renderer imports only renderer/ and types from preload/contract'),
-          zone('renderer', 'preload', 3, 'The renderer imports only renderer/ and types from preload/contract', ['./contract']),
-          zone('preload', ['main', 'renderer', 'test'], 3, 'preload imports only electron and preload/contract'),
-          zone('preload/contract', ['preload/index.ts', 'preload/patient.ts'], 3, 'preload/contract imports nothing else'),
-          // §4: tests stay outside.
-          zone('main', 'test', 4, 'Nothing in main/ imports test/'),
-          zone('test/emulator', ['main', 'preload', 'renderer'], 4, 'test/emulator must not import project code'),
-        ],
-      }],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            // §1: the core is plain Node.
+            zone(
+              'main/core',
+              ['main/index.ts', 'main/cli.ts', 'main/windows', 'main/ipc', 'main/adapters', 'main/bin', 'renderer'],
+              1,
+              'main/core imports only main/core and preload/contract',
+            ),
+            zone('main/core', 'preload', 1, 'main/core imports only main/core and preload/contract', ['./contract']),
+            // §2: the core's own order.
+            zone(
+              'main/core/api',
+              core('dicom', 'upload', 'watch', 'consent', 'agent', 'bridge', 'cli'),
+              2,
+              'api is the lowest layer of the core: it imports no other part of it',
+            ),
+            zone(
+              'main/core/dicom',
+              core('api', 'upload', 'watch', 'consent', 'agent', 'bridge', 'cli'),
+              2,
+              'dicom is the lowest layer of the core: it imports no other part of it',
+            ),
+            zone(
+              'main/core/upload',
+              core('watch', 'consent', 'agent', 'bridge', 'cli'),
+              2,
+              'upload sits below the agent and beside watch',
+            ),
+            zone(
+              'main/core/watch',
+              core('api', 'upload', 'consent', 'agent', 'bridge', 'cli'),
+              2,
+              'watch sits below the agent and beside upload',
+            ),
+            zone(
+              'main/core/consent',
+              core('upload', 'watch', 'agent', 'bridge', 'cli'),
+              2,
+              'consent sits below the agent, beside upload and watch',
+            ),
+            zone('main/core/agent', core('bridge', 'cli'), 2, 'the agent sits below the front ends (bridge, cli)'),
+            zone('main/core/bridge', core('cli'), 2, 'the bridge sits below the cli'),
+            // §2: the agent's rooms, bottom to top: host; service, queue; background, inbox; pipeline; handlers.
+            ...[
+              [
+                'host',
+                ['service', 'background', 'queue', 'inbox', 'pipeline', 'handlers'],
+                'host/ imports no other room of the agent',
+              ],
+              [
+                'service',
+                ['background', 'queue', 'inbox', 'pipeline', 'handlers'],
+                'service/ imports only host/ of the agent',
+              ],
+              [
+                'queue',
+                ['service', 'background', 'inbox', 'pipeline', 'handlers'],
+                'queue/ imports only host/ of the agent',
+              ],
+              ['background', ['queue', 'inbox', 'pipeline', 'handlers'], 'background/ imports only host/ and service/'],
+              ['inbox', ['service', 'background', 'pipeline', 'handlers'], 'inbox/ imports only host/ and queue/'],
+              ['pipeline', ['service', 'background', 'handlers'], 'pipeline/ imports only host/, queue/ and inbox/'],
+            ].map(([name, above, what]) => zone(`main/core/agent/${name}`, room(...above), 2, what)),
+            zone(
+              [
+                'main/core/settings',
+                'main/core/secrets',
+                'main/core/paths.ts',
+                'main/core/credentials.ts',
+                'main/core/atomic-file.ts',
+                'main/core/private-fs.ts',
+                'main/core/tokens.ts',
+                'main/core/contract-failure.ts',
+                'main/core/poll-task.ts',
+                'main/core/emitter.ts',
+                'main/core/defined.ts',
+              ],
+              core('dicom', 'upload', 'watch', 'consent', 'agent', 'bridge', 'cli'),
+              2,
+              'settings, secrets, paths and credentials are helpers below every layer',
+            ),
+            // §3: the window.
+            zone(
+              'renderer',
+              ['main', 'test'],
+              3,
+              'The renderer imports only renderer/ and types from preload/contract',
+            ),
+            zone('renderer', 'preload', 3, 'The renderer imports only renderer/ and types from preload/contract', [
+              './contract',
+            ]),
+            zone('preload', ['main', 'renderer', 'test'], 3, 'preload imports only electron and preload/contract'),
+            zone(
+              'preload/contract',
+              ['preload/index.ts', 'preload/patient.ts'],
+              3,
+              'preload/contract imports nothing else',
+            ),
+            // §4: tests stay outside.
+            zone('main', 'test', 4, 'Nothing in main/ imports test/'),
+            zone('test/emulator', ['main', 'preload', 'renderer'], 4, 'test/emulator must not import project code'),
+          ],
+        },
+      ],
     },
   },
   // §6: no import cycle, type imports included (import-x's no-cycle follows value imports only).
@@ -99,7 +202,10 @@ export default tseslint.config(
     files: ['main/**/*.ts', 'preload/**/*.ts', 'renderer/src/**/*.{ts,tsx}'],
     plugins: { cycles: { rules: { 'no-import-cycle': noImportCycle } } },
     // import-x reads the modules it walks through only when it knows their extension and parser.
-    settings: { 'import-x/extensions': ['.ts', '.tsx'], 'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] } },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+    },
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'cycles/no-import-cycle': ['error', { message: `Modules read in one direction (${ARCH} §6).` }],
@@ -112,13 +218,29 @@ export default tseslint.config(
     rules: { 'max-lines-per-function': ['error', { max: 120 }] },
   },
   // §1: no Electron, native adapters or React in the core, not even with a dynamic import().
-  packages(['main/core/**/*.ts'], [{ group: ['electron', 'electron/*', 'electron-store', 'keytar', 'react', 'react-dom', 'react/*'], message: `main/core must not import Electron, native adapters or React (${ARCH} §1).` }]),
+  packages(
+    ['main/core/**/*.ts'],
+    [
+      {
+        group: ['electron', 'electron/*', 'electron-store', 'keytar', 'react', 'react-dom', 'react/*'],
+        message: `main/core must not import Electron, native adapters or React (${ARCH} §1).`,
+      },
+    ],
+  ),
   {
     files: ['main/core/**/*.ts'],
     rules: {
-      'no-restricted-syntax': ['error', ...rawIpc,
-        { selector: "ImportExpression[source.value=/^(electron|keytar)(\\/|$)/]", message: `main/core must not load Electron or keytar, not even with import() (${ARCH} §1).` },
-        { selector: "CallExpression[callee.name='require'][arguments.0.value=/^(electron|keytar)(\\/|$)/]", message: `main/core must not load Electron or keytar (${ARCH} §1).` },
+      'no-restricted-syntax': [
+        'error',
+        ...rawIpc,
+        {
+          selector: 'ImportExpression[source.value=/^(electron|keytar)(\\/|$)/]',
+          message: `main/core must not load Electron or keytar, not even with import() (${ARCH} §1).`,
+        },
+        {
+          selector: "CallExpression[callee.name='require'][arguments.0.value=/^(electron|keytar)(\\/|$)/]",
+          message: `main/core must not load Electron or keytar (${ARCH} §1).`,
+        },
       ],
     },
   },
@@ -131,12 +253,22 @@ export default tseslint.config(
   {
     files: ['renderer/**/*.{ts,tsx}'],
     rules: {
-      'scanbridge/type-only-imports': ['error', {
-        dir: 'preload',
-        allow: ['preload/contract/vocabulary.ts'],
-        message: `The renderer imports only types from preload/contract (values from vocabulary.ts): use import type (${ARCH} §3).`,
-      }],
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['electron', 'electron/*'], message: `The renderer never imports Electron (${ARCH} §3).` }] }],
+      'scanbridge/type-only-imports': [
+        'error',
+        {
+          dir: 'preload',
+          allow: ['preload/contract/vocabulary.ts'],
+          message: `The renderer imports only types from preload/contract (values from vocabulary.ts): use import type (${ARCH} §3).`,
+        },
+      ],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['electron', 'electron/*'], message: `The renderer never imports Electron (${ARCH} §3).` },
+          ],
+        },
+      ],
     },
   },
   // §5: raw IPC only inside the typed wrappers.

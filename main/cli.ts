@@ -13,14 +13,19 @@ const commands: Record<string, () => Promise<CliCommand>> = {
   // SCANBRIDGE_KEYCHAIN_SERVICE keeps the demo's and the end-to-end tests' keys apart from the clinic's own.
   serve: async () =>
     (await import('./core/cli/serve')).createServeCommand({
-      secretStore: async () => new (await import('./adapters/keytar-secret-store')).KeytarSecretStore({ service: process.env['SCANBRIDGE_KEYCHAIN_SERVICE'] || undefined }),
+      secretStore: async () =>
+        new (await import('./adapters/keytar-secret-store')).KeytarSecretStore({
+          service: process.env['SCANBRIDGE_KEYCHAIN_SERVICE'] || undefined,
+        }),
     }),
 };
 
 const usage = `Usage: scanbridge <command> [options]
 
 Commands:
-${Object.keys(commands).map((c) => `  ${c}`).join('\n')}
+${Object.keys(commands)
+  .map((c) => `  ${c}`)
+  .join('\n')}
 `;
 
 async function main(): Promise<number> {
@@ -44,7 +49,9 @@ async function main(): Promise<number> {
     signal: controller.signal,
   };
   try {
-    return await (await load())(io);
+    return await (
+      await load()
+    )(io);
   } catch (err) {
     if (err instanceof UsageError) {
       process.stderr.write(`scanbridge ${name}: ${err.message}\n`);

@@ -18,7 +18,9 @@ try {
   esbuild = await import('esbuild');
 } catch {
   // `npm ci --omit=dev` has no esbuild: the command then runs from the TypeScript sources (slower start).
-  process.stderr.write('esbuild is not installed: skipping the build; `scanbridge` will run from the TypeScript sources.\n');
+  process.stderr.write(
+    'esbuild is not installed: skipping the build; `scanbridge` will run from the TypeScript sources.\n',
+  );
   process.exit(0);
 }
 
@@ -37,7 +39,8 @@ const common = {
 };
 
 // ESM output for a "type": "module" package; the CommonJS dependencies bundled in need a require().
-const esmRequireBanner = "import { createRequire as __scanbridgeCreateRequire } from 'node:module'; const require = __scanbridgeCreateRequire(import.meta.url);";
+const esmRequireBanner =
+  "import { createRequire as __scanbridgeCreateRequire } from 'node:module'; const require = __scanbridgeCreateRequire(import.meta.url);";
 
 /**
  * The command. Built into a fresh folder and swapped in whole, so that a `scanbridge` started

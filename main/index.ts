@@ -34,7 +34,11 @@ let quitting = false;
 
 function trayLabels(a: Agent): TrayLabels {
   const t = texts(a.language());
-  return { open: t.trayOpen, quit: t.trayQuit, tooltip: { idle: t.trayIdle, uploading: t.trayUploading, error: t.trayError } };
+  return {
+    open: t.trayOpen,
+    quit: t.trayQuit,
+    tooltip: { idle: t.trayIdle, uploading: t.trayUploading, error: t.trayError },
+  };
 }
 
 function showMainWindow(): void {
@@ -58,7 +62,11 @@ async function start(): Promise<void> {
 
   // The display setting is read when the window opens or a display comes or goes.
   let displayId: number | null = null;
-  const patientDisplay = desktopPatientDisplay({ preload: paths.patientPreload, displayId: () => displayId, isQuitting: () => quitting });
+  const patientDisplay = desktopPatientDisplay({
+    preload: paths.patientPreload,
+    displayId: () => displayId,
+    isQuitting: () => quitting,
+  });
   const dataDir = appDataDir();
   agent = await startAgent({
     patientDisplay,
@@ -87,8 +95,16 @@ async function start(): Promise<void> {
 
   // The patient display may call its consent session's methods and nothing else; the main window anything.
   const patientOnly = new Set<MethodName>(patientMethodNames);
-  registerContractHandlers(running.host, isAppUrl, (name, sender) => sender.id !== patientDisplay.contentsId() || patientOnly.has(name));
-  forwardEvents(running.host, () => (mainWindow && !mainWindow.isDestroyed() ? [mainWindow.webContents] : []), isAppUrl);
+  registerContractHandlers(
+    running.host,
+    isAppUrl,
+    (name, sender) => sender.id !== patientDisplay.contentsId() || patientOnly.has(name),
+  );
+  forwardEvents(
+    running.host,
+    () => (mainWindow && !mainWindow.isDestroyed() ? [mainWindow.webContents] : []),
+    isAppUrl,
+  );
 
   tray = createAppTray({
     icon: paths.trayIcon,
@@ -129,8 +145,11 @@ if (!app.requestSingleInstanceLock()) {
       app.quit();
     });
   });
-  app.whenReady().then(start).catch((e: unknown) => {
-    log.error(`start-up failed: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
-    app.exit(1);
-  });
+  app
+    .whenReady()
+    .then(start)
+    .catch((e: unknown) => {
+      log.error(`start-up failed: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
+      app.exit(1);
+    });
 }

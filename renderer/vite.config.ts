@@ -21,7 +21,10 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
-            { name: 'mantine', test: /[\\/]node_modules[\\/](@mantine[\\/](core|hooks)|@floating-ui[\\/][^\\/]+)[\\/]/ },
+            {
+              name: 'mantine',
+              test: /[\\/]node_modules[\\/](@mantine[\\/](core|hooks)|@floating-ui[\\/][^\\/]+)[\\/]/,
+            },
           ],
         },
       },

@@ -83,7 +83,11 @@ export default {
       const back = target === file ? [] : pathBack(target, file);
       if (!back) return;
       reported.add(target);
-      context.report({ node, messageId: 'cycle', data: { path: [file, ...back, file].map(name).join(' → '), message } });
+      context.report({
+        node,
+        messageId: 'cycle',
+        data: { path: [file, ...back, file].map(name).join(' → '), message },
+      });
     };
     return {
       ImportDeclaration: (node) => check(node.source, node.source.value),

@@ -14,31 +14,47 @@ const within = (file, dir) => {
 export default {
   meta: {
     type: 'problem',
-    schema: [{
-      type: 'object',
-      properties: { dir: { type: 'string' }, message: { type: 'string' }, allow: { type: 'array', items: { type: 'string' } } },
-      required: ['dir', 'message'],
-      additionalProperties: false,
-    }],
+    schema: [
+      {
+        type: 'object',
+        properties: {
+          dir: { type: 'string' },
+          message: { type: 'string' },
+          allow: { type: 'array', items: { type: 'string' } },
+        },
+        required: ['dir', 'message'],
+        additionalProperties: false,
+      },
+    ],
     messages: { valueImport: '{{message}}' },
   },
   create(context) {
     const { dir, message, allow = [] } = context.options[0];
     const root = resolve(context.cwd, dir);
-    const allowed = new Set(allow.flatMap((f) => [resolve(context.cwd, f), resolve(context.cwd, f).replace(/\.ts$/, '')]));
+    const allowed = new Set(
+      allow.flatMap((f) => [resolve(context.cwd, f), resolve(context.cwd, f).replace(/\.ts$/, '')]),
+    );
     const here = dirname(context.filename);
     const targetsDir = (spec) =>
-      typeof spec === 'string' && spec.startsWith('.') && within(resolve(here, spec), root) && !allowed.has(resolve(here, spec));
-    const allTypes = (node) => node.importKind === 'type' || node.exportKind === 'type' || (node.specifiers?.length > 0 && node.specifiers.every((s) => s.importKind === 'type' || s.exportKind === 'type'));
+      typeof spec === 'string' &&
+      spec.startsWith('.') &&
+      within(resolve(here, spec), root) &&
+      !allowed.has(resolve(here, spec));
+    const allTypes = (node) =>
+      node.importKind === 'type' ||
+      node.exportKind === 'type' ||
+      (node.specifiers?.length > 0 && node.specifiers.every((s) => s.importKind === 'type' || s.exportKind === 'type'));
     const check = (node) => {
-      if (node.source && targetsDir(node.source.value) && !allTypes(node)) context.report({ node: node.source, messageId: 'valueImport', data: { message } });
+      if (node.source && targetsDir(node.source.value) && !allTypes(node))
+        context.report({ node: node.source, messageId: 'valueImport', data: { message } });
     };
     return {
       ImportDeclaration: check,
       ExportNamedDeclaration: check,
       ExportAllDeclaration: check,
       ImportExpression(node) {
-        if (node.source.type === 'Literal' && targetsDir(node.source.value)) context.report({ node: node.source, messageId: 'valueImport', data: { message } });
+        if (node.source.type === 'Literal' && targetsDir(node.source.value))
+          context.report({ node: node.source, messageId: 'valueImport', data: { message } });
       },
     };
   },

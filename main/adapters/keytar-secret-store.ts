@@ -1,7 +1,11 @@
 // The only module that imports keytar (a native module): API keys in the OS keychain.
 import type * as KeytarModule from 'keytar';
 import type { KeyKind } from '../core/api/sandbox';
-import { DEFAULT_KEYCHAIN_TIMEOUT_MS, KeychainUnavailableError, withKeychainTimeout } from '../core/secrets/keychain-errors';
+import {
+  DEFAULT_KEYCHAIN_TIMEOUT_MS,
+  KeychainUnavailableError,
+  withKeychainTimeout,
+} from '../core/secrets/keychain-errors';
 import type { SecretStore } from '../core/secrets/secret-store';
 
 /** Service name of the keychain entries. */
@@ -22,7 +26,9 @@ export class KeytarSecretStore implements SecretStore {
 
   private readonly load: () => Promise<Keytar & { default?: Keytar }>;
 
-  constructor(options: { service?: string; timeoutMs?: number; load?: () => Promise<Keytar & { default?: Keytar }> } = {}) {
+  constructor(
+    options: { service?: string; timeoutMs?: number; load?: () => Promise<Keytar & { default?: Keytar }> } = {},
+  ) {
     this.service = options.service ?? KEYCHAIN_SERVICE;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_KEYCHAIN_TIMEOUT_MS;
     // keytar is an optional dependency: `npm ci` leaves it out where its native build fails.

@@ -9,7 +9,11 @@ export const HIDDEN_FLAG = '--hidden';
 
 function autostartFile(): string {
   const config = process.env['XDG_CONFIG_HOME'];
-  return join(config && config.startsWith('/') ? config : join(homedir(), '.config'), 'autostart', 'scanbridge.desktop');
+  return join(
+    config && config.startsWith('/') ? config : join(homedir(), '.config'),
+    'autostart',
+    'scanbridge.desktop',
+  );
 }
 
 /** Registers (or removes) the app as a login item that starts hidden. */
@@ -22,7 +26,10 @@ export function setStartAtLogin(enabled: boolean): void {
     }
     const exec = process.env['APPIMAGE'] ?? process.execPath;
     mkdirSync(join(file, '..'), { recursive: true });
-    writeFileSync(file, `[Desktop Entry]\nType=Application\nName=ScanBridge\nExec="${exec}" ${HIDDEN_FLAG}\nX-GNOME-Autostart-enabled=true\nNoDisplay=false\n`);
+    writeFileSync(
+      file,
+      `[Desktop Entry]\nType=Application\nName=ScanBridge\nExec="${exec}" ${HIDDEN_FLAG}\nX-GNOME-Autostart-enabled=true\nNoDisplay=false\n`,
+    );
     return;
   }
   app.setLoginItemSettings({ openAtLogin: enabled, args: [HIDDEN_FLAG] });

@@ -12,7 +12,12 @@ export type TrayLabels = { open: string; quit: string; tooltip: Record<TrayState
 export type AppTray = { setState(state: TrayState): void; setLabels(labels: TrayLabels): void; destroy(): void };
 
 /** Creates the tray icon. The caller must keep the returned object referenced (a collected Tray disappears). */
-export function createAppTray(options: { icon: (state: TrayState) => string; labels: TrayLabels; onOpen: () => void; onQuit: () => void }): AppTray {
+export function createAppTray(options: {
+  icon: (state: TrayState) => string;
+  labels: TrayLabels;
+  onOpen: () => void;
+  onQuit: () => void;
+}): AppTray {
   const images = new Map<TrayState, NativeImage>();
   const image = (state: TrayState): NativeImage => {
     let img = images.get(state);
@@ -27,11 +32,13 @@ export function createAppTray(options: { icon: (state: TrayState) => string; lab
   const tray = new Tray(image(state));
   const refresh = (): void => {
     tray.setToolTip(labels.tooltip[state]);
-    tray.setContextMenu(Menu.buildFromTemplate([
-      { label: labels.open, click: options.onOpen },
-      { type: 'separator' },
-      { label: labels.quit, click: options.onQuit },
-    ]));
+    tray.setContextMenu(
+      Menu.buildFromTemplate([
+        { label: labels.open, click: options.onOpen },
+        { type: 'separator' },
+        { label: labels.quit, click: options.onQuit },
+      ]),
+    );
   };
   tray.on('click', options.onOpen);
   refresh();

@@ -34,7 +34,9 @@ if (problem === null) {
   await import(new URL('cli.mjs', bundleDir).href);
 } else {
   if (process.env.SCANBRIDGE_FROM_SOURCES !== '1') {
-    process.stderr.write(`scanbridge: running from the TypeScript sources (slower start): the bundle in main/.build/cli is not used because ${problem}. \`npm run build:cli\` rebuilds it.\n`);
+    process.stderr.write(
+      `scanbridge: running from the TypeScript sources (slower start): the bundle in main/.build/cli is not used because ${problem}. \`npm run build:cli\` rebuilds it.\n`,
+    );
   }
   const { register } = await import('tsx/esm/api');
   register();

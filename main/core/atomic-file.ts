@@ -43,7 +43,7 @@ export function writeFileAtomicSync(path: string, text: string, options: AtomicW
     const fd = openSync(tmp, 'wx', options.mode ?? 0o600);
     try {
       const buf = Buffer.from(text, 'utf8');
-      for (let off = 0; off < buf.length; ) off += writeSync(fd, buf, off, buf.length - off);
+      for (let off = 0; off < buf.length;) off += writeSync(fd, buf, off, buf.length - off);
       if (options.durable) fsyncSync(fd);
     } finally {
       closeSync(fd);

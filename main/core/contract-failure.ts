@@ -23,5 +23,8 @@ export class ContractFailure extends Error {
  */
 export function maybeDoneFailure(e: unknown): ContractFailure | null {
   if (!(e instanceof ApiError) || !e.outcomeUnknown) return null;
-  return new ContractFailure('maybe_done', `The answer to ${e.method ?? 'a call'} ${e.path ?? ''} was lost after the request may have reached the service (${e.code}).`);
+  return new ContractFailure(
+    'maybe_done',
+    `The answer to ${e.method ?? 'a call'} ${e.path ?? ''} was lost after the request may have reached the service (${e.code}).`,
+  );
 }

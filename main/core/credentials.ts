@@ -21,8 +21,15 @@ const MESSAGES: Record<CredentialsProblem, string> = {
 /** Nothing usable to talk to the service with. */
 export class CredentialsError extends Error {
   override name = 'CredentialsError';
-  constructor(readonly code: CredentialsProblem, kind?: KeyKind) {
-    super(code === 'no_api_key' && kind === 'sandbox' ? MESSAGES.no_api_key.replace('No API key', 'No sandbox API key') : MESSAGES[code]);
+  constructor(
+    readonly code: CredentialsProblem,
+    kind?: KeyKind,
+  ) {
+    super(
+      code === 'no_api_key' && kind === 'sandbox'
+        ? MESSAGES.no_api_key.replace('No API key', 'No sandbox API key')
+        : MESSAGES[code],
+    );
   }
 }
 
@@ -35,8 +42,14 @@ export type CredentialSources = {
 };
 
 /** What the environment says, when it says it: SCANBRIDGE_API_URL and SCANBRIDGE_API_KEY. */
-export function environmentCredentials(env: NodeJS.ProcessEnv): { baseUrl: string | undefined; apiKey: string | undefined } {
-  return { baseUrl: env['SCANBRIDGE_API_URL']?.trim() || undefined, apiKey: env['SCANBRIDGE_API_KEY']?.trim() || undefined };
+export function environmentCredentials(env: NodeJS.ProcessEnv): {
+  baseUrl: string | undefined;
+  apiKey: string | undefined;
+} {
+  return {
+    baseUrl: env['SCANBRIDGE_API_URL']?.trim() || undefined,
+    apiKey: env['SCANBRIDGE_API_KEY']?.trim() || undefined,
+  };
 }
 
 /** The service address in use: the environment's, else the saved one (null when neither). */

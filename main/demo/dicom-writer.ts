@@ -92,10 +92,19 @@ const us = (tag: number, n: number): Element => {
 
 /** Encodes one image as a complete Part-10 file (preamble, `DICM`, meta group, data set). */
 export function encodeDicom(img: DicomImage): Buffer {
-  if (img.pixels.length !== img.rows * img.cols) throw new Error(`expected ${img.rows * img.cols} pixels, got ${img.pixels.length}`);
+  if (img.pixels.length !== img.rows * img.cols)
+    throw new Error(`expected ${img.rows * img.cols} pixels, got ${img.pixels.length}`);
   const encoding = img.charset === 'ISO_IR 192' ? 'utf8' : 'latin1';
-  const text = (tag: number, vr: string, value: string): Element => ({ tag, vr, value: padded(Buffer.from(value, encoding), 0x20) });
-  const ascii = (tag: number, vr: string, value: string): Element => ({ tag, vr, value: padded(Buffer.from(value, 'latin1'), 0x20) });
+  const text = (tag: number, vr: string, value: string): Element => ({
+    tag,
+    vr,
+    value: padded(Buffer.from(value, encoding), 0x20),
+  });
+  const ascii = (tag: number, vr: string, value: string): Element => ({
+    tag,
+    vr,
+    value: padded(Buffer.from(value, 'latin1'), 0x20),
+  });
   const decimals = (values: number[]): string => values.map((v) => String(Number(v.toFixed(4)))).join('\\');
 
   const meta = encodeElements([
@@ -152,5 +161,12 @@ export function encodeDicom(img: DicomImage): Buffer {
       ascii(0x00201041, 'DS', decimals([img.slice.position[2]])),
     );
   }
-  return Buffer.concat([Buffer.alloc(128), Buffer.from('DICM', 'latin1'), header(0x00020000, 'UL', 4), groupLength, meta, encodeElements(elements)]);
+  return Buffer.concat([
+    Buffer.alloc(128),
+    Buffer.from('DICM', 'latin1'),
+    header(0x00020000, 'UL', 4),
+    groupLength,
+    meta,
+    encodeElements(elements),
+  ]);
 }

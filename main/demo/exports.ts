@@ -87,8 +87,20 @@ function intraoral(rows: number, cols: number, shift: number): Uint16Array {
   return px;
 }
 
-function common(p: Patient, studyUid: string, studyDate: string): Pick<DicomImage, 'studyUid' | 'charset' | 'patientName' | 'patientId' | 'birthDate' | 'sex' | 'studyDate'> {
-  return { studyUid, charset: p.charset, patientName: p.name, patientId: p.id, birthDate: p.birthDate, sex: p.sex, studyDate };
+function common(
+  p: Patient,
+  studyUid: string,
+  studyDate: string,
+): Pick<DicomImage, 'studyUid' | 'charset' | 'patientName' | 'patientId' | 'birthDate' | 'sex' | 'studyDate'> {
+  return {
+    studyUid,
+    charset: p.charset,
+    patientName: p.name,
+    patientId: p.id,
+    birthDate: p.birthDate,
+    sex: p.sex,
+    studyDate,
+  };
 }
 
 function today(): string {
@@ -102,9 +114,27 @@ export function sampleExports(options: SampleOptions = {}): SampleExport[] {
   const size = options.cbctSize ?? 400;
   const studyDate = options.studyDate ?? today();
 
-  const munoz: Patient = { name: 'MUÑOZ^JUAN CARLOS', id: '12.345.678-5', birthDate: '19800131', sex: 'M', charset: 'ISO_IR 100' };
-  const perez: Patient = { name: 'PÉREZ^MARÍA JOSÉ', id: '9.876.543-3', birthDate: '19751224', sex: 'F', charset: 'ISO_IR 192' };
-  const nunez: Patient = { name: 'NÚÑEZ^ÁLVARO', id: '15.555.000-K', birthDate: '19920607', sex: 'M', charset: 'ISO_IR 100' };
+  const munoz: Patient = {
+    name: 'MUÑOZ^JUAN CARLOS',
+    id: '12.345.678-5',
+    birthDate: '19800131',
+    sex: 'M',
+    charset: 'ISO_IR 100',
+  };
+  const perez: Patient = {
+    name: 'PÉREZ^MARÍA JOSÉ',
+    id: '9.876.543-3',
+    birthDate: '19751224',
+    sex: 'F',
+    charset: 'ISO_IR 192',
+  };
+  const nunez: Patient = {
+    name: 'NÚÑEZ^ÁLVARO',
+    id: '15.555.000-K',
+    birthDate: '19920607',
+    sex: 'M',
+    charset: 'ISO_IR 100',
+  };
 
   const cbctStudy = newUid();
   const cbctSeries = newUid();
@@ -211,7 +241,12 @@ export function sampleExports(options: SampleOptions = {}): SampleExport[] {
  * Writes an export into `target` file by file over about `seconds`, as a scanner does (each file
  * written in place: the watcher's settle time and completeness checks decide when it is done).
  */
-export async function writeLikeAScanner(exp: SampleExport, target: string, seconds: number, signal?: AbortSignal): Promise<number> {
+export async function writeLikeAScanner(
+  exp: SampleExport,
+  target: string,
+  seconds: number,
+  signal?: AbortSignal,
+): Promise<number> {
   const pause = (seconds * 1000) / Math.max(1, exp.files.length);
   let bytes = 0;
   for (const f of exp.files) {

@@ -65,7 +65,9 @@ async function startWithJsonLine<T>(command: string, argv: string[], env: NodeJS
 function run(command: string, argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, argv, { cwd: root, env, stdio: 'inherit' });
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${argv.join(' ')} exited with ${code}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${command} ${argv.join(' ')} exited with ${code}`)),
+    );
   });
 }
 
@@ -82,14 +84,18 @@ function electronBinary(): string | null {
   }
 }
 
-const hasDisplay = (): boolean => process.platform !== 'linux' || Boolean(process.env['DISPLAY'] || process.env['WAYLAND_DISPLAY']);
+const hasDisplay = (): boolean =>
+  process.platform !== 'linux' || Boolean(process.env['DISPLAY'] || process.env['WAYLAND_DISPLAY']);
 
 /**
  * The desktop app reads keys from the OS keychain: the demo puts the emulator's keys there under a
  * service of its own (never the clinic's entries). Without a usable keychain it hands the live key
  * over for the session (SCANBRIDGE_API_KEY); the sandbox key is then printed to paste.
  */
-async function keysForElectron(keys: { live: string; sandbox: string }): Promise<{ env: NodeJS.ProcessEnv; seeded: boolean; cleanup: () => Promise<void> }> {
+async function keysForElectron(keys: {
+  live: string;
+  sandbox: string;
+}): Promise<{ env: NodeJS.ProcessEnv; seeded: boolean; cleanup: () => Promise<void> }> {
   const store = new KeytarSecretStore({ service: 'ScanBridge Demo' });
   try {
     await store.set('live', keys.live);
@@ -106,7 +112,12 @@ async function keysForElectron(keys: { live: string; sandbox: string }): Promise
 
 async function main(): Promise<void> {
   const base = mkdtempSync(join(tmpdir(), 'scanbridge-demo-'));
-  const dirs = { emulator: join(base, 'emulator'), data: join(base, 'app-data'), config: join(base, 'config'), watch: join(base, 'Exportaciones escáner') };
+  const dirs = {
+    emulator: join(base, 'emulator'),
+    data: join(base, 'app-data'),
+    config: join(base, 'config'),
+    watch: join(base, 'Exportaciones escáner'),
+  };
   for (const d of Object.values(dirs)) await mkdir(d, { recursive: true });
 
   let agent: Agent | null = null;
@@ -146,10 +157,21 @@ async function main(): Promise<void> {
 
   try {
     say('Starting the service emulator…');
-    const emulator = await startWithJsonLine<EmulatorInfo>(process.execPath, ['--import', 'tsx', 'test/emulator/main.ts', '--port', '0', '--data', dirs.emulator, '--insecure-webhooks'], process.env, 'the emulator');
+    const emulator = await startWithJsonLine<EmulatorInfo>(
+      process.execPath,
+      ['--import', 'tsx', 'test/emulator/main.ts', '--port', '0', '--data', dirs.emulator, '--insecure-webhooks'],
+      process.env,
+      'the emulator',
+    );
     const keys = { live: emulator.keys['pro'] ?? '', sandbox: emulator.keys['sandbox'] ?? '' };
 
-    const env: NodeJS.ProcessEnv = { ...process.env, SCANBRIDGE_DATA_DIR: dirs.data, SCANBRIDGE_CONFIG_DIR: dirs.config, SCANBRIDGE_API_URL: emulator.base_url, SCANBRIDGE_KEYCHAIN_SERVICE: 'ScanBridge Demo' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      SCANBRIDGE_DATA_DIR: dirs.data,
+      SCANBRIDGE_CONFIG_DIR: dirs.config,
+      SCANBRIDGE_API_URL: emulator.base_url,
+      SCANBRIDGE_KEYCHAIN_SERVICE: 'ScanBridge Demo',
+    };
     const settings = openSettingsStore({ cwd: dirs.config, env });
     settings.update({
       api_base_url: emulator.base_url,
@@ -185,9 +207,13 @@ async function main(): Promise<void> {
         log: args.has('--verbose') ? stderrLogger('scanbridge demo') : quiet,
       });
       bridge = await startBridge({ host: agent.host, staticDir: join(root, 'renderer', 'dist'), port: 0 });
-      say(`ScanBridge runs in browser mode${args.has('--browser') ? '' : ' (no Electron binary or no display here)'}, connected to the emulator. Open:\n\n  ${bridge.url}\n`);
+      say(
+        `ScanBridge runs in browser mode${args.has('--browser') ? '' : ' (no Electron binary or no display here)'}, connected to the emulator. Open:\n\n  ${bridge.url}\n`,
+      );
     }
-    say(`Keys: live (plan pro) is active; the sandbox key is there too (Settings → keys).${sandboxToPaste ? `\n  To add the sandbox key, paste: ${keys.sandbox}` : ''}`);
+    say(
+      `Keys: live (plan pro) is active; the sandbox key is there too (Settings → keys).${sandboxToPaste ? `\n  To add the sandbox key, paste: ${keys.sandbox}` : ''}`,
+    );
     say(`Watch folder: ${dirs.watch}`);
     say('Press Ctrl+C to stop.\n');
 
@@ -199,7 +225,9 @@ async function main(): Promise<void> {
       total += await writeLikeAScanner(e, dirs.watch, i === 0 ? 8 : 1, scanner.signal);
       await sleep(1500);
     }
-    say(`Done: ${exports.length} exports (${(total / 1e6).toFixed(1)} MB) in the watch folder. They appear in the Inbox once complete.`);
+    say(
+      `Done: ${exports.length} exports (${(total / 1e6).toFixed(1)} MB) in the watch folder. They appear in the Inbox once complete.`,
+    );
   } catch (e) {
     if (scanner.signal.aborted) return;
     process.stderr.write(`demo: ${e instanceof Error ? e.message : String(e)}\n`);

@@ -21,12 +21,18 @@ function senderAllowed(event: IpcMainInvokeEvent, allowed: SenderCheck): boolean
 export type MethodPermit = (name: MethodName, sender: WebContents) => boolean;
 
 /** Registers a handler for every contract method; returns a function that removes them all. */
-export function registerContractHandlers(host: ContractHost, allowed: SenderCheck, permit: MethodPermit = () => true): () => void {
+export function registerContractHandlers(
+  host: ContractHost,
+  allowed: SenderCheck,
+  permit: MethodPermit = () => true,
+): () => void {
   const names = Object.keys(methods) as MethodName[];
   for (const name of names) {
     ipcMain.handle(name, async (event, rawArgs: unknown): Promise<IpcReply> => {
-      if (!senderAllowed(event, allowed)) return { ok: false, error: { code: 'forbidden_origin', message: 'This window may not call ScanBridge.' } };
-      if (!permit(name, event.sender)) return { ok: false, error: { code: 'forbidden_method', message: 'This window may not do that.' } };
+      if (!senderAllowed(event, allowed))
+        return { ok: false, error: { code: 'forbidden_origin', message: 'This window may not call ScanBridge.' } };
+      if (!permit(name, event.sender))
+        return { ok: false, error: { code: 'forbidden_method', message: 'This window may not do that.' } };
       try {
         return { ok: true, result: await host.call(name, rawArgs) };
       } catch (e) {

@@ -102,7 +102,13 @@ export function desktopPatientDisplay(options: {
     },
     displays(): DisplayInfo[] {
       const primary = screen.getPrimaryDisplay().id;
-      return screen.getAllDisplays().map((d) => ({ id: d.id, label: d.label || `#${d.id}`, primary: d.id === primary, width: d.size.width, height: d.size.height }));
+      return screen.getAllDisplays().map((d) => ({
+        id: d.id,
+        label: d.label || `#${d.id}`,
+        primary: d.id === primary,
+        width: d.size.width,
+        height: d.size.height,
+      }));
     },
     contentsId: () => (win && !win.isDestroyed() ? win.webContents.id : null),
   };

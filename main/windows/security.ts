@@ -5,7 +5,9 @@ import type { BrowserWindowConstructorOptions, Session, WebContents } from 'elec
 import { externalUrlAllowed, hostsOf, isAppUrl } from './policy';
 
 /** The web preferences every window gets; callers may only add a preload script. */
-function securePreferences(preload: string | undefined): NonNullable<BrowserWindowConstructorOptions['webPreferences']> {
+function securePreferences(
+  preload: string | undefined,
+): NonNullable<BrowserWindowConstructorOptions['webPreferences']> {
   return {
     ...(preload ? { preload } : {}),
     contextIsolation: true,
@@ -61,7 +63,11 @@ export function hardenSession(ses: Session): void {
   ses.setPermissionCheckHandler(() => false);
   ses.setDevicePermissionHandler(() => false);
   ses.webRequest.onBeforeRequest((details, callback) => {
-    const ok = isAppUrl(details.url) || details.url.startsWith('devtools:') || details.url.startsWith('data:') || details.url.startsWith('blob:');
+    const ok =
+      isAppUrl(details.url) ||
+      details.url.startsWith('devtools:') ||
+      details.url.startsWith('data:') ||
+      details.url.startsWith('blob:');
     callback({ cancel: !ok });
   });
 }

@@ -26,12 +26,20 @@ export type NotificationsState = { notifications: NotificationView[]; unread_cou
 
 export const activityMethods = {
   'activity:list': method<ActivityPageView>()(
-    z.object({
-      action: z.string().trim().min(1).max(100).regex(/^[a-z_]+(\.[a-z_]+)*$/).optional(),
-      /** The `next_cursor` of the previous page. */
-      before: z.string().trim().min(1).max(64).optional(),
-      limit: z.number().int().min(1).max(100).optional(),
-    }).strict(),
+    z
+      .object({
+        action: z
+          .string()
+          .trim()
+          .min(1)
+          .max(100)
+          .regex(/^[a-z_]+(\.[a-z_]+)*$/)
+          .optional(),
+        /** The `next_cursor` of the previous page. */
+        before: z.string().trim().min(1).max(64).optional(),
+        limit: z.number().int().min(1).max(100).optional(),
+      })
+      .strict(),
   ),
   /** The last list the core holds when it is recent, else a fresh one; `refresh` always asks the service. */
   'notifications:list': method<NotificationsState>()(z.object({ refresh: z.boolean().optional() }).strict()),

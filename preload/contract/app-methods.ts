@@ -7,33 +7,56 @@ import { FOLDER_EXAM_TYPES } from './vocabulary';
 const folderExamType = z.enum(FOLDER_EXAM_TYPES);
 const keyKind = z.enum(['live', 'sandbox']);
 
-const folderFields = z.object({
-  path: z.string().min(1).max(4096),
-  exam_type: folderExamType,
-  mode: z.enum(['auto', 'review']),
-  settle_seconds: z.number().int().min(1).max(3600),
-  polling: z.boolean(),
-}).strict();
+const folderFields = z
+  .object({
+    path: z.string().min(1).max(4096),
+    exam_type: folderExamType,
+    mode: z.enum(['auto', 'review']),
+    settle_seconds: z.number().int().min(1).max(3600),
+    polling: z.boolean(),
+  })
+  .strict();
 
 // Control characters (NUL, ESC…) and lone surrogates: an exam was once named "\ud800". The core
 // checks the same (main/core/dicom/clean-text.ts); the window is told at once.
 // eslint-disable-next-line no-control-regex
-const UNSAFE_TEXT = /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNSAFE_TEXT =
+  /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 export const appMethods = {
   'app:info': method<AppInfo>()(noArgs),
 
   'settings:get': method<Settings>()(noArgs),
-  'settings:update': method<Settings>()(z.object({
-    language: z.enum(['es', 'en', 'system']).optional(),
-    exam_name_template: z.string().min(1).max(200).refine((t) => !UNSAFE_TEXT.test(t), 'the exam-name template must not contain control characters or broken characters').optional(),
-    default_expiration_days: z.number().int().min(1).max(3650).nullable().optional(),
-    upload: z.object({
-      concurrency: z.number().int().min(1).max(16).optional(),
-      bandwidth_limit: z.number().int().min(0).max(10 * 1024 ** 3).optional(),
-      mode: z.enum(['files', 'zip', 'auto']).optional(),
-    }).strict().optional(),
-  }).strict()),
+  'settings:update': method<Settings>()(
+    z
+      .object({
+        language: z.enum(['es', 'en', 'system']).optional(),
+        exam_name_template: z
+          .string()
+          .min(1)
+          .max(200)
+          .refine(
+            (t) => !UNSAFE_TEXT.test(t),
+            'the exam-name template must not contain control characters or broken characters',
+          )
+          .optional(),
+        default_expiration_days: z.number().int().min(1).max(3650).nullable().optional(),
+        upload: z
+          .object({
+            concurrency: z.number().int().min(1).max(16).optional(),
+            bandwidth_limit: z
+              .number()
+              .int()
+              .min(0)
+              .max(10 * 1024 ** 3)
+              .optional(),
+            mode: z.enum(['files', 'zip', 'auto']).optional(),
+          })
+          .strict()
+          .optional(),
+      })
+      .strict(),
+  ),
 
   'folders:add': method<Settings>()(folderFields),
   'folders:update': method<Settings>()(folderFields.partial().extend({ id })),
@@ -45,7 +68,9 @@ export const appMethods = {
   /** Verifies a pasted key with GET /me without saving it. */
   'keys:verify': method<AccountView>()(z.object({ key: z.string().trim().min(8).max(512) }).strict()),
   /** Verifies, stores in the OS keychain and activates a key; its kind follows its prefix. */
-  'keys:save': method<{ status: KeysStatus; account: AccountView }>()(z.object({ key: z.string().trim().min(8).max(512) }).strict()),
+  'keys:save': method<{ status: KeysStatus; account: AccountView }>()(
+    z.object({ key: z.string().trim().min(8).max(512) }).strict(),
+  ),
   'keys:activate': method<KeysStatus>()(z.object({ kind: keyKind }).strict()),
   'keys:remove': method<KeysStatus>()(z.object({ kind: keyKind }).strict()),
 

@@ -40,21 +40,25 @@ export type PatientExam = { id: string; name: string | null; exam_type: string |
 const ymd = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD');
 
 /** The fields PATCH /exams/{id} accepts; only the ones given change. */
-export const examEditSchema = z.object({
-  name: z.string().trim().min(1).max(200).optional(),
-  patient_name: z.string().max(200).optional(),
-  patient_id: z.string().max(100).optional(),
-  birth_date: ymd.optional(),
-  reason: z.string().max(2000).optional(),
-  expiration_days: z.number().int().min(1).max(3650).nullable().optional(),
-  radiograph_subtype: z.enum(RADIOGRAPH_SUBTYPES).optional(),
-}).strict();
+export const examEditSchema = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    patient_name: z.string().max(200).optional(),
+    patient_id: z.string().max(100).optional(),
+    birth_date: ymd.optional(),
+    reason: z.string().max(2000).optional(),
+    expiration_days: z.number().int().min(1).max(3650).nullable().optional(),
+    radiograph_subtype: z.enum(RADIOGRAPH_SUBTYPES).optional(),
+  })
+  .strict();
 export type ExamEdit = z.input<typeof examEditSchema>;
 
 const byId = z.object({ id }).strict();
 
 export const examsMethods = {
-  'exams:list': method<ExamPage>()(z.object({ limit: z.number().int().min(1).max(100), offset: z.number().int().min(0).max(1_000_000) }).strict()),
+  'exams:list': method<ExamPage>()(
+    z.object({ limit: z.number().int().min(1).max(100), offset: z.number().int().min(0).max(1_000_000) }).strict(),
+  ),
   'exams:get': method<ExamView>()(byId),
   'exams:thumbnail': method<ExamThumbnail>()(byId),
   'exams:patient-exams': method<{ exams: PatientExam[] }>()(byId),

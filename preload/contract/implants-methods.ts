@@ -19,14 +19,25 @@ export type ImplantPageView = { implants: ImplantView[]; total: number; limit: n
 /** Exact matches (paged) and the near matches within 0.5 mm either way. */
 export type ImplantSizeView = ImplantPageView & { near_matches: ImplantView[] };
 
-const page = { limit: z.number().int().min(1).max(100).default(25), offset: z.number().int().min(0).max(1_000_000).default(0) };
+const page = {
+  limit: z.number().int().min(1).max(100).default(25),
+  offset: z.number().int().min(0).max(1_000_000).default(0),
+};
 const mm = z.number().finite().positive().max(100);
 
 export const implantsMethods = {
   'implants:brands': method<ImplantBrandsView>()(noArgs),
-  'implants:models': method<ImplantPageView>()(z.object({ brand: z.string().trim().min(1).max(200), ...page }).strict()),
+  'implants:models': method<ImplantPageView>()(
+    z.object({ brand: z.string().trim().min(1).max(200), ...page }).strict(),
+  ),
   'implants:search': method<ImplantPageView>()(z.object({ text: z.string().trim().min(1).max(200), ...page }).strict()),
   'implants:size': method<ImplantSizeView>()(
-    z.object({ length: mm.optional(), diameter: mm.optional(), ...page }).strict().refine((q) => q.length !== undefined || q.diameter !== undefined, { message: 'give a length, a diameter or both', path: ['length'] }),
+    z
+      .object({ length: mm.optional(), diameter: mm.optional(), ...page })
+      .strict()
+      .refine((q) => q.length !== undefined || q.diameter !== undefined, {
+        message: 'give a length, a diameter or both',
+        path: ['length'],
+      }),
   ),
 } as const;

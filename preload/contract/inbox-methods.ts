@@ -3,23 +3,32 @@ import { z } from 'zod';
 import { examType, id, method, noArgs } from './method';
 import type { InboxItem } from './types';
 
-const inboxFields = z.object({
-  name: z.string().trim().min(1).max(200),
-  patient_name: z.string().max(200),
-  patient_id: z.string().max(64),
-  birth_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable(),
-  reason: z.string().max(2000),
-  exam_type: examType,
-  expiration_days: z.number().int().min(1).max(3650).nullable(),
-}).strict();
+const inboxFields = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    patient_name: z.string().max(200),
+    patient_id: z.string().max(64),
+    birth_date: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .nullable(),
+    reason: z.string().max(2000),
+    exam_type: examType,
+    expiration_days: z.number().int().min(1).max(3650).nullable(),
+  })
+  .strict();
 
 export const inboxMethods = {
   'inbox:list': method<InboxItem[]>()(noArgs),
-  'inbox:update': method<InboxItem>()(z.object({
-    id,
-    fields: inboxFields.partial().optional(),
-    excluded_series: z.array(z.string().max(128)).max(1000).optional(),
-  }).strict()),
+  'inbox:update': method<InboxItem>()(
+    z
+      .object({
+        id,
+        fields: inboxFields.partial().optional(),
+        excluded_series: z.array(z.string().max(128)).max(1000).optional(),
+      })
+      .strict(),
+  ),
   // allow_incomplete: staff confirmed uploading a study without the files that cannot be read whole.
   'inbox:upload': method<{ job_id: string }>()(z.object({ id, allow_incomplete: z.boolean().optional() }).strict()),
   'inbox:dismiss': method<{ ok: true }>()(z.object({ id }).strict()),

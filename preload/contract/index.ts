@@ -110,13 +110,20 @@ export type IpcReply = { ok: true; result: unknown } | { ok: false; error: Contr
 
 /** True for a ContractError value (what every transport rejects with). */
 export function isContractError(value: unknown): value is ContractError {
-  return typeof value === 'object' && value !== null && typeof (value as { code?: unknown }).code === 'string' && typeof (value as { message?: unknown }).message === 'string';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { code?: unknown }).code === 'string' &&
+    typeof (value as { message?: unknown }).message === 'string'
+  );
 }
 
 type Domain<N extends string> = N extends `${infer D}:${string}` ? D : never;
 type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
 type ActionsOf<D extends string> = {
-  [M in MethodName as M extends `${D}:${infer A}` ? Camel<A> : never]: (args: MethodArgs<M>) => Promise<MethodResult<M>>;
+  [M in MethodName as M extends `${D}:${infer A}` ? Camel<A> : never]: (
+    args: MethodArgs<M>,
+  ) => Promise<MethodResult<M>>;
 };
 
 /**

@@ -5,7 +5,9 @@ import { z } from 'zod';
 import { EXAM_TYPES } from './vocabulary';
 
 /** Declares a method: its argument schema and (as a phantom) its result type. */
-export const method = <R>() => <A extends z.ZodType>(args: A) => ({ args, result: undefined as unknown as R });
+export const method =
+  <R>() =>
+  <A extends z.ZodType>(args: A) => ({ args, result: undefined as unknown as R });
 
 export const examType = z.enum(EXAM_TYPES);
 /**

@@ -44,7 +44,12 @@ export type OutcomeFinding =
   | { action: 'embed_enable'; enabled: boolean }
   | { action: 'report_upload'; present: boolean; filename: string | null; uploaded_at: string | null }
   | { action: 'report_sign'; signed: boolean; signed_at: string | null }
-  | { action: 'consent'; status: 'none' | 'pending' | 'signed'; signing_method: string | null; signed_at: string | null }
+  | {
+      action: 'consent';
+      status: 'none' | 'pending' | 'signed';
+      signing_method: string | null;
+      signed_at: string | null;
+    }
   /** Subscriptions with exactly that address. */
   | { action: 'webhook_create'; matches: number }
   /** Test deliveries (`test.ping`) in the subscription's log, and when the newest was made. */

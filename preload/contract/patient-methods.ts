@@ -15,14 +15,23 @@ export const patientMethods = {
   /** Tells the front desk how far the patient is (read to the end, signing). */
   'patient:progress': method<{ ok: true }>()(session.extend({ phase: z.enum(['reading', 'signing']) })),
   /** Signs in person with the drawn signature (PNG, base64). */
-  'patient:sign': method<{ ok: true }>()(session.extend({
-    signer_name: z.string().trim().min(1).max(200),
-    document: z.string().trim().min(1).max(50),
-    birth_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable(),
-    signature_png: z.string().min(100).max(2_000_000),
-    accepted: z.literal(true),
-  }).strict()),
+  'patient:sign': method<{ ok: true }>()(
+    session
+      .extend({
+        signer_name: z.string().trim().min(1).max(200),
+        document: z.string().trim().min(1).max(50),
+        birth_date: z
+          .string()
+          .regex(/^\d{4}-\d{2}-\d{2}$/)
+          .nullable(),
+        signature_png: z.string().min(100).max(2_000_000),
+        accepted: z.literal(true),
+      })
+      .strict(),
+  ),
 } as const;
 
 /** The method names a patient display may call, and nothing else. */
-export const patientMethodNames: readonly (keyof typeof patientMethods)[] = Object.keys(patientMethods) as (keyof typeof patientMethods)[];
+export const patientMethodNames: readonly (keyof typeof patientMethods)[] = Object.keys(
+  patientMethods,
+) as (keyof typeof patientMethods)[];

@@ -20,11 +20,19 @@ export const reportsMethods = {
   'reports:get': method<{ report: ReportView | null }>()(byExam),
   /** The PDF's bytes (base64), downloaded by main from the presigned URL. */
   'reports:pdf': method<{ base64: string }>()(byExam),
-  'reports:upload': method<{ report: ReportView }>()(z.object({
-    exam_id: id,
-    filename: z.string().trim().min(1).max(255),
-    base64: z.string().min(8).max(Math.ceil((MAX_REPORT_BYTES * 4) / 3) + 4).regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be base64'),
-  }).strict()),
+  'reports:upload': method<{ report: ReportView }>()(
+    z
+      .object({
+        exam_id: id,
+        filename: z.string().trim().min(1).max(255),
+        base64: z
+          .string()
+          .min(8)
+          .max(Math.ceil((MAX_REPORT_BYTES * 4) / 3) + 4)
+          .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be base64'),
+      })
+      .strict(),
+  ),
   'reports:sign': method<ReportSignatureView>()(byExam),
   'reports:delete': method<{ deleted: true }>()(byExam),
 } as const;

@@ -14,21 +14,29 @@ export type EmbedEnabledView = { embed_url: string; iframe_snippet: string; toke
 const byExam = z.object({ exam_id: id }).strict();
 
 export const shareMethods = {
-  'share:email': method<ShareSent>()(z.object({
-    exam_id: id,
-    to: z.array(email).min(1).max(10),
-    cc: z.array(email).max(10).default([]),
-    message: z.string().max(2000).optional(),
-    locale: z.enum(['es', 'en', 'pt']),
-  }).strict()),
+  'share:email': method<ShareSent>()(
+    z
+      .object({
+        exam_id: id,
+        to: z.array(email).min(1).max(10),
+        cc: z.array(email).max(10).default([]),
+        message: z.string().max(2000).optional(),
+        locale: z.enum(['es', 'en', 'pt']),
+      })
+      .strict(),
+  ),
   'share:public-page': method<PublicPage>()(byExam),
   'share:rotate-pin': method<RotatedPin>()(byExam),
   'share:embed': method<EmbedView>()(byExam),
-  'share:embed-enable': method<EmbedEnabledView>()(z.object({
-    exam_id: id,
-    title: z.string().trim().max(200).optional(),
-    show_year: z.boolean(),
-    show_study_type: z.boolean(),
-  }).strict()),
+  'share:embed-enable': method<EmbedEnabledView>()(
+    z
+      .object({
+        exam_id: id,
+        title: z.string().trim().max(200).optional(),
+        show_year: z.boolean(),
+        show_study_type: z.boolean(),
+      })
+      .strict(),
+  ),
   'share:embed-revoke': method<{ revoked: true }>()(byExam),
 } as const;

@@ -39,14 +39,16 @@ export const supportMethods = {
   'support:list': method<{ tickets: TicketView[]; sandbox: boolean }>()(noArgs),
   'support:get': method<{ ticket: TicketView; replies: TicketReply[] }>()(z.object({ id }).strict()),
   'support:create': method<TicketView>()(
-    z.object({
-      subject: z.string().trim().min(1).max(200),
-      message: z.string().trim().min(1).max(8000),
-      category: z.enum(ticketCategories).optional(),
-      exam_id: z.string().trim().max(100).optional(),
-      /** Appends the diagnostics summary (the one `support:diagnostics` showed). */
-      include_diagnostics: z.boolean().optional(),
-    }).strict(),
+    z
+      .object({
+        subject: z.string().trim().min(1).max(200),
+        message: z.string().trim().min(1).max(8000),
+        category: z.enum(ticketCategories).optional(),
+        exam_id: z.string().trim().max(100).optional(),
+        /** Appends the diagnostics summary (the one `support:diagnostics` showed). */
+        include_diagnostics: z.boolean().optional(),
+      })
+      .strict(),
   ),
   'support:diagnostics': method<Diagnostics>()(noArgs),
 } as const;

@@ -46,7 +46,13 @@ export type AppInfo = {
   system_language: Language;
 };
 
-export type KeychainState = { available: true } | { available: false; reason: 'no_dbus' | 'no_daemon' | 'timeout' | 'locked' | 'no_module' | 'error'; message: string };
+export type KeychainState =
+  | { available: true }
+  | {
+      available: false;
+      reason: 'no_dbus' | 'no_daemon' | 'timeout' | 'locked' | 'no_module' | 'error';
+      message: string;
+    };
 
 export type KeySlot = {
   present: boolean;
@@ -63,7 +69,12 @@ export type KeysStatus = {
   active: KeyKind | null;
 };
 
-export type RateState = { limit: number | null; remaining: number | null; reset_at: string | null; updated_at: string | null };
+export type RateState = {
+  limit: number | null;
+  remaining: number | null;
+  reset_at: string | null;
+  updated_at: string | null;
+};
 
 export type AccountView = {
   user_id: string;
@@ -91,7 +102,14 @@ export type StudyWarning =
   /** Names did not decode with the declared character set: check accents and ñ. */
   | 'charset_fallback';
 
-export type InboxSeries = { series_uid: string; modality: string; description: string | null; files: number; bytes: number; excluded: boolean };
+export type InboxSeries = {
+  series_uid: string;
+  modality: string;
+  description: string | null;
+  files: number;
+  bytes: number;
+  excluded: boolean;
+};
 
 export type InboxFields = {
   name: string;
@@ -124,7 +142,8 @@ export type InboxItem = {
   job_id: string | null;
 };
 
-export type UploadPhase = 'queued' | 'planning' | 'creating' | 'uploading' | 'confirming' | 'paused' | 'ready' | 'failed' | 'cancelled';
+export type UploadPhase =
+  'queued' | 'planning' | 'creating' | 'uploading' | 'confirming' | 'paused' | 'ready' | 'failed' | 'cancelled';
 
 export type UploadJobView = {
   id: string;

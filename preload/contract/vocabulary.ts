@@ -16,7 +16,16 @@ export const FOLDER_EXAM_TYPES = ['from_dicom', ...EXAM_TYPES] as const;
 export type FolderExamType = (typeof FOLDER_EXAM_TYPES)[number];
 
 /** Subtypes of a `radiografia` exam (API v1 `radiograph_subtype`). */
-export const RADIOGRAPH_SUBTYPES = ['panoramica', 'cefalometrica', 'periapical', 'bitewing', 'oclusal', 'carpal', 'atm', 'otra'] as const;
+export const RADIOGRAPH_SUBTYPES = [
+  'panoramica',
+  'cefalometrica',
+  'periapical',
+  'bitewing',
+  'oclusal',
+  'carpal',
+  'atm',
+  'otra',
+] as const;
 export type RadiographSubtype = (typeof RADIOGRAPH_SUBTYPES)[number];
 
 /** A detected study in the inbox: waiting for review, in the upload queue, or uploaded. */

@@ -54,7 +54,9 @@ export const webhookUrl = z
     try {
       const u = new URL(value);
       if (u.username || u.password) return false;
-      return u.protocol === 'https:' || (u.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname));
+      return (
+        u.protocol === 'https:' || (u.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname))
+      );
     } catch {
       return false;
     }
@@ -64,8 +66,19 @@ const events = z.array(z.enum(webhookEventTypes)).min(1).max(webhookEventTypes.l
 
 export const webhooksMethods = {
   'webhooks:list': method<{ webhooks: WebhookView[] }>()(noArgs),
-  'webhooks:create': method<CreatedWebhookView>()(z.object({ url: webhookUrl, events, description: z.string().trim().max(500).optional() }).strict()),
-  'webhooks:update': method<WebhookView>()(z.object({ id, enabled: z.boolean().optional(), events: events.optional(), description: z.string().trim().max(500).optional() }).strict()),
+  'webhooks:create': method<CreatedWebhookView>()(
+    z.object({ url: webhookUrl, events, description: z.string().trim().max(500).optional() }).strict(),
+  ),
+  'webhooks:update': method<WebhookView>()(
+    z
+      .object({
+        id,
+        enabled: z.boolean().optional(),
+        events: events.optional(),
+        description: z.string().trim().max(500).optional(),
+      })
+      .strict(),
+  ),
   'webhooks:remove': method<{ ok: true }>()(z.object({ id }).strict()),
   'webhooks:test': method<{ delivered: boolean; delivery: DeliveryView | null }>()(z.object({ id }).strict()),
   'webhooks:deliveries': method<{ deliveries: DeliveryView[] }>()(z.object({ id }).strict()),

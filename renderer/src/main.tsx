@@ -16,8 +16,12 @@ if (!rootElement) throw new Error('index.html has no #root');
 if (isPatientPage(window)) {
   // The patient display: its own small transport (a token bound to one consent session, or its own preload).
   const patient = selectPatientTransport(window);
-  createRoot(rootElement).render(<StrictMode>{patient ? <PatientApp transport={patient} /> : <NoTransport />}</StrictMode>);
+  createRoot(rootElement).render(
+    <StrictMode>{patient ? <PatientApp transport={patient} /> : <NoTransport />}</StrictMode>,
+  );
 } else {
   const transport = selectTransport(window);
-  createRoot(rootElement).render(<StrictMode>{transport ? <App transport={transport} /> : <NoTransport />}</StrictMode>);
+  createRoot(rootElement).render(
+    <StrictMode>{transport ? <App transport={transport} /> : <NoTransport />}</StrictMode>,
+  );
 }

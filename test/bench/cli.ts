@@ -26,7 +26,11 @@ function timed(cmd: string, args: string[], options: { cwd?: string; env?: NodeJ
   const argv = withTime ? ['-f', '%M', '-o', rssFile, cmd, ...args] : args;
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(withTime ? GNU_TIME : cmd, argv, { cwd: options.cwd ?? root, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(withTime ? GNU_TIME : cmd, argv, {
+      cwd: options.cwd ?? root,
+      env: options.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -70,12 +74,26 @@ export const benchCli: Bench = async (): Promise<BenchSection> => {
       const b = await timed(process.execPath, [bin, 'scan', empty, '--json'], { env });
       if (!b.stdout.includes('"studies":[]')) throw new Error(`unexpected output: ${b.stdout}`);
       bundled.push(b.ms);
-      sources.push((await timed(process.execPath, [bin, 'scan', empty, '--json'], { env: { ...env, SCANBRIDGE_FROM_SOURCES: '1' } })).ms);
+      sources.push(
+        (
+          await timed(process.execPath, [bin, 'scan', empty, '--json'], {
+            env: { ...env, SCANBRIDGE_FROM_SOURCES: '1' },
+          })
+        ).ms,
+      );
     }
 
     // A CBCT export: the whole command against dcmdump over the same files, alternating.
     const ct = join(dir, 'ct');
-    const series = await writeCtSeries(ct, { slices: SLICES, rows: 512, cols: 512, patientName: 'MUÑOZ^JUAN CARLOS', charset: 'latin1', patientId: 'B-1500', studyDate: '20260302' });
+    const series = await writeCtSeries(ct, {
+      slices: SLICES,
+      rows: 512,
+      cols: 512,
+      patientName: 'MUÑOZ^JUAN CARLOS',
+      charset: 'latin1',
+      patientId: 'B-1500',
+      studyDate: '20260302',
+    });
     const names = series.files.map((f) => basename(f.path));
     execFileSync('sync');
     await timed('dcmdump', ['-q', '+sb', 'PixelData', ...names], { cwd: ct });
@@ -97,19 +115,66 @@ export const benchCli: Bench = async (): Promise<BenchSection> => {
     // On a busy machine Node's own start swings by tenths of a second: the command's own cost is
     // the difference, run by run (each bin run follows a `node -e 0` run).
     const overhead = median(bundled.map((b, i) => b - (node[i] ?? 0)));
-    const load = loadavg().map((l) => l.toFixed(1)).join(', ');
+    const load = loadavg()
+      .map((l) => l.toFixed(1))
+      .join(', ');
     const figures: BenchFigure[] = [
-      { name: '`scanbridge scan <empty dir> --json`, bin on the prebuilt bundle', value: Number((startMs / 1000).toFixed(3)), unit: 's', goal: '≤ 0.15 s', met: startMs <= 150, note: `median of ${RUNS}, ${spread(bundled)}` },
-      { name: 'the same from the TypeScript sources (tsx, the former start-up; now only when the bundle is stale)', value: Number((median(sources) / 1000).toFixed(3)), unit: 's', note: `median of ${RUNS}, ${spread(sources)}` },
-      { name: 'Node alone (`node -e 0`, reference)', value: Number((median(node) / 1000).toFixed(3)), unit: 's', note: `median of ${RUNS}` },
-      { name: 'the command\'s own start-up: bin run minus the `node -e 0` run before it', value: Number((overhead / 1000).toFixed(3)), unit: 's', note: `median of ${RUNS}` },
-      { name: `\`scanbridge scan\` of ${SLICES} slices, whole process`, value: Number((scanMs / 1000).toFixed(3)), unit: 's', note: `median of ${RUNS}, ${spread(ours.map((r) => r.ms))}` },
-      { name: '`dcmdump -q +sb PixelData` over the same files, one process (baseline)', value: Number((dumpMs / 1000).toFixed(3)), unit: 's', note: `median of ${RUNS}, ${spread(theirs)}` },
-      { name: 'scanbridge scan time / dcmdump time', value: Number(ratio.toFixed(2)), unit: '×', goal: '≤ 3 ×', met: ratio <= 3 },
+      {
+        name: '`scanbridge scan <empty dir> --json`, bin on the prebuilt bundle',
+        value: Number((startMs / 1000).toFixed(3)),
+        unit: 's',
+        goal: '≤ 0.15 s',
+        met: startMs <= 150,
+        note: `median of ${RUNS}, ${spread(bundled)}`,
+      },
+      {
+        name: 'the same from the TypeScript sources (tsx, the former start-up; now only when the bundle is stale)',
+        value: Number((median(sources) / 1000).toFixed(3)),
+        unit: 's',
+        note: `median of ${RUNS}, ${spread(sources)}`,
+      },
+      {
+        name: 'Node alone (`node -e 0`, reference)',
+        value: Number((median(node) / 1000).toFixed(3)),
+        unit: 's',
+        note: `median of ${RUNS}`,
+      },
+      {
+        name: "the command's own start-up: bin run minus the `node -e 0` run before it",
+        value: Number((overhead / 1000).toFixed(3)),
+        unit: 's',
+        note: `median of ${RUNS}`,
+      },
+      {
+        name: `\`scanbridge scan\` of ${SLICES} slices, whole process`,
+        value: Number((scanMs / 1000).toFixed(3)),
+        unit: 's',
+        note: `median of ${RUNS}, ${spread(ours.map((r) => r.ms))}`,
+      },
+      {
+        name: '`dcmdump -q +sb PixelData` over the same files, one process (baseline)',
+        value: Number((dumpMs / 1000).toFixed(3)),
+        unit: 's',
+        note: `median of ${RUNS}, ${spread(theirs)}`,
+      },
+      {
+        name: 'scanbridge scan time / dcmdump time',
+        value: Number(ratio.toFixed(2)),
+        unit: '×',
+        goal: '≤ 3 ×',
+        met: ratio <= 3,
+      },
     ];
     if (rss.length > 0) {
       const peak = Math.max(...rss) / 1024;
-      figures.push({ name: `peak RSS of \`scanbridge scan\` over ${SLICES} slices (worst of ${rss.length})`, value: Number(peak.toFixed(1)), unit: 'MB', goal: '≤ 100 MB', met: peak <= 100, note: `median ${(median(rss) / 1024).toFixed(1)} MB` });
+      figures.push({
+        name: `peak RSS of \`scanbridge scan\` over ${SLICES} slices (worst of ${rss.length})`,
+        value: Number(peak.toFixed(1)),
+        unit: 'MB',
+        goal: '≤ 100 MB',
+        met: peak <= 100,
+        note: `median ${(median(rss) / 1024).toFixed(1)} MB`,
+      });
     }
     return {
       title: `The scanbridge command, whole process (${SLICES} CT slices 512×512, ${(series.bytes / 1e6).toFixed(0)} MB, warm cache)`,
@@ -117,7 +182,7 @@ export const benchCli: Bench = async (): Promise<BenchSection> => {
       details:
         `Load average during the run: ${load} (1, 5, 15 min; ${RUNS} runs each, alternating). ` +
         `Wall time from spawn to exit of \`node main/bin/scanbridge.mjs\`${rss.length ? ', peak RSS from GNU time' : ''}. The command scans in its own thread: for one scan per process, starting worker threads costs more than they save. ` +
-        'Through `npx scanbridge` add npx\'s own start (about 0.9 s); `npm link` puts the bin on the PATH without it.',
+        "Through `npx scanbridge` add npx's own start (about 0.9 s); `npm link` puts the bin on the PATH without it.",
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -60,7 +60,9 @@ async function counterOnceQuiet(info: EmulatorInfo, key: string): Promise<CallCo
 
 /** Waits until the window has nothing in flight: every loader of the open section has settled. */
 async function settle(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.querySelectorAll('.mantine-Loader-root, [data-state="loading"]').length === 0);
+  await page.waitForFunction(
+    () => document.querySelectorAll('.mantine-Loader-root, [data-state="loading"]').length === 0,
+  );
   await page.waitForTimeout(400);
 }
 
@@ -84,7 +86,13 @@ async function openSection(page: Page, tab: string, ready: string): Promise<void
  * Drives the running app (`appUrl`, a Free-plan key already saved) in `page` over the exams `ids` (newest
  * first, at least five) and counts the calls each step costs.
  */
-export async function measureExamCalls(page: Page, appUrl: string, info: EmulatorInfo, key: string, ids: string[]): Promise<ExamCallFigures> {
+export async function measureExamCalls(
+  page: Page,
+  appUrl: string,
+  info: EmulatorInfo,
+  key: string,
+  ids: string[],
+): Promise<ExamCallFigures> {
   await page.goto(appUrl);
   await page.getByTestId('key-indicator').waitFor();
   await settle(page);
@@ -117,7 +125,14 @@ export async function measureExamCalls(page: Page, appUrl: string, info: Emulato
 /** Five ready exams of one patient on `key`'s account, newest first; two with their thumbnail generated. */
 export async function seedFive(emulator: EmulatorProcess, key: string): Promise<string[]> {
   const ids: string[] = [];
-  for (let i = 1; i <= 5; i++) ids.push(await seedExam(emulator.info, key, { name: `Control ${i}`, patient_name: 'MARÍA JOSÉ ROJAS', patient_id: '15.555.555-5' }));
+  for (let i = 1; i <= 5; i++)
+    ids.push(
+      await seedExam(emulator.info, key, {
+        name: `Control ${i}`,
+        patient_name: 'MARÍA JOSÉ ROJAS',
+        patient_id: '15.555.555-5',
+      }),
+    );
   for (const id of ids.slice(0, 2)) await emulator.control('POST', `/exams/${id}/thumbnail`);
   return ids.reverse();
 }
@@ -138,9 +153,27 @@ export const benchExamCalls: Bench = async () => {
     return {
       title: 'Exam workspace: API calls on the Free plan (X-RateLimit-Remaining of the emulator)',
       figures: [
-        { name: 'open an exam (summary with thumbnail and the patient’s other exams)', value: f.openDetail, unit: 'calls', goal: '≤ 3', met: f.openDetail <= 3 },
-        { name: 'open the same exam again within a minute', value: f.reopenDetail, unit: 'calls', goal: '0', met: f.reopenDetail === 0 },
-        { name: 'Exams list, then 5 exams with summary, edit, share and report each opened once', value: f.browseFive, unit: 'calls', goal: '< 30', met: f.browseFive < 30 },
+        {
+          name: 'open an exam (summary with thumbnail and the patient’s other exams)',
+          value: f.openDetail,
+          unit: 'calls',
+          goal: '≤ 3',
+          met: f.openDetail <= 3,
+        },
+        {
+          name: 'open the same exam again within a minute',
+          value: f.reopenDetail,
+          unit: 'calls',
+          goal: '0',
+          met: f.reopenDetail === 0,
+        },
+        {
+          name: 'Exams list, then 5 exams with summary, edit, share and report each opened once',
+          value: f.browseFive,
+          unit: 'calls',
+          goal: '< 30',
+          met: f.browseFive < 30,
+        },
       ],
       details:
         'Each exam costs GET /exams/{id}, /thumbnail and /patient-exams; Share adds the embed state (GET /embed), Report the report (GET /report); the clinic public page address (GET /access-pin, the same for every exam) and the referrers directory are asked once per session; the PIN itself comes with the exam. Edit spends nothing until saved.',

@@ -18,16 +18,30 @@ import type { Bench } from './types';
 export type SeenCall = { at: number; method: string; path: string; status: number; retryAfter: string | null };
 
 /** An HTTP proxy in front of the emulator that records every API call and its answer. */
-export async function countingProxy(target: string): Promise<{ url: string; calls: SeenCall[]; close: () => Promise<void> }> {
+export async function countingProxy(
+  target: string,
+): Promise<{ url: string; calls: SeenCall[]; close: () => Promise<void> }> {
   const base = new URL(target);
   const calls: SeenCall[] = [];
   const server: Server = createServer((req, res) => {
     const at = Date.now();
     const upstream = request(
-      { host: base.hostname, port: base.port, method: req.method, path: req.url, headers: { ...req.headers, host: base.host } },
+      {
+        host: base.hostname,
+        port: base.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: base.host },
+      },
       (answer: IncomingMessage) => {
         const retry = answer.headers['retry-after'];
-        calls.push({ at, method: req.method ?? '', path: (req.url ?? '').split('?')[0] ?? '', status: answer.statusCode ?? 0, retryAfter: typeof retry === 'string' ? retry : null });
+        calls.push({
+          at,
+          method: req.method ?? '',
+          path: (req.url ?? '').split('?')[0] ?? '',
+          status: answer.statusCode ?? 0,
+          retryAfter: typeof retry === 'string' ? retry : null,
+        });
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
       },
@@ -98,7 +112,16 @@ export async function exhaust(emulator: EmulatorProcess, key: string): Promise<v
 
 const inFirstHour = (run: IdleRun): SeenCall[] => run.calls.filter((c) => c.at < run.hourMs);
 const byPath = (calls: SeenCall[]): string =>
-  Object.entries(calls.reduce<Record<string, number>>((m, c) => ({ ...m, [`${c.method} ${c.path.replace(/^\/api\/v1/, '')}`]: (m[`${c.method} ${c.path.replace(/^\/api\/v1/, '')}`] ?? 0) + 1 }), {}))
+  Object.entries(
+    calls.reduce<Record<string, number>>(
+      (m, c) => ({
+        ...m,
+        [`${c.method} ${c.path.replace(/^\/api\/v1/, '')}`]:
+          (m[`${c.method} ${c.path.replace(/^\/api\/v1/, '')}`] ?? 0) + 1,
+      }),
+      {},
+    ),
+  )
     .map(([k, v]) => `${k} ×${v}`)
     .join(', ');
 
@@ -110,11 +133,32 @@ export const benchPollBudget: Bench = async () => {
   const proCalls = inFirstHour(pro);
   const refused = limited.calls.filter((c) => c.status === 429);
   return {
-    title: 'Background polling budget (idle agent, one simulated hour, emulator --time-scale 0.002, calls counted at the emulator)',
+    title:
+      'Background polling budget (idle agent, one simulated hour, emulator --time-scale 0.002, calls counted at the emulator)',
     figures: [
-      { name: 'Free plan (100/h): background calls in the hour', value: freeCalls.length, unit: 'calls', goal: '< 10', met: freeCalls.length < 10, note: byPath(freeCalls) },
-      { name: 'Pro plan (1000/h): background calls in the hour', value: proCalls.length, unit: 'calls', goal: '≤ 80 (8 % of the limit)', met: proCalls.length <= 80, note: byPath(proCalls) },
-      { name: 'Free plan with the allowance used up: 429 answers in 1.5 h', value: refused.length, unit: 'calls', goal: '≤ 1 (then waits Retry-After)', met: refused.length <= 1 },
+      {
+        name: 'Free plan (100/h): background calls in the hour',
+        value: freeCalls.length,
+        unit: 'calls',
+        goal: '< 10',
+        met: freeCalls.length < 10,
+        note: byPath(freeCalls),
+      },
+      {
+        name: 'Pro plan (1000/h): background calls in the hour',
+        value: proCalls.length,
+        unit: 'calls',
+        goal: '≤ 80 (8 % of the limit)',
+        met: proCalls.length <= 80,
+        note: byPath(proCalls),
+      },
+      {
+        name: 'Free plan with the allowance used up: 429 answers in 1.5 h',
+        value: refused.length,
+        unit: 'calls',
+        goal: '≤ 1 (then waits Retry-After)',
+        met: refused.length <= 1,
+      },
     ],
   };
 };

@@ -32,7 +32,11 @@ for (const b of benches) {
     process.stderr.write(`${JSON.stringify(section)}\n`);
   } catch (err) {
     failures++;
-    sections.push({ title: `${b.file} (failed)`, figures: [], details: err instanceof Error ? err.message : String(err) });
+    sections.push({
+      title: `${b.file} (failed)`,
+      figures: [],
+      details: err instanceof Error ? err.message : String(err),
+    });
   }
 }
 
@@ -49,7 +53,9 @@ const lines = [
 for (const s of sections) {
   lines.push(`## ${s.title}`, '', '| Measure | Value | Goal | Met |', '|---|---|---|---|');
   for (const f of s.figures) {
-    lines.push(`| ${f.name}${f.note ? ` (${f.note})` : ''} | ${fmt(f.value)} ${f.unit} | ${f.goal ?? ''} | ${f.met === undefined ? '' : f.met ? 'yes' : 'no'} |`);
+    lines.push(
+      `| ${f.name}${f.note ? ` (${f.note})` : ''} | ${fmt(f.value)} ${f.unit} | ${f.goal ?? ''} | ${f.met === undefined ? '' : f.met ? 'yes' : 'no'} |`,
+    );
   }
   if (s.details) lines.push('', s.details);
   lines.push('');
@@ -82,7 +88,10 @@ function replaceSections(old: string, fresh: string): string {
     else sections.push(block);
   }
   const written = after.head.split('\n').find((l) => l.startsWith('Written by')) ?? '';
-  const note = written.replace(/^Written by `npm run bench`/, `Sections updated by \`npm run bench -- ${only.join(' ')} --update\` (${after.sections.map(stem).join('; ')})`);
+  const note = written.replace(
+    /^Written by `npm run bench`/,
+    `Sections updated by \`npm run bench -- ${only.join(' ')} --update\` (${after.sections.map(stem).join('; ')})`,
+  );
   // Earlier partial updates stay listed (each says when its sections were measured) unless this
   // update measured all of their sections again.
   const fresher = new Set(after.sections.map(stem));

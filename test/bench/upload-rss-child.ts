@@ -22,7 +22,11 @@ if (flag === '--idle') {
   process.stdout.write(`${JSON.stringify({ peak_rss_mb: peakMb() })}\n`);
 } else if (flag === '--raw') {
   const sized = files.map((f) => ({ ...f, size: statSync(f.path).size }));
-  const created = await client.exams.create({ name: 'rss raw', upload_mode: 'files', files: sized.map((f) => ({ name: f.name, size: f.size })) });
+  const created = await client.exams.create({
+    name: 'rss raw',
+    upload_mode: 'files',
+    files: sized.map((f) => ({ name: f.name, size: f.size })),
+  });
   const urls = (created.upload_urls ?? []).map((u) => u.url);
   const agent = new Agent({ keepAlive: true, maxSockets: 6 });
   let next = 0;
@@ -30,10 +34,14 @@ if (flag === '--idle') {
     Array.from({ length: 6 }, async () => {
       for (let i = next++; i < sized.length; i = next++) {
         await new Promise<void>((resolve, reject) => {
-          const req = request(urls[i] ?? '', { method: 'PUT', agent, headers: { 'Content-Length': sized[i]?.size ?? 0 } }, (res) => {
-            res.resume();
-            res.on('end', () => resolve());
-          });
+          const req = request(
+            urls[i] ?? '',
+            { method: 'PUT', agent, headers: { 'Content-Length': sized[i]?.size ?? 0 } },
+            (res) => {
+              res.resume();
+              res.on('end', () => resolve());
+            },
+          );
           req.on('error', reject);
           createReadStream(sized[i]?.path ?? '').pipe(req);
         });
@@ -43,8 +51,15 @@ if (flag === '--idle') {
   agent.destroy();
   process.stdout.write(`${JSON.stringify({ peak_rss_mb: peakMb(), ms: performance.now() - t0 })}\n`);
 } else {
-  const plan = await planUpload({ root: dir, fields: { name: `rss ${mode}` }, files, mode: mode === 'zip' ? 'zip' : 'files' });
+  const plan = await planUpload({
+    root: dir,
+    fields: { name: `rss ${mode}` },
+    files,
+    mode: mode === 'zip' ? 'zip' : 'files',
+  });
   const job = UploadJob.create(plan, { port: examsPortFromClient(client), dataDir: process.env['DATA_DIR'] ?? '' });
   const result = await job.run();
-  process.stdout.write(`${JSON.stringify({ peak_rss_mb: peakMb(), ms: performance.now() - t0, files: result.files })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ peak_rss_mb: peakMb(), ms: performance.now() - t0, files: result.files })}\n`,
+  );
 }

@@ -48,8 +48,17 @@ function writeFiles(dir: string, count: number, size: number): PlanFileInput[] {
   return out;
 }
 
-async function createFilesExam(client: ApiClient, name: string, files: PlanFileInput[], size: number): Promise<{ id: string; urls: string[] }> {
-  const c = await client.exams.create({ name, upload_mode: 'files', files: files.map((f) => ({ name: f.name, size })) });
+async function createFilesExam(
+  client: ApiClient,
+  name: string,
+  files: PlanFileInput[],
+  size: number,
+): Promise<{ id: string; urls: string[] }> {
+  const c = await client.exams.create({
+    name,
+    upload_mode: 'files',
+    files: files.map((f) => ({ name: f.name, size })),
+  });
   return { id: c.id, urls: (c.upload_urls ?? []).map((u) => u.url) };
 }
 
@@ -85,9 +94,17 @@ async function gotPut(urls: string[], files: PlanFileInput[], size: number): Pro
   await Promise.all(
     Array.from({ length: 8 }, async () => {
       for (let i = next++; i < files.length; i = next++) {
-        await pipeline(createReadStream(files[i]?.path ?? ''), got.stream.put(urls[i] ?? '', { headers: { 'content-length': String(size) }, agent: { http: agent }, retry: { limit: 0 } }), async (res) => {
-          for await (const _ of res) void _;
-        });
+        await pipeline(
+          createReadStream(files[i]?.path ?? ''),
+          got.stream.put(urls[i] ?? '', {
+            headers: { 'content-length': String(size) },
+            agent: { http: agent },
+            retry: { limit: 0 },
+          }),
+          async (res) => {
+            for await (const _ of res) void _;
+          },
+        );
       }
     }),
   );
@@ -96,12 +113,23 @@ async function gotPut(urls: string[], files: PlanFileInput[], size: number): Pro
   return ms;
 }
 
-async function engineRun(emu: EmulatorProcess, root: string, files: PlanFileInput[], mode: UploadMode, name: string, concurrency = 8): Promise<{ ms: number; transferMs: number; cpuMs: number; examId: string }> {
+async function engineRun(
+  emu: EmulatorProcess,
+  root: string,
+  files: PlanFileInput[],
+  mode: UploadMode,
+  name: string,
+  concurrency = 8,
+): Promise<{ ms: number; transferMs: number; cpuMs: number; examId: string }> {
   const client = createApiClient({ baseUrl: emu.info.base_url, apiKey: emu.info.keys.ultra });
   const plan = await planUpload({ root, fields: { name }, files, mode });
   const c0 = process.cpuUsage();
   const t0 = performance.now();
-  const job = UploadJob.create(plan, { port: examsPortFromClient(client), dataDir: join(root, '..', 'data'), options: { concurrency } });
+  const job = UploadJob.create(plan, {
+    port: examsPortFromClient(client),
+    dataDir: join(root, '..', 'data'),
+    options: { concurrency },
+  });
   let start = 0;
   let end = 0;
   job.on((e) => {
@@ -116,12 +144,25 @@ async function engineRun(emu: EmulatorProcess, root: string, files: PlanFileInpu
 }
 
 /** The baseline's whole upload: POST /exams and confirm with plain fetch around the raw PUTs. */
-async function rawUpload(emu: EmulatorProcess, name: string, files: PlanFileInput[], size: number): Promise<{ ms: number; putMs: number; id: string }> {
+async function rawUpload(
+  emu: EmulatorProcess,
+  name: string,
+  files: PlanFileInput[],
+  size: number,
+): Promise<{ ms: number; putMs: number; id: string }> {
   const headers = { Authorization: `Bearer ${emu.info.keys.ultra}`, 'Content-Type': 'application/json' };
   const t0 = performance.now();
-  const res = await fetch(`${emu.info.base_url}/exams`, { method: 'POST', headers, body: JSON.stringify({ name, upload_mode: 'files', files: files.map((f) => ({ name: f.name, size })) }) });
+  const res = await fetch(`${emu.info.base_url}/exams`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ name, upload_mode: 'files', files: files.map((f) => ({ name: f.name, size })) }),
+  });
   const created = (await res.json()) as { id: string; upload_urls: { url: string }[] };
-  const putMs = await rawPut(created.upload_urls.map((u) => u.url), files, size);
+  const putMs = await rawPut(
+    created.upload_urls.map((u) => u.url),
+    files,
+    size,
+  );
   const confirm = await fetch(`${emu.info.base_url}/exams/${created.id}/confirm`, { method: 'POST', headers });
   if (!confirm.ok) throw new Error(`confirm ${confirm.status}`);
   await confirm.arrayBuffer();
@@ -134,7 +175,13 @@ async function throughput(emu: EmulatorProcess, work: string): Promise<{ figures
   const root = join(work, 'tp');
   const files = writeFiles(root, COUNT, SIZE);
   const client = createApiClient({ baseUrl: emu.info.base_url, apiKey: emu.info.keys.ultra });
-  const t = { rawJob: [] as number[], rawPut: [] as number[], engine: [] as number[], transfer: [] as number[], got: [] as number[] };
+  const t = {
+    rawJob: [] as number[],
+    rawPut: [] as number[],
+    engine: [] as number[],
+    transfer: [] as number[],
+    got: [] as number[],
+  };
   const cpu = { raw: [] as number[], engine: [] as number[] };
   const ROUNDS = 7;
   // Warm up both paths (module loading, first connections).
@@ -185,12 +232,46 @@ async function throughput(emu: EmulatorProcess, work: string): Promise<{ figures
   const fmt = (xs: number[]): string => xs.map(Math.round).join(', ');
   return {
     figures: [
-      { name: '200 MiB (400 × 512 KiB) upload, engine: create → 8 PUTs at a time → confirm', value: round(engine / 1000), unit: 's', note: `${mbps(engine)} MiB/s, median of ${ROUNDS}` },
-      { name: '200 MiB upload, raw baseline: fetch create → 8-way node:http PUT → fetch confirm', value: round(rawJob / 1000), unit: 's', note: `${mbps(rawJob)} MiB/s; its PUTs alone ${round(rawPutMs / 1000)} s (${mbps(rawPutMs)} MiB/s)` },
-      { name: '200 MiB upload: engine / raw baseline, whole upload', value: round(jobRatio), unit: '×', goal: '≤ 1.05 ×', met: jobRatio <= 1.05, note: `median of ${ROUNDS} back-to-back pairs` },
-      { name: '200 MiB upload: engine / raw baseline, PUT phase only', value: round(putRatio), unit: '×', goal: '≤ 1.05 ×', met: putRatio <= 1.05, note: 'the same PUTs, without the two API calls' },
-      { name: '200 MiB upload: client CPU time, engine / raw baseline', value: round(cpuRatio), unit: '×', note: `medians ${Math.round(median(cpu.engine))} vs ${Math.round(median(cpu.raw))} ms` },
-      { name: '200 MiB: got stream PUT, 8-way / raw node:http PUT', value: round(gotMs / rawPutMs), unit: '×', note: `${mbps(gotMs)} MiB/s, median of ${t.got.length}` },
+      {
+        name: '200 MiB (400 × 512 KiB) upload, engine: create → 8 PUTs at a time → confirm',
+        value: round(engine / 1000),
+        unit: 's',
+        note: `${mbps(engine)} MiB/s, median of ${ROUNDS}`,
+      },
+      {
+        name: '200 MiB upload, raw baseline: fetch create → 8-way node:http PUT → fetch confirm',
+        value: round(rawJob / 1000),
+        unit: 's',
+        note: `${mbps(rawJob)} MiB/s; its PUTs alone ${round(rawPutMs / 1000)} s (${mbps(rawPutMs)} MiB/s)`,
+      },
+      {
+        name: '200 MiB upload: engine / raw baseline, whole upload',
+        value: round(jobRatio),
+        unit: '×',
+        goal: '≤ 1.05 ×',
+        met: jobRatio <= 1.05,
+        note: `median of ${ROUNDS} back-to-back pairs`,
+      },
+      {
+        name: '200 MiB upload: engine / raw baseline, PUT phase only',
+        value: round(putRatio),
+        unit: '×',
+        goal: '≤ 1.05 ×',
+        met: putRatio <= 1.05,
+        note: 'the same PUTs, without the two API calls',
+      },
+      {
+        name: '200 MiB upload: client CPU time, engine / raw baseline',
+        value: round(cpuRatio),
+        unit: '×',
+        note: `medians ${Math.round(median(cpu.engine))} vs ${Math.round(median(cpu.raw))} ms`,
+      },
+      {
+        name: '200 MiB: got stream PUT, 8-way / raw node:http PUT',
+        value: round(gotMs / rawPutMs),
+        unit: '×',
+        note: `${mbps(gotMs)} MiB/s, median of ${t.got.length}`,
+      },
     ],
     details:
       `Throughput rounds (ms, in pairs): raw whole ${fmt(t.rawJob)} (PUTs ${fmt(t.rawPut)}); engine whole ${fmt(t.engine)} (PUTs ${fmt(t.transfer)}); got PUTs ${fmt(t.got)}. ` +
@@ -198,8 +279,15 @@ async function throughput(emu: EmulatorProcess, work: string): Promise<{ figures
   };
 }
 
-function child(args: string[], env: NodeJS.ProcessEnv): { proc: ChildProcess; done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
-  const proc = spawn(process.execPath, args, { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function child(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): { proc: ChildProcess; done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
+  const proc = spawn(process.execPath, args, {
+    cwd: repo,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   proc.stdout?.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -221,12 +309,18 @@ async function peakRss(emu: EmulatorProcess, work: string): Promise<BenchFigure[
     format: 'esm',
     target: 'node20',
     outfile: bundle,
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
     logLevel: 'error',
   });
   const env = { BASE_URL: emu.info.base_url, API_KEY: emu.info.keys.ultra, DATA_DIR: join(work, 'rss-data') };
   type How = 'bundled' | 'tsx' | 'tsx-small-young';
-  const run = async (how: How, mode: string, flag?: '--idle' | '--raw'): Promise<{ peak_rss_mb: number; ms?: number }> => {
+  const run = async (
+    how: How,
+    mode: string,
+    flag?: '--idle' | '--raw',
+  ): Promise<{ peak_rss_mb: number; ms?: number }> => {
     const tsx = ['--import', 'tsx', 'test/bench/upload-rss-child.ts'];
     const args = how === 'bundled' ? [bundle] : how === 'tsx' ? tsx : ['--max-semi-space-size=2', ...tsx];
     const r = await child([...args, root, mode, ...(flag ? [flag] : [])], env).done;
@@ -235,7 +329,9 @@ async function peakRss(emu: EmulatorProcess, work: string): Promise<BenchFigure[
   };
   const out: BenchFigure[] = [];
   // Peak RSS moves by several MB from run to run (V8 sizes its heap by allocation rate): medians of 3.
-  const median3 = async (fn: () => Promise<{ peak_rss_mb: number; ms?: number }>): Promise<{ peak_rss_mb: number; ms?: number }> => {
+  const median3 = async (
+    fn: () => Promise<{ peak_rss_mb: number; ms?: number }>,
+  ): Promise<{ peak_rss_mb: number; ms?: number }> => {
     const runs = [await fn(), await fn(), await fn()].sort((a, b) => a.peak_rss_mb - b.peak_rss_mb);
     return runs[1] ?? { peak_rss_mb: NaN };
   };
@@ -244,23 +340,55 @@ async function peakRss(emu: EmulatorProcess, work: string): Promise<BenchFigure[
     const raw = await median3(() => run(how, 'files', '--raw'));
     const files = await median3(() => run(how, 'files'));
     const zip = await median3(() => run(how, 'zip'));
-    const where = how === 'bundled' ? 'bundled core on plain Node (as in the app)' : 'through tsx with --max-semi-space-size=2 (as `npx scanbridge` runs)';
+    const where =
+      how === 'bundled'
+        ? 'bundled core on plain Node (as in the app)'
+        : 'through tsx with --max-semi-space-size=2 (as `npx scanbridge` runs)';
     out.push(
-      { name: `Peak RSS uploading 5000 files (16 KiB each), files mode, ${where}`, value: round(files.peak_rss_mb, 1), unit: 'MB', goal: '≤ 150 MB', met: files.peak_rss_mb <= 150, note: `median of 3; ${round((files.ms ?? 0) / 1000, 1)} s; same process idle ${round(idle.peak_rss_mb, 1)} MB, plain node:http PUTs of the same files ${round(raw.peak_rss_mb, 1)} MB` },
-      { name: `Peak RSS uploading the same 5000 files, zip mode, ${where}`, value: round(zip.peak_rss_mb, 1), unit: 'MB', goal: '≤ 150 MB', met: zip.peak_rss_mb <= 150, note: `median of 3; ${round((zip.ms ?? 0) / 1000, 1)} s` },
+      {
+        name: `Peak RSS uploading 5000 files (16 KiB each), files mode, ${where}`,
+        value: round(files.peak_rss_mb, 1),
+        unit: 'MB',
+        goal: '≤ 150 MB',
+        met: files.peak_rss_mb <= 150,
+        note: `median of 3; ${round((files.ms ?? 0) / 1000, 1)} s; same process idle ${round(idle.peak_rss_mb, 1)} MB, plain node:http PUTs of the same files ${round(raw.peak_rss_mb, 1)} MB`,
+      },
+      {
+        name: `Peak RSS uploading the same 5000 files, zip mode, ${where}`,
+        value: round(zip.peak_rss_mb, 1),
+        unit: 'MB',
+        goal: '≤ 150 MB',
+        met: zip.peak_rss_mb <= 150,
+        note: `median of 3; ${round((zip.ms ?? 0) / 1000, 1)} s`,
+      },
     );
   }
   // Most of the growth over the idle process is V8's young generation (16 MB semi-spaces by
   // default) filling with short-lived HTTP objects between collections: why the bin sets the flag.
   const wide = await median3(() => run('tsx', 'files'));
-  out.push({ name: "Peak RSS, files mode, through tsx with V8's default young generation (reference, not how the CLI runs)", value: round(wide.peak_rss_mb, 1), unit: 'MB', note: 'median of 3' });
+  out.push({
+    name: "Peak RSS, files mode, through tsx with V8's default young generation (reference, not how the CLI runs)",
+    value: round(wide.peak_rss_mb, 1),
+    unit: 'MB',
+    note: 'median of 3',
+  });
   return out;
 }
 
 async function killResend(emu: EmulatorProcess, work: string): Promise<BenchFigure[]> {
-  const series = await writeCtSeries(join(work, 'kill', 'export'), { slices: 80, rows: 256, cols: 256, patientId: 'BENCH', studyDescription: 'kill bench' });
+  const series = await writeCtSeries(join(work, 'kill', 'export'), {
+    slices: 80,
+    rows: 256,
+    cols: 256,
+    patientId: 'BENCH',
+    studyDescription: 'kill bench',
+  });
   const dataDir = join(work, 'kill', 'data');
-  const env = { SCANBRIDGE_API_URL: emu.info.base_url, SCANBRIDGE_API_KEY: emu.info.keys.ultra, SCANBRIDGE_DATA_DIR: dataDir };
+  const env = {
+    SCANBRIDGE_API_URL: emu.info.base_url,
+    SCANBRIDGE_API_KEY: emu.info.keys.ultra,
+    SCANBRIDGE_DATA_DIR: dataDir,
+  };
   const jobs = join(dataDir, 'jobs');
   const journal = (): { urls: string[]; done: number } => {
     const out = { urls: [] as string[], done: 0 };
@@ -284,7 +412,10 @@ async function killResend(emu: EmulatorProcess, work: string): Promise<BenchFigu
     return out;
   };
   // 10.5 MB at 4 MiB/s with 6 files in flight: killed at about 40 %.
-  const first = child(['--import', 'tsx', 'main/cli.ts', 'upload', series.dir, '--limit-rate', '4M', '--mode', 'files'], env);
+  const first = child(
+    ['--import', 'tsx', 'main/cli.ts', 'upload', series.dir, '--limit-rate', '4M', '--mode', 'files'],
+    env,
+  );
   let state = journal();
   for (let i = 0; i < 600 && state.done < 32; i++) {
     await sleep(20);
@@ -324,7 +455,9 @@ async function killResend(emu: EmulatorProcess, work: string): Promise<BenchFigu
 
 async function apiCalls(emu: EmulatorProcess, work: string): Promise<BenchFigure[]> {
   const remaining = async (): Promise<number> => {
-    const res = await fetch(`${emu.info.base_url}/me`, { headers: { Authorization: `Bearer ${emu.info.keys.clinica}` } });
+    const res = await fetch(`${emu.info.base_url}/me`, {
+      headers: { Authorization: `Bearer ${emu.info.keys.clinica}` },
+    });
     await res.arrayBuffer();
     return Number(res.headers.get('x-ratelimit-remaining'));
   };
@@ -337,7 +470,14 @@ async function apiCalls(emu: EmulatorProcess, work: string): Promise<BenchFigure
     const before = await remaining();
     await UploadJob.create(plan, { port: examsPortFromClient(client), dataDir: join(work, 'calls-data') }).run();
     const calls = before - (await remaining()) - 1;
-    out.push({ name: `API calls per exam, ${mode} mode (50 files)`, value: calls, unit: 'calls', goal: '= 2', met: calls === 2, note: 'X-RateLimit-Remaining before/after' });
+    out.push({
+      name: `API calls per exam, ${mode} mode (50 files)`,
+      value: calls,
+      unit: 'calls',
+      goal: '= 2',
+      met: calls === 2,
+      note: 'X-RateLimit-Remaining before/after',
+    });
   }
   return out;
 }
@@ -365,10 +505,17 @@ async function filesVsZip(emu: EmulatorProcess, work: string): Promise<{ figures
     }
     const files_ = median(t.files);
     const zip = median(t.zip);
-    rows.push(`${label}: files ${Math.round(files_)} ms (${round(files_ / c.count, 2)} ms/file), zip ${Math.round(zip)} ms; zip/files ${round(zip / files_)}`);
+    rows.push(
+      `${label}: files ${Math.round(files_)} ms (${round(files_ / c.count, 2)} ms/file), zip ${Math.round(zip)} ms; zip/files ${round(zip / files_)}`,
+    );
     if (c === cases[0]) {
       figures.push({ name: `Many small files (${label}): files mode`, value: round(files_ / 1000), unit: 's' });
-      figures.push({ name: `Many small files (${label}): zip mode`, value: round(zip / 1000), unit: 's', note: `zip/files = ${round(zip / files_)}` });
+      figures.push({
+        name: `Many small files (${label}): zip mode`,
+        value: round(zip / 1000),
+        unit: 's',
+        note: `zip/files = ${round(zip / files_)}`,
+      });
     } else {
       figures.push({ name: `zip/files time, ${label}`, value: round(zip / files_), unit: '×' });
     }

@@ -12,7 +12,11 @@ const cases: { lang: Lang; locale: string }[] = [
 ];
 
 async function openTicket(info: EmulatorInfo, key: string, subject: string): Promise<string> {
-  const res = await api(info, key, 'POST', '/support/tickets', { subject, message: 'Consulta de prueba', category: 'general' });
+  const res = await api(info, key, 'POST', '/support/tickets', {
+    subject,
+    message: 'Consulta de prueba',
+    category: 'general',
+  });
   if (res.status !== 201) throw new Error(`POST /support/tickets → ${res.status}`);
   return String(res.json['id']);
 }
@@ -39,7 +43,8 @@ for (const { lang, locale } of cases) {
       await page.getByTestId('activity-filter').click();
       await page.getByRole('option', { name: t('activity.actions.ticket_created') }).click();
       await expect(rows).toHaveCount(25);
-      for (const action of await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-action')))) expect(action).toBe('ticket.created');
+      for (const action of await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-action'))))
+        expect(action).toBe('ticket.created');
       await page.getByTestId('activity-more').click();
       await expect(rows).toHaveCount(27);
       await expect(page.getByTestId('activity-more')).toHaveCount(0);

@@ -14,16 +14,24 @@ import { checkScreen, texts } from './support/ui';
 import type { Lang } from './support/ui';
 
 async function createExam(info: EmulatorInfo, key: string, patientName: string): Promise<string> {
-  const res = await api(info, key, 'POST', '/exams', { name: `Consent ${patientName} ${Date.now()}`, patient_name: patientName, files: [{ name: 'a.dcm', size: 1024 }] });
+  const res = await api(info, key, 'POST', '/exams', {
+    name: `Consent ${patientName} ${Date.now()}`,
+    patient_name: patientName,
+    files: [{ name: 'a.dcm', size: 1024 }],
+  });
   expect(res.status, JSON.stringify(res.json)).toBe(201);
   return res.json['id'] as string;
 }
 
 async function signedPdfHash(info: EmulatorInfo, key: string, examId: string): Promise<string> {
-  const res = await fetch(`${info.base_url}/exams/${examId}/consent/pdf?type=signed`, { headers: { Authorization: `Bearer ${key}` } });
+  const res = await fetch(`${info.base_url}/exams/${examId}/consent/pdf?type=signed`, {
+    headers: { Authorization: `Bearer ${key}` },
+  });
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toContain('application/pdf');
-  return createHash('sha256').update(Buffer.from(await res.arrayBuffer())).digest('hex');
+  return createHash('sha256')
+    .update(Buffer.from(await res.arrayBuffer()))
+    .digest('hex');
 }
 
 /** Draws a signature-like path with the mouse inside the pad. */
@@ -38,7 +46,12 @@ async function drawSignature(page: Page): Promise<void> {
   await page.mouse.up();
 }
 
-async function rpcWithToken(port: number, token: string, method: string, args: unknown = {}): Promise<{ status: number; code: string | null }> {
+async function rpcWithToken(
+  port: number,
+  token: string,
+  method: string,
+  args: unknown = {},
+): Promise<{ status: number; code: string | null }> {
   const res = await fetch(`http://127.0.0.1:${port}/rpc/${method}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
@@ -52,7 +65,12 @@ for (const lang of ['en', 'es'] as Lang[]) {
   test.describe(`consent (${lang})`, () => {
     test.use({ locale: lang === 'es' ? 'es-ES' : 'en-US' });
 
-    test(`signed on the patient display, verified, second start says already signed (${lang})`, async ({ page, app, emulator, context }) => {
+    test(`signed on the patient display, verified, second start says already signed (${lang})`, async ({
+      page,
+      app,
+      emulator,
+      context,
+    }) => {
       const t = texts(lang);
       const key = emulator.info.keys.pro;
       const examId = await createExam(emulator.info, key, 'María José Muñoz');
@@ -77,12 +95,17 @@ for (const lang of ['en', 'es'] as Lang[]) {
 
       // The patient token reaches its own session's methods and nothing else, not even the event stream.
       for (const name of Object.keys(methods).filter((m) => !(patientMethodNames as readonly string[]).includes(m))) {
-        expect(await rpcWithToken(app.info.port, patientToken, name), name).toEqual({ status: 403, code: 'forbidden_method' });
+        expect(await rpcWithToken(app.info.port, patientToken, name), name).toEqual({
+          status: 403,
+          code: 'forbidden_method',
+        });
       }
       expect((await rpcWithToken(app.info.port, patientToken, 'patient:session')).status).toBe(200);
       expect((await fetch(`http://127.0.0.1:${app.info.port}/events?token=${patientToken}`)).status).toBe(401);
       // It cannot reach another session by naming it: the bridge binds every call to its own.
-      expect((await rpcWithToken(app.info.port, patientToken, 'patient:pdf', { session_id: 'cs_other' })).status).toBe(200);
+      expect((await rpcWithToken(app.info.port, patientToken, 'patient:pdf', { session_id: 'cs_other' })).status).toBe(
+        200,
+      );
 
       // The patient display, in a second page.
       const patient = await context.newPage();
@@ -99,7 +122,8 @@ for (const lang of ['en', 'es'] as Lang[]) {
 
       // Scrolled to the end with the mouse wheel: the form opens, the operator sees "signing".
       await pdf.hover();
-      for (let i = 0; i < 30 && (await patient.getByLabel(t('patient.name')).isDisabled()); i++) await patient.mouse.wheel(0, 600);
+      for (let i = 0; i < 30 && (await patient.getByLabel(t('patient.name')).isDisabled()); i++)
+        await patient.mouse.wheel(0, 600);
       await expect(patient.getByLabel(t('patient.name'))).toBeEnabled();
       await expect(patient.getByLabel(t('patient.name'))).toHaveValue('María José Muñoz');
       await expect(page.getByTestId('consent-session')).toHaveAttribute('data-phase', 'signing');
@@ -149,13 +173,23 @@ for (const lang of ['en', 'es'] as Lang[]) {
       const files = readdirSync(folder).filter((f) => f.endsWith('-signed.pdf'));
       expect(files).toEqual([`consent-${examId}-signed.pdf`]);
       expect(statSync(join(folder, files[0] ?? '')).mode & 0o777).toBe(0o600);
-      expect(createHash('sha256').update(readFileSync(join(folder, files[0] ?? ''))).digest('hex')).toBe(shown);
+      expect(
+        createHash('sha256')
+          .update(readFileSync(join(folder, files[0] ?? '')))
+          .digest('hex'),
+      ).toBe(shown);
       await page.getByRole('button', { name: t('consent.viewSigned') }).click();
-      await expect(page.getByRole('region', { name: t('consent.signedDocument') })).toHaveAttribute('data-state', 'ready');
+      await expect(page.getByRole('region', { name: t('consent.signedDocument') })).toHaveAttribute(
+        'data-state',
+        'ready',
+      );
       await checkScreen(page, `consent-operator-signed-${lang}`);
 
       // The session ended with the signature: its token is dead, the display goes idle by itself.
-      expect(await rpcWithToken(app.info.port, patientToken, 'patient:session')).toEqual({ status: 401, code: 'bad_token' });
+      expect(await rpcWithToken(app.info.port, patientToken, 'patient:session')).toEqual({
+        status: 401,
+        code: 'bad_token',
+      });
       await expect(patient.getByTestId('patient-idle')).toBeVisible({ timeout: 20_000 });
       await checkScreen(patient, `consent-patient-idle-${lang}`);
 
@@ -167,7 +201,12 @@ for (const lang of ['en', 'es'] as Lang[]) {
       await patient.close();
     });
 
-    test(`signed through the e-mailed link: QR on both screens, turns signed without reload (${lang})`, async ({ page, app, emulator, context }) => {
+    test(`signed through the e-mailed link: QR on both screens, turns signed without reload (${lang})`, async ({
+      page,
+      app,
+      emulator,
+      context,
+    }) => {
       const t = texts(lang);
       const key = emulator.info.keys.sandbox;
       const examId = await createExam(emulator.info, key, 'Pedro Pérez');
@@ -184,7 +223,9 @@ for (const lang of ['en', 'es'] as Lang[]) {
       await expect(section.getByText(t('common.saved'))).toBeVisible();
       await section.scrollIntoViewIfNeeded();
       await checkScreen(page, `consent-settings-${lang}`);
-      expect((await app.rpc<{ consent: { copies_folder: string | null } }>('settings:get')).consent.copies_folder).toBe(copies);
+      expect((await app.rpc<{ consent: { copies_folder: string | null } }>('settings:get')).consent.copies_folder).toBe(
+        copies,
+      );
 
       await page.goto(`${app.info.url}#/exams/${examId}/consent`);
       await page.getByRole('button', { name: t('consent.start') }).click();

@@ -60,7 +60,12 @@ test.describe('a storage that keeps failing', () => {
   // Its own emulator: the faults stay armed after the test.
   test.use({ locale: 'es-ES', emulatorOptions: {} });
 
-  test('ends the upload with the storage message and what to do, in Spanish', async ({ page, app, emulator, watchDir }) => {
+  test('ends the upload with the storage message and what to do, in Spanish', async ({
+    page,
+    app,
+    emulator,
+    watchDir,
+  }) => {
     const t = texts('es');
     await page.goto(app.info.url);
     await onboard(page, t, emulator.info.keys.pro);

@@ -2,7 +2,11 @@
 import { measureExamCalls, seedFive } from '../bench/exam-calls';
 import { expect, test } from './support/fixtures';
 
-test('opening an exam costs at most 3 calls, again within a minute none, five exams with every panel under 30', async ({ page, app, emulator }) => {
+test('opening an exam costs at most 3 calls, again within a minute none, five exams with every panel under 30', async ({
+  page,
+  app,
+  emulator,
+}) => {
   test.setTimeout(120_000);
   // The Free plan: its 100 calls an hour are what the budget is for, and its background refreshes are
   // 15 minutes apart, so none falls inside the measurement (on Pro one comes every 90 s).

@@ -4,7 +4,11 @@ import { api } from '../support/emulator';
 import { expect, test } from './support/fixtures';
 import { checkScreen, texts } from './support/ui';
 
-test('2000 exams: virtualised list, one page per scroll step, newest first, filter', async ({ page, app, emulator }) => {
+test('2000 exams: virtualised list, one page per scroll step, newest first, filter', async ({
+  page,
+  app,
+  emulator,
+}) => {
   test.setTimeout(180_000);
   const t = texts('en');
   const key = emulator.info.keys.ultra;
@@ -13,7 +17,13 @@ test('2000 exams: virtualised list, one page per scroll step, newest first, filt
   for (let start = 0; start < total; start += 20) {
     await Promise.all(
       Array.from({ length: 20 }, (_, j) => start + j).map(async (i) => {
-        const res = await api(emulator.info, key, 'POST', '/exams', { name: `Estudio ${String(i).padStart(4, '0')}`, patient_name: `PACIENTE ${i}`, patient_id: `ID-${i}`, upload_mode: 'zip', zip_size_bytes: 1024 });
+        const res = await api(emulator.info, key, 'POST', '/exams', {
+          name: `Estudio ${String(i).padStart(4, '0')}`,
+          patient_name: `PACIENTE ${i}`,
+          patient_id: `ID-${i}`,
+          upload_mode: 'zip',
+          zip_size_bytes: 1024,
+        });
         if (res.status !== 201) throw new Error(`POST /exams → ${res.status}`);
       }),
     );
@@ -49,7 +59,9 @@ test('2000 exams: virtualised list, one page per scroll step, newest first, filt
     const loaded = await page.getByTestId('exams-count').textContent();
     if (loaded?.startsWith('2,000 of') || steps > 60) break;
   }
-  expect(await page.getByTestId('exams-count').textContent()).toBe(t('exams.count', { shown: '2,000', total: '2,000' }));
+  expect(await page.getByTestId('exams-count').textContent()).toBe(
+    t('exams.count', { shown: '2,000', total: '2,000' }),
+  );
   expect(listCalls.length).toBe(40);
   expect(maxRows, 'rows in the page stay few').toBeLessThan(40);
   // Newest first: at the very end are the first exams created (the first batch of 20, sent at once).
@@ -58,7 +70,10 @@ test('2000 exams: virtualised list, one page per scroll step, newest first, filt
   });
   await expect(page.getByTestId('exam-row').last().getByTestId('exam-name')).toHaveText(/^Estudio 00[01]\d$/);
   expect(listCalls.length).toBe(40);
-  test.info().annotations.push({ type: 'figures', description: `${steps} scroll steps, ${listCalls.length} list calls, at most ${maxRows} rows in the page, slowest step ${longestStepMs} ms` });
+  test.info().annotations.push({
+    type: 'figures',
+    description: `${steps} scroll steps, ${listCalls.length} list calls, at most ${maxRows} rows in the page, slowest step ${longestStepMs} ms`,
+  });
 
   // The filter searches what is loaded, accent- and punctuation-blind.
   await page.getByLabel(t('exams.filterLabel')).fill('id1999');

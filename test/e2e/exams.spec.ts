@@ -17,14 +17,23 @@ for (const { lang, locale, patient, prefill, pid } of cases) {
   test.describe(`in ${lang}`, () => {
     test.use({ locale, permissions: ['clipboard-read', 'clipboard-write'] });
 
-    test(`an uploaded exam is found, edited, shared, reported on and deleted (${lang})`, async ({ page, app, emulator, watchDir }) => {
+    test(`an uploaded exam is found, edited, shared, reported on and deleted (${lang})`, async ({
+      page,
+      app,
+      emulator,
+      watchDir,
+    }) => {
       test.setTimeout(180_000);
       const t = texts(lang);
       const info = emulator.info;
       const key = info.keys.pro;
       const examId = await uploadThroughApp(app, key, watchDir, { name: patient, id: pid }, `EXPORT_${lang}`);
       // An older exam of the same patient, and a referring dentist for the share form.
-      const olderId = await seedExam(info, key, { name: `Panorámica previa ${lang}`, patient_name: prefill, patient_id: pid });
+      const olderId = await seedExam(info, key, {
+        name: `Panorámica previa ${lang}`,
+        patient_name: prefill,
+        patient_id: pid,
+      });
       const dentist = `Dra. Carolina Soto ${lang}`;
       const dentistEmail = `csoto.${lang}@clinica.example`;
       await api(info, key, 'POST', '/referrers', { name: dentist, email: dentistEmail, specialty: 'Endodoncia' });
@@ -61,7 +70,10 @@ for (const { lang, locale, patient, prefill, pid } of cases) {
       await emulator.control('POST', `/exams/${examId}/thumbnail`);
       await page.reload();
       await expect(page.getByTestId('exam-thumbnail')).toHaveAttribute('data-state', 'ready');
-      await expect(page.getByTestId('exam-thumbnail').locator('img')).toHaveAttribute('src', /^data:image\/(png|jpeg);base64,/);
+      await expect(page.getByTestId('exam-thumbnail').locator('img')).toHaveAttribute(
+        'src',
+        /^data:image\/(png|jpeg);base64,/,
+      );
       await checkScreen(page, `exam-overview-${lang}`);
 
       // Edit: the type is read-only; a date the service refuses shows on its field; then a real change.
@@ -70,7 +82,9 @@ for (const { lang, locale, patient, prefill, pid } of cases) {
       await expect(page.getByTestId('edit-subtype')).toHaveCount(0);
       await page.getByTestId('edit-birth-date').fill('2999-01-01');
       await page.getByTestId('edit-save').click();
-      await expect(page.getByTestId('exam-edit').getByText(t('exams.edit.rejected', { detail: 'must not be in the future' }))).toBeVisible();
+      await expect(
+        page.getByTestId('exam-edit').getByText(t('exams.edit.rejected', { detail: 'must not be in the future' })),
+      ).toBeVisible();
       await checkScreen(page, `exam-edit-rejected-${lang}`);
       const newName = lang === 'es' ? 'Control de implante — José Núñez' : 'Implant check — Ana Pérez';
       await page.getByTestId('edit-birth-date').fill('1980-01-31');
@@ -105,7 +119,9 @@ for (const { lang, locale, patient, prefill, pid } of cases) {
       await page.keyboard.press('ArrowDown');
       await expect(page.getByRole('option', { name: t('exams.share.locales.pt') })).toBeVisible();
       for (;;) {
-        const selected = await page.getByRole('option', { name: t('exams.share.locales.pt') }).getAttribute('data-combobox-selected');
+        const selected = await page
+          .getByRole('option', { name: t('exams.share.locales.pt') })
+          .getAttribute('data-combobox-selected');
         if (selected !== null) break;
         await page.keyboard.press('ArrowDown');
       }
@@ -115,7 +131,9 @@ for (const { lang, locale, patient, prefill, pid } of cases) {
       await page.keyboard.press('Enter');
       await expect(page.getByTestId('share-result')).toHaveAttribute('data-sent', 'true');
       await checkScreen(page, `exam-share-sent-${lang}`);
-      const mail = await emulator.control<{ mail: { to: string[]; cc: string[]; subject: string; body: string; exam_id?: string }[] }>('GET', `/mail?to=${encodeURIComponent(dentistEmail)}`);
+      const mail = await emulator.control<{
+        mail: { to: string[]; cc: string[]; subject: string; body: string; exam_id?: string }[];
+      }>('GET', `/mail?to=${encodeURIComponent(dentistEmail)}`);
       const sent = mail.mail.find((m) => m.exam_id === examId);
       expect(sent, 'the share e-mail in the service mail log').toBeDefined();
       expect(sent?.to).toEqual([dentistEmail, `paciente.${lang}@correo.example`]);
@@ -173,22 +191,34 @@ for (const { lang, locale, patient, prefill, pid } of cases) {
       await page.getByTestId('exam-tab-report').click();
       await expect(page.getByTestId('report-panel')).toHaveAttribute('data-state', 'none');
       const input = page.getByTestId('report-drop').locator('input[type=file]');
-      await input.setInputFiles({ name: 'informe.pdf', mimeType: 'application/pdf', buffer: Buffer.from('this is not a PDF at all') });
+      await input.setInputFiles({
+        name: 'informe.pdf',
+        mimeType: 'application/pdf',
+        buffer: Buffer.from('this is not a PDF at all'),
+      });
       await expect(page.getByTestId('report-problem')).toHaveAttribute('data-problem', 'notPdf');
       await checkScreen(page, `exam-report-none-${lang}`);
-      await input.setInputFiles({ name: 'informe.pdf', mimeType: 'application/pdf', buffer: await makePdf('Informe radiologico', 2) });
+      await input.setInputFiles({
+        name: 'informe.pdf',
+        mimeType: 'application/pdf',
+        buffer: await makePdf('Informe radiologico', 2),
+      });
       await expect(page.getByTestId('report-filename')).toHaveText('informe.pdf');
       await expect(page.getByTestId('report-state')).toHaveText(t('exams.report.unsigned'));
       await page.getByTestId('report-view').click();
       await expect(page.getByTestId('pdf-view')).toHaveAttribute('data-pages', '2');
       await expect(page.getByTestId('pdf-page')).toHaveText(t('pdf.page', { n: 1, total: 2 }));
       // The page is drawn: the canvas has dark pixels (text), not only white.
-      await expect.poll(() => page.getByTestId('pdf-canvas').evaluate((c: HTMLCanvasElement) => {
-        const d = c.getContext('2d')?.getImageData(0, 0, c.width, c.height).data ?? new Uint8ClampedArray();
-        let dark = 0;
-        for (let i = 0; i < d.length; i += 4) if ((d[i] ?? 255) < 100) dark++;
-        return dark;
-      })).toBeGreaterThan(50);
+      await expect
+        .poll(() =>
+          page.getByTestId('pdf-canvas').evaluate((c: HTMLCanvasElement) => {
+            const d = c.getContext('2d')?.getImageData(0, 0, c.width, c.height).data ?? new Uint8ClampedArray();
+            let dark = 0;
+            for (let i = 0; i < d.length; i += 4) if ((d[i] ?? 255) < 100) dark++;
+            return dark;
+          }),
+        )
+        .toBeGreaterThan(50);
       await page.getByTestId('pdf-next').click();
       await expect(page.getByTestId('pdf-page')).toHaveText(t('pdf.page', { n: 2, total: 2 }));
       await checkScreen(page, `exam-report-view-${lang}`);
@@ -202,7 +232,10 @@ for (const { lang, locale, patient, prefill, pid } of cases) {
       expect((await fetch(verification)).status).toBe(200);
       await page.getByTestId('report-view').click();
       await checkScreen(page, `exam-report-signed-${lang}`);
-      await page.getByTestId('report-drop').locator('input[type=file]').setInputFiles({ name: 'informe-v2.pdf', mimeType: 'application/pdf', buffer: await makePdf('Informe v2', 1) });
+      await page
+        .getByTestId('report-drop')
+        .locator('input[type=file]')
+        .setInputFiles({ name: 'informe-v2.pdf', mimeType: 'application/pdf', buffer: await makePdf('Informe v2', 1) });
       await expect(page.getByTestId('report-replace-modal')).toContainText('informe-v2.pdf');
       await checkScreen(page, `exam-report-replace-${lang}`);
       await page.getByTestId('report-replace-modal-confirm').click();
@@ -227,7 +260,10 @@ for (const { lang, locale, patient, prefill, pid } of cases) {
     test(`a sandbox key shows "not sent: test key" on share (${lang})`, async ({ page, app, emulator }) => {
       const t = texts(lang);
       const key = emulator.info.keys.sandbox;
-      const examId = await seedExam(emulator.info, key, { name: `Sandbox ${lang}`, patient_name: 'PACIENTE DE PRUEBA' });
+      const examId = await seedExam(emulator.info, key, {
+        name: `Sandbox ${lang}`,
+        patient_name: 'PACIENTE DE PRUEBA',
+      });
       await page.goto(app.info.url);
       await onboard(page, t, key);
       await page.evaluate((hash) => {

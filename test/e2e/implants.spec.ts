@@ -11,7 +11,11 @@ for (const lang of ['en', 'es'] as const satisfies Lang[]) {
   test.describe(`implant catalog (${lang})`, () => {
     test.use({ locale: lang === 'es' ? 'es-ES' : 'en-US' });
 
-    test('a size look-up shows exact and near matches, brands page through their models, search finds a line', async ({ page, app, emulator }) => {
+    test('a size look-up shows exact and near matches, brands page through their models, search finds a line', async ({
+      page,
+      app,
+      emulator,
+    }) => {
       const t = texts(lang);
       const key = emulator.info.keys.free;
       await page.goto(app.info.url);
@@ -26,7 +30,10 @@ for (const lang of ['en', 'es'] as const satisfies Lang[]) {
       await expect(page.getByTestId('implant-no-exact')).toBeVisible();
       const near = page.getByTestId('implant-near-table').getByTestId('implant-row');
       await expect(near.first()).toBeVisible();
-      const service = (await api(emulator.info, key, 'GET', '/implants?diameter=4.1&length=10.3&limit=25')).json as { implants: Implant[]; near_matches: Implant[] };
+      const service = (await api(emulator.info, key, 'GET', '/implants?diameter=4.1&length=10.3&limit=25')).json as {
+        implants: Implant[];
+        near_matches: Implant[];
+      };
       expect(service.implants).toEqual([]);
       expect(service.near_matches.length).toBeGreaterThan(0);
       await expect(near).toHaveCount(service.near_matches.length);
@@ -38,16 +45,25 @@ for (const lang of ['en', 'es'] as const satisfies Lang[]) {
       await page.getByTestId('implant-length').fill('10');
       await page.getByTestId('implant-size-go').click();
       const exact = page.getByTestId('implant-exact').getByTestId('implant-row');
-      const both = (await api(emulator.info, key, 'GET', '/implants?diameter=4.1&length=10&limit=25')).json as { implants: Implant[]; near_matches: Implant[]; total: number };
+      const both = (await api(emulator.info, key, 'GET', '/implants?diameter=4.1&length=10&limit=25')).json as {
+        implants: Implant[];
+        near_matches: Implant[];
+        total: number;
+      };
       expect(both.total).toBeGreaterThan(0);
       await expect(exact).toHaveCount(Math.min(25, both.total));
       await expect(exact.getByTestId('near-badge')).toHaveCount(0);
-      await expect(page.getByTestId('implant-near-table').getByTestId('near-badge')).toHaveCount(both.near_matches.length);
+      await expect(page.getByTestId('implant-near-table').getByTestId('near-badge')).toHaveCount(
+        both.near_matches.length,
+      );
       await checkScreen(page, `implants-size-${lang}`);
 
       // Brands with their counts → the models of one, with pages.
       await page.getByTestId('implants-tab-brands').click();
-      const brands = (await api(emulator.info, key, 'GET', '/implants')).json['brands'] as { brand: string; count: number }[];
+      const brands = (await api(emulator.info, key, 'GET', '/implants')).json['brands'] as {
+        brand: string;
+        count: number;
+      }[];
       const big = [...brands].sort((a, b) => b.count - a.count)[0];
       if (!big) throw new Error('no brands');
       expect(big.count).toBeGreaterThan(25);
@@ -59,8 +75,12 @@ for (const lang of ['en', 'es'] as const satisfies Lang[]) {
       await expect(page.getByText(t('implants.range', { from: 1, to: 25, total: big.count }))).toBeVisible();
       await checkScreen(page, `implants-brands-${lang}`);
       await page.getByRole('button', { name: t('implants.pager.next') }).click();
-      await expect(page.getByText(t('implants.range', { from: 26, to: Math.min(50, big.count), total: big.count }))).toBeVisible();
-      const second = (await api(emulator.info, key, 'GET', `/implants?brand=${encodeURIComponent(big.brand)}&limit=25&offset=25`)).json['implants'] as Implant[];
+      await expect(
+        page.getByText(t('implants.range', { from: 26, to: Math.min(50, big.count), total: big.count })),
+      ).toBeVisible();
+      const second = (
+        await api(emulator.info, key, 'GET', `/implants?brand=${encodeURIComponent(big.brand)}&limit=25&offset=25`)
+      ).json['implants'] as Implant[];
       await expect(models.getByTestId('implant-row')).toHaveCount(second.length);
       await expect(models.getByTestId('implant-row').first()).toContainText(second[0]?.product_line ?? '?');
 

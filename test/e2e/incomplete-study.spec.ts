@@ -18,7 +18,12 @@ for (const { lang, locale } of cases) {
   test.describe(`in ${lang}`, () => {
     test.use({ locale });
 
-    test(`a study with a slice cut short waits in the inbox and goes only after confirming (${lang})`, async ({ page, app, emulator, watchDir }) => {
+    test(`a study with a slice cut short waits in the inbox and goes only after confirming (${lang})`, async ({
+      page,
+      app,
+      emulator,
+      watchDir,
+    }) => {
       const t = texts(lang);
       const patientId = `INCOMPLETE-${lang}`;
       await page.goto(app.info.url);
@@ -27,10 +32,17 @@ for (const { lang, locale } of cases) {
 
       // The export is written elsewhere, one slice cut in half, then moved in whole.
       const staging = mkdtempSync(join(tmpdir(), 'sb-e2e-staging-'));
-      const ex = await writeCbctExport(join(staging, 'EXPORT_CUT'), { volumeSlices: 6, scoutSlices: 2, patientId, dicomdir: false });
+      const ex = await writeCbctExport(join(staging, 'EXPORT_CUT'), {
+        volumeSlices: 6,
+        scoutSlices: 2,
+        patientId,
+        dicomdir: false,
+      });
       const slice = ex.series[0]?.files[3]?.path as string;
       // Named relative to the study's folder (DICOM/PAT00001/STU00001), as the inbox shows it.
-      const sliceName = relative(dirname(dirname(slice)), slice).split(sep).join('/');
+      const sliceName = relative(dirname(dirname(slice)), slice)
+        .split(sep)
+        .join('/');
       truncateSync(slice, Math.floor(statSync(slice).size / 2));
       renameSync(ex.root, join(watchDir, 'EXPORT_CUT'));
       rmSync(staging, { recursive: true, force: true });
@@ -52,7 +64,9 @@ for (const { lang, locale } of cases) {
       await panel.getByRole('button', { name: t('completeness.wait') }).click();
       await expect(panel.getByTestId('incomplete-waiting')).toHaveText(t('completeness.waiting'));
       // Nothing was sent.
-      expect((await listExams(emulator.info, emulator.info.keys.pro)).filter((e) => e.patient_id === patientId)).toEqual([]);
+      expect(
+        (await listExams(emulator.info, emulator.info.keys.pro)).filter((e) => e.patient_id === patientId),
+      ).toEqual([]);
 
       // Going on anyway takes a confirmation, which can be backed out of with the keyboard.
       await panel.getByRole('button', { name: t('completeness.uploadAnyway_one', { count: 1 }) }).click();

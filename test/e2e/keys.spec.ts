@@ -29,7 +29,10 @@ test('a sandbox key shows a banner on every screen until a live key is used', as
   await expect(banner).toHaveCount(0);
 
   // Back to the sandbox key from its slot: the banner returns.
-  await page.getByTestId('key-slot-sandbox').getByRole('button', { name: t('keys.activate') }).click();
+  await page
+    .getByTestId('key-slot-sandbox')
+    .getByRole('button', { name: t('keys.activate') })
+    .click();
   await expect(page.getByTestId('key-indicator')).toHaveAttribute('data-kind', 'sandbox');
   await expect(banner).toBeVisible();
 
@@ -67,7 +70,11 @@ for (const lang of ['en', 'es'] as const) {
   test.describe(`without the keychain module (${lang})`, () => {
     test.use({ locale: lang === 'es' ? 'es-ES' : 'en-US', keychain: 'no-module' });
 
-    test('the app says the keychain part is missing and keeps the key for the session', async ({ page, app, emulator }) => {
+    test('the app says the keychain part is missing and keeps the key for the session', async ({
+      page,
+      app,
+      emulator,
+    }) => {
       const t = texts(lang);
       await page.goto(app.info.url);
       await page.getByLabel(t('onboarding.keyLabel'), { exact: true }).fill(emulator.info.keys.pro);

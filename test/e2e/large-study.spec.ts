@@ -70,7 +70,13 @@ test('a 5000-file study uploads without stalling the window', async ({ page, app
     });
     po.disconnect();
     mo.disconnect();
-    return { longTasks, updates: values.length, frames, seconds: (performance.now() - start) / 1000, elements: document.querySelectorAll('*').length };
+    return {
+      longTasks,
+      updates: values.length,
+      frames,
+      seconds: (performance.now() - start) / 1000,
+      elements: document.querySelectorAll('*').length,
+    };
   });
   await screenshot(page, 'uploads-5000-files-en');
   test.info().annotations.push({ type: 'measured', description: JSON.stringify(observed) });

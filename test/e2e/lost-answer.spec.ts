@@ -20,7 +20,12 @@ for (const { lang, locale } of cases) {
   test.describe(`in ${lang}`, () => {
     test.use({ locale, throughLostAnswerProxy: true, emulatorOptions: { insecureWebhooks: true } });
 
-    test(`a share e-mail whose answer is lost is reported as sent, once (${lang})`, async ({ page, app, emulator, lostAnswers }) => {
+    test(`a share e-mail whose answer is lost is reported as sent, once (${lang})`, async ({
+      page,
+      app,
+      emulator,
+      lostAnswers,
+    }) => {
       const t = texts(lang);
       const key = emulator.info.keys.pro;
       const examId = await seedExam(emulator.info, key, { name: `Panorámica ${lang}`, patient_name: 'ELENA PAZ' });
@@ -38,15 +43,23 @@ for (const { lang, locale } of cases) {
       await expect(notice).toHaveAttribute('data-state', 'found');
       await expect(notice).toContainText(t('errors.maybe_done.title'));
       await expect(notice).toContainText(t('errors.maybe_done.action'));
-      await expect(page.getByTestId('maybe-done-finding')).toHaveText(`${t('maybeDone.found')} ${t('maybeDone.share.sent', { before: 0, shares: 1 })}`);
+      await expect(page.getByTestId('maybe-done-finding')).toHaveText(
+        `${t('maybeDone.found')} ${t('maybeDone.share.sent', { before: 0, shares: 1 })}`,
+      );
       await expect(page.getByText(t('errors.network_error.title'))).toHaveCount(0);
       expect(lostAnswers?.lost).toHaveLength(1);
-      const mail = (await emulator.control<{ mail: { kind: string }[] }>('GET', `/mail?to=${encodeURIComponent(to)}`)).mail;
+      const mail = (await emulator.control<{ mail: { kind: string }[] }>('GET', `/mail?to=${encodeURIComponent(to)}`))
+        .mail;
       expect(mail.filter((m) => m.kind === 'exam_share')).toHaveLength(1);
       await checkScreen(page, `lost-answer-share-${lang}`);
     });
 
-    test(`a webhook whose answer is lost is found in the list, once (${lang})`, async ({ page, app, emulator, lostAnswers }) => {
+    test(`a webhook whose answer is lost is found in the list, once (${lang})`, async ({
+      page,
+      app,
+      emulator,
+      lostAnswers,
+    }) => {
       const t = texts(lang);
       const key = emulator.info.keys.pro;
       const url = `http://127.0.0.1:9/scanbridge-hook-${lang}`;
@@ -62,7 +75,9 @@ for (const { lang, locale } of cases) {
 
       const notice = page.getByTestId('maybe-done');
       await expect(notice).toHaveAttribute('data-state', 'found');
-      await expect(page.getByTestId('maybe-done-finding')).toHaveText(`${t('maybeDone.found')} ${t('maybeDone.webhook_create.found', { count: 1 })}`);
+      await expect(page.getByTestId('maybe-done-finding')).toHaveText(
+        `${t('maybeDone.found')} ${t('maybeDone.webhook_create.found', { count: 1 })}`,
+      );
       await expect(page.getByText(t('errors.network_error.title'))).toHaveCount(0);
       // The list now shows the subscription the service holds.
       await expect(page.getByTestId('webhook')).toHaveCount(1);
@@ -72,7 +87,12 @@ for (const { lang, locale } of cases) {
       await checkScreen(page, `lost-answer-webhook-${lang}`);
     });
 
-    test(`a support request whose answer is lost is found by its subject, once (${lang})`, async ({ page, app, emulator, lostAnswers }) => {
+    test(`a support request whose answer is lost is found by its subject, once (${lang})`, async ({
+      page,
+      app,
+      emulator,
+      lostAnswers,
+    }) => {
       const t = texts(lang);
       const key = emulator.info.keys.pro;
       const subject = lang === 'es' ? 'El visor no abre el CBCT de Paz' : 'The viewer does not open the CBCT of Paz';
@@ -81,17 +101,23 @@ for (const { lang, locale } of cases) {
       await page.getByRole('link', { name: t('support.nav') }).click();
       await page.getByTestId('ticket-new').click();
       await page.getByTestId('ticket-subject').fill(subject);
-      await page.getByTestId('ticket-message').fill(lang === 'es' ? 'Queda en blanco al abrirlo.' : 'It stays blank when opened.');
+      await page
+        .getByTestId('ticket-message')
+        .fill(lang === 'es' ? 'Queda en blanco al abrirlo.' : 'It stays blank when opened.');
       lostAnswers?.loseNext({ method: 'POST', path: /\/support\/tickets$/ });
       await page.getByTestId('ticket-send').click();
 
       const notice = page.getByTestId('maybe-done');
       await expect(notice).toHaveAttribute('data-state', 'found');
-      await expect(page.getByTestId('maybe-done-finding')).toContainText(`${t('maybeDone.found')} ${upTo(t('maybeDone.ticket_create.found', { count: 1 }), 'at')}`);
+      await expect(page.getByTestId('maybe-done-finding')).toContainText(
+        `${t('maybeDone.found')} ${upTo(t('maybeDone.ticket_create.found', { count: 1 }), 'at')}`,
+      );
       await expect(page.getByText(t('errors.network_error.title'))).toHaveCount(0);
       // The list now shows the request the service holds.
       await expect(page.getByTestId('ticket-row').filter({ hasText: subject })).toHaveCount(1);
-      const tickets = (await api(emulator.info, key, 'GET', '/support/tickets')).json['tickets'] as { subject: string }[];
+      const tickets = (await api(emulator.info, key, 'GET', '/support/tickets')).json['tickets'] as {
+        subject: string;
+      }[];
       expect(tickets.filter((x) => x.subject === subject)).toHaveLength(1);
       await checkScreen(page, `lost-answer-ticket-${lang}`);
     });

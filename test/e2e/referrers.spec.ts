@@ -14,7 +14,8 @@ for (const lang of ['en', 'es'] as const satisfies Lang[]) {
     test('a referrer is added, found, edited and deleted on the service', async ({ page, app, emulator }) => {
       const t = texts(lang);
       const key = emulator.info.keys.pro;
-      const listOnService = async (): Promise<Referrer[]> => (await api(emulator.info, key, 'GET', '/referrers')).json['referrers'] as Referrer[];
+      const listOnService = async (): Promise<Referrer[]> =>
+        (await api(emulator.info, key, 'GET', '/referrers')).json['referrers'] as Referrer[];
       const name = `Dra. Ñuñoa Pérez ${lang} ${Date.now()}`;
       await page.goto(app.info.url);
       await onboard(page, t, key);
@@ -58,7 +59,12 @@ for (const lang of ['en', 'es'] as const satisfies Lang[]) {
       await expect(page.getByTestId('referrers-notice')).toContainText(t('referrers.updated', { name }));
       await expect(row).toContainText('+56 9 1234 5678');
       const edited = (await listOnService()).find((r) => r.id === created?.id);
-      expect(edited).toMatchObject({ name, email: 'ana.perez@clinica.cl', specialty: 'Ortodoncia', phone: '+56 9 1234 5678' });
+      expect(edited).toMatchObject({
+        name,
+        email: 'ana.perez@clinica.cl',
+        specialty: 'Ortodoncia',
+        phone: '+56 9 1234 5678',
+      });
 
       // Delete asks first; cancelling keeps the dentist.
       await row.getByRole('button', { name: t('referrers.deleteOne', { name }) }).click();
@@ -89,7 +95,9 @@ for (const lang of ['en', 'es'] as const satisfies Lang[]) {
       await expect(page.getByTestId('referrers-notice')).toContainText(t('referrers.savedSandbox', { name }));
       await expect(page.getByTestId('referrer-row')).toHaveCount(0);
       await checkScreen(page, `referrers-sandbox-${lang}`);
-      const live = (await api(emulator.info, emulator.info.keys.pro, 'GET', '/referrers')).json['referrers'] as Referrer[];
+      const live = (await api(emulator.info, emulator.info.keys.pro, 'GET', '/referrers')).json[
+        'referrers'
+      ] as Referrer[];
       expect(live.some((r) => r.name === name)).toBe(false);
     });
   });

@@ -23,7 +23,12 @@ test('an upload survives a restart of the service and reaches ready', async ({ p
     await page.getByTestId('settings-upload-save').click();
     await expect(page.getByText(t('common.saved')).first()).toBeVisible();
     await addWatchFolder(page, t, watchDir);
-    const written = await dropCbctExport(watchDir, 'EXPORT_BIG', { rows: 256, cols: 256, volumeSlices: 14, scoutSlices: 2 });
+    const written = await dropCbctExport(watchDir, 'EXPORT_BIG', {
+      rows: 256,
+      cols: 256,
+      volumeSlices: 14,
+      scoutSlices: 2,
+    });
 
     await page.getByRole('link', { name: t('nav.inbox') }).click();
     const detail = page.getByTestId('inbox-detail');
@@ -35,7 +40,11 @@ test('an upload survives a restart of the service and reaches ready', async ({ p
     const job = page.getByTestId('upload-job').filter({ hasText: 'Restart test — Muñoz' });
     await expect(job).toHaveAttribute('data-phase', 'uploading', { timeout: 20_000 });
     // Some bytes are sent, not all: the progress bar is part way.
-    await expect.poll(async () => Number(await job.getByTestId('upload-progress').getAttribute('data-value')), { timeout: 20_000 }).toBeGreaterThan(5);
+    await expect
+      .poll(async () => Number(await job.getByTestId('upload-progress').getAttribute('data-value')), {
+        timeout: 20_000,
+      })
+      .toBeGreaterThan(5);
     const before = Number(await job.getByTestId('upload-progress').getAttribute('data-value'));
     expect(before).toBeLessThan(100);
     await checkScreen(page, 'uploads-in-progress-en');
@@ -44,8 +53,12 @@ test('an upload survives a restart of the service and reaches ready', async ({ p
     expect(emulator.dataDir).toBe(dataDir);
 
     await expect(job).toHaveAttribute('data-phase', 'ready', { timeout: 90_000 });
-    await expect(job.getByTestId('upload-stats')).toContainText(t('uploads.files', { done: written.files, total: written.files }));
-    const exams = (await listExams(emulator.info, emulator.info.keys.pro)).filter((e) => e.name === 'Restart test — Muñoz');
+    await expect(job.getByTestId('upload-stats')).toContainText(
+      t('uploads.files', { done: written.files, total: written.files }),
+    );
+    const exams = (await listExams(emulator.info, emulator.info.keys.pro)).filter(
+      (e) => e.name === 'Restart test — Muñoz',
+    );
     expect(exams.map((e) => e.status)).toEqual(['ready']);
   } finally {
     await app.dispose();

@@ -14,9 +14,19 @@ import { checkScreen, onboard, texts, type Lang } from './support/ui';
 type Take = { index: number; label: string; status: string; file_count: number; storage_bytes: number };
 
 /** A ready exam made straight on the service (one small file), as another computer would have uploaded it. */
-async function readyExam(info: EmulatorInfo, key: string, name: string, examType: 'cbct' | 'radiografia'): Promise<string> {
+async function readyExam(
+  info: EmulatorInfo,
+  key: string,
+  name: string,
+  examType: 'cbct' | 'radiografia',
+): Promise<string> {
   const bytes = Buffer.from('not a real image, only bytes to store');
-  const created = await api(info, key, 'POST', '/exams', { name, exam_type: examType, patient_name: 'Ana Pérez Soto', files: [{ name: 'main/IMG0001.dcm', size: bytes.length }] });
+  const created = await api(info, key, 'POST', '/exams', {
+    name,
+    exam_type: examType,
+    patient_name: 'Ana Pérez Soto',
+    files: [{ name: 'main/IMG0001.dcm', size: bytes.length }],
+  });
   expect(created.status, JSON.stringify(created.json)).toBe(201);
   const url = (created.json['upload_urls'] as { url: string }[])[0]?.url ?? '';
   const put = await fetch(url, { method: 'PUT', body: bytes });
@@ -45,7 +55,11 @@ for (const lang of ['es', 'en'] as Lang[]) {
   test.describe(`extra takes (${lang})`, () => {
     test.use({ locale: lang === 'es' ? 'es-CL' : 'en-US' });
 
-    test(`a take added from a folder grows extra_series; the limit and radiographs disable the button (${lang})`, async ({ page, app, emulator }) => {
+    test(`a take added from a folder grows extra_series; the limit and radiographs disable the button (${lang})`, async ({
+      page,
+      app,
+      emulator,
+    }) => {
       test.setTimeout(180_000);
       const t = texts(lang);
       const key = emulator.info.keys.pro;
@@ -83,15 +97,25 @@ for (const lang of ['es', 'en'] as Lang[]) {
 
         // The Uploads screen names it as a take of this exam and follows it to the end.
         await page.getByTestId('takes-open-uploads').click();
-        const job = page.getByTestId('upload-job').filter({ hasText: t('takes.uploadLabel', { label: 'Segundo escaneo', exam: examName }) });
+        const job = page
+          .getByTestId('upload-job')
+          .filter({ hasText: t('takes.uploadLabel', { label: 'Segundo escaneo', exam: examName }) });
         await expect(job).toBeVisible();
         await expect(job).toHaveAttribute('data-phase', 'ready', { timeout: 60_000 });
-        await expect(job.getByTestId('upload-stats')).toContainText(t('uploads.files', { done: first.files, total: first.files }));
+        await expect(job.getByTestId('upload-stats')).toContainText(
+          t('uploads.files', { done: first.files, total: first.files }),
+        );
         await checkScreen(page, `takes-uploads-${lang}`);
 
         const afterFirst = await takesOf(emulator.info, key, examId);
         expect(afterFirst).toHaveLength(1);
-        expect(afterFirst[0]).toMatchObject({ index: 1, label: 'Segundo escaneo', status: 'ready', file_count: first.files, storage_bytes: first.bytes });
+        expect(afterFirst[0]).toMatchObject({
+          index: 1,
+          label: 'Segundo escaneo',
+          status: 'ready',
+          file_count: first.files,
+          storage_bytes: first.bytes,
+        });
 
         // Back on the panel: the take is listed; a second one reaches the limit.
         await page.goto(`${app.info.url}#/exams/${examId}/takes`);
@@ -103,7 +127,11 @@ for (const lang of ['es', 'en'] as Lang[]) {
         await page.getByTestId('take-submit').click();
         // While the second take is being sent, no third can be started.
         await expect(page.getByTestId('take-add')).toBeDisabled();
-        await expect.poll(async () => (await takesOf(emulator.info, key, examId)).filter((x) => x.status === 'ready').length, { timeout: 60_000 }).toBe(2);
+        await expect
+          .poll(async () => (await takesOf(emulator.info, key, examId)).filter((x) => x.status === 'ready').length, {
+            timeout: 60_000,
+          })
+          .toBe(2);
         await expect(page.getByTestId('take-row')).toHaveCount(2, { timeout: 15_000 });
         const add = page.getByTestId('take-add');
         await expect(add).toBeDisabled();
@@ -123,7 +151,9 @@ for (const lang of ['es', 'en'] as Lang[]) {
         await page.goto(`${app.info.url}#/exams/${radiographId}/takes`);
         await expect(page.getByTestId('take-add')).toBeDisabled();
         await expect(page.getByTestId('take-add-reason')).toHaveAttribute('data-reason', 'not_for_type');
-        await expect(page.getByTestId('take-add-reason')).toHaveText(t('takes.blocked.not_for_type', { type: t('examType.radiografia') }));
+        await expect(page.getByTestId('take-add-reason')).toHaveText(
+          t('takes.blocked.not_for_type', { type: t('examType.radiografia') }),
+        );
         await checkScreen(page, `takes-radiograph-${lang}`);
         expect(await takesOf(emulator.info, key, radiographId)).toEqual([]);
       } finally {

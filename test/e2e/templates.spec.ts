@@ -33,7 +33,11 @@ for (const lang of ['en', 'es'] as const satisfies Lang[]) {
   test.describe(`report layouts (${lang})`, () => {
     test.use({ locale: lang === 'es' ? 'es-ES' : 'en-US' });
 
-    test('a layout with two image boxes drawn with the mouse is saved and reads back the same', async ({ page, app, emulator }) => {
+    test('a layout with two image boxes drawn with the mouse is saved and reads back the same', async ({
+      page,
+      app,
+      emulator,
+    }) => {
       const t = texts(lang);
       const key = emulator.info.keys.pro;
       const name = `Panorámica y corte ${lang} ${Date.now()}`;
@@ -75,7 +79,9 @@ for (const lang of ['en', 'es'] as const satisfies Lang[]) {
       if (!hb || !sb) throw new Error('no box');
       await page.mouse.move(hb.x + hb.width / 2, hb.y + hb.height / 2);
       await page.mouse.down();
-      await page.mouse.move(hb.x + hb.width / 2 + 0.05 * sb.width, hb.y + hb.height / 2 + 0.1 * sb.height, { steps: 5 });
+      await page.mouse.move(hb.x + hb.width / 2 + 0.05 * sb.width, hb.y + hb.height / 2 + 0.1 * sb.height, {
+        steps: 5,
+      });
       await page.mouse.up();
       const resized = await slotRect(slots.nth(0));
       expect(resized.x).toBe(moved.x);
@@ -133,7 +139,10 @@ for (const lang of ['en', 'es'] as const satisfies Lang[]) {
       await page.getByRole('button', { name: t('common.cancel') }).click();
       await page.getByTestId('template-discard').click();
       await expect(page.getByRole('heading', { name: t('templates.title') })).toBeVisible();
-      expect((await templatesOnService(emulator.info, key)).find((x) => x.name === name)?.pages[0]?.slots[1]).toEqual({ ...expected[1], label: 'Corte 1' });
+      expect((await templatesOnService(emulator.info, key)).find((x) => x.name === name)?.pages[0]?.slots[1]).toEqual({
+        ...expected[1],
+        label: 'Corte 1',
+      });
 
       // A ready-made layout opens read-only, with a copy offered instead.
       await system.first().getByTestId('template-view').click();
@@ -175,13 +184,24 @@ for (const lang of ['en', 'es'] as const satisfies Lang[]) {
       // The new page's box starts at 5 %, 5 %, 40 % × 25 %.
       const slots = page.getByTestId('template-slot');
       await tabTo(page, slots.nth(0));
-      for (const k of ['ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowDown', 'ArrowDown']) await page.keyboard.press(k);
-      for (const k of ['Shift+ArrowRight', 'Shift+ArrowRight', 'Shift+ArrowRight', 'Shift+ArrowRight', 'Shift+ArrowRight', 'Shift+ArrowUp']) await page.keyboard.press(k);
+      for (const k of ['ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowDown', 'ArrowDown'])
+        await page.keyboard.press(k);
+      for (const k of [
+        'Shift+ArrowRight',
+        'Shift+ArrowRight',
+        'Shift+ArrowRight',
+        'Shift+ArrowRight',
+        'Shift+ArrowRight',
+        'Shift+ArrowUp',
+      ])
+        await page.keyboard.press(k);
       await page.keyboard.press('Control+ArrowRight');
       const first = { x: 0.081, y: 0.07, w: 0.45, h: 0.24 };
       expect(await slotRect(slots.nth(0))).toEqual(first);
       // Screen readers hear where the box is now.
-      await expect(page.getByTestId('template-announcer')).toHaveText(t('templates.editor.position', { x: 8.1, y: 7, w: 45, h: 24 }));
+      await expect(page.getByTestId('template-announcer')).toHaveText(
+        t('templates.editor.position', { x: 8.1, y: 7, w: 45, h: 24 }),
+      );
 
       // A second box added from its button, labelled, and moved to the page's left edge.
       await tabTo(page, page.getByTestId('template-add-slot'));
@@ -219,7 +239,9 @@ for (const lang of ['en', 'es'] as const satisfies Lang[]) {
       await expect(page.getByTestId('templates-notice')).toContainText(t('templates.savedSandbox', { name }));
       await expect(page.getByTestId('templates-own-empty')).toBeVisible();
       await checkScreen(page, `templates-sandbox-${lang}`);
-      expect((await templatesOnService(emulator.info, emulator.info.keys.pro)).some((x) => x.name === name)).toBe(false);
+      expect((await templatesOnService(emulator.info, emulator.info.keys.pro)).some((x) => x.name === name)).toBe(
+        false,
+      );
     });
   });
 }

@@ -15,7 +15,12 @@ for (const { lang, locale, editedName } of cases) {
   test.describe(`in ${lang}`, () => {
     test.use({ locale });
 
-    test(`a scanner export goes from the inbox to a ready exam with the edited name (${lang})`, async ({ page, app, emulator, watchDir }) => {
+    test(`a scanner export goes from the inbox to a ready exam with the edited name (${lang})`, async ({
+      page,
+      app,
+      emulator,
+      watchDir,
+    }) => {
       const t = texts(lang);
       await page.goto(app.info.url);
 
@@ -40,7 +45,12 @@ for (const { lang, locale, editedName } of cases) {
       // A watch folder, then an export dropped into it as a scanner would.
       await addWatchFolder(page, t, watchDir);
       await checkScreen(page, `settings-${lang}`, { fullPage: true });
-      const written = await dropCbctExport(watchDir, 'EXPORT_0001', { patientName: 'MUÑOZ^JUAN CARLOS', patientId: '12345678Z', birthDate: '19800131', charset: 'latin1' });
+      const written = await dropCbctExport(watchDir, 'EXPORT_0001', {
+        patientName: 'MUÑOZ^JUAN CARLOS',
+        patientId: '12345678Z',
+        birthDate: '19800131',
+        charset: 'latin1',
+      });
 
       await page.getByRole('link', { name: t('nav.inbox') }).click();
       const item = page.getByTestId('inbox-item').first();
@@ -68,7 +78,9 @@ for (const { lang, locale, editedName } of cases) {
       await expect(job).toBeVisible();
       await expect(job).toHaveAttribute('data-phase', 'ready', { timeout: 60_000 });
       await expect(job.getByTestId('upload-progress')).toHaveAttribute('data-value', '100');
-      await expect(job.getByTestId('upload-stats')).toContainText(t('uploads.files', { done: written.files, total: written.files }));
+      await expect(job.getByTestId('upload-stats')).toContainText(
+        t('uploads.files', { done: written.files, total: written.files }),
+      );
       await expect(job.getByTestId('upload-phase')).toHaveText(t('uploads.phase.ready'));
       const viewer = job.getByTestId('viewer-link');
       await expect(viewer).toHaveAttribute('href', /^https?:\/\//);
@@ -85,7 +97,10 @@ for (const { lang, locale, editedName } of cases) {
 
       // The inbox shows the study as uploaded; the account counts the exam.
       await page.getByRole('link', { name: t('nav.inbox') }).click();
-      await page.getByTestId('inbox-filter').getByText(new RegExp(`^${t('inbox.filter.uploaded')}`)).click();
+      await page
+        .getByTestId('inbox-filter')
+        .getByText(new RegExp(`^${t('inbox.filter.uploaded')}`))
+        .click();
       await expect(page.getByTestId('inbox-item').first()).toHaveAttribute('data-status', 'uploaded');
       await checkScreen(page, `inbox-uploaded-${lang}`);
 

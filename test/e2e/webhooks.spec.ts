@@ -22,7 +22,11 @@ async function receiver(): Promise<{ url: string; received: Received[]; close: (
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/scanbridge-hook`, received, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${port}/scanbridge-hook`,
+    received,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 const cases: { lang: Lang; locale: string }[] = [
@@ -34,7 +38,11 @@ for (const { lang, locale } of cases) {
   test.describe(`in ${lang}`, () => {
     test.use({ locale, emulatorOptions: { insecureWebhooks: true } });
 
-    test(`a webhook is created, pinged, listed, switched off and deleted (${lang})`, async ({ page, app, emulator }) => {
+    test(`a webhook is created, pinged, listed, switched off and deleted (${lang})`, async ({
+      page,
+      app,
+      emulator,
+    }) => {
       const t = texts(lang);
       const key = emulator.info.keys.pro;
       const rx = await receiver();
@@ -110,7 +118,11 @@ for (const { lang, locale } of cases) {
       const rx = await receiver();
       const deadUrl = rx.url;
       await rx.close();
-      const created = await api(emulator.info, key, 'POST', '/webhooks', { url: deadUrl, events: ['test.ping'], description: 'Receptor apagado' });
+      const created = await api(emulator.info, key, 'POST', '/webhooks', {
+        url: deadUrl,
+        events: ['test.ping'],
+        description: 'Receptor apagado',
+      });
       const id = String(created.json['id']);
       for (let i = 0; i < 20; i++) await api(emulator.info, key, 'POST', `/webhooks/${id}/test`);
       expect((await api(emulator.info, key, 'GET', `/webhooks/${id}`)).json['enabled']).toBe(false);

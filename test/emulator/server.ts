@@ -52,8 +52,20 @@ function initialState(now: string): State {
     accounts.push(account);
     keys.push({ key: liveKey(), account_id: account.id, scopes: [...ALL_SCOPES], sandbox: false, label: plan });
     if (plan === 'pro') {
-      keys.push({ key: `cbct_test_${randomBytes(16).toString('hex')}`, account_id: account.id, scopes: [...ALL_SCOPES], sandbox: true, label: 'sandbox' });
-      keys.push({ key: liveKey(), account_id: account.id, scopes: ['exams:read', 'account:read'], sandbox: false, label: 'readonly' });
+      keys.push({
+        key: `cbct_test_${randomBytes(16).toString('hex')}`,
+        account_id: account.id,
+        scopes: [...ALL_SCOPES],
+        sandbox: true,
+        label: 'sandbox',
+      });
+      keys.push({
+        key: liveKey(),
+        account_id: account.id,
+        scopes: ['exams:read', 'account:read'],
+        sandbox: false,
+        label: 'readonly',
+      });
     }
   }
   return {
@@ -78,7 +90,9 @@ function initialState(now: string): State {
 /** Starts the emulator on 127.0.0.1 and resolves once it listens. */
 export async function startEmulator(config: EmulatorConfig): Promise<RunningEmulator> {
   const clock = new Clock(config.timeScale, (name, err) => {
-    process.stderr.write(`emulator: scheduled task ${name} failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(
+      `emulator: scheduled task ${name} failed: ${err instanceof Error ? err.message : String(err)}\n`,
+    );
   });
   const store = Store.open(config.dataDir, () => initialState(new Date().toISOString()));
   clock.restoreOffset(store.state.clock_offset_ms ?? 0);
@@ -105,7 +119,9 @@ export async function startEmulator(config: EmulatorConfig): Promise<RunningEmul
   const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
     void handle(app, req, res).catch((err: unknown) => {
-      process.stderr.write(`emulator: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.stderr.write(
+        `emulator: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+      );
       if (!res.headersSent) sendError(res, new ApiError(500, 'internal_error', 'Unexpected server error'));
       else res.destroy();
     });
@@ -130,8 +146,12 @@ export async function startEmulator(config: EmulatorConfig): Promise<RunningEmul
     base_url: `${origin}/api/v1`,
     control_url: `${origin}/__emulator`,
     keys: {
-      free: keyOf('free'), pro: keyOf('pro'), clinica: keyOf('clinica'), ultra: keyOf('ultra'),
-      sandbox: keyOf('sandbox'), readonly: keyOf('readonly'),
+      free: keyOf('free'),
+      pro: keyOf('pro'),
+      clinica: keyOf('clinica'),
+      ultra: keyOf('ultra'),
+      sandbox: keyOf('sandbox'),
+      readonly: keyOf('readonly'),
     },
   };
   return {
@@ -151,14 +171,20 @@ export async function startEmulator(config: EmulatorConfig): Promise<RunningEmul
 function authenticate(app: App, req: IncomingMessage): AuthInfo {
   const header = req.headers.authorization ?? '';
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!m) throw new ApiError(401, 'unauthorized', 'Missing or malformed Authorization header (expected "Bearer <API key>")');
+  if (!m)
+    throw new ApiError(401, 'unauthorized', 'Missing or malformed Authorization header (expected "Bearer <API key>")');
   const key = app.store.state.keys.find((k) => k.key === m[1]);
   const account = key && app.store.state.accounts.find((a) => a.id === key.account_id);
   if (!key || !account) throw new ApiError(401, 'unauthorized', 'Unknown API key');
   return { key, account, sandbox: key.sandbox };
 }
 
-async function applyFault(app: App, target: 'storage' | 'api', req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+async function applyFault(
+  app: App,
+  target: 'storage' | 'api',
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<boolean> {
   const fault = app.faults.take(target, req.method ?? 'GET', req.url ?? '/');
   if (!fault) return false;
   switch (fault.mode) {
@@ -229,12 +255,21 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
       sendError(res, err);
       return;
     }
-    process.stderr.write(`emulator: ${method} ${path} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.stderr.write(
+      `emulator: ${method} ${path} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
     sendError(res, new ApiError(500, 'internal_error', 'Unexpected server error'));
   }
 }
 
-async function handleApi(app: App, req: IncomingMessage, res: ServerResponse, method: string, path: string, query: URLSearchParams): Promise<void> {
+async function handleApi(
+  app: App,
+  req: IncomingMessage,
+  res: ServerResponse,
+  method: string,
+  path: string,
+  query: URLSearchParams,
+): Promise<void> {
   const auth = authenticate(app, req);
   const limit = auth.sandbox ? SANDBOX_REQUESTS_PER_HOUR : PLANS[auth.account.plan].requestsPerHour;
   const decision = app.rate.take(auth.key.key, limit);
@@ -245,14 +280,22 @@ async function handleApi(app: App, req: IncomingMessage, res: ServerResponse, me
   };
   for (const [k, v] of Object.entries(rateHeaders)) res.setHeader(k, v);
   if (!decision.allowed) {
-    throw new ApiError(429, 'rate_limited', `Rate limit of ${decision.limit} requests per hour exceeded; retry in ${decision.retryAfterSeconds} s`,
-      { retry_after_seconds: decision.retryAfterSeconds }, { 'Retry-After': String(decision.retryAfterSeconds) });
+    throw new ApiError(
+      429,
+      'rate_limited',
+      `Rate limit of ${decision.limit} requests per hour exceeded; retry in ${decision.retryAfterSeconds} s`,
+      { retry_after_seconds: decision.retryAfterSeconds },
+      { 'Retry-After': String(decision.retryAfterSeconds) },
+    );
   }
   const m = app.api.match(method, path);
   if (!m) throw new ApiError(404, 'not_found', `No endpoint ${method} /api/v1${path}`);
-  if ('methodNotAllowed' in m) throw new ApiError(405, 'method_not_allowed', `Use ${m.allowed.join(', ')} on /api/v1${path}`);
+  if ('methodNotAllowed' in m)
+    throw new ApiError(405, 'method_not_allowed', `Use ${m.allowed.join(', ')} on /api/v1${path}`);
   if (m.meta.scope && !auth.key.scopes.includes(m.meta.scope)) {
-    throw new ApiError(403, 'insufficient_scope', `This API key lacks the scope ${m.meta.scope}`, { required_scope: m.meta.scope });
+    throw new ApiError(403, 'insufficient_scope', `This API key lacks the scope ${m.meta.scope}`, {
+      required_scope: m.meta.scope,
+    });
   }
   const hasBody = method !== 'GET' && method !== 'HEAD';
   const body = hasBody ? parseJson(await readBody(req)) : undefined;
@@ -271,6 +314,8 @@ function parseRequestUrl(target: string | undefined): URL {
   try {
     return new URL(target ?? '/', 'http://127.0.0.1');
   } catch {
-    throw new ApiError(400, 'validation_error', 'Malformed request target', { details: [{ field: 'path', message: 'not a valid URL path' }] });
+    throw new ApiError(400, 'validation_error', 'Malformed request target', {
+      details: [{ field: 'path', message: 'not a valid URL path' }],
+    });
   }
 }

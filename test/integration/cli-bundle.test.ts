@@ -36,11 +36,17 @@ function checkout(sourceNewerThanBundle: boolean, withBundle = true): string {
   cpSync(join(root, 'main', 'bin', 'scanbridge.mjs'), join(dir, 'main', 'bin', 'scanbridge.mjs'));
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
-  writeFileSync(join(dir, 'main', 'cli.ts'), "const from: string = 'sources';\nprocess.stdout.write(`from ${from}\\n`);\n");
+  writeFileSync(
+    join(dir, 'main', 'cli.ts'),
+    "const from: string = 'sources';\nprocess.stdout.write(`from ${from}\\n`);\n",
+  );
   const builtMs = Date.now() - 60_000;
   if (withBundle) {
     cpSync(bundle, join(dir, 'main', '.build', 'cli'), { recursive: true });
-    writeFileSync(join(dir, 'main', '.build', 'cli', 'inputs.json'), JSON.stringify({ built_ms: builtMs, inputs: ['main/cli.ts'] }));
+    writeFileSync(
+      join(dir, 'main', '.build', 'cli', 'inputs.json'),
+      JSON.stringify({ built_ms: builtMs, inputs: ['main/cli.ts'] }),
+    );
   }
   const mtime = new Date(builtMs + (sourceNewerThanBundle ? 30_000 : -30_000));
   utimesSync(join(dir, 'main', 'cli.ts'), mtime, mtime);
@@ -54,14 +60,20 @@ describe('the scanbridge bin', () => {
     const dir = checkout(false);
     const empty = join(scratch, 'empty');
     mkdirSync(empty, { recursive: true });
-    const { stdout, stderr } = await exec(process.execPath, [join(dir, 'main', 'bin', 'scanbridge.mjs'), 'scan', empty, '--json'], { env });
+    const { stdout, stderr } = await exec(
+      process.execPath,
+      [join(dir, 'main', 'bin', 'scanbridge.mjs'), 'scan', empty, '--json'],
+      { env },
+    );
     expect(JSON.parse(stdout)).toEqual({ root: empty, studies: [], skipped: [] });
     expect(stderr).toBe('');
   });
 
   it('runs the sources, saying why, when a source changed after the build', async () => {
     const dir = checkout(true);
-    const { stdout, stderr } = await exec(process.execPath, [join(dir, 'main', 'bin', 'scanbridge.mjs'), 'scan'], { env });
+    const { stdout, stderr } = await exec(process.execPath, [join(dir, 'main', 'bin', 'scanbridge.mjs'), 'scan'], {
+      env,
+    });
     expect(stdout).toBe('from sources\n');
     expect(stderr).toContain('running from the TypeScript sources');
     expect(stderr).toContain('main/cli.ts changed since it was built');
@@ -76,10 +88,20 @@ describe('the scanbridge bin', () => {
   });
 
   it("starts the bundle's scan worker from the same chunks, and it reads DICOM", async () => {
-    const series = await writeCtSeries(join(scratch, 'ct'), { slices: 2, rows: 8, cols: 8, patientName: 'PEÑA^INÉS', charset: 'latin1', patientId: 'W-1' });
+    const series = await writeCtSeries(join(scratch, 'ct'), {
+      slices: 2,
+      rows: 8,
+      cols: 8,
+      patientName: 'PEÑA^INÉS',
+      charset: 'latin1',
+      patientId: 'W-1',
+    });
     const worker = new Worker(pathToFileURL(join(bundle, 'scan-worker.mjs')));
     try {
-      const answer = await new Promise<{ id: number; probes: { outcome: { kind: string; header?: { patient_name: string } } }[] }>((resolve, reject) => {
+      const answer = await new Promise<{
+        id: number;
+        probes: { outcome: { kind: string; header?: { patient_name: string } } }[];
+      }>((resolve, reject) => {
         worker.on('error', reject);
         worker.on('message', (msg: { ready?: boolean; id?: number }) => {
           if (msg.ready) worker.postMessage({ id: 7, paths: series.files.map((f) => f.path) });

@@ -7,7 +7,13 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CbctExport } from '../fixtures/dicom/generate';
-import { writeCbctExport, writeCtSeries, writeMeshFiles, writeRadiograph, writeTruncated } from '../fixtures/dicom/generate';
+import {
+  writeCbctExport,
+  writeCtSeries,
+  writeMeshFiles,
+  writeRadiograph,
+  writeTruncated,
+} from '../fixtures/dicom/generate';
 
 const bin = fileURLToPath(new URL('../../main/bin/scanbridge.mjs', import.meta.url));
 const exec = promisify(execFile);
@@ -16,7 +22,10 @@ type Run = { code: number; stdout: string; stderr: string };
 
 async function scanbridge(...args: string[]): Promise<Run> {
   try {
-    const { stdout, stderr } = await exec(process.execPath, [bin, ...args], { cwd: tmpdir(), maxBuffer: 64 * 1024 * 1024 });
+    const { stdout, stderr } = await exec(process.execPath, [bin, ...args], {
+      cwd: tmpdir(),
+      maxBuffer: 64 * 1024 * 1024,
+    });
     return { code: 0, stdout, stderr };
   } catch (e) {
     const err = e as { code?: number; stdout?: string; stderr?: string };
@@ -31,7 +40,14 @@ let cut: string;
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'scanbridge-cli-scan-'));
   cbct = await writeCbctExport(join(tmp, 'exports', 'cbct'), { volumeSlices: 70, scoutSlices: 3 });
-  await writeRadiograph(join(tmp, 'exports', 'rx', 'pano.dcm'), { modality: 'PX', patientName: 'PÉREZ^MARÍA JOSÉ', charset: 'utf8', patientId: '87654321X', birthDate: '19751224', studyDate: '20260215' });
+  await writeRadiograph(join(tmp, 'exports', 'rx', 'pano.dcm'), {
+    modality: 'PX',
+    patientName: 'PÉREZ^MARÍA JOSÉ',
+    charset: 'utf8',
+    patientId: '87654321X',
+    birthDate: '19751224',
+    studyDate: '20260215',
+  });
   await writeMeshFiles(join(tmp, 'exports', 'intraoral'));
   const one = await writeCtSeries(join(tmp, 'exports', 'other'), { slices: 1, rows: 8, cols: 8, patientId: 'Z' });
   cut = await writeTruncated(one.files[0]?.path as string, join(tmp, 'exports', 'other', 'cut.dcm'), 400);
@@ -61,22 +77,36 @@ describe('scanbridge scan', () => {
       modality: 'CT',
       description: 'CBCT maxilar',
       suggested_exam_type: 'cbct',
-      series: cbct.series.map((s) => expect.objectContaining({ series_uid: s.seriesUid, modality: 'CT', files: s.files.length })),
+      series: cbct.series.map((s) =>
+        expect.objectContaining({ series_uid: s.seriesUid, modality: 'CT', files: s.files.length }),
+      ),
       files: 73,
       bytes: cbct.bytes,
     });
     // No per-file lists in the CLI output.
     expect(JSON.stringify(out)).not.toContain('file_list');
     const rx = out.studies.find((s) => s.modality === 'PX');
-    expect(rx).toMatchObject({ patient_name: 'MARÍA JOSÉ PÉREZ', patient_name_raw: 'PÉREZ^MARÍA JOSÉ', birth_date: '1975-12-24', suggested_exam_type: 'radiografia' });
+    expect(rx).toMatchObject({
+      patient_name: 'MARÍA JOSÉ PÉREZ',
+      patient_name_raw: 'PÉREZ^MARÍA JOSÉ',
+      birth_date: '1975-12-24',
+      suggested_exam_type: 'radiografia',
+    });
     expect(out.studies.find((s) => s.modality === 'MESH')).toMatchObject({ suggested_exam_type: 'mesh', files: 4 });
-    expect(out.skipped).toEqual(expect.arrayContaining([{ path: cut, reason: 'truncated', size: 400 }, ...cbct.junk.map((p) => expect.objectContaining({ path: p, reason: 'not_dicom' }))]));
+    expect(out.skipped).toEqual(
+      expect.arrayContaining([
+        { path: cut, reason: 'truncated', size: 400 },
+        ...cbct.junk.map((p) => expect.objectContaining({ path: p, reason: 'not_dicom' })),
+      ]),
+    );
     // The DICOMDIR is no study: it is listed in skipped with its own reason.
     expect(out.skipped).toContainEqual({ path: cbct.dicomdir, reason: 'dicomdir' });
     expect(out.skipped).toHaveLength(5);
     expect(out.dicomdir_records).toBe(1 + 1 + 2 + 73);
     // Every file under the folder is accounted for, in a study or in skipped.
-    const onDisk = readdirSync(join(tmp, 'exports'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
+    const onDisk = readdirSync(join(tmp, 'exports'), { recursive: true, withFileTypes: true }).filter((e) =>
+      e.isFile(),
+    ).length;
     const inStudies = out.studies.reduce((n, s) => n + (s['files'] as number), 0);
     expect(inStudies + out.skipped.length).toBe(onDisk);
   });

@@ -3,7 +3,20 @@
 // no exam from a study with a slice cut short or unreadable, nothing readable by other users after
 // kill -9, and no control characters from a PatientName reaching the terminal or the service.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,7 +50,10 @@ function env(dataDir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv 
 /** The CLI as a user runs it; `asUser` drops root to that user first (tests run as root here and in CI). */
 function start(args: string[], e: NodeJS.ProcessEnv, asUser?: 'nobody'): { child: ChildProcess; done: Promise<Run> } {
   const argv = [process.execPath, bin, ...args];
-  const [cmd, ...rest] = asUser && process.getuid?.() === 0 ? ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups', ...argv] : argv;
+  const [cmd, ...rest] =
+    asUser && process.getuid?.() === 0
+      ? ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups', ...argv]
+      : argv;
   const child = spawn(cmd as string, rest, { cwd: repo, env: e, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -49,11 +65,25 @@ function start(args: string[], e: NodeJS.ProcessEnv, asUser?: 'nobody'): { child
 
 const run = (args: string[], e: NodeJS.ProcessEnv, asUser?: 'nobody'): Promise<Run> => start(args, e, asUser).done;
 
-async function examsOf(patientId: string): Promise<{ id: string; status: string | null | undefined; file_count: number | null; bytes: number | null | undefined; patient_name: string | null }[]> {
+async function examsOf(patientId: string): Promise<
+  {
+    id: string;
+    status: string | null | undefined;
+    file_count: number | null;
+    bytes: number | null | undefined;
+    patient_name: string | null;
+  }[]
+> {
   const list = await client.exams.list({ limit: 100 });
   return list.exams
     .filter((e) => e.patient_id === patientId)
-    .map((e) => ({ id: e.id, status: e.status, file_count: e.file_count ?? null, bytes: e.storage?.bytes, patient_name: e.patient_name ?? null }));
+    .map((e) => ({
+      id: e.id,
+      status: e.status,
+      file_count: e.file_count ?? null,
+      bytes: e.storage?.bytes,
+      patient_name: e.patient_name ?? null,
+    }));
 }
 
 /** The created exam and stored-file count the journal under `dataDir` records. */
@@ -119,7 +149,14 @@ describe('two uploads of one study at once', () => {
     let busy = 0;
     for (let pair = 0; pair < 10; pair++) {
       const patientId = `PAIR-${pair}`;
-      const ex = await writeCbctExport(join(tmp, `pair-${pair}`), { volumeSlices: 8, scoutSlices: 2, rows: 128, cols: 128, patientId, dicomdir: false });
+      const ex = await writeCbctExport(join(tmp, `pair-${pair}`), {
+        volumeSlices: 8,
+        scoutSlices: 2,
+        rows: 128,
+        cols: 128,
+        patientId,
+        dicomdir: false,
+      });
       const dataDir = join(tmp, `data-pair-${pair}`);
       // Slowed down so the two runs overlap for a while.
       const args = ['upload', ex.root, '--limit-rate', '200k', '--concurrency', '2'];
@@ -152,7 +189,14 @@ describe('two uploads of one study at once', () => {
 
   it('a killed owner leaves its lock behind; the next run takes it over and resumes the same exam', async () => {
     const patientId = 'KILLED-OWNER';
-    const ex = await writeCbctExport(join(tmp, 'killed'), { volumeSlices: 30, scoutSlices: 2, rows: 128, cols: 128, patientId, dicomdir: false });
+    const ex = await writeCbctExport(join(tmp, 'killed'), {
+      volumeSlices: 30,
+      scoutSlices: 2,
+      rows: 128,
+      cols: 128,
+      patientId,
+      dicomdir: false,
+    });
     const dataDir = join(tmp, 'data-killed');
     // An older version left these readable: the run tightens them.
     mkdirSync(dataDir, { recursive: true });
@@ -179,7 +223,9 @@ describe('two uploads of one study at once', () => {
     // The lock files of the dead owner are still there: this is a take-over, not a fresh lock.
     const left = readdirSync(join(dataDir, 'locks')).filter((n) => /\.\d+$/.test(n));
     expect(left.length).toBeGreaterThanOrEqual(2);
-    expect(left.some((n) => JSON.parse(readFileSync(join(dataDir, 'locks', n), 'utf8')).pid === owner.child.pid)).toBe(true);
+    expect(left.some((n) => JSON.parse(readFileSync(join(dataDir, 'locks', n), 'utf8')).pid === owner.child.pid)).toBe(
+      true,
+    );
 
     // After kill -9 (journal with the patient's data, locks), nothing is readable by other users:
     // what an older version left open was tightened when the owner started.
@@ -189,8 +235,16 @@ describe('two uploads of one study at once', () => {
     const resumed = await run(['upload', ex.root], env(dataDir));
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain('Resuming');
-    expect(JSON.parse(resumed.stdout)).toMatchObject({ exam_id: examId, status: 'ready', resumed: true, files: ex.files, bytes: ex.bytes });
-    expect(await examsOf(patientId)).toEqual([expect.objectContaining({ id: examId, status: 'ready', file_count: ex.files, bytes: ex.bytes })]);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({
+      exam_id: examId,
+      status: 'ready',
+      resumed: true,
+      files: ex.files,
+      bytes: ex.bytes,
+    });
+    expect(await examsOf(patientId)).toEqual([
+      expect.objectContaining({ id: examId, status: 'ready', file_count: ex.files, bytes: ex.bytes }),
+    ]);
     expect(readableByOthers(dataDir)).toEqual([]);
     expect(readableByOthers(configDir)).toEqual([]);
   }, 120_000);
@@ -198,7 +252,14 @@ describe('two uploads of one study at once', () => {
 
 describe('after kill -9 mid-upload', () => {
   it('nothing in the data or config folder is readable by other users', async () => {
-    const ex = await writeCbctExport(join(tmp, 'private'), { volumeSlices: 30, scoutSlices: 2, rows: 128, cols: 128, patientId: 'PRIVATE', dicomdir: false });
+    const ex = await writeCbctExport(join(tmp, 'private'), {
+      volumeSlices: 30,
+      scoutSlices: 2,
+      rows: 128,
+      cols: 128,
+      patientId: 'PRIVATE',
+      dicomdir: false,
+    });
     const dataDir = join(tmp, 'data-private', 'nested', 'scanbridge');
     const e = env(dataDir);
     const owner = start(['upload', ex.root, '--limit-rate', '300k', '--concurrency', '2'], e);
@@ -233,12 +294,18 @@ describe('a study that cannot be read whole', () => {
 
     const anyway = await run(['upload', ex.root, '--allow-incomplete'], env(dataDir));
     expect(anyway.code, anyway.stderr).toBe(0);
-    const out = JSON.parse(anyway.stdout) as { exam_id: string; files: number; left_out: { name: string; reason: string }[] };
+    const out = JSON.parse(anyway.stdout) as {
+      exam_id: string;
+      files: number;
+      left_out: { name: string; reason: string }[];
+    };
     expect(out.files).toBe(ex.files - 1);
     expect(out.left_out).toEqual([{ name: slice.name, reason: 'cut_short' }]);
     expect(anyway.stderr).toMatch(new RegExp(`Note: exam ${out.exam_id} was uploaded without 1 file\\(s\\)`));
     expect(anyway.stderr).toContain(`${slice.name}: cut short`);
-    expect(await examsOf(patientId)).toEqual([expect.objectContaining({ id: out.exam_id, status: 'ready', file_count: ex.files - 1 })]);
+    expect(await examsOf(patientId)).toEqual([
+      expect.objectContaining({ id: out.exam_id, status: 'ready', file_count: ex.files - 1 }),
+    ]);
   }, 60_000);
 
   it('a slice the user cannot read (run as an unprivileged user): no exam, named as unreadable, never "not DICOM"', async () => {
@@ -268,19 +335,31 @@ describe('a study that cannot be read whole', () => {
 
     const anyway = await run(['upload', ex.root, '--allow-incomplete'], env(dataDir, { HOME: dataDir }), 'nobody');
     expect(anyway.code, anyway.stderr).toBe(0);
-    const out = JSON.parse(anyway.stdout) as { exam_id: string; files: number; left_out: { name: string; reason: string }[] };
+    const out = JSON.parse(anyway.stdout) as {
+      exam_id: string;
+      files: number;
+      left_out: { name: string; reason: string }[];
+    };
     expect(out.left_out).toEqual([{ name: slice.name, reason: 'permission_denied' }]);
     expect(out.files).toBe(ex.files - 1);
     // The junk every export carries is still only "skipped", separately from the unreadable slice.
     expect(anyway.stderr).toContain('Skipping 3 file(s) that are not DICOM or mesh.');
-    expect(await examsOf(patientId)).toEqual([expect.objectContaining({ id: out.exam_id, status: 'ready', file_count: ex.files - 1 })]);
+    expect(await examsOf(patientId)).toEqual([
+      expect.objectContaining({ id: out.exam_id, status: 'ready', file_count: ex.files - 1 }),
+    ]);
   }, 60_000);
 });
 
 describe('text from DICOM headers', () => {
   it('a PatientName with control characters: neither scan nor the exam carries any', async () => {
     const patientId = 'CONTROL-CHARS';
-    const ex = await writeCbctExport(join(tmp, 'ctl'), { volumeSlices: 3, scoutSlices: 1, patientId, patientName: 'MU\u00d1OZ\x1b]0;owned\x07^JUAN\x1b[2J\u0085CARLOS', dicomdir: false });
+    const ex = await writeCbctExport(join(tmp, 'ctl'), {
+      volumeSlices: 3,
+      scoutSlices: 1,
+      patientId,
+      patientName: 'MU\u00d1OZ\x1b]0;owned\x07^JUAN\x1b[2J\u0085CARLOS',
+      dicomdir: false,
+    });
     // Every control character but the line feed that ends output lines.
     // eslint-disable-next-line no-control-regex
     const controls = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
@@ -290,7 +369,8 @@ describe('text from DICOM headers', () => {
     expect(text.stdout).not.toMatch(controls);
     const json = await run(['scan', ex.root, '--json'], env(join(tmp, 'data-ctl')));
     expect(json.stdout.trimEnd()).not.toMatch(controls);
-    const study = (JSON.parse(json.stdout) as { studies: { patient_name: string; patient_name_raw: string }[] }).studies[0];
+    const study = (JSON.parse(json.stdout) as { studies: { patient_name: string; patient_name_raw: string }[] })
+      .studies[0];
     expect(study?.patient_name_raw).toBe('MUÑOZ]0;owned^JUAN[2J CARLOS');
 
     const up = await run(['upload', ex.root], env(join(tmp, 'data-ctl')));
@@ -303,20 +383,32 @@ describe('text from DICOM headers', () => {
 
   it('a 10 KB PatientName is cut to the service limit with a warning, or corrected with --patient-name / --patient-id', async () => {
     const patientId = 'LONG-NAME';
-    const ex = await writeCbctExport(join(tmp, 'long'), { volumeSlices: 2, scoutSlices: 1, patientId, dicomdir: false });
+    const ex = await writeCbctExport(join(tmp, 'long'), {
+      volumeSlices: 2,
+      scoutSlices: 1,
+      patientId,
+      dicomdir: false,
+    });
     const files = ex.series.flatMap((s) => s.files.map((f) => f.path));
     await exec('dcmodify', ['-nb', '-m', `(0010,0010)=${'PEREZ'.repeat(2048)}^ANA`, ...files], { maxBuffer: 1 << 20 });
     const scan = await run(['scan', ex.root, '--json'], env(join(tmp, 'data-long')));
-    expect((JSON.parse(scan.stdout) as { studies: { patient_name_raw: string }[] }).studies[0]?.patient_name_raw.length).toBeGreaterThan(10_000);
+    expect(
+      (JSON.parse(scan.stdout) as { studies: { patient_name_raw: string }[] }).studies[0]?.patient_name_raw.length,
+    ).toBeGreaterThan(10_000);
 
     const cut = await run(['upload', ex.root, '--name', 'cut'], env(join(tmp, 'data-long')));
     expect(cut.code, cut.stderr).toBe(0);
-    expect(cut.stderr).toMatch(/The patient name has 1024\d characters; the service keeps at most 200: it was cut to 200\. \(correct it with --patient-name\)/);
+    expect(cut.stderr).toMatch(
+      /The patient name has 1024\d characters; the service keeps at most 200: it was cut to 200\. \(correct it with --patient-name\)/,
+    );
     const first = await examsOf(patientId);
     expect(first).toHaveLength(1);
     expect(first[0]?.patient_name).toHaveLength(200);
 
-    const fixed = await run(['upload', ex.root, '--name', 'fixed', '--patient-name', 'Ana Pérez', '--patient-id', 'LONG-NAME-2'], env(join(tmp, 'data-long-2')));
+    const fixed = await run(
+      ['upload', ex.root, '--name', 'fixed', '--patient-name', 'Ana Pérez', '--patient-id', 'LONG-NAME-2'],
+      env(join(tmp, 'data-long-2')),
+    );
     expect(fixed.code, fixed.stderr).toBe(0);
     expect(fixed.stderr).not.toContain('cut to');
     const exam = await client.exams.get((JSON.parse(fixed.stdout) as { exam_id: string }).exam_id);
@@ -353,7 +445,12 @@ describe('precise messages', () => {
   }, 60_000);
 
   it('after repeated 500s the upload says the service failed, not that it could not be reached', async () => {
-    const ex = await writeCbctExport(join(tmp, 'five-hundred'), { volumeSlices: 2, scoutSlices: 1, patientId: 'FIVE-HUNDRED', dicomdir: false });
+    const ex = await writeCbctExport(join(tmp, 'five-hundred'), {
+      volumeSlices: 2,
+      scoutSlices: 1,
+      patientId: 'FIVE-HUNDRED',
+      dicomdir: false,
+    });
     await emu.control('POST', '/faults', { target: 'api', mode: 'error500', count: 50, match: 'POST /api/v1/exams' });
     try {
       const r = await run(['upload', ex.root], env(join(tmp, 'data-500')));

@@ -20,7 +20,12 @@ let emu: EmulatorProcess;
 let tmp: string;
 
 function env(key: keyof EmulatorProcess['info']['keys'], dataDir: string): NodeJS.ProcessEnv {
-  return { ...process.env, SCANBRIDGE_API_URL: emu.info.base_url, SCANBRIDGE_API_KEY: emu.info.keys[key], SCANBRIDGE_DATA_DIR: dataDir };
+  return {
+    ...process.env,
+    SCANBRIDGE_API_URL: emu.info.base_url,
+    SCANBRIDGE_API_KEY: emu.info.keys[key],
+    SCANBRIDGE_DATA_DIR: dataDir,
+  };
 }
 
 function start(args: string[], e: NodeJS.ProcessEnv): { child: ChildProcess; done: Promise<Run> } {
@@ -61,7 +66,11 @@ function journalState(dataDir: string): { examId: string | null; done: number; u
   return out;
 }
 
-async function killAfterStored(child: ChildProcess, dataDir: string, files: number): Promise<{ examId: string; urls: string[] }> {
+async function killAfterStored(
+  child: ChildProcess,
+  dataDir: string,
+  files: number,
+): Promise<{ examId: string; urls: string[] }> {
   for (let i = 0; i < 400; i++) {
     const s = journalState(dataDir);
     if (s.examId && s.done >= files) {
@@ -120,7 +129,13 @@ describe('scanbridge upload', () => {
   });
 
   it('resumes the same exam after kill -9 mid-upload: one ready exam with every byte', async () => {
-    const ex = await writeCbctExport(join(tmp, 'killed'), { volumeSlices: 40, scoutSlices: 2, rows: 256, cols: 256, dicomdir: false });
+    const ex = await writeCbctExport(join(tmp, 'killed'), {
+      volumeSlices: 40,
+      scoutSlices: 2,
+      rows: 256,
+      cols: 256,
+      dicomdir: false,
+    });
     const dataDir = join(tmp, 'data-killed');
     const slow = start(['upload', ex.root, '--limit-rate', '1M', '--concurrency', '2'], env('clinica', dataDir));
     const killed = await killAfterStored(slow.child, dataDir, 8);
@@ -132,7 +147,13 @@ describe('scanbridge upload', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('Resuming');
     const out = JSON.parse(r.stdout) as Record<string, unknown>;
-    expect(out).toMatchObject({ exam_id: killed.examId, status: 'ready', files: ex.files, bytes: ex.bytes, resumed: true });
+    expect(out).toMatchObject({
+      exam_id: killed.examId,
+      status: 'ready',
+      files: ex.files,
+      bytes: ex.bytes,
+      resumed: true,
+    });
 
     const client = createApiClient({ baseUrl: emu.info.base_url, apiKey: emu.info.keys.clinica });
     const list = await client.exams.list({ limit: 100 });
@@ -149,9 +170,18 @@ describe('scanbridge upload', () => {
   });
 
   it('after kill -9, a file changed since planning fails the rerun plainly and removes the partial exam', async () => {
-    const ex = await writeCbctExport(join(tmp, 'changed'), { volumeSlices: 30, scoutSlices: 2, rows: 256, cols: 256, dicomdir: false });
+    const ex = await writeCbctExport(join(tmp, 'changed'), {
+      volumeSlices: 30,
+      scoutSlices: 2,
+      rows: 256,
+      cols: 256,
+      dicomdir: false,
+    });
     const dataDir = join(tmp, 'data-changed');
-    const slow = start(['upload', ex.root, '--limit-rate', '1M', '--concurrency', '2', '--name', 'changed export'], env('ultra', dataDir));
+    const slow = start(
+      ['upload', ex.root, '--limit-rate', '1M', '--concurrency', '2', '--name', 'changed export'],
+      env('ultra', dataDir),
+    );
     const killed = await killAfterStored(slow.child, dataDir, 3);
     await slow.done;
     const victim = ex.series[0]?.files[20]?.path ?? '';
@@ -172,7 +202,13 @@ describe('scanbridge upload', () => {
   });
 
   it('Ctrl+C stops resumably (exit 130) and the next run finishes the same exam', async () => {
-    const ex = await writeCbctExport(join(tmp, 'sigint'), { volumeSlices: 24, scoutSlices: 1, rows: 256, cols: 256, dicomdir: false });
+    const ex = await writeCbctExport(join(tmp, 'sigint'), {
+      volumeSlices: 24,
+      scoutSlices: 1,
+      rows: 256,
+      cols: 256,
+      dicomdir: false,
+    });
     const dataDir = join(tmp, 'data-sigint');
     const slow = start(['upload', ex.root, '--limit-rate', '1M', '--concurrency', '2'], env('sandbox', dataDir));
     let examId: string | null = null;
@@ -192,9 +228,18 @@ describe('scanbridge upload', () => {
   });
 
   it('--cancel deletes the half-made exam of an interrupted upload', async () => {
-    const ex = await writeCbctExport(join(tmp, 'cancel'), { volumeSlices: 12, scoutSlices: 1, rows: 256, cols: 256, dicomdir: false });
+    const ex = await writeCbctExport(join(tmp, 'cancel'), {
+      volumeSlices: 12,
+      scoutSlices: 1,
+      rows: 256,
+      cols: 256,
+      dicomdir: false,
+    });
     const dataDir = join(tmp, 'data-cancel');
-    const slow = start(['upload', ex.root, '--limit-rate', '256k', '--name', 'cancel via cli'], env('sandbox', dataDir));
+    const slow = start(
+      ['upload', ex.root, '--limit-rate', '256k', '--name', 'cancel via cli'],
+      env('sandbox', dataDir),
+    );
     const killed = await killAfterStored(slow.child, dataDir, 0);
     await slow.done;
     const r = await run(['upload', ex.root, '--cancel'], env('sandbox', dataDir));

@@ -41,7 +41,10 @@ describe('scanbridge whoami', () => {
     }
   }
 
-  const envFor = (key: string): Record<string, string> => ({ SCANBRIDGE_API_URL: emu.info.base_url, SCANBRIDGE_API_KEY: key });
+  const envFor = (key: string): Record<string, string> => ({
+    SCANBRIDGE_API_URL: emu.info.base_url,
+    SCANBRIDGE_API_KEY: key,
+  });
 
   it('prints plan, scopes, storage and rate-limit state for a live key', async () => {
     const r = await whoami([], envFor(emu.info.keys.pro));
@@ -79,7 +82,10 @@ describe('scanbridge whoami', () => {
     const human = await whoami([], envFor(emu.info.keys.sandbox));
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(/^Key\s+SANDBOX/m);
-    const json = JSON.parse((await whoami(['--json'], envFor(emu.info.keys.sandbox))).stdout) as Record<string, unknown>;
+    const json = JSON.parse((await whoami(['--json'], envFor(emu.info.keys.sandbox))).stdout) as Record<
+      string,
+      unknown
+    >;
     expect(json).toMatchObject({ sandbox: true, key_kind: 'sandbox', test_mode: true });
   });
 
@@ -89,12 +95,18 @@ describe('scanbridge whoami', () => {
     expect(human.stderr).toContain('The API key was rejected. Check it in Settings.');
     const json = await whoami(['--json'], envFor('cbct_live_ffffffffffffffffffffffffffffffff'));
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.stdout)).toEqual({ error: { code: 'unauthorized', message: 'The API key was rejected. Check it in Settings.' } });
+    expect(JSON.parse(json.stdout)).toEqual({
+      error: { code: 'unauthorized', message: 'The API key was rejected. Check it in Settings.' },
+    });
   });
 
   it('reports a rate limit at once instead of waiting for it', async () => {
     // Spend the Free key's 100 requests of the (3.6 s) window.
-    await Promise.all(Array.from({ length: 100 }, () => fetch(`${emu.info.base_url}/me`, { headers: { Authorization: `Bearer ${emu.info.keys.free}` } })));
+    await Promise.all(
+      Array.from({ length: 100 }, () =>
+        fetch(`${emu.info.base_url}/me`, { headers: { Authorization: `Bearer ${emu.info.keys.free}` } }),
+      ),
+    );
     const t = Date.now();
     const r = await whoami(['--json'], envFor(emu.info.keys.free));
     expect(r.code).toBe(1);

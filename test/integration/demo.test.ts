@@ -56,7 +56,11 @@ describe('npm run demo', () => {
     });
     const token = url.searchParams.get('token') ?? '';
     const rpc = async <T>(name: string): Promise<T> => {
-      const res = await fetch(new URL(`/rpc/${name}`, url), { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: '{}' });
+      const res = await fetch(new URL(`/rpc/${name}`, url), {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: '{}',
+      });
       const body = (await res.json()) as { result?: T; error?: unknown };
       if (!res.ok) throw new Error(`${name}: ${JSON.stringify(body.error)}`);
       return body.result as T;
@@ -68,8 +72,11 @@ describe('npm run demo', () => {
 
     // The scanner writes a CBCT, a panoramic and four intra-oral images: all three reach the Inbox.
     let items: InboxItem[] = [];
-    for (const until = Date.now() + 90_000; items.length < 3 && Date.now() < until; await sleep(250)) items = await rpc<InboxItem[]>('inbox:list');
-    const seen = items.map((i) => ({ modality: i.modality, files: i.files, patient: i.fields.patient_name })).sort((a, b) => a.modality.localeCompare(b.modality));
+    for (const until = Date.now() + 90_000; items.length < 3 && Date.now() < until; await sleep(250))
+      items = await rpc<InboxItem[]>('inbox:list');
+    const seen = items
+      .map((i) => ({ modality: i.modality, files: i.files, patient: i.fields.patient_name }))
+      .sort((a, b) => a.modality.localeCompare(b.modality));
     expect(seen, `${out}\n${err}`).toEqual([
       { modality: 'CT', files: 300, patient: 'JUAN CARLOS MUÑOZ' },
       { modality: 'IO', files: 4, patient: 'ÁLVARO NÚÑEZ' },

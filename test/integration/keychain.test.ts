@@ -45,11 +45,14 @@ describe('keychain (keytar) against a real OS keyring', () => {
     // A service of its own, so round trips never touch the app's real entries.
     store = new KeytarSecretStore({ service: `ScanBridge-test-${process.pid}-${Date.now()}` });
     if (!process.env['DBUS_SESSION_BUS_ADDRESS']) {
-      unusable = new Error('No D-Bus session: run this test through test/run-tests.sh (dbus-run-session with an unlocked gnome-keyring).');
+      unusable = new Error(
+        'No D-Bus session: run this test through test/run-tests.sh (dbus-run-session with an unlocked gnome-keyring).',
+      );
       return;
     }
     const status = await detectKeychain(store);
-    if (!status.available) unusable = new Error(`The test keyring is not usable (${status.error.problem}): ${status.error.message}`);
+    if (!status.available)
+      unusable = new Error(`The test keyring is not usable (${status.error.problem}): ${status.error.message}`);
   });
   afterAll(async () => {
     if (!unusable) {
@@ -110,7 +113,11 @@ describe('keychain (keytar) against a real OS keyring', () => {
       await app.set('sandbox', key);
       const configDir = join(scratch, 'config');
       mkdirSync(configDir);
-      openSettingsStore({ cwd: configDir }).update({ api_base_url: emu.info.base_url, active_key_kind: 'sandbox', language: 'es' });
+      openSettingsStore({ cwd: configDir }).update({
+        api_base_url: emu.info.base_url,
+        active_key_kind: 'sandbox',
+        language: 'es',
+      });
       const env: NodeJS.ProcessEnv = { ...process.env, SCANBRIDGE_CONFIG_DIR: configDir };
       delete env['SCANBRIDGE_API_KEY'];
       delete env['SCANBRIDGE_API_URL'];
@@ -214,16 +221,32 @@ process.exit(0);
 
   it('with D-Bus but no keyring service installed: no_keyring_service, at once', async () => {
     const conf = busConfig('empty-bus', {});
-    const r = parse(await run('dbus-run-session', [`--config-file=${conf}`, '--', process.execPath, '--import', 'tsx', probeScript()], baseEnv()));
+    const r = parse(
+      await run(
+        'dbus-run-session',
+        [`--config-file=${conf}`, '--', process.execPath, '--import', 'tsx', probeScript()],
+        baseEnv(),
+      ),
+    );
     expect(r).toMatchObject({ ok: false, name: 'KeychainUnavailableError', problem: 'no_keyring_service' });
     expect(r.ms).toBeLessThan(2000);
   });
 
   it('with a keyring service that never answers: timeout after about 3 s instead of ~25 s', async () => {
-    const conf = busConfig('hanging-bus', {
-      'org.freedesktop.secrets.service': '[D-BUS Service]\nName=org.freedesktop.secrets\nExec=/bin/sleep 5\n',
-    }, 7000); // the bus's own activation limit (25 s by default) shortened so the process ends sooner
-    const r = parse(await run('dbus-run-session', [`--config-file=${conf}`, '--', process.execPath, '--import', 'tsx', probeScript()], baseEnv()));
+    const conf = busConfig(
+      'hanging-bus',
+      {
+        'org.freedesktop.secrets.service': '[D-BUS Service]\nName=org.freedesktop.secrets\nExec=/bin/sleep 5\n',
+      },
+      7000,
+    ); // the bus's own activation limit (25 s by default) shortened so the process ends sooner
+    const r = parse(
+      await run(
+        'dbus-run-session',
+        [`--config-file=${conf}`, '--', process.execPath, '--import', 'tsx', probeScript()],
+        baseEnv(),
+      ),
+    );
     expect(r).toMatchObject({ ok: false, name: 'KeychainUnavailableError', problem: 'timeout' });
     expect(r.ms).toBeGreaterThanOrEqual(2900);
     expect(r.ms).toBeLessThan(6000);
@@ -231,7 +254,9 @@ process.exit(0);
 
   it('a keyring daemon with no unlocked login keyring: saving fails as locked', async () => {
     // The system's gnome-keyring is D-Bus activated but cannot prompt (no display) and has no keyring.
-    const r = parse(await run('dbus-run-session', ['--', process.execPath, '--import', 'tsx', probeScript('set')], baseEnv()));
+    const r = parse(
+      await run('dbus-run-session', ['--', process.execPath, '--import', 'tsx', probeScript('set')], baseEnv()),
+    );
     expect(r).toMatchObject({ ok: false, name: 'KeychainUnavailableError', problem: 'locked' });
     expect(r.message).toMatch(/locked/);
   });

@@ -16,10 +16,14 @@ afterAll(() => rmSync(systemTmp, { recursive: true, force: true }));
 describe('test suite temp files', () => {
   it('a run whose tests litter the temp folder leaves nothing in it', async () => {
     const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
-    const { stdout } = await exec(process.execPath, [vitest, 'run', '--config', 'test/fixtures/suite-temp/vitest.config.ts'], {
-      cwd: root,
-      env: { ...process.env, TMPDIR: systemTmp, SCANBRIDGE_REPORT_TMP_LEFTOVERS: '1', NO_COLOR: '1' },
-    });
+    const { stdout } = await exec(
+      process.execPath,
+      [vitest, 'run', '--config', 'test/fixtures/suite-temp/vitest.config.ts'],
+      {
+        cwd: root,
+        env: { ...process.env, TMPDIR: systemTmp, SCANBRIDGE_REPORT_TMP_LEFTOVERS: '1', NO_COLOR: '1' },
+      },
+    );
     expect(stdout).toContain('1 passed');
     expect(readdirSync(systemTmp)).toEqual([]);
   }, 60_000);

@@ -13,7 +13,11 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env, 
   const started = performance.now();
   return new Promise((resolve) => {
     execFile(cmd, args, { cwd, env }, (err, _stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : -1) : 0;
+      const code = err
+        ? typeof (err as { code?: unknown }).code === 'number'
+          ? (err as { code: number }).code
+          : -1
+        : 0;
       resolve({ code, stderr, ms: performance.now() - started });
     });
   });
@@ -26,15 +30,25 @@ describe('system packages for npm test', () => {
 
   it('stop within a second with the exact apt-get line when some are missing and cannot be installed', async () => {
     // The real list plus one package that does not exist.
-    const env = { ...process.env, SCANBRIDGE_DEBIAN_PACKAGES: `${readFileSync(join(root, '.ci/debian-packages'), 'utf8')}scanbridge-no-such-package # missing\n` };
+    const env = {
+      ...process.env,
+      SCANBRIDGE_DEBIAN_PACKAGES: `${readFileSync(join(root, '.ci/debian-packages'), 'utf8')}scanbridge-no-such-package # missing\n`,
+    };
     const script = readFileSync(join(root, '.ci/system-packages.sh'), 'utf8');
     // As root the script would install: run it as an unprivileged user (nobody has no sudo).
     const isRoot = process.getuid?.() === 0;
     const result = isRoot
-      ? await run('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'bash', '-c', script, 'system-packages.sh'], env, '/')
+      ? await run(
+          'setpriv',
+          ['--reuid=65534', '--regid=65534', '--clear-groups', 'bash', '-c', script, 'system-packages.sh'],
+          env,
+          '/',
+        )
       : await run('bash', ['-c', script, 'system-packages.sh', '--check'], env, '/');
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('sudo apt-get update && sudo apt-get install -y --no-install-recommends scanbridge-no-such-package\n');
+    expect(result.stderr).toContain(
+      'sudo apt-get update && sudo apt-get install -y --no-install-recommends scanbridge-no-such-package\n',
+    );
     expect(result.ms).toBeLessThan(1000);
   });
 
@@ -42,6 +56,7 @@ describe('system packages for npm test', () => {
     expect(readFileSync(join(root, '.ci/run'), 'utf8')).toMatch(/^bash \.ci\/system-packages\.sh\s*$/m);
     expect(readFileSync(join(root, 'test/run-tests.sh'), 'utf8')).toMatch(/^\s*bash \.ci\/system-packages\.sh\s*$/m);
     const list = readFileSync(join(root, '.ci/debian-packages'), 'utf8');
-    for (const p of ['chromium', 'dcmtk', 'gnome-keyring', 'dbus', 'libsecret-1-dev']) expect(list).toMatch(new RegExp(`^${p}\\b`, 'm'));
+    for (const p of ['chromium', 'dcmtk', 'gnome-keyring', 'dbus', 'libsecret-1-dev'])
+      expect(list).toMatch(new RegExp(`^${p}\\b`, 'm'));
   });
 });

@@ -40,7 +40,12 @@ export function emulatorScene(options: SceneOptions = {}): EmulatorScene {
       return emulator;
     },
     get scratch(): string {
-      if (scratch === undefined) throw new Error(options.scratch === undefined ? 'this scene has no scratch folder' : 'the scratch folder is not made yet: read it inside a test or a hook');
+      if (scratch === undefined)
+        throw new Error(
+          options.scratch === undefined
+            ? 'this scene has no scratch folder'
+            : 'the scratch folder is not made yet: read it inside a test or a hook',
+        );
       return scratch;
     },
   };

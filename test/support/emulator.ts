@@ -104,13 +104,22 @@ export async function api(
   method: string,
   path: string,
   body?: unknown,
-): Promise<{ status: number; headers: Headers; json: Record<string, unknown> & { error?: { code: string; message: string; [k: string]: unknown } } }> {
+): Promise<{
+  status: number;
+  headers: Headers;
+  json: Record<string, unknown> & { error?: { code: string; message: string; [k: string]: unknown } };
+}> {
   const headers: Record<string, string> = {};
   if (key) headers['Authorization'] = `Bearer ${key}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(`${info.base_url}${path}`, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await fetch(`${info.base_url}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
   const text = await res.text();
   let json: Record<string, unknown> = {};
-  if (text && (res.headers.get('content-type') ?? '').includes('json')) json = JSON.parse(text) as Record<string, unknown>;
+  if (text && (res.headers.get('content-type') ?? '').includes('json'))
+    json = JSON.parse(text) as Record<string, unknown>;
   return { status: res.status, headers: res.headers, json };
 }

@@ -20,7 +20,8 @@ export default function setup(): () => void {
   return () => {
     // tsx keeps its compile cache in the temp folder; anything else left is a test's own leftover.
     const left = readdirSync(privateTmp).filter((n) => !n.startsWith('tsx-'));
-    if (left.length > 0 && process.env['SCANBRIDGE_REPORT_TMP_LEFTOVERS']) process.stderr.write(`temp files left by tests (removed): ${left.join(', ')}\n`);
+    if (left.length > 0 && process.env['SCANBRIDGE_REPORT_TMP_LEFTOVERS'])
+      process.stderr.write(`temp files left by tests (removed): ${left.join(', ')}\n`);
     rmSync(privateTmp, { recursive: true, force: true });
     if (previous === undefined) delete process.env['TMPDIR'];
     else process.env['TMPDIR'] = previous;

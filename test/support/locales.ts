@@ -13,7 +13,9 @@ export function loadLocaleTree(lang: string): LocaleTree {
   const tree = JSON.parse(readFileSync(join(localesDir, `${lang}.json`), 'utf8')) as LocaleTree;
   const areaDir = join(localesDir, lang);
   if (!existsSync(areaDir)) return tree;
-  for (const file of readdirSync(areaDir).filter((f) => f.endsWith('.json')).sort()) {
+  for (const file of readdirSync(areaDir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     const area = file.slice(0, -'.json'.length);
     if (area in tree) throw new Error(`renderer/locales/${lang}/${file}: the key "${area}" is already in ${lang}.json`);
     tree[area] = JSON.parse(readFileSync(join(areaDir, file), 'utf8')) as LocaleTree;

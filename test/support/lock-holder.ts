@@ -6,9 +6,12 @@
 import { acquireStudyLock } from '../../main/core/upload/study-lock';
 
 const [dataDir, startAt, holdMs, ...keys] = process.argv.slice(2);
-if (!dataDir || !startAt || !holdMs || keys.length === 0) throw new Error('usage: lock-holder <dataDir> <startAtMs> <holdMs> <key>...');
+if (!dataDir || !startAt || !holdMs || keys.length === 0)
+  throw new Error('usage: lock-holder <dataDir> <startAtMs> <holdMs> <key>...');
 const wait = Number(startAt) - Date.now();
 if (wait > 0) await new Promise((r) => setTimeout(r, wait));
 const outcome = await acquireStudyLock(dataDir, keys);
-process.stdout.write(`${JSON.stringify(outcome.kind === 'acquired' ? { acquired: true } : { acquired: false, pid: outcome.holder.pid })}\n`);
+process.stdout.write(
+  `${JSON.stringify(outcome.kind === 'acquired' ? { acquired: true } : { acquired: false, pid: outcome.holder.pid })}\n`,
+);
 await new Promise((r) => setTimeout(r, Number(holdMs)));

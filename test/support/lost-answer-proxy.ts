@@ -68,7 +68,9 @@ export class LostAnswerProxy {
   }
 
   private takeRule(method: string, path: string): boolean {
-    const rule = this.rules.find((r) => r.left > 0 && (r.method === undefined || r.method === method) && r.path.test(path));
+    const rule = this.rules.find(
+      (r) => r.left > 0 && (r.method === undefined || r.method === method) && r.path.test(path),
+    );
     if (!rule) return false;
     rule.left -= 1;
     return true;

@@ -55,9 +55,11 @@ export function createSettingsView(o: {
   systemLanguage: Language;
 }): SettingsView {
   const { store, keys } = o;
-  const language = (s: StoredSettings = store.get()): Language => (s.language === 'system' ? o.systemLanguage : s.language);
+  const language = (s: StoredSettings = store.get()): Language =>
+    s.language === 'system' ? o.systemLanguage : s.language;
   const apiUrl = (s: StoredSettings): string => baseUrlOf(o.env, s) ?? '';
-  const activeKind = (s: StoredSettings): 'live' | 'sandbox' | null => (keys.has(s.active_key_kind) ? s.active_key_kind : null);
+  const activeKind = (s: StoredSettings): 'live' | 'sandbox' | null =>
+    keys.has(s.active_key_kind) ? s.active_key_kind : null;
   return {
     language,
     apiUrl,
@@ -68,7 +70,11 @@ export function createSettingsView(o: {
     },
     prefill: () => {
       const s = store.get();
-      return { template: s.inbox.exam_name_template, language: language(s), defaultExpirationDays: s.inbox.default_expiration_days };
+      return {
+        template: s.inbox.exam_name_template,
+        language: language(s),
+        defaultExpirationDays: s.inbox.default_expiration_days,
+      };
     },
     settings: () => {
       const s = store.get();
@@ -78,7 +84,11 @@ export function createSettingsView(o: {
         api_base_url: apiUrl(s),
         active_key: activeKind(s),
         watch_folders: s.watch_folders.map((f) => ({ ...f })),
-        upload: { concurrency: s.upload.concurrency, bandwidth_limit: s.upload.bandwidth_limit_bytes_per_s, mode: s.upload.mode },
+        upload: {
+          concurrency: s.upload.concurrency,
+          bandwidth_limit: s.upload.bandwidth_limit_bytes_per_s,
+          mode: s.upload.mode,
+        },
         exam_name_template: p.exam_name_template,
         default_expiration_days: p.default_expiration_days,
         consent: { ...s.consent },

@@ -113,7 +113,8 @@ export type Agent = {
 
 /** A logger on stderr (stdout belongs to the CLI's machine-readable output). Never give it patient data. */
 export function stderrLogger(prefix = 'scanbridge'): Logger {
-  const line = (level: string, m: string): void => void process.stderr.write(`${new Date().toISOString()} ${prefix} ${level}: ${m}\n`);
+  const line = (level: string, m: string): void =>
+    void process.stderr.write(`${new Date().toISOString()} ${prefix} ${level}: ${m}\n`);
   return { info: (m) => line('info', m), warn: (m) => line('warn', m), error: (m) => line('error', m) };
 }
 
@@ -139,32 +140,59 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const rate = batchedEvent(emit, 'account:rate', 1000);
   const service = new ServiceConnection(APP_VERSION, (r) => rate.mark(r));
   const inboxPush = batchedEvent(emit, 'inbox:changed', tuning.inboxBatchMs ?? 200);
-  const inbox = new Inbox(await InboxStore.open(join(agentDir, 'inbox.json')), view.prefill, (items) => inboxPush.mark(items));
+  const inbox = new Inbox(await InboxStore.open(join(agentDir, 'inbox.json')), view.prefill, (items) =>
+    inboxPush.mark(items),
+  );
   const ledger = await Ledger.open(join(options.dataDir, 'watch', 'uploaded-studies.jsonl'));
   const notifier = options.notifier ?? logNotifier(log);
   const recorder = new ExamRecorder({ ledger, inbox, agentId, log });
 
   const poll = agentPollScheduler({ meter: () => service.client?.meter, log, clock: tuning.pollClock });
-  const feed = new NotificationFeed((state) => emit('notifications:changed', state), () => notifier);
+  const feed = new NotificationFeed(
+    (state) => emit('notifications:changed', state),
+    () => notifier,
+  );
 
   const hooks = queueHooks({ inbox, recorder, activity, notify: uploadNotices(notifier, language) });
   const push = (changed: UploadJobView[]): void => emit('uploads:state', changed);
   const { dataDir, patientDisplay, patientPageOrigin } = options;
-  const queue = await openAgentQueue({ file: join(agentDir, 'uploads.json'), dataDir, service, settingsStore, push, hooks, log, tuning });
+  const queue = await openAgentQueue({
+    file: join(agentDir, 'uploads.json'),
+    dataDir,
+    service,
+    settingsStore,
+    push,
+    hooks,
+    log,
+    tuning,
+  });
 
   const watcherTuning = definedFields(tuning, ['watcher', 'heldRetryMs']);
   const watchers = new Watchers({ ledger, inbox, queue, recorder, agentId, log, activity, ...watcherTuning });
   const applyWatchers = (s: StoredSettings): void => {
-    const failed = (e: unknown): void => log.warn(`watch folders could not start: ${e instanceof Error ? e.name : 'error'}`);
+    const failed = (e: unknown): void =>
+      log.warn(`watch folders could not start: ${e instanceof Error ? e.name : 'error'}`);
     watchers.apply(options.folders ?? s.watch_folders).catch(failed);
   };
 
   const settings = (): StoredSettings => settingsStore.get();
-  const connect = serviceConnector({ service, view, settings, onAccountChange: () => feed.reset(), kick: () => queue.kick() });
+  const connect = serviceConnector({
+    service,
+    view,
+    settings,
+    onAccountChange: () => feed.reset(),
+    kick: () => queue.kick(),
+  });
   connect();
   const pushAccount = (account: AccountView): void => emit('account:changed', account);
   const pushActivity = (latest: Events['activity:changed']): void => emit('activity:changed', latest);
-  const stopBackground = registerBackgroundTasks({ scheduler: poll, client: () => service.client, feed, pushAccount, pushActivity });
+  const stopBackground = registerBackgroundTasks({
+    scheduler: poll,
+    client: () => service.client,
+    feed,
+    pushAccount,
+    pushActivity,
+  });
 
   const unsubscribeSettings = settingsStore.subscribe((s) => {
     connect(s);
@@ -177,7 +205,16 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const status = new Emitter<[AgentStatus]>();
   const unsubscribeQueue = queue.onStatus(() => status.emit(queue.status()));
 
-  const consent = openConsentDesk({ service, settingsStore, dataDir, language, events, poll, patientDisplay, patientPageOrigin });
+  const consent = openConsentDesk({
+    service,
+    settingsStore,
+    dataDir,
+    language,
+    events,
+    poll,
+    patientDisplay,
+    patientPageOrigin,
+  });
 
   const keysChanged = (): void => {
     connect();

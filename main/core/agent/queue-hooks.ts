@@ -31,7 +31,12 @@ export function queueHooks(o: QueueHookDeps): QueueHooks {
     async onReady(view, info) {
       if (view.inbox_id && inbox.has(view.inbox_id)) inbox.setStatus(view.inbox_id, 'uploaded', view.id);
       notify('exam_ready', view);
-      activity.emit('upload:ready', { view, origin: originOf(view), files: info.result.files, bytes: info.result.bytes });
+      activity.emit('upload:ready', {
+        view,
+        origin: originOf(view),
+        files: info.result.files,
+        bytes: info.result.bytes,
+      });
       await recorder.ready(view, { ledger: info.ledger, result: info.result });
     },
     onEnded(view, info) {

@@ -8,7 +8,9 @@ import { extraTakePort } from '../upload/target';
 import type { UploadQueueOptions } from './queue/upload-queue';
 import type { ServiceConnection } from './service/service-connection';
 
-export function servicePorts(service: Pick<ServiceConnection, 'client'>): Pick<UploadQueueOptions, 'port' | 'targetPort' | 'finish'> {
+export function servicePorts(
+  service: Pick<ServiceConnection, 'client'>,
+): Pick<UploadQueueOptions, 'port' | 'targetPort' | 'finish'> {
   let portOf: { client: ApiClient; port: ExamsPort } | null = null;
   return {
     port: () => {

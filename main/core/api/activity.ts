@@ -57,10 +57,17 @@ export function activityApi(t: Transport) {
   const api = {
     /** GET /activity: one page, newest first. */
     list: (query: ActivityQuery = {}, options?: CallOptions): Promise<ActivityPage> =>
-      t.json({ method: 'GET', path: apiPath('activity'), query, kind: 'read', idempotent: true }, activityPageSchema, options),
+      t.json(
+        { method: 'GET', path: apiPath('activity'), query, kind: 'read', idempotent: true },
+        activityPageSchema,
+        options,
+      ),
 
     /** The whole log (optionally one action), newest first, following `next_cursor`. */
-    iterate: (query: { action?: string; pageSize?: number } = {}, options: CallOptions = {}): AsyncGenerator<ActivityEntry, void, undefined> =>
+    iterate: (
+      query: { action?: string; pageSize?: number } = {},
+      options: CallOptions = {},
+    ): AsyncGenerator<ActivityEntry, void, undefined> =>
       paginateCursor(async (before) => {
         const page = await api.list({ action: query.action, limit: query.pageSize ?? 100, before }, options);
         return { items: page.activity, nextCursor: page.has_more === false ? null : page.next_cursor };
@@ -74,14 +81,26 @@ export function notificationsApi(t: Transport) {
   return {
     /** GET /notifications: the latest (default 30) and the unread count. */
     list: (query: { unread_only?: boolean; limit?: number } = {}, options?: CallOptions): Promise<NotificationList> =>
-      t.json({ method: 'GET', path: apiPath('notifications'), query, kind: 'read', idempotent: true }, notificationListSchema, options),
+      t.json(
+        { method: 'GET', path: apiPath('notifications'), query, kind: 'read', idempotent: true },
+        notificationListSchema,
+        options,
+      ),
 
     /** POST /notifications/{id}/mark-read: idempotent. */
     markRead: (id: string, options?: CallOptions): Promise<Notification> =>
-      t.json({ method: 'POST', path: apiPath('notifications', id, 'mark-read'), kind: 'write', idempotent: true }, notificationSchema, options),
+      t.json(
+        { method: 'POST', path: apiPath('notifications', id, 'mark-read'), kind: 'write', idempotent: true },
+        notificationSchema,
+        options,
+      ),
 
     /** POST /notifications/mark-all-read: how many were marked. */
     markAllRead: (options?: CallOptions): Promise<MarkedAll> =>
-      t.json({ method: 'POST', path: apiPath('notifications', 'mark-all-read'), kind: 'write', idempotent: true }, markedAllSchema, options),
+      t.json(
+        { method: 'POST', path: apiPath('notifications', 'mark-all-read'), kind: 'write', idempotent: true },
+        markedAllSchema,
+        options,
+      ),
   };
 }

@@ -37,7 +37,13 @@ type ErrorInit = {
   outcomeUnknown?: boolean;
 };
 
-const TRANSIENT: ReadonlySet<ApiErrorCode> = new Set(['thumbnail_not_ready', 'rate_limited', 'server_error', 'network_error', 'timeout']);
+const TRANSIENT: ReadonlySet<ApiErrorCode> = new Set([
+  'thumbnail_not_ready',
+  'rate_limited',
+  'server_error',
+  'network_error',
+  'timeout',
+]);
 
 /**
  * Every failure of the API client: the service's code (or a client-side one), the HTTP status and
@@ -100,7 +106,10 @@ const errorBodySchema = z.object({
   error: z.looseObject({
     code: z.string().optional(),
     message: z.string().optional(),
-    details: z.array(z.looseObject({ field: z.coerce.string().catch(''), message: z.coerce.string().catch('') })).optional().catch(undefined),
+    details: z
+      .array(z.looseObject({ field: z.coerce.string().catch(''), message: z.coerce.string().catch('') }))
+      .optional()
+      .catch(undefined),
     required_scope: z.string().optional().catch(undefined),
     retry_after_seconds: z.number().nonnegative().optional().catch(undefined),
     missing: z.array(z.string()).optional().catch(undefined),
@@ -132,7 +141,10 @@ export function errorFromAnswer(answer: ErrorAnswer): ApiError {
   const code = e?.code;
   const { status } = answer;
   if (code === 'rate_limited' || status === 429) {
-    return new ApiError('rate_limited', { ...init, retryAfterSeconds: answer.retryAfterSeconds ?? e?.retry_after_seconds ?? 60 });
+    return new ApiError('rate_limited', {
+      ...init,
+      retryAfterSeconds: answer.retryAfterSeconds ?? e?.retry_after_seconds ?? 60,
+    });
   }
   switch (code) {
     case 'unauthorized':
@@ -143,7 +155,10 @@ export function errorFromAnswer(answer: ErrorAnswer): ApiError {
     case 'conflict':
       return new ApiError(code, init);
     case 'insufficient_scope':
-      return new ApiError(code, { ...init, ...(e?.required_scope !== undefined ? { requiredScope: e.required_scope } : {}) });
+      return new ApiError(code, {
+        ...init,
+        ...(e?.required_scope !== undefined ? { requiredScope: e.required_scope } : {}),
+      });
     case 'validation_error':
       return new ApiError(code, { ...init, details: e?.details ?? [] });
     case 'upload_incomplete':

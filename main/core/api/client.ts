@@ -47,9 +47,11 @@ function checkConfig(options: ApiClientOptions): void {
   } catch {
     throw new ClientConfigError('The API address is not a valid URL. Check it in Settings.');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ClientConfigError('The API address must start with https://.');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new ClientConfigError('The API address must start with https://.');
   // A key with spaces or control characters would break (or inject into) the Authorization header.
-  if (!/^[\x21-\x7e]+$/.test(options.apiKey)) throw new ClientConfigError('The API key is empty or contains invalid characters. Check it in Settings.');
+  if (!/^[\x21-\x7e]+$/.test(options.apiKey))
+    throw new ClientConfigError('The API key is empty or contains invalid characters. Check it in Settings.');
 }
 
 /** Builds the API v1 client: one typed function per endpoint, grouped by resource. */

@@ -61,14 +61,27 @@ export function consentApi(t: Transport) {
 
     /** POST /exams/{id}/consent/sign-inperson: signs with the drawn signature; the service makes the PDF. */
     signInPerson: (examId: string, body: SignInPersonRequest, options?: CallOptions): Promise<Consent> =>
-      t.json({ method: 'POST', path: consent(examId, 'sign-inperson'), body, kind: 'write', idempotent: false }, consentSchema, options),
+      t.json(
+        { method: 'POST', path: consent(examId, 'sign-inperson'), body, kind: 'write', idempotent: false },
+        consentSchema,
+        options,
+      ),
 
     /** POST /exams/{id}/consent/email: e-mails the signing link (sandbox: nothing is sent). */
     sendEmail: (examId: string, body: ConsentEmailRequest, options?: CallOptions): Promise<ConsentEmailResult> =>
-      t.json({ method: 'POST', path: consent(examId, 'email'), body, kind: 'write', idempotent: false }, consentEmailResultSchema, options),
+      t.json(
+        { method: 'POST', path: consent(examId, 'email'), body, kind: 'write', idempotent: false },
+        consentEmailResultSchema,
+        options,
+      ),
 
     /** GET /exams/{id}/consent/pdf: the blank or the signed PDF, as bytes. */
     pdf: async (examId: string, type: ConsentPdfType, options?: CallOptions): Promise<Uint8Array> =>
-      (await t.bytes({ method: 'GET', path: consent(examId, 'pdf'), query: { type }, kind: 'binary', idempotent: true }, options)).bytes,
+      (
+        await t.bytes(
+          { method: 'GET', path: consent(examId, 'pdf'), query: { type }, kind: 'binary', idempotent: true },
+          options,
+        )
+      ).bytes,
   };
 }

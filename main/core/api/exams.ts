@@ -49,7 +49,11 @@ export function examsApi(t: Transport) {
   const api = {
     /** POST /exams: creates the exam and returns its presigned upload URL(s). Never retried. */
     create: (body: CreateExamRequest, options?: CallOptions): Promise<CreatedExam> =>
-      t.json({ method: 'POST', path: apiPath('exams'), body, kind: 'write', idempotent: false }, createdExamSchema, options),
+      t.json(
+        { method: 'POST', path: apiPath('exams'), body, kind: 'write', idempotent: false },
+        createdExamSchema,
+        options,
+      ),
 
     /** GET /exams: one page, newest first (limit ≤ 100). */
     list: (query: PageQuery = {}, options?: CallOptions): Promise<ExamList> =>
@@ -85,20 +89,38 @@ export function examsApi(t: Transport) {
 
     /** POST /exams/{id}/process-zip: the service unpacks the uploaded ZIP (up to 300 s). */
     processZip: (id: string, options?: CallOptions): Promise<ProcessedZip> =>
-      t.json({ method: 'POST', path: exam(id, 'process-zip'), kind: 'long', idempotent: true }, processedZipSchema, options),
+      t.json(
+        { method: 'POST', path: exam(id, 'process-zip'), kind: 'long', idempotent: true },
+        processedZipSchema,
+        options,
+      ),
 
     /** POST /exams/{id}/share: e-mails the exam. Never retried (it would send twice). */
     share: (id: string, body: ShareExamRequest, options?: CallOptions): Promise<ShareResult> =>
-      t.json({ method: 'POST', path: exam(id, 'share'), body, kind: 'write', idempotent: false }, shareResultSchema, options),
+      t.json(
+        { method: 'POST', path: exam(id, 'share'), body, kind: 'write', idempotent: false },
+        shareResultSchema,
+        options,
+      ),
 
     /** POST /exams/{id}/extras: announces an extra take (cbct/atm, at most 2). Never retried. */
     createExtra: (id: string, body: CreateExtraRequest, options?: CallOptions): Promise<CreatedExtra> =>
-      t.json({ method: 'POST', path: exam(id, 'extras'), body, kind: 'write', idempotent: false }, createdExtraSchema, options),
+      t.json(
+        { method: 'POST', path: exam(id, 'extras'), body, kind: 'write', idempotent: false },
+        createdExtraSchema,
+        options,
+      ),
 
     /** POST /exams/{id}/extras/{index}/confirm: verifies the extra's files and updates the exam. */
     confirmExtra: (id: string, index: number, body: { label?: string } = {}, options?: CallOptions): Promise<Exam> =>
       t.json(
-        { method: 'POST', path: exam(id, 'extras', index, 'confirm'), body: body.label === undefined ? undefined : body, kind: 'write', idempotent: true },
+        {
+          method: 'POST',
+          path: exam(id, 'extras', index, 'confirm'),
+          body: body.label === undefined ? undefined : body,
+          kind: 'write',
+          idempotent: true,
+        },
         examSchema,
         options,
       ),
@@ -109,7 +131,11 @@ export function examsApi(t: Transport) {
 
     /** POST /exams/{id}/access-pin: a new PIN; the old one stops working at once. */
     rotateAccessPin: (id: string, options?: CallOptions): Promise<RotatedPin> =>
-      t.json({ method: 'POST', path: exam(id, 'access-pin'), kind: 'write', idempotent: false }, rotatedPinSchema, options),
+      t.json(
+        { method: 'POST', path: exam(id, 'access-pin'), kind: 'write', idempotent: false },
+        rotatedPinSchema,
+        options,
+      ),
 
     /** GET /exams/{id}/embed: whether the embeddable viewer is on, and its snippet. */
     getEmbed: (id: string, options?: CallOptions): Promise<EmbedState> =>
@@ -117,11 +143,19 @@ export function examsApi(t: Transport) {
 
     /** POST /exams/{id}/embed: turns the embed on (a fresh token after a revoke). */
     enableEmbed: (id: string, body: EnableEmbedRequest = {}, options?: CallOptions): Promise<EmbedEnabled> =>
-      t.json({ method: 'POST', path: exam(id, 'embed'), body, kind: 'write', idempotent: false }, embedEnabledSchema, options),
+      t.json(
+        { method: 'POST', path: exam(id, 'embed'), body, kind: 'write', idempotent: false },
+        embedEnabledSchema,
+        options,
+      ),
 
     /** DELETE /exams/{id}/embed: revokes the embed; its URL stops working. */
     revokeEmbed: (id: string, options?: CallOptions): Promise<EmbedRevoked> =>
-      t.json({ method: 'DELETE', path: exam(id, 'embed'), kind: 'write', idempotent: true }, embedRevokedSchema, options),
+      t.json(
+        { method: 'DELETE', path: exam(id, 'embed'), kind: 'write', idempotent: true },
+        embedRevokedSchema,
+        options,
+      ),
 
     /** GET /exams/{id}/thumbnail: JPEG/PNG bytes; ThumbnailNotReadyError until generated. */
     thumbnail: (id: string, options?: CallOptions): Promise<Thumbnail> =>
@@ -129,7 +163,11 @@ export function examsApi(t: Transport) {
 
     /** GET /exams/{id}/patient-exams: other exams of the same patient. */
     patientExams: (id: string, options?: CallOptions): Promise<PatientExams> =>
-      t.json({ method: 'GET', path: exam(id, 'patient-exams'), kind: 'read', idempotent: true }, patientExamsSchema, options),
+      t.json(
+        { method: 'GET', path: exam(id, 'patient-exams'), kind: 'read', idempotent: true },
+        patientExamsSchema,
+        options,
+      ),
   };
   return api;
 }

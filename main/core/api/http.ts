@@ -90,7 +90,11 @@ export function badSegment(value: string | number): string | null {
 export function apiPath(...segments: readonly (string | number)[]): ApiPath {
   for (const s of segments) {
     const why = badSegment(s);
-    if (why) throw new ApiError('validation_error', { details: [{ field: 'id', message: `a path segment ${why}` }], mayHaveReachedService: false });
+    if (why)
+      throw new ApiError('validation_error', {
+        details: [{ field: 'id', message: `a path segment ${why}` }],
+        mayHaveReachedService: false,
+      });
   }
   return segments.map((s) => encodeURIComponent(String(s))).join('/') as ApiPath;
 }
@@ -171,7 +175,13 @@ export function createTransport(options: TransportOptions): Transport {
       // After a 429 nothing is sent before its Retry-After, whichever call asks.
       const gate = options.meter.waitMs();
       if (gate > 0) {
-        if (mode === 'throw') throw new ApiError('rate_limited', { status: 429, method: spec.method, path: spec.path, retryAfterSeconds: gate / 1000 });
+        if (mode === 'throw')
+          throw new ApiError('rate_limited', {
+            status: 429,
+            method: spec.method,
+            path: spec.path,
+            retryAfterSeconds: gate / 1000,
+          });
         emit({ type: 'rate_limit_wait', method: spec.method, path: spec.path, waitMs: gate });
         callOptions.onRetry?.({ reason: 'rate_limited', delayMs: gate, code: 'rate_limited' });
         await options.sleep(gate, signal);
@@ -220,7 +230,12 @@ export function createTransport(options: TransportOptions): Transport {
    * Returns after the backoff sleep when `failure` may be retried; throws it otherwise. `attempts`
    * counts the attempts that were not refused with 429.
    */
-  async function retryOrThrow(failure: ApiError, spec: RequestSpec, attempts: number, callOptions: CallOptions): Promise<void> {
+  async function retryOrThrow(
+    failure: ApiError,
+    spec: RequestSpec,
+    attempts: number,
+    callOptions: CallOptions,
+  ): Promise<void> {
     if (failure.code === 'aborted') throw failure;
     if (!isRetryableFault(failure, spec.idempotent) || attempts >= options.retry.maxAttempts) throw failure;
     const delayMs = backoffDelayMs(attempts - 1, options.retry, options.random);
@@ -236,11 +251,23 @@ export function createTransport(options: TransportOptions): Transport {
       try {
         body = parseJsonBody(res.body);
       } catch (err) {
-        throw new ApiError('invalid_response', { status: res.statusCode, method: spec.method, path: spec.path, serviceMessage: 'body is not JSON', cause: err });
+        throw new ApiError('invalid_response', {
+          status: res.statusCode,
+          method: spec.method,
+          path: spec.path,
+          serviceMessage: 'body is not JSON',
+          cause: err,
+        });
       }
       const parsed = schema.safeParse(body);
       if (!parsed.success) {
-        throw new ApiError('invalid_response', { status: res.statusCode, method: spec.method, path: spec.path, serviceMessage: z.prettifyError(parsed.error), cause: parsed.error });
+        throw new ApiError('invalid_response', {
+          status: res.statusCode,
+          method: spec.method,
+          path: spec.path,
+          serviceMessage: z.prettifyError(parsed.error),
+          cause: parsed.error,
+        });
       }
       return parsed.data;
     },
@@ -249,7 +276,9 @@ export function createTransport(options: TransportOptions): Transport {
       const body = res.body;
       return {
         bytes: new Uint8Array(body.buffer, body.byteOffset, body.byteLength),
-        contentType: (res.headers['content-type'] ?? 'application/octet-stream').split(';')[0]?.trim() ?? 'application/octet-stream',
+        contentType:
+          (res.headers['content-type'] ?? 'application/octet-stream').split(';')[0]?.trim() ??
+          'application/octet-stream',
       };
     },
   };

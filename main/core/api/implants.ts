@@ -40,8 +40,11 @@ export type ImplantSizeQuery = { length?: number; diameter?: number } & PageQuer
 
 /** The read-only implant catalog (§4.8): one endpoint, GET /implants, read four ways. */
 export function implantsApi(t: Transport) {
-  const get = <S extends z.ZodType>(query: Record<string, string | number | undefined>, schema: S, options?: CallOptions) =>
-    t.json({ method: 'GET', path: apiPath('implants'), query, kind: 'read', idempotent: true }, schema, options);
+  const get = <S extends z.ZodType>(
+    query: Record<string, string | number | undefined>,
+    schema: S,
+    options?: CallOptions,
+  ) => t.json({ method: 'GET', path: apiPath('implants'), query, kind: 'read', idempotent: true }, schema, options);
   return {
     /** GET /implants: the brands, with a count each. */
     brands: (options?: CallOptions): Promise<ImplantBrands> => get({}, implantBrandsSchema, options),

@@ -21,7 +21,12 @@ export type ReferrerList = z.infer<typeof referrerListSchema>;
 
 export type CreateReferrerRequest = { name: string; email?: string; phone?: string; specialty?: string };
 /** Only the fields given change; null clears an optional field. */
-export type UpdateReferrerRequest = { name?: string; email?: string | null; phone?: string | null; specialty?: string | null };
+export type UpdateReferrerRequest = {
+  name?: string;
+  email?: string | null;
+  phone?: string | null;
+  specialty?: string | null;
+};
 
 const referrer = (id: string, ...rest: (string | number)[]): ApiPath => apiPath('referrers', id, ...rest);
 
@@ -30,11 +35,19 @@ export function referrersApi(t: Transport) {
   return {
     /** GET /referrers: sorted by name. */
     list: (options?: CallOptions): Promise<ReferrerList> =>
-      t.json({ method: 'GET', path: apiPath('referrers'), kind: 'read', idempotent: true }, referrerListSchema, options),
+      t.json(
+        { method: 'GET', path: apiPath('referrers'), kind: 'read', idempotent: true },
+        referrerListSchema,
+        options,
+      ),
 
     /** POST /referrers. Never retried (it would create a duplicate). */
     create: (body: CreateReferrerRequest, options?: CallOptions): Promise<Referrer> =>
-      t.json({ method: 'POST', path: apiPath('referrers'), body, kind: 'write', idempotent: false }, referrerSchema, options),
+      t.json(
+        { method: 'POST', path: apiPath('referrers'), body, kind: 'write', idempotent: false },
+        referrerSchema,
+        options,
+      ),
 
     /** GET /referrers/{id}. */
     get: (id: string, options?: CallOptions): Promise<Referrer> =>

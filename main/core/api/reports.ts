@@ -40,9 +40,16 @@ export function reportsApi(t: Transport) {
   return {
     /** POST /exams/{id}/report: uploads or replaces the report PDF. Never retried (it republishes). */
     upload: (examId: string, request: UploadReportRequest, options?: CallOptions): Promise<ReportUploaded> => {
-      const pdf_base64 = 'pdf' in request ? Buffer.from(request.pdf.buffer, request.pdf.byteOffset, request.pdf.byteLength).toString('base64') : request.pdf_base64;
+      const pdf_base64 =
+        'pdf' in request
+          ? Buffer.from(request.pdf.buffer, request.pdf.byteOffset, request.pdf.byteLength).toString('base64')
+          : request.pdf_base64;
       const body = request.filename === undefined ? { pdf_base64 } : { pdf_base64, filename: request.filename };
-      return t.json({ method: 'POST', path: report(examId), body, kind: 'write', idempotent: false }, reportUploadedSchema, options);
+      return t.json(
+        { method: 'POST', path: report(examId), body, kind: 'write', idempotent: false },
+        reportUploadedSchema,
+        options,
+      );
     },
 
     /** GET /exams/{id}/report: where to download the PDF, and its signature. NotFoundError when none. */
@@ -55,6 +62,10 @@ export function reportsApi(t: Transport) {
 
     /** POST /exams/{id}/report/sign: e-signs the report; returns the public verification URL. */
     sign: (examId: string, options?: CallOptions): Promise<ReportSignature> =>
-      t.json({ method: 'POST', path: report(examId, 'sign'), kind: 'write', idempotent: false }, reportSignatureSchema, options),
+      t.json(
+        { method: 'POST', path: report(examId, 'sign'), kind: 'write', idempotent: false },
+        reportSignatureSchema,
+        options,
+      ),
   };
 }

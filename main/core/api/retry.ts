@@ -40,7 +40,11 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
  * Resolves after `ms`, or rejects as soon as `signal` aborts: with `reason()` when given, else with
  * the signal's own reason (the engine tells a pause from a stop by it).
  */
-export function sleep(ms: number, signal?: AbortSignal, reason: () => Error = () => abortReason(signal)): Promise<void> {
+export function sleep(
+  ms: number,
+  signal?: AbortSignal,
+  reason: () => Error = () => abortReason(signal),
+): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(reason());

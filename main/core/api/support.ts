@@ -35,14 +35,26 @@ export function supportApi(t: Transport) {
   return {
     /** GET /support/tickets: the most recent tickets (default 50). */
     list: (query: { limit?: number } = {}, options?: CallOptions): Promise<TicketList> =>
-      t.json({ method: 'GET', path: apiPath('support', 'tickets'), query, kind: 'read', idempotent: true }, ticketListSchema, options),
+      t.json(
+        { method: 'GET', path: apiPath('support', 'tickets'), query, kind: 'read', idempotent: true },
+        ticketListSchema,
+        options,
+      ),
 
     /** POST /support/tickets: opens a ticket (live: e-mails support). Never retried. */
     create: (body: CreateTicketRequest, options?: CallOptions): Promise<Ticket> =>
-      t.json({ method: 'POST', path: apiPath('support', 'tickets'), body, kind: 'write', idempotent: false }, ticketSchema, options),
+      t.json(
+        { method: 'POST', path: apiPath('support', 'tickets'), body, kind: 'write', idempotent: false },
+        ticketSchema,
+        options,
+      ),
 
     /** GET /support/tickets/{id}: the ticket and its replies, oldest first. */
     get: (id: string, options?: CallOptions): Promise<TicketDetail> =>
-      t.json({ method: 'GET', path: apiPath('support', 'tickets', id), kind: 'read', idempotent: true }, ticketDetailSchema, options),
+      t.json(
+        { method: 'GET', path: apiPath('support', 'tickets', id), kind: 'read', idempotent: true },
+        ticketDetailSchema,
+        options,
+      ),
   };
 }

@@ -35,11 +35,19 @@ export function templatesApi(t: Transport) {
   return {
     /** GET /templates: system defaults plus the account's own. */
     list: (options?: CallOptions): Promise<TemplateList> =>
-      t.json({ method: 'GET', path: apiPath('templates'), kind: 'read', idempotent: true }, templateListSchema, options),
+      t.json(
+        { method: 'GET', path: apiPath('templates'), kind: 'read', idempotent: true },
+        templateListSchema,
+        options,
+      ),
 
     /** POST /templates. Never retried. */
     create: (body: CreateTemplateRequest, options?: CallOptions): Promise<Template> =>
-      t.json({ method: 'POST', path: apiPath('templates'), body, kind: 'write', idempotent: false }, templateSchema, options),
+      t.json(
+        { method: 'POST', path: apiPath('templates'), body, kind: 'write', idempotent: false },
+        templateSchema,
+        options,
+      ),
 
     /** GET /templates/{id}: a system or own template. */
     get: (id: string, options?: CallOptions): Promise<Template> =>

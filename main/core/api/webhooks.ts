@@ -69,7 +69,11 @@ export function webhooksApi(t: Transport) {
   return {
     /** POST /webhooks: subscribes; the answer holds the signing secret, shown only this once. */
     create: (body: CreateWebhookRequest, options?: CallOptions): Promise<CreatedWebhook> =>
-      t.json({ method: 'POST', path: apiPath('webhooks'), body, kind: 'write', idempotent: false }, createdWebhookSchema, options),
+      t.json(
+        { method: 'POST', path: apiPath('webhooks'), body, kind: 'write', idempotent: false },
+        createdWebhookSchema,
+        options,
+      ),
 
     /** GET /webhooks: every subscription of the account. */
     list: (options?: CallOptions): Promise<WebhookList> =>
@@ -89,10 +93,18 @@ export function webhooksApi(t: Transport) {
 
     /** POST /webhooks/{id}/test: sends one test.ping delivery. Never retried. */
     test: (id: string, options?: CallOptions): Promise<WebhookTestResult> =>
-      t.json({ method: 'POST', path: webhook(id, 'test'), kind: 'write', idempotent: false }, webhookTestResultSchema, options),
+      t.json(
+        { method: 'POST', path: webhook(id, 'test'), kind: 'write', idempotent: false },
+        webhookTestResultSchema,
+        options,
+      ),
 
     /** GET /webhooks/{id}/deliveries: the last 50 deliveries, newest first. */
     deliveries: (id: string, options?: CallOptions): Promise<DeliveryList> =>
-      t.json({ method: 'GET', path: webhook(id, 'deliveries'), kind: 'read', idempotent: true }, deliveryListSchema, options),
+      t.json(
+        { method: 'GET', path: webhook(id, 'deliveries'), kind: 'read', idempotent: true },
+        deliveryListSchema,
+        options,
+      ),
   };
 }

@@ -94,18 +94,25 @@ async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw Object.assign(new Error('body too large'), { wire: { code: 'payload_too_large', message: 'The request body is too large.' } });
+    if (size > MAX_BODY_BYTES)
+      throw Object.assign(new Error('body too large'), {
+        wire: { code: 'payload_too_large', message: 'The request body is too large.' },
+      });
     chunks.push(chunk);
   }
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '') return {};
   if (type !== '' && type !== 'application/json') {
-    throw Object.assign(new Error('bad type'), { wire: { code: 'unsupported_media_type', message: 'Send the arguments as application/json.' } });
+    throw Object.assign(new Error('bad type'), {
+      wire: { code: 'unsupported_media_type', message: 'Send the arguments as application/json.' },
+    });
   }
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw Object.assign(new Error('bad json'), { wire: { code: 'invalid_args', message: 'The request body is not valid JSON.' } });
+    throw Object.assign(new Error('bad json'), {
+      wire: { code: 'invalid_args', message: 'The request body is not valid JSON.' },
+    });
   }
 }
 
@@ -123,8 +130,10 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
   const unsubscribe = options.host.subscribe((name, payload) => streams.broadcast(name, payload));
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (!hostAllowed(req.headers.host, port)) return sendError(res, { code: 'forbidden_host', message: 'Host not allowed.' });
-    if (!originAllowed(req.headers.origin, port)) return sendError(res, { code: 'forbidden_origin', message: 'Origin not allowed.' });
+    if (!hostAllowed(req.headers.host, port))
+      return sendError(res, { code: 'forbidden_host', message: 'Host not allowed.' });
+    if (!originAllowed(req.headers.origin, port))
+      return sendError(res, { code: 'forbidden_origin', message: 'Origin not allowed.' });
     const rawUrl = req.url ?? '/';
     const q = rawUrl.indexOf('?');
     const rawPath = q < 0 ? rawUrl : rawUrl.slice(0, q);
@@ -136,15 +145,18 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
       const presented = bearerToken(req.headers.authorization);
       // A patient page's token: its own few methods, always on its own session.
       const patientSession = tokenMatches(presented, token) ? null : (options.patient?.sessionOf(presented) ?? null);
-      if (!tokenMatches(presented, token) && patientSession === null) return sendError(res, { code: 'bad_token', message: 'Missing or wrong session token.' });
+      if (!tokenMatches(presented, token) && patientSession === null)
+        return sendError(res, { code: 'bad_token', message: 'Missing or wrong session token.' });
       let name: string;
       try {
         name = decodeURIComponent(rawPath.slice('/rpc/'.length));
       } catch {
         return sendError(res, { code: 'unknown_method', message: 'Unknown method.' });
       }
-      if (patientSession !== null && !options.patient?.methods.includes(name)) return sendError(res, { code: 'forbidden_method', message: 'This page may not do that.' });
-      if (!isMethodName(name)) return sendError(res, { code: 'unknown_method', message: `Unknown method ${name.slice(0, 100)}.` });
+      if (patientSession !== null && !options.patient?.methods.includes(name))
+        return sendError(res, { code: 'forbidden_method', message: 'This page may not do that.' });
+      if (!isMethodName(name))
+        return sendError(res, { code: 'unknown_method', message: `Unknown method ${name.slice(0, 100)}.` });
       let args: unknown;
       try {
         args = await readJsonBody(req);
@@ -152,7 +164,8 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
         return sendError(res, wireOf(e) ?? { code: 'bad_request', message: 'Could not read the request.' });
       }
       if (patientSession !== null) {
-        if (typeof args !== 'object' || args === null || Array.isArray(args)) return sendError(res, { code: 'invalid_args', message: 'Send the arguments as a JSON object.' });
+        if (typeof args !== 'object' || args === null || Array.isArray(args))
+          return sendError(res, { code: 'invalid_args', message: 'Send the arguments as a JSON object.' });
         args = { ...args, session_id: patientSession };
       }
       try {
@@ -166,12 +179,14 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
     if (rawPath === '/events') {
       if (method !== 'GET') return sendError(res, { code: 'method_not_allowed', message: 'Use GET.' });
       const presented = query.get('token') ?? bearerToken(req.headers.authorization);
-      if (!tokenMatches(presented, token)) return sendError(res, { code: 'bad_token', message: 'Missing or wrong session token.' });
+      if (!tokenMatches(presented, token))
+        return sendError(res, { code: 'bad_token', message: 'Missing or wrong session token.' });
       streams.open(res, { 'X-Content-Type-Options': 'nosniff' });
       return;
     }
 
-    if (method !== 'GET' && method !== 'HEAD') return sendError(res, { code: 'method_not_allowed', message: 'Use GET.' });
+    if (method !== 'GET' && method !== 'HEAD')
+      return sendError(res, { code: 'method_not_allowed', message: 'Use GET.' });
     const found = await lookupStatic(options.staticDir, rawPath);
     switch (found.kind) {
       case 'bad_path':

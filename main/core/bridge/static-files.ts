@@ -61,7 +61,11 @@ function segmentsOf(rawPath: string): string[] | 'bad_path' | 'forbidden' {
   return out;
 }
 
-async function fileIn(root: string, realRoot: string, segments: string[]): Promise<{ path: string; size: number } | 'forbidden' | null> {
+async function fileIn(
+  root: string,
+  realRoot: string,
+  segments: string[],
+): Promise<{ path: string; size: number } | 'forbidden' | null> {
   const candidate = join(root, ...segments);
   try {
     const info = await stat(candidate);
@@ -98,7 +102,12 @@ export async function lookupStatic(root: string, rawPath: string): Promise<Stati
 }
 
 /** Writes a found file with its content type, the security headers and a cache policy. */
-export function sendFile(res: ServerResponse, file: { path: string; size: number }, head: boolean, immutable: boolean): void {
+export function sendFile(
+  res: ServerResponse,
+  file: { path: string; size: number },
+  head: boolean,
+  immutable: boolean,
+): void {
   res.writeHead(200, {
     ...SECURITY_HEADERS,
     'Content-Type': contentTypeOf(file.path),

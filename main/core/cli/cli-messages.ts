@@ -10,13 +10,16 @@ function formatWait(seconds: number): string {
 
 const TEXTS: Record<ApiErrorCode, (e: ApiError) => string> = {
   unauthorized: () => 'The API key was rejected. Check it in Settings.',
-  insufficient_scope: () => 'This API key is not allowed to do this. Ask the account holder for a key with the right permissions.',
+  insufficient_scope: () =>
+    'This API key is not allowed to do this. Ask the account holder for a key with the right permissions.',
   forbidden: () => 'The service refused this action for this account.',
   not_found: () => 'The item was not found. It may have been deleted.',
   thumbnail_not_ready: () => 'The preview image is not ready yet. Try again in a minute.',
   validation_error: (e) => {
     const fields = [...new Set(e.details.map((d) => d.field))];
-    return fields.length > 0 ? `Some information is not valid (${fields.join(', ')}). Please correct it and try again.` : 'Some information is not valid. Please correct it and try again.';
+    return fields.length > 0
+      ? `Some information is not valid (${fields.join(', ')}). Please correct it and try again.`
+      : 'Some information is not valid. Please correct it and try again.';
   },
   conflict: () => 'This action does not fit the current state of the item. Refresh and try again.',
   upload_incomplete: (e) => `${e.missing.length || 'Some'} file(s) have not finished uploading yet.`,

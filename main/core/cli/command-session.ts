@@ -16,7 +16,10 @@ export type KeychainDeps = {
 
 /** Why `path` cannot be used as a folder, or null when it is one. */
 export async function folderProblem(path: string): Promise<string | null> {
-  const isDir = await stat(path).then((s) => s.isDirectory(), () => null);
+  const isDir = await stat(path).then(
+    (s) => s.isDirectory(),
+    () => null,
+  );
   if (isDir === null) return `folder not found: ${path}`;
   if (!isDir) return `not a folder: ${path}`;
   try {
@@ -32,9 +35,16 @@ export async function folderProblem(path: string): Promise<string | null> {
  * An API client for the configured credentials (environment first, then settings and keychain), or
  * the plain message to print when there are none or the keychain cannot be reached.
  */
-export async function clientFromCredentials(env: NodeJS.ProcessEnv, deps: KeychainDeps): Promise<{ client: ApiClient } | { problem: string }> {
+export async function clientFromCredentials(
+  env: NodeJS.ProcessEnv,
+  deps: KeychainDeps,
+): Promise<{ client: ApiClient } | { problem: string }> {
   try {
-    const creds = await resolveCredentials({ env, settings: () => openSettingsStore({ env }).get(), secrets: deps.secretStore });
+    const creds = await resolveCredentials({
+      env,
+      settings: () => openSettingsStore({ env }).get(),
+      secrets: deps.secretStore,
+    });
     return { client: createApiClient({ baseUrl: creds.baseUrl, apiKey: creds.apiKey }) };
   } catch (err) {
     if (err instanceof CredentialsError || err instanceof KeychainUnavailableError) return { problem: err.message };
@@ -47,7 +57,12 @@ export async function clientFromCredentials(env: NodeJS.ProcessEnv, deps: Keycha
  * the configured key — or, once the problem is printed, the exit code. Messages quote paths, which
  * come from the disk: they are escaped for the terminal.
  */
-export async function openSession(io: CliIo, command: string, dirs: readonly string[], deps: KeychainDeps): Promise<{ client: ApiClient } | { exit: number }> {
+export async function openSession(
+  io: CliIo,
+  command: string,
+  dirs: readonly string[],
+  deps: KeychainDeps,
+): Promise<{ client: ApiClient } | { exit: number }> {
   const fail = (message: string): { exit: number } => {
     io.stderr(`scanbridge ${command}: ${escapeForTerminal(message)}\n`);
     return { exit: 1 };

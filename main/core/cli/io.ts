@@ -21,7 +21,11 @@ export class UsageError extends Error {
 type OptionsConfig = NonNullable<ParseArgsConfig['options']>;
 
 /** Parses a command line strictly: an unknown option, or a value missing, is a UsageError (exit 2). */
-export function parseCommandLine<const O extends OptionsConfig, const P extends boolean>(argv: string[], options: O, allowPositionals: P) {
+export function parseCommandLine<const O extends OptionsConfig, const P extends boolean>(
+  argv: string[],
+  options: O,
+  allowPositionals: P,
+) {
   try {
     return parseArgs({ args: argv, options, strict: true, allowPositionals });
   } catch (err) {

@@ -36,7 +36,14 @@ export function formatBytes(n: number): string {
 function studyLine(s: Study): string {
   // Header values are cleaned when read; escaping again costs nothing and guards the terminal.
   const who = s.patient_name ? escapeForTerminal(s.patient_name) : '(no patient name)';
-  const parts = [who, s.suggested_exam_type, escapeForTerminal(s.modality), s.study_date ?? 'no date', `${s.files} files`, formatBytes(s.bytes)];
+  const parts = [
+    who,
+    s.suggested_exam_type,
+    escapeForTerminal(s.modality),
+    s.study_date ?? 'no date',
+    `${s.files} files`,
+    formatBytes(s.bytes),
+  ];
   if (s.expected_files !== undefined) parts.push(`DICOMDIR lists ${s.expected_files}`);
   const warn = s.warnings.length > 0 ? `  [${s.warnings.join(', ')}]` : '';
   return `  ${parts.join('  ·  ')}${warn}\n    ${s.series.length} series in ${escapeForTerminal(s.root)}\n`;
@@ -47,7 +54,8 @@ function summary(r: ScanResult): string {
   const bytes = r.studies.reduce((n, s) => n + s.bytes, 0);
   let out = `${escapeForTerminal(r.root)}: ${r.studies.length} ${r.studies.length === 1 ? 'study' : 'studies'}, ${files} files, ${formatBytes(bytes)}\n`;
   for (const s of r.studies) out += studyLine(s);
-  if (r.dicomdir_records !== undefined) out += `DICOMDIR: ${r.dicomdir_records} records, ${r.dicomdir_instances ?? 0} instances\n`;
+  if (r.dicomdir_records !== undefined)
+    out += `DICOMDIR: ${r.dicomdir_records} records, ${r.dicomdir_instances ?? 0} instances\n`;
   if (r.skipped.length > 0) {
     const byReason = new Map<string, number>();
     for (const s of r.skipped) byReason.set(s.reason, (byReason.get(s.reason) ?? 0) + 1);

@@ -40,9 +40,19 @@ const DEFAULT_RENDERER = fileURLToPath(new URL('../../../renderer/dist', import.
 type Args = { port: number; dataDir: string | undefined; renderer: string; help: boolean };
 
 function parse(argv: string[]): Args {
-  const { values } = parseCommandLine(argv, { port: { type: 'string' }, 'data-dir': { type: 'string' }, renderer: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, false);
+  const { values } = parseCommandLine(
+    argv,
+    {
+      port: { type: 'string' },
+      'data-dir': { type: 'string' },
+      renderer: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    false,
+  );
   const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be an integer from 0 to 65535');
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError('--port must be an integer from 0 to 65535');
   return {
     port,
     dataDir: values['data-dir'] ? resolve(values['data-dir']) : undefined,
@@ -61,7 +71,8 @@ export function createServeCommand(deps: ServeCommandDeps): CliCommand {
     }
     const log = stderrLogger('scanbridge serve');
     const releaseSignals = absorbRepeatedSignals();
-    if (!existsSync(resolve(args.renderer, 'index.html'))) log.warn(`no built window in ${args.renderer}: run \`npm run build\` first (the contract is served anyway)`);
+    if (!existsSync(resolve(args.renderer, 'index.html')))
+      log.warn(`no built window in ${args.renderer}: run \`npm run build\` first (the contract is served anyway)`);
     let origin: string | null = null;
     const agent = await startAgent({
       dataDir: args.dataDir ?? appDataDir(io.env),
@@ -82,11 +93,14 @@ export function createServeCommand(deps: ServeCommandDeps): CliCommand {
       origin = `http://127.0.0.1:${bridge.port}`;
     } catch (e) {
       await agent.stop();
-      io.stderr(`scanbridge serve: cannot listen on port ${args.port}: ${e instanceof Error ? e.message : String(e)}\n`);
+      io.stderr(
+        `scanbridge serve: cannot listen on port ${args.port}: ${e instanceof Error ? e.message : String(e)}\n`,
+      );
       return 1;
     }
     io.stdout(`${JSON.stringify({ url: bridge.url, port: bridge.port, token: bridge.token })}\n`);
-    if (!io.signal.aborted) await new Promise<void>((r) => io.signal.addEventListener('abort', () => r(), { once: true }));
+    if (!io.signal.aborted)
+      await new Promise<void>((r) => io.signal.addEventListener('abort', () => r(), { once: true }));
     const running = bridge;
     const stopped = (async () => {
       await running.close();
@@ -95,11 +109,16 @@ export function createServeCommand(deps: ServeCommandDeps): CliCommand {
     // A service manager gives a stopping process a few seconds before it kills it. Uploads and the
     // inbox are journaled as they go (they survive kill -9), so past the deadline it is safe to go.
     let deadline: NodeJS.Timeout | undefined;
-    const inTime = await Promise.race([stopped.then(() => true), new Promise<false>((r) => (deadline = setTimeout(() => r(false), STOP_DEADLINE_MS)))]);
+    const inTime = await Promise.race([
+      stopped.then(() => true),
+      new Promise<false>((r) => (deadline = setTimeout(() => r(false), STOP_DEADLINE_MS))),
+    ]);
     clearTimeout(deadline);
     releaseSignals();
     if (!inTime) {
-      log.warn(`still stopping after ${STOP_DEADLINE_MS} ms; exiting now (unfinished uploads resume on the next start)`);
+      log.warn(
+        `still stopping after ${STOP_DEADLINE_MS} ms; exiting now (unfinished uploads resume on the next start)`,
+      );
       process.exit(0);
     }
     return 0;

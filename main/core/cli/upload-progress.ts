@@ -24,7 +24,11 @@ export function progressPrinter(io: CliIo, tty: boolean): { onEvent: (e: UploadE
     if (!force && now - lastLine < (tty ? 250 : 2000)) return;
     lastLine = now;
     const pct = t.bytesTotal > 0 ? Math.floor((100 * t.bytesSent) / t.bytesTotal) : 100;
-    const parts = [`${pct}%`, `${t.filesDone}/${t.filesTotal} files`, `${formatBytes(t.bytesSent)} of ${formatBytes(t.bytesTotal)}`];
+    const parts = [
+      `${pct}%`,
+      `${t.filesDone}/${t.filesTotal} files`,
+      `${formatBytes(t.bytesSent)} of ${formatBytes(t.bytesTotal)}`,
+    ];
     if (t.rate > 0) parts.push(`${formatBytes(t.rate)}/s`);
     if (t.etaSeconds !== null && t.etaSeconds > 0) parts.push(`${formatDuration(t.etaSeconds)} left`);
     const text = `  ${parts.join(' · ')}`;
@@ -64,7 +68,8 @@ export function progressPrinter(io: CliIo, tty: boolean): { onEvent: (e: UploadE
         line(e.message);
         return;
       case 'file':
-        if (e.progress.state === 'retrying') line(`  retrying ${e.name} (attempt ${e.progress.attempt}): ${e.progress.reason}`);
+        if (e.progress.state === 'retrying')
+          line(`  retrying ${e.name} (attempt ${e.progress.attempt}): ${e.progress.reason}`);
         return;
     }
   };

@@ -2,21 +2,40 @@
 // exam from the DICOM and mesh files of a folder. Human progress goes to stderr; one JSON line
 // goes to stdout at the end. Run again after any interruption, it resumes the same exam.
 import { relative, resolve, sep } from 'node:path';
-import { escapeForTerminal, hasUnsafeText, ScanFolderError, scanFolder, stopScanWorkers, terminalSafeJson } from '../dicom';
+import {
+  escapeForTerminal,
+  hasUnsafeText,
+  ScanFolderError,
+  scanFolder,
+  stopScanWorkers,
+  terminalSafeJson,
+} from '../dicom';
 import type { ScanResult, Study } from '../dicom';
 import { appDataDir } from '../paths';
 import { ensurePrivateDir, tightenPrivateTree } from '../private-fs';
 import { resolveConfigDir } from '../settings/config-dir';
 import { describeCut, fitFieldsToService } from '../upload/field-limits';
 import { readFirstRecord } from '../upload/journal';
-import { describeIncomplete, type IncompleteFile, incompleteFiles, withoutIncomplete } from '../upload/study-completeness';
+import {
+  describeIncomplete,
+  type IncompleteFile,
+  incompleteFiles,
+  withoutIncomplete,
+} from '../upload/study-completeness';
 import { acquireStudyLock, folderKey, pruneStudyLocks, type StudyLock, studyKey } from '../upload/study-lock';
 import { examsPortFromClient } from '../upload/api-port';
 import { type EngineOptions, UploadJob, type UploadResult } from '../upload/engine';
 import { UploadError } from '../upload/upload-errors';
 import { findFolderJobs, pruneFinishedJobs } from '../upload/job-store';
 import { MAX_NAME_LENGTH, MAX_PATIENT_ID_LENGTH, MAX_PATIENT_NAME_LENGTH } from '../upload/limits';
-import { formatBytes, type JobPlan, planUpload, type PlanFileInput, type RequestedMode, settingsHash } from '../upload/plan';
+import {
+  formatBytes,
+  type JobPlan,
+  planUpload,
+  type PlanFileInput,
+  type RequestedMode,
+  settingsHash,
+} from '../upload/plan';
 import type { ExamFields, ExamType, ExamsPort } from '../upload/ports';
 import { EXAM_TYPES } from '../../../preload/contract/vocabulary';
 import { type CliCommand, type CliIo, parseCommandLine, UsageError } from './io';
@@ -88,7 +107,8 @@ function parse(argv: string[]): Args {
   if (values.help) return { dir: '', mode: 'auto', cancel: false, help: true, allowIncomplete: false, waitMs: 0 };
   if (positionals.length !== 1 || !positionals[0]) throw new UsageError('give exactly one folder; see --help');
   const type = values.type;
-  if (type !== undefined && !EXAM_TYPES.includes(type as ExamType)) throw new UsageError(`--type must be one of ${EXAM_TYPES.join(', ')}`);
+  if (type !== undefined && !EXAM_TYPES.includes(type as ExamType))
+    throw new UsageError(`--type must be one of ${EXAM_TYPES.join(', ')}`);
   const mode = values.mode ?? 'auto';
   if (!MODES.includes(mode as RequestedMode)) throw new UsageError(`--mode must be one of ${MODES.join(', ')}`);
   if (values.name !== undefined && values.name.trim() === '') throw new UsageError('--name must not be empty');
@@ -96,18 +116,22 @@ function parse(argv: string[]): Args {
     const v = values[flag];
     if (v !== undefined && hasUnsafeText(v)) throw new UsageError(`--${flag} must not contain control characters`);
   }
-  if ((values['patient-name']?.length ?? 0) > MAX_PATIENT_NAME_LENGTH) throw new UsageError(`--patient-name must be at most ${MAX_PATIENT_NAME_LENGTH} characters`);
-  if ((values['patient-id']?.length ?? 0) > MAX_PATIENT_ID_LENGTH) throw new UsageError(`--patient-id must be at most ${MAX_PATIENT_ID_LENGTH} characters`);
+  if ((values['patient-name']?.length ?? 0) > MAX_PATIENT_NAME_LENGTH)
+    throw new UsageError(`--patient-name must be at most ${MAX_PATIENT_NAME_LENGTH} characters`);
+  if ((values['patient-id']?.length ?? 0) > MAX_PATIENT_ID_LENGTH)
+    throw new UsageError(`--patient-id must be at most ${MAX_PATIENT_ID_LENGTH} characters`);
   let waitMs = 0;
   if (values.wait !== undefined) {
     const w = Number(values.wait);
-    if (!Number.isFinite(w) || w < 0 || w > 86_400) throw new UsageError('--wait must be a number of seconds from 0 to 86400');
+    if (!Number.isFinite(w) || w < 0 || w > 86_400)
+      throw new UsageError('--wait must be a number of seconds from 0 to 86400');
     waitMs = Math.round(w * 1000);
   }
   let concurrency: number | undefined;
   if (values.concurrency !== undefined) {
     concurrency = Number(values.concurrency);
-    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32) throw new UsageError('--concurrency must be a whole number from 1 to 32');
+    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32)
+      throw new UsageError('--concurrency must be a whole number from 1 to 32');
   }
   let limitRate: number | undefined;
   if (values['limit-rate'] !== undefined) {
@@ -141,7 +165,9 @@ export function parseRate(text: string): number | null {
 }
 
 /** The default exam name: the study description (or modality) and the study date. */
-export function defaultExamName(study: Pick<Study, 'description' | 'modality' | 'study_date' | 'suggested_exam_type'>): string {
+export function defaultExamName(
+  study: Pick<Study, 'description' | 'modality' | 'study_date' | 'suggested_exam_type'>,
+): string {
   const what = study.description.trim() || study.modality.trim() || study.suggested_exam_type.toUpperCase();
   const name = [what, study.study_date ?? ''].filter((s) => s !== '').join(' ');
   return name.slice(0, MAX_NAME_LENGTH);
@@ -164,8 +190,11 @@ function prefill(scan: ScanResult, args: Args, warn: (t: string) => void): ExamF
   const main = studies[0];
   if (!main) throw new UploadError('no_files', 'No DICOM or mesh files were found in the folder.');
   if (studies.length > 1) warn(`The folder holds ${studies.length} studies; they are uploaded together as one exam.`);
-  const patients = new Set(studies.filter((s) => s.suggested_exam_type !== 'mesh').map((s) => `${s.patient_id}\0${s.patient_name_raw}`));
-  if (patients.size > 1) warn('Warning: the files belong to more than one patient. Check the folder before sharing the exam.');
+  const patients = new Set(
+    studies.filter((s) => s.suggested_exam_type !== 'mesh').map((s) => `${s.patient_id}\0${s.patient_name_raw}`),
+  );
+  if (patients.size > 1)
+    warn('Warning: the files belong to more than one patient. Check the folder before sharing the exam.');
   // What came from the headers is fitted to the service (cut with a warning); what the user typed
   // is taken as typed (a name that is too long is refused, not silently cut).
   const fromHeaders: ExamFields = { name: defaultExamName(main), exam_type: main.suggested_exam_type };
@@ -176,10 +205,21 @@ function prefill(scan: ScanResult, args: Args, warn: (t: string) => void): ExamF
   const given = { name: args.name, patient_name: args.patientName, patient_id: args.patientId };
   for (const c of fitted.cuts) {
     if (given[c.field as keyof typeof given] !== undefined) continue;
-    const flag = c.field === 'patient_name' ? ' (correct it with --patient-name)' : c.field === 'patient_id' ? ' (correct it with --patient-id)' : c.field === 'name' ? ' (correct it with --name)' : '';
+    const flag =
+      c.field === 'patient_name'
+        ? ' (correct it with --patient-name)'
+        : c.field === 'patient_id'
+          ? ' (correct it with --patient-id)'
+          : c.field === 'name'
+            ? ' (correct it with --name)'
+            : '';
     warn(`Warning: ${describeCut(c)}${flag}`);
   }
-  const fields: ExamFields = { ...fitted.fields, name: args.name ?? fitted.fields.name, exam_type: args.type ?? main.suggested_exam_type };
+  const fields: ExamFields = {
+    ...fitted.fields,
+    name: args.name ?? fitted.fields.name,
+    exam_type: args.type ?? main.suggested_exam_type,
+  };
   if (args.patientName !== undefined) fields.patient_name = args.patientName;
   if (args.patientId !== undefined) fields.patient_id = args.patientId;
   return fields;
@@ -228,7 +268,9 @@ export function createUploadCommand(deps: UploadCommandDeps): CliCommand {
         locks.push(outcome.lock);
         return null;
       }
-      io.stderr(`scanbridge upload: another upload of this study is running (pid ${outcome.holder.pid}). Wait for it to end, or run again with --wait <seconds>.\n`);
+      io.stderr(
+        `scanbridge upload: another upload of this study is running (pid ${outcome.holder.pid}). Wait for it to end, or run again with --wait <seconds>.\n`,
+      );
       return EXIT_BUSY;
     };
     try {
@@ -278,8 +320,16 @@ async function uploadLocked(io: CliIo, args: Args, root: string, c: LockedContex
       return 0;
     }
     if (job) {
-      if (args.name !== undefined || args.type !== undefined || args.patientName !== undefined || args.patientId !== undefined || io.argv.includes('--mode')) {
-        warn('An interrupted upload of this folder exists: it is resumed with the name, type, patient and mode it started with.');
+      if (
+        args.name !== undefined ||
+        args.type !== undefined ||
+        args.patientName !== undefined ||
+        args.patientId !== undefined ||
+        io.argv.includes('--mode')
+      ) {
+        warn(
+          'An interrupted upload of this folder exists: it is resumed with the name, type, patient and mode it started with.',
+        );
       }
     } else {
       const planned = await planFolder(io, root, args, warn);
@@ -291,17 +341,25 @@ async function uploadLocked(io: CliIo, args: Args, root: string, c: LockedContex
       // Same files, same name, type, patient and mode: a rerun after a finished upload (maybe one
       // killed just before it printed its result) reports that exam instead of making another.
       const settings = settingsHash(plan.fields, plan.mode);
-      const previous = jobs.finished.find((f) => f.outcome === 'ready' && f.fingerprint === plan.fingerprint && f.settings === settings && f.exam_id);
+      const previous = jobs.finished.find(
+        (f) => f.outcome === 'ready' && f.fingerprint === plan.fingerprint && f.settings === settings && f.exam_id,
+      );
       if (previous?.exam_id) {
         const exam = await alreadyUploaded(port, previous.exam_id, io.signal);
         if (exam) {
-          warn(`These files were already uploaded as exam ${previous.exam_id}; nothing to do. (Delete that exam to upload them again.)`);
-          io.stdout(`${JSON.stringify({ exam_id: previous.exam_id, status: 'ready', files: previous.files, bytes: previous.bytes, mode: previous.mode, resumed: false })}\n`);
+          warn(
+            `These files were already uploaded as exam ${previous.exam_id}; nothing to do. (Delete that exam to upload them again.)`,
+          );
+          io.stdout(
+            `${JSON.stringify({ exam_id: previous.exam_id, status: 'ready', files: previous.files, bytes: previous.bytes, mode: previous.mode, resumed: false })}\n`,
+          );
           return 0;
         }
       }
       job = UploadJob.create(plan, deps2);
-      warn(`Uploading ${plan.files.length} files (${formatBytes(plan.bytes)}) from ${escapeForTerminal(root)} in ${plan.mode} mode.`);
+      warn(
+        `Uploading ${plan.files.length} files (${formatBytes(plan.bytes)}) from ${escapeForTerminal(root)} in ${plan.mode} mode.`,
+      );
     }
   } catch (err) {
     if (err instanceof UploadError) return fail(err.message);
@@ -320,7 +378,9 @@ async function uploadLocked(io: CliIo, args: Args, root: string, c: LockedContex
     printer.done();
     if (!(err instanceof UploadError)) throw err;
     if (err.code === 'interrupted') {
-      io.stderr(`scanbridge upload: interrupted. Run the same command again to resume exam ${running.examId ?? '(not created yet)'}.\n`);
+      io.stderr(
+        `scanbridge upload: interrupted. Run the same command again to resume exam ${running.examId ?? '(not created yet)'}.\n`,
+      );
       return 130;
     }
     return fail(err.message);
@@ -329,10 +389,22 @@ async function uploadLocked(io: CliIo, args: Args, root: string, c: LockedContex
   }
   printer.done();
   if (leftOut.length > 0) {
-    warn(`Note: exam ${result.exam_id} was uploaded without ${leftOut.length} file(s) that could not be read whole (--allow-incomplete):\n${describeIncomplete(leftOut, escapeForTerminal)}`);
+    warn(
+      `Note: exam ${result.exam_id} was uploaded without ${leftOut.length} file(s) that could not be read whole (--allow-incomplete):\n${describeIncomplete(leftOut, escapeForTerminal)}`,
+    );
   }
-  const line = { exam_id: result.exam_id, status: result.status, files: result.files, bytes: result.bytes, mode: result.mode, resumed: result.resumed, bytes_sent: result.bytes_sent };
-  io.stdout(`${terminalSafeJson(leftOut.length > 0 ? { ...line, left_out: leftOut.map((f) => ({ name: f.name, reason: f.reason })) } : line)}\n`);
+  const line = {
+    exam_id: result.exam_id,
+    status: result.status,
+    files: result.files,
+    bytes: result.bytes,
+    mode: result.mode,
+    resumed: result.resumed,
+    bytes_sent: result.bytes_sent,
+  };
+  io.stdout(
+    `${terminalSafeJson(leftOut.length > 0 ? { ...line, left_out: leftOut.map((f) => ({ name: f.name, reason: f.reason })) } : line)}\n`,
+  );
   return 0;
 }
 
@@ -367,12 +439,20 @@ async function planFolder(io: CliIo, root: string, args: Args, warn: (t: string)
   const files = filesOf(root, scan);
   const notDicom = scan.skipped.filter((s) => s.reason === 'not_dicom').length;
   if (files.length === 0) {
-    io.stderr(`scanbridge upload: no DICOM or mesh files found in ${escapeForTerminal(root)}${scan.skipped.length ? ` (${scan.skipped.length} other files skipped)` : ''}.\n`);
+    io.stderr(
+      `scanbridge upload: no DICOM or mesh files found in ${escapeForTerminal(root)}${scan.skipped.length ? ` (${scan.skipped.length} other files skipped)` : ''}.\n`,
+    );
     return 1;
   }
   if (notDicom > 0) warn(`Skipping ${notDicom} file(s) that are not DICOM or mesh.`);
   const fields = prefill(scan, args, warn);
-  const plan = await planUpload({ root, fields, files, mode: args.mode, studyUids: scan.studies.map((s) => s.study_uid) });
+  const plan = await planUpload({
+    root,
+    fields,
+    files,
+    mode: args.mode,
+    studyUids: scan.studies.map((s) => s.study_uid),
+  });
   return { plan, leftOut: incomplete };
 }
 

@@ -44,13 +44,18 @@ Output: progress on stderr; for each uploaded exam one JSON line on stdout:
 type Args = { dirs: string[]; settle: number; poll: boolean; help: boolean };
 
 function parse(argv: string[]): Args {
-  const { values, positionals } = parseCommandLine(argv, { settle: { type: 'string' }, poll: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, true);
+  const { values, positionals } = parseCommandLine(
+    argv,
+    { settle: { type: 'string' }, poll: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    true,
+  );
   if (values.help) return { dirs: [], settle: DEFAULT_SETTLE_SECONDS, poll: false, help: true };
   if (positionals.length === 0) throw new UsageError('give at least one folder to watch; see --help');
   let settle = DEFAULT_SETTLE_SECONDS;
   if (values.settle !== undefined) {
     settle = Number(values.settle);
-    if (!Number.isFinite(settle) || settle < 0.1 || settle > 3600) throw new UsageError('--settle must be a number of seconds from 0.1 to 3600');
+    if (!Number.isFinite(settle) || settle < 0.1 || settle > 3600)
+      throw new UsageError('--settle must be a number of seconds from 0.1 to 3600');
   }
   return { dirs: [...new Set(positionals.map((d) => resolve(d)))], settle, poll: values.poll ?? false, help: false };
 }
@@ -61,7 +66,8 @@ function describeReasons(reasons: readonly IncompleteReason[]): string {
   for (const r of reasons) {
     if (r.kind === 'truncated_file' || r.kind === 'pixel_data_incomplete') add('file(s) cut short');
     else if (r.kind === 'unreadable_file') add('file(s) not readable (still open?)');
-    else if (r.kind === 'fewer_files_than_dicomdir') counts.set(`image(s) missing from what the DICOMDIR lists`, r.expected - r.files);
+    else if (r.kind === 'fewer_files_than_dicomdir')
+      counts.set(`image(s) missing from what the DICOMDIR lists`, r.expected - r.files);
     else add('change(s) while checking');
   }
   return [...counts].map(([what, n]) => `${n} ${what}`).join(', ');
@@ -81,24 +87,57 @@ function printActivity(agent: Agent, folders: readonly WatchFolderConfig[], io: 
   };
   // Lines quote folder and file names and header values: never raw control characters.
   const say = (t: string): void => io.stderr(`${escapeForTerminal(t)}\n`);
-  const on = <K extends keyof ActivityEvents>(name: K, listener: (...args: ActivityEvents[K]) => void): void => void agent.activity.on(name, listener as never);
-  on('export:ready', (e) => say(`${where(e.folderId, e.exportPath)}: export complete, ${e.studies.length} ${e.studies.length === 1 ? 'study' : 'studies'}.`));
-  on('export:changed', (e) => say(`${where(e.folderId, e.exportPath)}: export changed after it was complete; checking its studies again.`));
-  on('export:waiting', (e) => say(`${where(e.folderId, e.exportPath)}: not complete yet: ${describeReasons(e.reasons)}.`));
+  const on = <K extends keyof ActivityEvents>(name: K, listener: (...args: ActivityEvents[K]) => void): void =>
+    void agent.activity.on(name, listener as never);
+  on('export:ready', (e) =>
+    say(
+      `${where(e.folderId, e.exportPath)}: export complete, ${e.studies.length} ${e.studies.length === 1 ? 'study' : 'studies'}.`,
+    ),
+  );
+  on('export:changed', (e) =>
+    say(`${where(e.folderId, e.exportPath)}: export changed after it was complete; checking its studies again.`),
+  );
+  on('export:waiting', (e) =>
+    say(`${where(e.folderId, e.exportPath)}: not complete yet: ${describeReasons(e.reasons)}.`),
+  );
   on('watch:error', (e) => say(`scanbridge watch: ${e.error.message}`));
-  on('study:queued', (e) => say(`${where(e.folderId, e.exportPath)}: uploading a ${e.study.modality || 'DICOM'} study as ${e.exam_type} (${e.study.files} files, ${formatBytes(e.study.bytes)})…`));
-  on('study:skipped', (e) => say(`${where(e.folderId, e.exportPath)}: already uploaded as exam ${e.exam_id}${e.reason === 'uploaded_elsewhere' ? ' (recorded in the export folder)' : ''}; skipped.`));
-  on('study:held', (e) => say(`${where(e.folderId, e.exportPath)}: another computer is uploading this study (${e.by}); waiting for it.`));
-  on('study:unclaimable', (e) => say(`${where(e.folderId, e.exportPath)}: ${e.reason}; uploading without coordinating with other computers.`));
-  on('study:failed', (e) => say(`${where(e.folderId, e.exportPath)}: could not be checked or queued: ${e.error.message} (tried again when the export changes or on the next start).`));
+  on('study:queued', (e) =>
+    say(
+      `${where(e.folderId, e.exportPath)}: uploading a ${e.study.modality || 'DICOM'} study as ${e.exam_type} (${e.study.files} files, ${formatBytes(e.study.bytes)})…`,
+    ),
+  );
+  on('study:skipped', (e) =>
+    say(
+      `${where(e.folderId, e.exportPath)}: already uploaded as exam ${e.exam_id}${e.reason === 'uploaded_elsewhere' ? ' (recorded in the export folder)' : ''}; skipped.`,
+    ),
+  );
+  on('study:held', (e) =>
+    say(`${where(e.folderId, e.exportPath)}: another computer is uploading this study (${e.by}); waiting for it.`),
+  );
+  on('study:unclaimable', (e) =>
+    say(`${where(e.folderId, e.exportPath)}: ${e.reason}; uploading without coordinating with other computers.`),
+  );
+  on('study:failed', (e) =>
+    say(
+      `${where(e.folderId, e.exportPath)}: could not be checked or queued: ${e.error.message} (tried again when the export changes or on the next start).`,
+    ),
+  );
   on('upload:ready', (e) => {
     const at = e.origin ? where(e.origin.folderId, e.origin.exportPath) : 'upload';
     say(`${at}: uploaded as exam ${e.view.exam_id ?? ''} (${e.files} files, ${formatBytes(e.bytes)}).`);
-    io.stdout(`${JSON.stringify({ exam_id: e.view.exam_id, status: 'ready', files: e.files, bytes: e.bytes, study_uid: e.origin?.study_uid ?? null })}\n`);
+    io.stdout(
+      `${JSON.stringify({ exam_id: e.view.exam_id, status: 'ready', files: e.files, bytes: e.bytes, study_uid: e.origin?.study_uid ?? null })}\n`,
+    );
   });
-  on('upload:struggling', (e) => say(`${e.origin ? where(e.origin.folderId, e.origin.exportPath) : 'upload'}: upload keeps failing (${e.view.error?.message ?? 'network'}); retrying by itself.`));
+  on('upload:struggling', (e) =>
+    say(
+      `${e.origin ? where(e.origin.folderId, e.origin.exportPath) : 'upload'}: upload keeps failing (${e.view.error?.message ?? 'network'}); retrying by itself.`,
+    ),
+  );
   on('upload:ended', (e) =>
-    say(`${e.origin ? where(e.origin.folderId, e.origin.exportPath) : 'upload'}: upload ${e.view.phase === 'cancelled' ? 'cancelled' : `failed: ${e.view.error?.message ?? ''}`} (it is tried again when the export changes or on the next start).`),
+    say(
+      `${e.origin ? where(e.origin.folderId, e.origin.exportPath) : 'upload'}: upload ${e.view.phase === 'cancelled' ? 'cancelled' : `failed: ${e.view.error?.message ?? ''}`} (it is tried again when the export changes or on the next start).`,
+    ),
   );
 }
 
@@ -114,9 +153,16 @@ export function createWatchCommand(deps: WatchCommandDeps): CliCommand {
     if ('exit' in session) return session.exit;
     const dataDir = appDataDir(io.env);
     securePrivateFolders([dataDir, resolveConfigDir({ env: io.env })]); // journals and the ledger hold patient data (core/private-fs.ts)
-    const folders: WatchFolderConfig[] = args.dirs.map((path, i) => ({ id: `cli-${i + 1}`, path, exam_type: 'from_dicom', mode: 'auto', settle_seconds: args.settle, polling: args.poll }));
+    const folders: WatchFolderConfig[] = args.dirs.map((path, i) => ({
+      id: `cli-${i + 1}`,
+      path,
+      exam_type: 'from_dicom',
+      mode: 'auto',
+      settle_seconds: args.settle,
+      polling: args.poll,
+    }));
     // Lines quote folder and file names and header values: never raw control characters.
-  const say = (t: string): void => io.stderr(`${escapeForTerminal(t)}\n`);
+    const say = (t: string): void => io.stderr(`${escapeForTerminal(t)}\n`);
     if (session.client.sandbox) say('Using a SANDBOX key: uploaded exams are test data.');
     // The settings store (conf → atomically → when-exit) answers SIGINT/SIGTERM by raising the
     // signal again once its own one-shot handler has run; with no listener left, that second
@@ -138,8 +184,11 @@ export function createWatchCommand(deps: WatchCommandDeps): CliCommand {
         log: stderrLogger('scanbridge watch'),
       });
       printActivity(agent, folders, io);
-      say(`Watching ${folders.length} ${folders.length === 1 ? 'folder' : 'folders'} (settle ${args.settle} s${args.poll ? ', polling' : ''}). Press Ctrl+C to stop.`);
-      if (!io.signal.aborted) await new Promise<void>((r) => io.signal.addEventListener('abort', () => r(), { once: true }));
+      say(
+        `Watching ${folders.length} ${folders.length === 1 ? 'folder' : 'folders'} (settle ${args.settle} s${args.poll ? ', polling' : ''}). Press Ctrl+C to stop.`,
+      );
+      if (!io.signal.aborted)
+        await new Promise<void>((r) => io.signal.addEventListener('abort', () => r(), { once: true }));
       say('Stopping…');
     } finally {
       await agent?.stop();

@@ -43,11 +43,17 @@ function describeRate(rate: RateLimitState): string {
 function humanReport(me: Account, creds: Credentials, sandbox: boolean, rate: RateLimitState): string {
   const rows: [string, string][] = [
     ['Account', me.clinic_name ? `${me.clinic_name} <${me.email}>` : me.email],
-    ['Key', `${sandbox ? 'SANDBOX (test data only, no e-mails are sent)' : 'live'}; from ${creds.source.apiKey === 'env' ? 'SCANBRIDGE_API_KEY' : 'the keychain'}`],
+    [
+      'Key',
+      `${sandbox ? 'SANDBOX (test data only, no e-mails are sent)' : 'live'}; from ${creds.source.apiKey === 'env' ? 'SCANBRIDGE_API_KEY' : 'the keychain'}`,
+    ],
     ['Service', creds.baseUrl],
     ['Plan', me.plan],
     ['Scopes', me.scopes.join(', ') || '(none)'],
-    ['Storage', `${formatBytes(me.storage.used_bytes)} of ${formatBytes(me.storage.limit_bytes)} used (${me.storage.used_percent}%)`],
+    [
+      'Storage',
+      `${formatBytes(me.storage.used_bytes)} of ${formatBytes(me.storage.limit_bytes)} used (${me.storage.used_percent}%)`,
+    ],
     ['Exams', `${me.exams.count} of ${me.exams.limit}`],
     ['Rate limit', describeRate(rate)],
   ];
@@ -70,14 +76,19 @@ function jsonReport(me: Account, creds: Credentials, sandbox: boolean, rate: Rat
 }
 
 function errorCode(err: unknown): string {
-  if (err instanceof ApiError || err instanceof CredentialsError || err instanceof KeychainUnavailableError) return err.code;
+  if (err instanceof ApiError || err instanceof CredentialsError || err instanceof KeychainUnavailableError)
+    return err.code;
   return 'error';
 }
 
 /** `scanbridge whoami [--json]`: verifies the configured key and prints the account's state. */
 export function createWhoamiCommand(deps: WhoamiDeps): CliCommand {
   return async (io: CliIo) => {
-    const { values } = parseCommandLine(io.argv, { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, false);
+    const { values } = parseCommandLine(
+      io.argv,
+      { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      false,
+    );
     if (values.help) {
       io.stdout(HELP);
       return 0;
@@ -89,13 +100,21 @@ export function createWhoamiCommand(deps: WhoamiDeps): CliCommand {
         secrets: deps.secretStore,
       });
       // whoami is interactive: a 429 is reported at once, not waited out.
-      const client = createApiClient({ ...deps.clientOptions, baseUrl: creds.baseUrl, apiKey: creds.apiKey, onRateLimit: 'throw' });
+      const client = createApiClient({
+        ...deps.clientOptions,
+        baseUrl: creds.baseUrl,
+        apiKey: creds.apiKey,
+        onRateLimit: 'throw',
+      });
       const me = await client.account.me({ signal: io.signal });
       const rate = client.meter.snapshot();
-      io.stdout(values.json ? jsonReport(me, creds, client.sandbox, rate) : humanReport(me, creds, client.sandbox, rate));
+      io.stdout(
+        values.json ? jsonReport(me, creds, client.sandbox, rate) : humanReport(me, creds, client.sandbox, rate),
+      );
       return 0;
     } catch (err) {
-      if (!(err instanceof ApiError || err instanceof CredentialsError || err instanceof KeychainUnavailableError)) throw err;
+      if (!(err instanceof ApiError || err instanceof CredentialsError || err instanceof KeychainUnavailableError))
+        throw err;
       const message = err instanceof ApiError ? apiErrorText(err) : err.message;
       if (values.json) io.stdout(`${JSON.stringify({ error: { code: errorCode(err), message } })}\n`);
       io.stderr(`scanbridge whoami: ${message}\n`);

@@ -3,7 +3,16 @@
 // the signed PDF once its SHA-256 matches the service's. Electron-free: the patient display is a
 // port (a window on the desktop, a page address in browser mode).
 import { join } from 'node:path';
-import type { ConsentEmailView, ConsentOverview, ConsentStartResult, ConsentStatusView, ConsentVerification, DisplayInfo, Language, PatientView } from '../../../preload/contract';
+import type {
+  ConsentEmailView,
+  ConsentOverview,
+  ConsentStartResult,
+  ConsentStatusView,
+  ConsentVerification,
+  DisplayInfo,
+  Language,
+  PatientView,
+} from '../../../preload/contract';
 import type { ApiClient, Consent } from '../api';
 import { isApiError } from '../api/api-errors';
 import { ContractFailure, maybeDoneFailure } from '../contract-failure';
@@ -54,7 +63,8 @@ export type ConsentDeskDeps = {
 type ConsentSessionViewOrNull = ReturnType<typeof sessionView> | null;
 
 export function statusView(c: Consent | null): ConsentStatusView {
-  if (!c) return { status: 'none', signing_method: null, signed_at: null, hash: null, country_code: null, locale: null };
+  if (!c)
+    return { status: 'none', signing_method: null, signed_at: null, hash: null, country_code: null, locale: null };
   return {
     status: c.status === 'signed' ? 'signed' : 'pending',
     signing_method: c.signing_method ?? null,
@@ -65,8 +75,10 @@ export function statusView(c: Consent | null): ConsentStatusView {
   };
 }
 
-const base64 = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
-const asLanguage = (locale: string | null | undefined, fallback: Language): Language => (locale === 'es' || locale === 'en' ? locale : fallback);
+const base64 = (bytes: Uint8Array): string =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+const asLanguage = (locale: string | null | undefined, fallback: Language): Language =>
+  locale === 'es' || locale === 'en' ? locale : fallback;
 
 export class ConsentDesk {
   readonly sessions = new ConsentSessions();
@@ -88,7 +100,13 @@ export class ConsentDesk {
         // Signed elsewhere (the e-mailed link): the patient display has nothing left to sign.
         if (this.sessions.get()?.exam_id === examId) this.sessions.end();
         // One more read, so the window gets the hash and date with the news.
-        void this.deps.client().consent.get(examId).then((c) => this.deps.emitStatus(examId, statusView(c)), () => undefined);
+        void this.deps
+          .client()
+          .consent.get(examId)
+          .then(
+            (c) => this.deps.emitStatus(examId, statusView(c)),
+            () => undefined,
+          );
       },
       ...(deps.refreshPolicy ? { policy: deps.refreshPolicy } : {}),
     });
@@ -111,7 +129,10 @@ export class ConsentDesk {
   async start(examId: string, language: Language): Promise<ConsentStartResult> {
     const client = this.deps.client();
     try {
-      const consent = await client.consent.init(examId, { country_code: this.deps.settings().country_code, locale: language });
+      const consent = await client.consent.init(examId, {
+        country_code: this.deps.settings().country_code,
+        locale: language,
+      });
       this.startedIn.set(examId, language);
       const view = statusView(consent);
       this.deps.emitStatus(examId, view);
@@ -133,7 +154,8 @@ export class ConsentDesk {
   async openDisplay(examId: string, signerName: string): Promise<ConsentSession> {
     const name = signerText(signerName, 'signer_name', 'signer_name_required', true);
     const consent = statusView(await this.deps.client().consent.get(examId));
-    if (consent.status === 'none') throw new ContractFailure('consent_not_started', 'Start the consent before opening the patient display.');
+    if (consent.status === 'none')
+      throw new ContractFailure('consent_not_started', 'Start the consent before opening the patient display.');
     if (consent.status === 'signed') {
       this.deps.emitStatus(examId, consent);
       throw new ContractFailure('already_signed', 'This consent is already signed.');
@@ -182,7 +204,14 @@ export class ConsentDesk {
         saveError = (e as NodeJS.ErrnoException).code ?? 'error';
       }
     }
-    return { verified, local_hash: local, service_hash: consent.hash, saved_to: savedTo, save_error: saveError, pdf_base64: base64(pdf) };
+    return {
+      verified,
+      local_hash: local,
+      service_hash: consent.hash,
+      saved_to: savedTo,
+      save_error: saveError,
+      pdf_base64: base64(pdf),
+    };
   }
 
   displays(): DisplayInfo[] {
@@ -217,19 +246,31 @@ export class ConsentDesk {
     if (s.phase !== phase) this.sessions.update(s.id, { phase });
   }
 
-  async patientSign(sessionId: string, form: { signer_name: string; document: string; birth_date: string | null; signature_png: string }): Promise<void> {
+  async patientSign(
+    sessionId: string,
+    form: { signer_name: string; document: string; birth_date: string | null; signature_png: string },
+  ): Promise<void> {
     const s = this.requireSession(sessionId);
     const name = signerText(form.signer_name, 'signer_name', 'signer_name_required');
     const doc = checkSignerDocument(s.country_code, signerText(form.document, 'document', 'signer_document_required'));
     if (!doc.ok) {
-      if (doc.reason === 'missing_hyphen') throw new ContractFailure('missing_hyphen', 'Write the RUT with its hyphen and check digit.', [{ field: 'document', message: 'missing hyphen' }]);
-      throw new ContractFailure('invalid_rut', 'This RUT is not valid (check digit).', [{ field: 'document', message: 'invalid' }]);
+      if (doc.reason === 'missing_hyphen')
+        throw new ContractFailure('missing_hyphen', 'Write the RUT with its hyphen and check digit.', [
+          { field: 'document', message: 'missing hyphen' },
+        ]);
+      throw new ContractFailure('invalid_rut', 'This RUT is not valid (check digit).', [
+        { field: 'document', message: 'invalid' },
+      ]);
     }
     // The signature is evidence: checked here, whatever the window's pad let through.
     const signature = checkSignatureImage(form.signature_png);
     if (!signature.ok) {
       const blank = signature.reason === 'blank' || signature.reason === 'filled';
-      throw new ContractFailure(blank ? 'signature_blank' : 'signature_invalid', `The signature was refused: ${signature.message}.`, [{ field: 'signature_png', message: signature.reason }]);
+      throw new ContractFailure(
+        blank ? 'signature_blank' : 'signature_invalid',
+        `The signature was refused: ${signature.message}.`,
+        [{ field: 'signature_png', message: signature.reason }],
+      );
     }
     let signed: Consent;
     try {
@@ -241,7 +282,8 @@ export class ConsentDesk {
         accepted: true,
       });
     } catch (e) {
-      if (isApiError(e, 'conflict', 'upload_incomplete')) throw new ContractFailure('already_signed', 'This consent is already signed.');
+      if (isApiError(e, 'conflict', 'upload_incomplete'))
+        throw new ContractFailure('already_signed', 'This consent is already signed.');
       signed = await this.signedDespiteLostAnswer(s.exam_id, e);
     }
     this.deps.emitStatus(s.exam_id, statusView(signed));

@@ -7,7 +7,10 @@ export function sha256Hex(bytes: Uint8Array): string {
 }
 
 /** True when the service's hash (hex, any case) names exactly these bytes. */
-export function hashMatches(bytes: Uint8Array, serviceHash: string | null | undefined): { local: string; verified: boolean } {
+export function hashMatches(
+  bytes: Uint8Array,
+  serviceHash: string | null | undefined,
+): { local: string; verified: boolean } {
   const local = sha256Hex(bytes);
   return { local, verified: typeof serviceHash === 'string' && serviceHash.trim().toLowerCase() === local };
 }

@@ -59,7 +59,10 @@ export class ConsentSessions {
     return this.current && tokenMatches(token, this.current.token) ? this.current : null;
   }
 
-  update(id: string, change: Partial<Pick<ConsentSession, 'phase' | 'sign_url' | 'patient_url' | 'signer_name'>>): void {
+  update(
+    id: string,
+    change: Partial<Pick<ConsentSession, 'phase' | 'sign_url' | 'patient_url' | 'signer_name'>>,
+  ): void {
     if (this.current?.id !== id) return;
     this.current = { ...this.current, ...change };
     this.emit();
@@ -82,5 +85,13 @@ export function sessionView(s: ConsentSession): ConsentSessionView {
 /** The patient's view: nothing but what the consent form needs. */
 export function patientView(s: ConsentSession | null): PatientView {
   if (!s) return { state: 'idle' };
-  return { state: 'active', session_id: s.id, phase: s.phase, language: s.language, country_code: s.country_code, signer_name: s.signer_name, sign_url: s.sign_url };
+  return {
+    state: 'active',
+    session_id: s.id,
+    phase: s.phase,
+    language: s.language,
+    country_code: s.country_code,
+    signer_name: s.signer_name,
+    sign_url: s.sign_url,
+  };
 }

@@ -67,16 +67,34 @@ function decodePng(png: Buffer): Decoded {
     const type = png.toString('latin1', at + 4, at + 8);
     if (length > png.length - at - 12) throw new PngError('truncated chunk');
     const data = png.subarray(at + 8, at + 8 + length);
-    if (crc32(png.subarray(at + 4, at + 8 + length)) !== png.readUInt32BE(at + 8 + length)) throw new PngError(`bad CRC in ${type}`);
+    if (crc32(png.subarray(at + 4, at + 8 + length)) !== png.readUInt32BE(at + 8 + length))
+      throw new PngError(`bad CRC in ${type}`);
     at += 12 + length;
     if (!header && type !== 'IHDR') throw new PngError('IHDR is not first');
     if (type === 'IHDR') {
       if (header || length !== 13) throw new PngError('bad IHDR');
-      header = { width: data.readUInt32BE(0), height: data.readUInt32BE(4), depth: data[8] ?? 0, type: data[9] ?? 0, interlace: data[12] ?? 0 };
-      if (header.width < MIN_SIGNATURE_WIDTH || header.height < MIN_SIGNATURE_HEIGHT || header.width > MAX_SIGNATURE_SIDE || header.height > MAX_SIGNATURE_SIDE) {
+      header = {
+        width: data.readUInt32BE(0),
+        height: data.readUInt32BE(4),
+        depth: data[8] ?? 0,
+        type: data[9] ?? 0,
+        interlace: data[12] ?? 0,
+      };
+      if (
+        header.width < MIN_SIGNATURE_WIDTH ||
+        header.height < MIN_SIGNATURE_HEIGHT ||
+        header.width > MAX_SIGNATURE_SIDE ||
+        header.height > MAX_SIGNATURE_SIDE
+      ) {
         throw new SizeError(`${header.width}×${header.height} pixels`);
       }
-      if (header.depth !== 8 || CHANNELS[header.type] === undefined || header.interlace !== 0 || data[10] !== 0 || data[11] !== 0) {
+      if (
+        header.depth !== 8 ||
+        CHANNELS[header.type] === undefined ||
+        header.interlace !== 0 ||
+        data[10] !== 0 ||
+        data[11] !== 0
+      ) {
         throw new PngError('unsupported PNG layout (8-bit, non-interlaced only)');
       }
     } else if (type === 'PLTE') palette = data;
@@ -155,19 +173,36 @@ function isInk([r, g, b, a]: [number, number, number, number]): boolean {
 /** Checks the signature (base64 PNG, with or without its data-URL prefix). */
 export function checkSignatureImage(base64: string): SignatureCheck {
   const text = base64.replace(/^data:image\/png;base64,/, '');
-  if (text.length > Math.ceil((MAX_SIGNATURE_BYTES * 4) / 3) + 4) return { ok: false, reason: 'too_large', message: `the signature image is larger than ${MAX_SIGNATURE_BYTES} bytes` };
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 !== 0) return { ok: false, reason: 'not_png', message: 'the signature is not base64 data' };
+  if (text.length > Math.ceil((MAX_SIGNATURE_BYTES * 4) / 3) + 4)
+    return {
+      ok: false,
+      reason: 'too_large',
+      message: `the signature image is larger than ${MAX_SIGNATURE_BYTES} bytes`,
+    };
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 !== 0)
+    return { ok: false, reason: 'not_png', message: 'the signature is not base64 data' };
   const png = Buffer.from(text, 'base64');
-  if (png.length > MAX_SIGNATURE_BYTES) return { ok: false, reason: 'too_large', message: `the signature image is larger than ${MAX_SIGNATURE_BYTES} bytes` };
-  if (png.length < 8 || !png.subarray(0, 8).equals(PNG_MAGIC)) return { ok: false, reason: 'not_png', message: 'the signature is not a PNG image' };
+  if (png.length > MAX_SIGNATURE_BYTES)
+    return {
+      ok: false,
+      reason: 'too_large',
+      message: `the signature image is larger than ${MAX_SIGNATURE_BYTES} bytes`,
+    };
+  if (png.length < 8 || !png.subarray(0, 8).equals(PNG_MAGIC))
+    return { ok: false, reason: 'not_png', message: 'the signature is not a PNG image' };
   let image: Decoded;
   try {
     image = decodePng(png);
   } catch (e) {
     if (e instanceof SizeError) {
-      return { ok: false, reason: 'bad_size', message: `the signature image is ${e.message}; it must be ${MIN_SIGNATURE_WIDTH}–${MAX_SIGNATURE_SIDE} wide and ${MIN_SIGNATURE_HEIGHT}–${MAX_SIGNATURE_SIDE} high` };
+      return {
+        ok: false,
+        reason: 'bad_size',
+        message: `the signature image is ${e.message}; it must be ${MIN_SIGNATURE_WIDTH}–${MAX_SIGNATURE_SIDE} wide and ${MIN_SIGNATURE_HEIGHT}–${MAX_SIGNATURE_SIDE} high`,
+      };
     }
-    if (e instanceof PngError) return { ok: false, reason: 'unreadable', message: `the signature PNG cannot be read: ${e.message}` };
+    if (e instanceof PngError)
+      return { ok: false, reason: 'unreadable', message: `the signature PNG cannot be read: ${e.message}` };
     throw e;
   }
   const { width, height } = image;
@@ -186,6 +221,7 @@ export function checkSignatureImage(base64: string): SignatureCheck {
   if (ink < Math.max(MIN_INK_PIXELS, area * MIN_INK_SHARE) || right - left + 1 < width * MIN_INK_SPREAD) {
     return { ok: false, reason: 'blank', message: `the signature has too little ink (${ink} of ${area} pixels)` };
   }
-  if (ink > area * MAX_INK_SHARE) return { ok: false, reason: 'filled', message: `the signature image is mostly filled (${ink} of ${area} pixels)` };
+  if (ink > area * MAX_INK_SHARE)
+    return { ok: false, reason: 'filled', message: `the signature image is mostly filled (${ink} of ${area} pixels)` };
   return { ok: true, width, height, ink };
 }

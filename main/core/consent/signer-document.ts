@@ -2,7 +2,8 @@
 // required, as the consent form prints it); elsewhere any document number.
 import { RutFormat, formatRut, validateRut } from '@fdograph/rut-utilities';
 
-export type DocumentCheck = { ok: true; value: string } | { ok: false; reason: 'missing_hyphen' | 'invalid_rut' | 'empty' };
+export type DocumentCheck =
+  { ok: true; value: string } | { ok: false; reason: 'missing_hyphen' | 'invalid_rut' | 'empty' };
 
 const RUT_SHAPE = /^[0-9.]+-[0-9kK]$/;
 

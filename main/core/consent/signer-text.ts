@@ -14,7 +14,9 @@ export type SignerTextCode = 'signer_name_required' | 'signer_document_required'
 export function signerText(value: string, field: string, code: SignerTextCode, optional = false): string {
   const cleaned = cleanText(value).trim();
   if (cleaned === '' && !(optional && value.trim() === '')) {
-    throw new ContractFailure(code, `The ${field} is empty once control characters are removed.`, [{ field, message: 'empty after cleaning' }]);
+    throw new ContractFailure(code, `The ${field} is empty once control characters are removed.`, [
+      { field, message: 'empty after cleaning' },
+    ]);
   }
   return cleaned;
 }

@@ -31,7 +31,10 @@ export type RefreshOutcome = 'signed' | 'pending' | 'stop';
  * One look: reads the status and reports it. `signed` and `stop` (no consent, or the read failed
  * in a way more looks will not fix) end the watch; `pending` asks for another look.
  */
-export async function refreshConsentOnce(read: () => Promise<ConsentStatus>, onSigned: () => void): Promise<RefreshOutcome> {
+export async function refreshConsentOnce(
+  read: () => Promise<ConsentStatus>,
+  onSigned: () => void,
+): Promise<RefreshOutcome> {
   const status = await read();
   if (status === 'signed') {
     onSigned();
@@ -78,7 +81,10 @@ export class ConsentStatusRefresher {
         };
         let outcome: RefreshOutcome;
         try {
-          outcome = await refreshConsentOnce(() => this.deps.read(examId), () => this.deps.onSigned(examId));
+          outcome = await refreshConsentOnce(
+            () => this.deps.read(examId),
+            () => this.deps.onSigned(examId),
+          );
         } catch (e) {
           this.deps.onError?.(examId, e);
           if (last) forget();

@@ -10,7 +10,9 @@ type ConvertBytes = (charset: string | undefined, bytes: Uint8Array, options?: {
 const loaded: unknown = createRequire(import.meta.url)('dicom-character-set');
 
 function hasConvertBytes(mod: unknown): mod is { convertBytes: ConvertBytes } {
-  return typeof mod === 'object' && mod !== null && typeof (mod as { convertBytes?: unknown }).convertBytes === 'function';
+  return (
+    typeof mod === 'object' && mod !== null && typeof (mod as { convertBytes?: unknown }).convertBytes === 'function'
+  );
 }
 
 if (!hasConvertBytes(loaded)) throw new Error('dicom-character-set: convertBytes not found');
@@ -20,7 +22,8 @@ const utf8Strict = new TextDecoder('utf-8', { fatal: true });
 
 export type DecodedText = { text: string; fallback: boolean };
 
-const latin1 = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1');
+const latin1 = (bytes: Uint8Array): string =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1');
 
 function isAscii(bytes: Uint8Array): boolean {
   for (let i = 0; i < bytes.length; i++) if ((bytes[i] ?? 0) >= 0x80 || bytes[i] === 0x1b) return false;

@@ -3,11 +3,21 @@
 import type { ScanResult, Skipped, Study } from './dicom-types';
 import { comparePaths } from './walk';
 
-export type SeriesJson = { series_uid: string; modality: string; files: number; description: string; number: number | null; bytes: number };
+export type SeriesJson = {
+  series_uid: string;
+  modality: string;
+  files: number;
+  description: string;
+  number: number | null;
+  bytes: number;
+};
 export type StudyJson = Omit<Study, 'series'> & { series: SeriesJson[] };
 /** A file `scan --json` leaves out of every study: the reader's reasons, or the DICOMDIR media index. */
 export type SkippedJson = Skipped | { path: string; reason: 'dicomdir' };
-export type ScanJson = Omit<ScanResult, 'studies' | 'skipped' | 'dicomdir_files'> & { studies: StudyJson[]; skipped: SkippedJson[] };
+export type ScanJson = Omit<ScanResult, 'studies' | 'skipped' | 'dicomdir_files'> & {
+  studies: StudyJson[];
+  skipped: SkippedJson[];
+};
 
 /**
  * The scan result without per-file lists, as printed by `scan --json`. Every file under the folder
@@ -15,13 +25,23 @@ export type ScanJson = Omit<ScanResult, 'studies' | 'skipped' | 'dicomdir_files'
  */
 export function scanResultToJson(result: ScanResult): ScanJson {
   const { dicomdir_files: dicomdirFiles = [], ...rest } = result;
-  const skipped: SkippedJson[] = [...result.skipped, ...dicomdirFiles.map((path) => ({ path, reason: 'dicomdir' as const }))];
+  const skipped: SkippedJson[] = [
+    ...result.skipped,
+    ...dicomdirFiles.map((path) => ({ path, reason: 'dicomdir' as const })),
+  ];
   return {
     ...rest,
     skipped: skipped.sort((a, b) => comparePaths(a.path, b.path)),
     studies: result.studies.map((s) => ({
       ...s,
-      series: s.series.map(({ series_uid, modality, files, description, number, bytes }) => ({ series_uid, modality, files, description, number, bytes })),
+      series: s.series.map(({ series_uid, modality, files, description, number, bytes }) => ({
+        series_uid,
+        modality,
+        files,
+        description,
+        number,
+        bytes,
+      })),
     })),
   };
 }

@@ -17,7 +17,9 @@ function isInstanceRecord(item: DataSet): boolean {
 
 /** Counts the directory records of a parsed DICOMDIR, per referenced study. */
 export function summarizeDicomdir(ds: DataSet): DicomdirSummary {
-  const items = (ds.elements.x00041220?.items ?? []).flatMap((el) => (el.dataSet ? [{ offset: el.dataOffset - ITEM_HEADER_BYTES, ds: el.dataSet }] : []));
+  const items = (ds.elements.x00041220?.items ?? []).flatMap((el) =>
+    el.dataSet ? [{ offset: el.dataOffset - ITEM_HEADER_BYTES, ds: el.dataSet }] : [],
+  );
   const perStudy = new Map<string, number>();
   const byOffset = new Map(items.map((i) => [i.offset, i.ds]));
   let instances = 0;

@@ -4,7 +4,17 @@ import { createHash } from 'node:crypto';
 import { basename, dirname, relative, sep } from 'node:path';
 import { localToday } from './dates';
 import { suggestExamType } from './exam-type';
-import type { DicomHeader, FileProbe, MeshFormat, ScanResult, Series, Skipped, Study, StudyFile, StudyWarning } from './dicom-types';
+import type {
+  DicomHeader,
+  FileProbe,
+  MeshFormat,
+  ScanResult,
+  Series,
+  Skipped,
+  Study,
+  StudyFile,
+  StudyWarning,
+} from './dicom-types';
 import { comparePaths } from './walk';
 
 type DicomFile = { path: string; size: number; header: DicomHeader };
@@ -26,12 +36,27 @@ export function commonFolder(paths: readonly string[]): string {
 
 const toPosix = (p: string): string => (sep === '/' ? p : p.split(sep).join('/'));
 
-function studyFile(root: string, f: DicomFile | MeshFile, sop: string, instance: number | null, complete: boolean): StudyFile {
-  return { path: f.path, relative_path: toPosix(relative(root, f.path)), size: f.size, sop_instance_uid: sop, instance_number: instance, complete };
+function studyFile(
+  root: string,
+  f: DicomFile | MeshFile,
+  sop: string,
+  instance: number | null,
+  complete: boolean,
+): StudyFile {
+  return {
+    path: f.path,
+    relative_path: toPosix(relative(root, f.path)),
+    size: f.size,
+    sop_instance_uid: sop,
+    instance_number: instance,
+    complete,
+  };
 }
 
 function sortFiles(list: StudyFile[]): StudyFile[] {
-  return list.sort((a, b) => (a.instance_number ?? Infinity) - (b.instance_number ?? Infinity) || comparePaths(a.path, b.path));
+  return list.sort(
+    (a, b) => (a.instance_number ?? Infinity) - (b.instance_number ?? Infinity) || comparePaths(a.path, b.path),
+  );
 }
 
 function mostCommon(values: string[]): string {
@@ -62,7 +87,11 @@ function dicomStudy(studyUid: string, files: DicomFile[], expected: number | und
       description: h.series_description,
       number: h.series_number,
       bytes: list.reduce((n, f) => n + f.size, 0),
-      file_list: sortFiles(list.map((f) => studyFile(root, f, f.header.sop_instance_uid, f.header.instance_number, f.header.pixel_data_complete))),
+      file_list: sortFiles(
+        list.map((f) =>
+          studyFile(root, f, f.header.sop_instance_uid, f.header.instance_number, f.header.pixel_data_complete),
+        ),
+      ),
     };
   });
   series.sort((a, b) => (a.number ?? Infinity) - (b.number ?? Infinity) || comparePaths(a.series_uid, b.series_uid));
@@ -75,7 +104,8 @@ function dicomStudy(studyUid: string, files: DicomFile[], expected: number | und
   if (first.patient_id === '') warnings.add('missing_patient_id');
   if (first.patient_name_raw === '') warnings.add('missing_patient_name');
   if (first.birth_date !== null && first.birth_date > today) warnings.add('future_birth_date');
-  if (first.birth_date !== null && first.study_date !== null && first.birth_date > first.study_date) warnings.add('birth_after_study');
+  if (first.birth_date !== null && first.study_date !== null && first.birth_date > first.study_date)
+    warnings.add('birth_after_study');
   if (new Set(files.map((f) => f.header.patient_name_raw)).size > 1) warnings.add('multiple_patient_names');
   if (new Set(files.map((f) => f.header.patient_id)).size > 1) warnings.add('multiple_patient_ids');
   if (!suggestion.known) warnings.add('unknown_modality');
@@ -122,7 +152,17 @@ function meshStudy(folder: string, files: MeshFile[]): Study {
     modality: 'MESH',
     description: basename(folder),
     suggested_exam_type: 'mesh',
-    series: [{ series_uid: `${studyUid}:1`, modality: 'MESH', files: files.length, description: '', number: null, bytes, file_list: fileList }],
+    series: [
+      {
+        series_uid: `${studyUid}:1`,
+        modality: 'MESH',
+        files: files.length,
+        description: '',
+        number: null,
+        bytes,
+        file_list: fileList,
+      },
+    ],
     files: files.length,
     bytes,
     root: folder,

@@ -32,10 +32,7 @@ const VRS = new Set(
 /** One step of reading a file: a verdict, or a request for a longer prefix. */
 export type ParseStep = ProbeOutcome | { kind: 'need_more'; bytes: number };
 
-type Layout =
-  | { kind: 'part10' }
-  | { kind: 'meta-without-preamble' }
-  | { kind: 'raw'; transferSyntax: string };
+type Layout = { kind: 'part10' } | { kind: 'meta-without-preamble' } | { kind: 'raw'; transferSyntax: string };
 
 function isVrAt(b: Uint8Array, i: number): boolean {
   const a = b[i];
@@ -60,7 +57,8 @@ function detectLayout(b: Uint8Array): Layout | null {
 function errorText(e: unknown): string {
   if (typeof e === 'string') return e;
   if (e instanceof Error) return e.message;
-  if (typeof e === 'object' && e !== null && 'exception' in e) return errorText((e as { exception: unknown }).exception);
+  if (typeof e === 'object' && e !== null && 'exception' in e)
+    return errorText((e as { exception: unknown }).exception);
   return String(e);
 }
 
@@ -76,7 +74,8 @@ function partialDataSet(e: unknown): DataSet | undefined {
 const OVERRUN = /overrun|past end|maxP ?osition|beyond|cannot be greater than/i;
 
 // Storage classes whose objects always carry pixel data: without it, such a file was cut short.
-const IMAGE_SOP_CLASS = /^1\.2\.840\.10008\.5\.1\.4\.1\.1\.(1|1\.1|1\.1\.1|1\.2|1\.2\.1|1\.3|1\.3\.1|2|2\.1|2\.2|4|4\.1|6\.1|7|7\.[1-4]|12\.1|12\.2|13\.1\.[1-3]|77\.1\.[1-6])$/;
+const IMAGE_SOP_CLASS =
+  /^1\.2\.840\.10008\.5\.1\.4\.1\.1\.(1|1\.1|1\.1\.1|1\.2|1\.2\.1|1\.3|1\.3\.1|2|2\.1|2\.2|4|4\.1|6\.1|7|7\.[1-4]|12\.1|12\.2|13\.1\.[1-3]|77\.1\.[1-6])$/;
 
 /** Whether the part-10 meta group claims to run past the end of the file. */
 function metaGroupCut(b: Uint8Array, fileSize: number): boolean {
@@ -147,7 +146,13 @@ function inflater(bytes: Uint8Array, position: number): Uint8Array {
   }
 }
 
-function buildHeader(ds: DataSet, layout: Layout, fileSize: number, offsetShift: number, prefixLength: number): DicomHeader | null {
+function buildHeader(
+  ds: DataSet,
+  layout: Layout,
+  fileSize: number,
+  offsetShift: number,
+  prefixLength: number,
+): DicomHeader | null {
   const studyUid = asciiValue(ds, 'x0020000d');
   const seriesUid = asciiValue(ds, 'x0020000e');
   if (studyUid === '' || seriesUid === '') return null;
@@ -164,7 +169,10 @@ function buildHeader(ds: DataSet, layout: Layout, fileSize: number, offsetShift:
   const transferSyntax = layout.kind === 'raw' ? layout.transferSyntax : asciiValue(ds, 'x00020010');
   const pixel = ds.elements[PIXEL_DATA];
   const deflated = transferSyntax === DEFLATED_LE;
-  const pixelComplete = !pixel || pixel.hadUndefinedLength === true || deflated ? true : pixel.dataOffset - offsetShift + pixel.length <= fileSize;
+  const pixelComplete =
+    !pixel || pixel.hadUndefinedLength === true || deflated
+      ? true
+      : pixel.dataOffset - offsetShift + pixel.length <= fileSize;
   // Offsets of a deflated file count inflated bytes: report the prefix that was read instead.
   const headerBytes = pixel && !deflated ? pixel.dataOffset - offsetShift : Math.min(prefixLength, fileSize);
   const nameRaw = text('x00100010', 'PN');
@@ -202,7 +210,11 @@ function nextSize(current: number, fileSize: number, cap: number): number {
  * verdict, or `need_more` with the prefix length to read next when the header runs past `bytes`.
  * Never throws: anything unreadable becomes a skip reason.
  */
-export function parseDicomPrefix(bytes: Uint8Array, fileSize: number, opts: { namedDicomdir?: boolean } = {}): ParseStep {
+export function parseDicomPrefix(
+  bytes: Uint8Array,
+  fileSize: number,
+  opts: { namedDicomdir?: boolean } = {},
+): ParseStep {
   try {
     return parsePrefix(bytes, fileSize, opts.namedDicomdir === true);
   } catch (e) {
@@ -270,6 +282,11 @@ function parsePrefix(input: Uint8Array, fileSize: number, namedDicomdir: boolean
     return { kind: 'skipped', reason: 'truncated', detail: 'image header without pixel data' };
   }
   const header = buildHeader(ds, layout, fileSize, offsetShift, input.length);
-  if (!header) return { kind: 'skipped', reason: layout.kind === 'raw' ? 'not_dicom' : 'malformed', detail: 'no Study/Series Instance UID' };
+  if (!header)
+    return {
+      kind: 'skipped',
+      reason: layout.kind === 'raw' ? 'not_dicom' : 'malformed',
+      detail: 'no Study/Series Instance UID',
+    };
   return { kind: 'dicom', header };
 }

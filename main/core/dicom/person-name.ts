@@ -21,10 +21,13 @@ export function trimPadding(value: string): string {
 export function parsePersonName(raw: string): PersonNameComponents[] {
   // A multi-valued PN (backslash) names several people; the first one is the patient.
   const first = trimPadding(raw).split('\\')[0] ?? '';
-  return first.split('=').slice(0, 3).map((group) => {
-    const [family = '', given = '', middle = '', prefix = '', suffix = ''] = group.split('^').map(clean);
-    return { family, given, middle, prefix, suffix };
-  });
+  return first
+    .split('=')
+    .slice(0, 3)
+    .map((group) => {
+      const [family = '', given = '', middle = '', prefix = '', suffix = ''] = group.split('^').map(clean);
+      return { family, given, middle, prefix, suffix };
+    });
 }
 
 /**

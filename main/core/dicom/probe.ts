@@ -16,14 +16,20 @@ function decider(path: string): Decide {
   const namedDicomdir = basename(path).toUpperCase() === 'DICOMDIR';
   return (bytes, fileSize) => {
     if (mesh) {
-      return looksLikeMesh(mesh, bytes, fileSize) ? { kind: 'mesh', format: mesh } : { kind: 'skipped', reason: 'not_dicom' };
+      return looksLikeMesh(mesh, bytes, fileSize)
+        ? { kind: 'mesh', format: mesh }
+        : { kind: 'skipped', reason: 'not_dicom' };
     }
     if (fileSize === 0) return { kind: 'skipped', reason: 'not_dicom' };
     return parseDicomPrefix(bytes, fileSize, { namedDicomdir });
   };
 }
 
-const unreadable = (path: string, size: number): FileProbe => ({ path, size, outcome: { kind: 'skipped', reason: 'unreadable' } });
+const unreadable = (path: string, size: number): FileProbe => ({
+  path,
+  size,
+  outcome: { kind: 'skipped', reason: 'unreadable' },
+});
 
 // One reusable buffer per thread for the first read; headers are copied out as strings.
 let scratch: Buffer | undefined;

@@ -37,10 +37,16 @@ export async function scanFolder(dir: string, options: ScanOptions = {}): Promis
     await opendir(root).then((d) => d.close());
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? 'error';
-    throw new ScanFolderError(`cannot read folder: ${root} (${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code})`);
+    throw new ScanFolderError(
+      `cannot read folder: ${root} (${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code})`,
+    );
   }
   const walked = await walkFiles(root, options.signal);
   const probes = await probeFiles(walked.files, options);
-  const unreadable: FileProbe[] = walked.unreadable.map((path) => ({ path, size: 0, outcome: { kind: 'skipped', reason: 'unreadable' } }));
+  const unreadable: FileProbe[] = walked.unreadable.map((path) => ({
+    path,
+    size: 0,
+    outcome: { kind: 'skipped', reason: 'unreadable' },
+  }));
   return groupProbes(root, [...probes, ...unreadable]);
 }

@@ -34,7 +34,10 @@ let nextId = 1;
 
 function workerUrl(): URL {
   const here = import.meta.url;
-  return new URL(here.endsWith('.ts') ? './scan-worker-boot.mjs' : here.endsWith('.mjs') ? './scan-worker.mjs' : './scan-worker.js', here);
+  return new URL(
+    here.endsWith('.ts') ? './scan-worker-boot.mjs' : here.endsWith('.mjs') ? './scan-worker.mjs' : './scan-worker.js',
+    here,
+  );
 }
 
 function fail(slot: Slot, error: Error): void {

@@ -40,7 +40,10 @@ export class EncryptedFileSecretStore implements SecretStore {
       return this.cipher.decrypt(Buffer.from(sealed, 'base64'));
     } catch (err) {
       // The OS secret changed (another user, a reinstalled system): the key must be pasted again.
-      throw new KeychainUnavailableError('locked', `cannot decrypt the saved ${kind} key: ${err instanceof Error ? err.message : String(err)}`);
+      throw new KeychainUnavailableError(
+        'locked',
+        `cannot decrypt the saved ${kind} key: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
   }
 
@@ -61,7 +64,8 @@ export class EncryptedFileSecretStore implements SecretStore {
   }
 
   private requireCipher(): void {
-    if (!this.cipher.available()) throw new KeychainUnavailableError('module_unavailable', 'no keychain module and no OS-backed encryption');
+    if (!this.cipher.available())
+      throw new KeychainUnavailableError('module_unavailable', 'no keychain module and no OS-backed encryption');
   }
 
   private async read(): Promise<KeyFile> {

@@ -1,13 +1,18 @@
 /** Why the OS keychain cannot be used. */
-export type KeychainProblem = 'no_dbus' | 'no_keyring_service' | 'timeout' | 'locked' | 'module_unavailable' | 'unknown';
+export type KeychainProblem =
+  'no_dbus' | 'no_keyring_service' | 'timeout' | 'locked' | 'module_unavailable' | 'unknown';
 
 const ENV_HINT = 'Or set SCANBRIDGE_API_KEY for this session.';
 
 const MESSAGES: Record<KeychainProblem, (timeoutMs: number) => string> = {
-  no_dbus: () => `The system keychain cannot be reached: there is no desktop (D-Bus) session. Sign in to a desktop session. ${ENV_HINT}`,
-  no_keyring_service: () => `No keychain service is installed or running (for example GNOME Keyring or KWallet). Install or start one. ${ENV_HINT}`,
-  timeout: (ms) => `The system keychain did not answer within ${Math.round(ms / 1000)} s. Check that the keyring service is running and unlocked. ${ENV_HINT}`,
-  locked: () => `The system keychain is locked or has no default keyring. Unlock it (sign in again) and retry. ${ENV_HINT}`,
+  no_dbus: () =>
+    `The system keychain cannot be reached: there is no desktop (D-Bus) session. Sign in to a desktop session. ${ENV_HINT}`,
+  no_keyring_service: () =>
+    `No keychain service is installed or running (for example GNOME Keyring or KWallet). Install or start one. ${ENV_HINT}`,
+  timeout: (ms) =>
+    `The system keychain did not answer within ${Math.round(ms / 1000)} s. Check that the keyring service is running and unlocked. ${ENV_HINT}`,
+  locked: () =>
+    `The system keychain is locked or has no default keyring. Unlock it (sign in again) and retry. ${ENV_HINT}`,
   module_unavailable: () =>
     `The keychain support is not installed on this computer (the optional keytar module could not be built, usually because libsecret's development files were missing during \`npm ci\`), so no API key can be saved or read. Install libsecret-1-dev and run \`npm ci\` again. ${ENV_HINT}`,
   unknown: () => `The system keychain reported an error. ${ENV_HINT}`,
@@ -34,8 +39,14 @@ export class KeychainUnavailableError extends Error {
 export const DEFAULT_KEYCHAIN_TIMEOUT_MS = 3000;
 
 const PATTERNS: [RegExp, KeychainProblem][] = [
-  [/autolaunch D-Bus|DBUS_SESSION_BUS_ADDRESS|Failed to connect to socket|Could not connect|No such file or directory.*bus|X11 \$DISPLAY/i, 'no_dbus'],
-  [/not provided by any \.service files|ServiceUnknown|org\.freedesktop\.secrets.*not (found|available)|No such interface/i, 'no_keyring_service'],
+  [
+    /autolaunch D-Bus|DBUS_SESSION_BUS_ADDRESS|Failed to connect to socket|Could not connect|No such file or directory.*bus|X11 \$DISPLAY/i,
+    'no_dbus',
+  ],
+  [
+    /not provided by any \.service files|ServiceUnknown|org\.freedesktop\.secrets.*not (found|available)|No such interface/i,
+    'no_keyring_service',
+  ],
   [/Timeout|timed out|Did not receive a reply|NoReply/i, 'timeout'],
   [/locked|collection\/login|Object does not exist at path|prompt|dismissed|No such secret collection/i, 'locked'],
 ];
@@ -57,7 +68,10 @@ export function toKeychainError(err: unknown): KeychainUnavailableError {
 export async function withKeychainTimeout<T>(work: Promise<T>, timeoutMs = DEFAULT_KEYCHAIN_TIMEOUT_MS): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new KeychainUnavailableError('timeout', `no answer within ${timeoutMs} ms`, timeoutMs)), timeoutMs);
+    timer = setTimeout(
+      () => reject(new KeychainUnavailableError('timeout', `no answer within ${timeoutMs} ms`, timeoutMs)),
+      timeoutMs,
+    );
   });
   try {
     return await Promise.race([work, timeout]);

@@ -11,7 +11,11 @@ export const SETTINGS_FILE_NAME = 'settings';
  * file: Linux `$XDG_CONFIG_HOME/ScanBridge`, macOS `~/Library/Application Support/ScanBridge`,
  * Windows `%APPDATA%\ScanBridge`.
  */
-export function defaultConfigDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
+export function defaultConfigDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home: string = homedir(),
+): string {
   if (platform === 'darwin') return join(home, 'Library', 'Application Support', APP_DIR_NAME);
   if (platform === 'win32') return join(env['APPDATA'] || join(home, 'AppData', 'Roaming'), APP_DIR_NAME);
   return join(env['XDG_CONFIG_HOME'] || join(home, '.config'), APP_DIR_NAME);

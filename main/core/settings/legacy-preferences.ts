@@ -23,7 +23,10 @@ export function importLegacyPreferences(store: SettingsStore, file: string): boo
   }
   const old = legacySchema.safeParse(raw);
   if (old.success) {
-    const inbox = { ...store.get().inbox, ...definedFields(old.data, ['exam_name_template', 'default_expiration_days']) };
+    const inbox = {
+      ...store.get().inbox,
+      ...definedFields(old.data, ['exam_name_template', 'default_expiration_days']),
+    };
     store.update({ inbox });
   }
   unlinkSync(file);

@@ -22,7 +22,11 @@ export function versionOf(raw: Record<string, unknown>): number {
 }
 
 /** Runs the migrations that lead from the file's version up to `target`, in order. */
-export function migrateSettings(raw: Record<string, unknown>, migrations: readonly SettingsMigration[], target: number): Record<string, unknown> {
+export function migrateSettings(
+  raw: Record<string, unknown>,
+  migrations: readonly SettingsMigration[],
+  target: number,
+): Record<string, unknown> {
   let current = { ...raw };
   let version = versionOf(current);
   for (const m of [...migrations].sort((a, b) => a.to - b.to)) {
@@ -31,6 +35,7 @@ export function migrateSettings(raw: Record<string, unknown>, migrations: readon
     current = { ...m.migrate(current), schema_version: m.to };
     version = m.to;
   }
-  if (version < target) throw new Error(`settings migration missing: the file stops at version ${version}, the app needs ${target}`);
+  if (version < target)
+    throw new Error(`settings migration missing: the file stops at version ${version}, the app needs ${target}`);
   return current;
 }

@@ -32,7 +32,10 @@ export type UploadOptions = z.infer<typeof uploadOptionsSchema>;
 
 /** Informed consent: the country (CL asks for the RUT), where signed copies go, the patient's display. */
 export const consentSettingsSchema = z.object({
-  country_code: z.string().regex(/^[A-Z]{2}$/).default('CL'),
+  country_code: z
+    .string()
+    .regex(/^[A-Z]{2}$/)
+    .default('CL'),
   /** Null: the app's data folder. */
   copies_folder: z.string().min(1).max(4096).nullable().default(null),
   /** Null: the first display that is not the main one. */
@@ -47,7 +50,14 @@ export const inboxPreferencesSchema = z.object({
     .string()
     .min(1)
     .max(200)
-    .refine((t) => ![...t].some((ch) => { const c = ch.codePointAt(0) ?? 0; return c < 0x20 || (c >= 0x7f && c <= 0x9f) || (c >= 0xd800 && c <= 0xdfff); }), 'control characters or broken text')
+    .refine(
+      (t) =>
+        ![...t].some((ch) => {
+          const c = ch.codePointAt(0) ?? 0;
+          return c < 0x20 || (c >= 0x7f && c <= 0x9f) || (c >= 0xd800 && c <= 0xdfff);
+        }),
+      'control characters or broken text',
+    )
     .default(DEFAULT_NAME_TEMPLATE),
   default_expiration_days: z.number().int().min(1).max(3650).nullable().default(null),
 });

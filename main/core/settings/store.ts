@@ -2,7 +2,13 @@ import { copyFileSync, existsSync, renameSync } from 'node:fs';
 import Conf from 'conf';
 import { migrateSettings, SETTINGS_MIGRATIONS, type SettingsMigration, versionOf } from './migrations';
 import { resolveConfigDir, SETTINGS_FILE_NAME } from './config-dir';
-import { readSettingsTolerant, type Settings, type SettingsPatch, settingsSchema, SETTINGS_SCHEMA_VERSION } from './settings-schema';
+import {
+  readSettingsTolerant,
+  type Settings,
+  type SettingsPatch,
+  settingsSchema,
+  SETTINGS_SCHEMA_VERSION,
+} from './settings-schema';
 import { Emitter } from '../emitter';
 
 export type SettingsStoreOptions = {
@@ -86,7 +92,8 @@ export class SettingsStore {
     this.extra = Object.fromEntries(Object.entries(raw).filter(([k]) => !(k in settingsSchema.shape)));
     this.current = { ...settings, schema_version: Math.max(this.fileVersion, target) };
     // A fresh install writes nothing until something is set (reading settings has no side effects).
-    if (!fresh && (this.problems.length > 0 || versionOf(conf.store) !== this.current.schema_version)) this.write(this.current);
+    if (!fresh && (this.problems.length > 0 || versionOf(conf.store) !== this.current.schema_version))
+      this.write(this.current);
   }
 
   /** The current settings (a copy: change them with `update`). */
@@ -96,13 +103,22 @@ export class SettingsStore {
 
   /** Validates and saves a change; returns the new settings. Throws SettingsValidationError. */
   update(patch: SettingsPatch): Settings {
-    const next = { ...this.current, ...patch, upload: { ...this.current.upload, ...patch.upload }, schema_version: this.current.schema_version };
+    const next = {
+      ...this.current,
+      ...patch,
+      upload: { ...this.current.upload, ...patch.upload },
+      schema_version: this.current.schema_version,
+    };
     const parsed = settingsSchema.safeParse(next);
     if (!parsed.success) {
-      throw new SettingsValidationError(parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })));
+      throw new SettingsValidationError(
+        parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+      );
     }
     if (API_KEY_SHAPE.test(JSON.stringify(parsed.data))) {
-      throw new SettingsValidationError([{ path: '', message: 'an API key cannot be stored in the settings; it goes to the keychain' }]);
+      throw new SettingsValidationError([
+        { path: '', message: 'an API key cannot be stored in the settings; it goes to the keychain' },
+      ]);
     }
     this.write(parsed.data);
     return this.get();

@@ -8,13 +8,18 @@ export function examsPortFromClient(client: Pick<ApiClient, 'exams'>): ExamsPort
   const exams = client.exams;
   // The client is the one retry layer: it waits out 429s and retries transient faults of
   // idempotent calls, and tells the engine each time (which tells the user).
-  const opts = (o?: CallOptions) => ({ ...(o?.signal ? { signal: o.signal } : {}), ...(o?.onRetry ? { onRetry: o.onRetry } : {}), onRateLimit: 'wait' as const });
+  const opts = (o?: CallOptions) => ({
+    ...(o?.signal ? { signal: o.signal } : {}),
+    ...(o?.onRetry ? { onRetry: o.onRetry } : {}),
+    onRateLimit: 'wait' as const,
+  });
   return {
     createExam: (input, o) =>
       call(async () => {
         const c = await exams.create(input, opts(o));
         const out: CreatedExam = { id: c.id, created_at: c.created_at ?? new Date().toISOString() };
-        if (c.upload_urls) out.upload_urls = c.upload_urls.map((u) => ({ name: u.name, url: u.url, expires_at: u.expires_at ?? '' }));
+        if (c.upload_urls)
+          out.upload_urls = c.upload_urls.map((u) => ({ name: u.name, url: u.url, expires_at: u.expires_at ?? '' }));
         if (c.upload_url) out.upload_url = { url: c.upload_url.url, expires_at: c.upload_url.expires_at ?? '' };
         return out;
       }),
@@ -63,7 +68,12 @@ export function toPortError(err: unknown): unknown {
   const details = { status: err.status, code: err.serviceCode ?? err.code };
   switch (err.code) {
     case 'rate_limited':
-      return new ExamsPortError('rate_limited', err.message, { ...details, retryAfterSeconds: err.retryAfterSeconds }, { cause: err });
+      return new ExamsPortError(
+        'rate_limited',
+        err.message,
+        { ...details, retryAfterSeconds: err.retryAfterSeconds },
+        { cause: err },
+      );
     case 'upload_incomplete':
       return new ExamsPortError('upload_incomplete', err.message, { ...details, missing: err.missing }, { cause: err });
     case 'not_found':

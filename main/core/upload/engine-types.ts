@@ -63,7 +63,8 @@ export const DURABILITY: Record<JournalRecord['t'], Durability> = {
 /** A plan younger than this was stat'ed just now: no need to stat every file again before starting. */
 export const FRESH_PLAN_MS = 10_000;
 
-export type JobStatus = 'planned' | 'creating' | 'transferring' | 'paused' | 'confirming' | 'ready' | 'failed' | 'cancelled' | 'interrupted';
+export type JobStatus =
+  'planned' | 'creating' | 'transferring' | 'paused' | 'confirming' | 'ready' | 'failed' | 'cancelled' | 'interrupted';
 
 /** What happened to one file (a discriminated union the UI renders as it likes). */
 export type FileProgress =
@@ -72,7 +73,8 @@ export type FileProgress =
   | { state: 'requeued' }
   | { state: 'done' };
 
-export type NoticeCode = 'resumed' | 'orphan_removed' | 'exam_recreated' | 'rate_limited' | 'api_retry' | 'files_missing';
+export type NoticeCode =
+  'resumed' | 'orphan_removed' | 'exam_recreated' | 'rate_limited' | 'api_retry' | 'files_missing';
 
 export type UploadEvent =
   | { type: 'status'; status: JobStatus; examId: string | null; totals: Totals }

@@ -31,7 +31,15 @@ import type { TransferContext } from './transfer-context';
 import { sendZip } from './zip-transfer';
 import { Emitter } from '../emitter';
 
-export type { EngineOptions, FileProgress, JobDeps, JobStatus, NoticeCode, UploadEvent, UploadResult } from './engine-types';
+export type {
+  EngineOptions,
+  FileProgress,
+  JobDeps,
+  JobStatus,
+  NoticeCode,
+  UploadEvent,
+  UploadResult,
+} from './engine-types';
 
 /** One upload job (one exam). Create with `UploadJob.create` or reopen with `UploadJob.open`. */
 export class UploadJob {
@@ -57,7 +65,9 @@ export class UploadJob {
     private readonly resumedJob: boolean,
   ) {
     // An option given as undefined leaves its default in place.
-    const defined = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as Partial<EngineOptions>;
+    const defined = Object.fromEntries(
+      Object.entries(options).filter(([, v]) => v !== undefined),
+    ) as Partial<EngineOptions>;
     this.opts = { ...ENGINE_DEFAULTS, ...defined };
     this.bucket = options.bucket ?? new TokenBucket(options.bandwidthLimit ?? null);
     this.tracker = new ProgressTracker(0, 0);
@@ -215,7 +225,8 @@ export class UploadJob {
   private async runOnce(): Promise<UploadResult> {
     const phase = this.state.phase;
     if (phase === 'ready') return this.result();
-    if (phase === 'failed') throw new UploadError('rejected', this.state.failure?.message ?? 'This upload failed earlier.');
+    if (phase === 'failed')
+      throw new UploadError('rejected', this.state.failure?.message ?? 'This upload failed earlier.');
     if (phase === 'cancelled') throw new UploadError('cancelled', 'This upload was cancelled.');
     this.runAbort = new AbortController();
     const signal = this.runAbort.signal;
@@ -224,8 +235,14 @@ export class UploadJob {
     const ticker = setInterval(() => this.tick(), this.opts.progressIntervalMs);
     try {
       if (this.resumedJob && this.state.phase !== 'planned') {
-        const done = this.state.plan.mode === 'files' ? `${this.state.doneCount} of ${this.state.plan.files.length} files already stored` : 'the ZIP is sent again';
-        this.notice('resumed', `Resuming the interrupted upload${this.state.exam ? ` of exam ${this.state.exam.id}` : ''} (${done}).`);
+        const done =
+          this.state.plan.mode === 'files'
+            ? `${this.state.doneCount} of ${this.state.plan.files.length} files already stored`
+            : 'the ZIP is sent again';
+        this.notice(
+          'resumed',
+          `Resuming the interrupted upload${this.state.exam ? ` of exam ${this.state.exam.id}` : ''} (${done}).`,
+        );
       }
       return await this.drive(signal, agents);
     } catch (err) {
@@ -242,7 +259,8 @@ export class UploadJob {
   private async drive(signal: AbortSignal, agents: TransferAgents): Promise<UploadResult> {
     // A run starts by checking the files against the plan (a changed export is never uploaded),
     // unless the plan was made a moment ago by this process.
-    if (this.resumedJob || Date.now() - this.state.plan.at > FRESH_PLAN_MS) await this.checkFiles(this.state.plan.files.map((_, i) => i));
+    if (this.resumedJob || Date.now() - this.state.plan.at > FRESH_PLAN_MS)
+      await this.checkFiles(this.state.plan.files.map((_, i) => i));
     for (;;) {
       signal.throwIfAborted();
       switch (this.state.phase) {
@@ -295,7 +313,12 @@ export class UploadJob {
     };
   }
 
-  private putOptions(agents: TransferAgents, signal: AbortSignal, index: number, name: string): Parameters<typeof putWithRetry>[2] {
+  private putOptions(
+    agents: TransferAgents,
+    signal: AbortSignal,
+    index: number,
+    name: string,
+  ): Parameters<typeof putWithRetry>[2] {
     return {
       agents,
       signal,
@@ -305,7 +328,13 @@ export class UploadJob {
       backoff: this.opts.backoff,
       onProgress: (d) => this.tracker.onBytes(d),
       onRetry: ({ attempt, delayMs, error }) => {
-        if (index >= 0) this.emit({ type: 'file', index, name, progress: { state: 'retrying', attempt, delayMs, reason: error.message } });
+        if (index >= 0)
+          this.emit({
+            type: 'file',
+            index,
+            name,
+            progress: { state: 'retrying', attempt, delayMs, reason: error.message },
+          });
       },
     };
   }

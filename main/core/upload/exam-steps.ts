@@ -13,7 +13,14 @@ import { applyRecord, type JobState } from './journal-replay';
 import { examIdsOfOtherJobs, waitWhileOthersCreate } from './job-store';
 import type { Journal, JournalRecord } from './journal';
 import { findOrphans } from './orphans';
-import { type CallOptions, type CreateExamInput, type CreatedExam, type ExamSummary, type ExamsPort, ExamsPortError } from './ports';
+import {
+  type CallOptions,
+  type CreateExamInput,
+  type CreatedExam,
+  type ExamSummary,
+  type ExamsPort,
+  ExamsPortError,
+} from './ports';
 
 /** The engine's settings once its defaults are filled in. */
 export type EngineSettings = typeof ENGINE_DEFAULTS;
@@ -83,10 +90,15 @@ export class ExamSteps {
         await sleep(backoffDelayMs(this.recreations - 1, this.opts.backoff), signal);
         return;
       }
-      if (err instanceof ExamsPortError && (err.kind === 'rejected' || err.kind === 'not_found' || err.kind === 'upload_incomplete')) {
+      if (
+        err instanceof ExamsPortError &&
+        (err.kind === 'rejected' || err.kind === 'not_found' || err.kind === 'upload_incomplete')
+      ) {
         // Refused: nothing was created.
         this.state.phase = 'planned';
-        throw new UploadError('rejected', `The service refused to create the exam: ${err.message}`, false, { cause: err });
+        throw new UploadError('rejected', `The service refused to create the exam: ${err.message}`, false, {
+          cause: err,
+        });
       }
       throw err;
     }
@@ -127,7 +139,10 @@ export class ExamSteps {
   /** The exam's upload links expired before its files were sent: the exam is deleted and the plan starts again. */
   async replaceExpired(signal: AbortSignal): Promise<void> {
     if (++this.recreations > this.opts.maxExamRecreations) {
-      throw new UploadError('urls_keep_expiring', 'The upload links keep expiring before the files are sent; check the connection speed and the computer clock, then run the upload again.');
+      throw new UploadError(
+        'urls_keep_expiring',
+        'The upload links keep expiring before the files are sent; check the connection speed and the computer clock, then run the upload again.',
+      );
     }
     const exam = this.state.exam;
     if (exam) {
@@ -135,7 +150,10 @@ export class ExamSteps {
       this.append({ t: 'discarded', exam_id: exam.id, reason: 'url_expired' });
       this.host.resetProgress();
     }
-    this.host.notice('exam_recreated', 'The upload links expired; the exam is being created again and its files sent again.');
+    this.host.notice(
+      'exam_recreated',
+      'The upload links expired; the exam is being created again and its files sent again.',
+    );
   }
 
   /** Confirms the exam (files mode) or asks the service to unpack the ZIP; journals `ready`. */
@@ -154,21 +172,34 @@ export class ExamSteps {
       if (err instanceof ExamsPortError && err.kind === 'upload_incomplete') {
         // Storage lost or never got what the journal says was sent: send those again, once.
         if (++this.recreations > this.opts.maxExamRecreations) {
-          throw new UploadError('incomplete_after_confirm', 'The service keeps reporting files missing after they were sent.', false, { cause: err });
+          throw new UploadError(
+            'incomplete_after_confirm',
+            'The service keeps reporting files missing after they were sent.',
+            false,
+            { cause: err },
+          );
         }
         const missing = new Set(err.details.missing ?? []);
-        const idx = plan.mode === 'zip' || missing.size === 0 ? plan.files.map((_, i) => i) : plan.files.flatMap((f, i) => (missing.has(f.name) ? [i] : []));
+        const idx =
+          plan.mode === 'zip' || missing.size === 0
+            ? plan.files.map((_, i) => i)
+            : plan.files.flatMap((f, i) => (missing.has(f.name) ? [i] : []));
         this.append({ t: 'undone', i: idx });
         if (plan.mode === 'zip') this.state.phase = 'created';
         this.host.resetProgress();
         this.host.notice('files_missing', `The service is missing ${idx.length} file(s); sending them again.`);
         return;
       }
-      if (err instanceof ExamsPortError && err.kind === 'not_found') throw new UploadError('exam_deleted', 'The exam was deleted on the service before it was confirmed.');
-      if (err instanceof ExamsPortError && err.kind === 'rejected') throw new UploadError('rejected', `The service refused to finish the exam: ${err.message}`, false, { cause: err });
+      if (err instanceof ExamsPortError && err.kind === 'not_found')
+        throw new UploadError('exam_deleted', 'The exam was deleted on the service before it was confirmed.');
+      if (err instanceof ExamsPortError && err.kind === 'rejected')
+        throw new UploadError('rejected', `The service refused to finish the exam: ${err.message}`, false, {
+          cause: err,
+        });
       throw err;
     }
-    if (answer.status !== 'ready') throw new UploadError('network', `The service answered with the exam still "${answer.status}".`, true);
+    if (answer.status !== 'ready')
+      throw new UploadError('network', `The service answered with the exam still "${answer.status}".`, true);
     this.append({ t: 'ready', exam_id: exam.id, at: Date.now() });
     this.host.resetProgress();
     this.host.emitStatus('ready');
@@ -221,7 +252,12 @@ export class ExamSteps {
         await this.removeOrphans(undefined);
       }
     } catch (err) {
-      throw new UploadError('network', `The upload was stopped but its exam could not be removed (${err instanceof Error ? err.message : String(err)}); cancel again when the service is reachable.`, true, { cause: err });
+      throw new UploadError(
+        'network',
+        `The upload was stopped but its exam could not be removed (${err instanceof Error ? err.message : String(err)}); cancel again when the service is reachable.`,
+        true,
+        { cause: err },
+      );
     }
     this.append({ t: 'cancelled', at: Date.now() });
     this.host.emitStatus('cancelled');
@@ -247,7 +283,11 @@ export class ExamSteps {
     return call({
       ...(signal ? { signal } : {}),
       onRetry: (r) => {
-        if (r.reason === 'rate_limited') this.host.notice('rate_limited', `The service's rate limit was reached; waiting ${Math.ceil(r.delayMs / 1000)} s.`);
+        if (r.reason === 'rate_limited')
+          this.host.notice(
+            'rate_limited',
+            `The service's rate limit was reached; waiting ${Math.ceil(r.delayMs / 1000)} s.`,
+          );
         else this.host.notice('api_retry', `The service did not answer properly (${r.code}); retrying.`);
       },
     });

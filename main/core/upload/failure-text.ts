@@ -5,11 +5,13 @@ import type { ExamsPortError } from './ports';
 /** The message for a run stopped by a transient fault (`err.kind` is transient or rate_limited). */
 export function transientFailureMessage(err: ExamsPortError): string {
   const { status, code } = err.details;
-  if (err.kind === 'rate_limited') return `The service kept refusing requests because its rate limit was reached (${err.message}). Run the upload again later to continue.`;
+  if (err.kind === 'rate_limited')
+    return `The service kept refusing requests because its rate limit was reached (${err.message}). Run the upload again later to continue.`;
   if (status !== undefined && status >= 500) {
     return `The service failed: it answered with an error (HTTP ${status}) every time it was asked. Run the upload again later to continue; if it keeps happening, contact the service's support.`;
   }
-  if (code === 'timeout') return `The service did not answer in time (${err.message}). Run the upload again to continue.`;
+  if (code === 'timeout')
+    return `The service did not answer in time (${err.message}). Run the upload again to continue.`;
   return `The service could not be reached (${err.message}). Check the connection, then run the upload again to continue.`;
 }
 

@@ -17,16 +17,33 @@ export function transferFailureOf(err: unknown, maxAttempts: number): { error: u
     case 'conflict':
       return { error: new AlreadyComplete(), recheck: false };
     case 'gone':
-      return { error: new UploadError('exam_deleted', 'The exam was deleted on the service while its files were being sent.'), recheck: false };
+      return {
+        error: new UploadError('exam_deleted', 'The exam was deleted on the service while its files were being sent.'),
+        recheck: false,
+      };
     case 'source':
-      return { error: new UploadError('file_unreadable', `A file could not be read: ${err.message}.`, false, { cause: err }), recheck: true };
+      return {
+        error: new UploadError('file_unreadable', `A file could not be read: ${err.message}.`, false, { cause: err }),
+        recheck: true,
+      };
     case 'size_mismatch':
-      return { error: new UploadError('storage_rejected', `Storage refused a file: ${err.message}.`, false, { cause: err }), recheck: true };
+      return {
+        error: new UploadError('storage_rejected', `Storage refused a file: ${err.message}.`, false, { cause: err }),
+        recheck: true,
+      };
     case 'rejected':
-      return { error: new UploadError('storage_rejected', `Storage refused a file: ${err.message}.`, false, { cause: err }), recheck: false };
+      return {
+        error: new UploadError('storage_rejected', `Storage refused a file: ${err.message}.`, false, { cause: err }),
+        recheck: false,
+      };
     case 'retryable':
       return {
-        error: new UploadError('network', `Sending stopped after ${maxAttempts} attempts (${err.message}). Run the upload again to continue where it stopped.`, true, { cause: err }),
+        error: new UploadError(
+          'network',
+          `Sending stopped after ${maxAttempts} attempts (${err.message}). Run the upload again to continue where it stopped.`,
+          true,
+          { cause: err },
+        ),
         recheck: false,
       };
   }
@@ -38,7 +55,12 @@ export function uploadFailureOf(err: unknown): UploadError {
   if (err instanceof ExamsPortError) {
     return err.kind === 'transient' || err.kind === 'rate_limited'
       ? new UploadError('network', transientFailureMessage(err), true, { cause: err }) // 5xx and unreachable are told apart
-      : new UploadError(err.kind === 'not_found' ? 'exam_deleted' : 'rejected', `The service refused the request: ${err.message}`, false, { cause: err });
+      : new UploadError(
+          err.kind === 'not_found' ? 'exam_deleted' : 'rejected',
+          `The service refused the request: ${err.message}`,
+          false,
+          { cause: err },
+        );
   }
   const e = err instanceof Error ? err : new Error(String(err));
   return new UploadError('network', `The upload stopped: ${e.message}. Run it again to continue.`, true, { cause: e });

@@ -5,7 +5,12 @@ import { cleanText, limitText } from '../dicom/clean-text';
 import { MAX_NAME_LENGTH, MAX_PATIENT_ID_LENGTH, MAX_PATIENT_NAME_LENGTH, MAX_REASON_LENGTH } from './limits';
 import type { ExamFields } from './ports';
 
-const LIMITS = { name: MAX_NAME_LENGTH, patient_name: MAX_PATIENT_NAME_LENGTH, patient_id: MAX_PATIENT_ID_LENGTH, reason: MAX_REASON_LENGTH } as const;
+const LIMITS = {
+  name: MAX_NAME_LENGTH,
+  patient_name: MAX_PATIENT_NAME_LENGTH,
+  patient_id: MAX_PATIENT_ID_LENGTH,
+  reason: MAX_REASON_LENGTH,
+} as const;
 type TextField = keyof typeof LIMITS;
 
 export type FieldCut = { field: TextField; from: number; to: number };
@@ -31,7 +36,12 @@ export function fitFieldsToService(fields: ExamFields): { fields: ExamFields; cu
   return { fields: out, cuts };
 }
 
-const LABEL: Record<TextField, string> = { name: 'exam name', patient_name: 'patient name', patient_id: 'patient ID', reason: 'reason' };
+const LABEL: Record<TextField, string> = {
+  name: 'exam name',
+  patient_name: 'patient name',
+  patient_id: 'patient ID',
+  reason: 'reason',
+};
 
 /** "The patient name has 10240 characters; the service keeps 200: it was cut to 200." */
 export function describeCut(c: FieldCut): string {

@@ -30,13 +30,17 @@ export function checkFileSync(f: PlannedFileRecord): void {
 
 function statFailure(f: PlannedFileRecord, err: unknown): UploadError {
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT' || code === 'ENOTDIR') return new UploadError('file_changed', `"${f.name}" was deleted after the upload was planned.`);
+  if (code === 'ENOENT' || code === 'ENOTDIR')
+    return new UploadError('file_changed', `"${f.name}" was deleted after the upload was planned.`);
   return new UploadError('file_unreadable', `"${f.name}" cannot be read (${code ?? 'error'}).`, false, { cause: err });
 }
 
 function compareStat(f: PlannedFileRecord, s: Stats): void {
   if (s.size !== f.size) {
-    throw new UploadError('file_changed', `"${f.name}" changed after the upload was planned (its size went from ${formatBytes(f.size)} to ${formatBytes(s.size)}).`);
+    throw new UploadError(
+      'file_changed',
+      `"${f.name}" changed after the upload was planned (its size went from ${formatBytes(f.size)} to ${formatBytes(s.size)}).`,
+    );
   }
   if (s.mtimeMs !== f.mtimeMs || (f.ino !== 0 && s.ino !== f.ino)) {
     throw new UploadError('file_changed', `"${f.name}" was modified or replaced after the upload was planned.`);

@@ -49,7 +49,11 @@ export async function sendFiles(ctx: TransferContext, signal: AbortSignal, agent
       const own = epoch.controller;
       ctx.emit({ type: 'file', index: i, name: f.name, progress: { state: 'sending', attempt: 1 } });
       try {
-        await putWithRetry(url, { size: f.size, open: () => openFileRange(f.path, f.size) }, ctx.putOptions(agents, own.signal, i, f.name));
+        await putWithRetry(
+          url,
+          { size: f.size, open: () => openFileRange(f.path, f.size) },
+          ctx.putOptions(agents, own.signal, i, f.name),
+        );
       } catch (err) {
         if (own.signal.aborted && !scopeSignal.aborted) {
           // Paused: the file goes back to the front of the queue.

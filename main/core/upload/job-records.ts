@@ -36,15 +36,32 @@ export function createdRecordOf(plan: PlannedRecord, c: CreatedExam): Extract<Jo
     const urls = c.upload_urls;
     if (!urls || urls.length !== plan.files.length || urls.some((u, i) => u.name !== plan.files[i]?.name)) return null;
     const expires = Math.min(...urls.map((u) => Date.parse(u.expires_at)));
-    return { t: 'created', exam_id: c.id, created_at: c.created_at, expires_at: Number.isFinite(expires) ? expires : Date.now() + 3_600_000, urls: urls.map((u) => u.url) };
+    return {
+      t: 'created',
+      exam_id: c.id,
+      created_at: c.created_at,
+      expires_at: Number.isFinite(expires) ? expires : Date.now() + 3_600_000,
+      urls: urls.map((u) => u.url),
+    };
   }
   if (!c.upload_url) return null;
   const expires = Date.parse(c.upload_url.expires_at);
-  return { t: 'created', exam_id: c.id, created_at: c.created_at, expires_at: Number.isFinite(expires) ? expires : Date.now() + 3_600_000, zip_url: c.upload_url.url };
+  return {
+    t: 'created',
+    exam_id: c.id,
+    created_at: c.created_at,
+    expires_at: Number.isFinite(expires) ? expires : Date.now() + 3_600_000,
+    zip_url: c.upload_url.url,
+  };
 }
 
 /** The summary line of a finished job. */
-export function summaryOf(plan: PlannedRecord, outcome: 'ready' | 'failed' | 'cancelled', examId: string | null, code?: string): SummaryRecord {
+export function summaryOf(
+  plan: PlannedRecord,
+  outcome: 'ready' | 'failed' | 'cancelled',
+  examId: string | null,
+  code?: string,
+): SummaryRecord {
   return {
     t: 'summary',
     job_id: plan.job_id,
@@ -62,12 +79,22 @@ export function summaryOf(plan: PlannedRecord, outcome: 'ready' | 'failed' | 'ca
 }
 
 /** What the journal already counts as sent: the progress tracker's starting point. */
-export function progressBaseline(state: JobState): { bytesTotal: number; filesTotal: number; bytesDone: number; filesDone: number } {
+export function progressBaseline(state: JobState): {
+  bytesTotal: number;
+  filesTotal: number;
+  bytesDone: number;
+  filesDone: number;
+} {
   const { plan, done, phase } = state;
   const filesTotal = plan.files.length;
   if (plan.mode === 'zip') {
     const sent = phase === 'uploaded' || phase === 'ready';
-    return { bytesTotal: plan.zip_size, filesTotal, bytesDone: sent ? plan.zip_size : 0, filesDone: phase === 'ready' ? filesTotal : 0 };
+    return {
+      bytesTotal: plan.zip_size,
+      filesTotal,
+      bytesDone: sent ? plan.zip_size : 0,
+      filesDone: phase === 'ready' ? filesTotal : 0,
+    };
   }
   if (phase === 'ready') return { bytesTotal: plan.bytes, filesTotal, bytesDone: plan.bytes, filesDone: filesTotal };
   let bytesDone = 0;

@@ -42,7 +42,12 @@ export function findFolderJobs(dataDir: string, root: string): FolderJobs {
     const first = readFirstRecord(path);
     if (!first || (first.t !== 'planned' && first.t !== 'summary') || first.root !== root) continue;
     // Extra takes of the folder are not uploads of it as an exam (target.ts).
-    if (first.t === 'planned' ? first.target !== undefined : first.exam_id !== null && parseTakeHandle(first.exam_id) !== null) continue;
+    if (
+      first.t === 'planned'
+        ? first.target !== undefined
+        : first.exam_id !== null && parseTakeHandle(first.exam_id) !== null
+    )
+      continue;
     if (first.t === 'summary') {
       out.finished.push(first);
       continue;
@@ -79,7 +84,11 @@ export function examIdsOfOtherJobs(dataDir: string, exceptPath: string): Set<str
  * Whether another job, held right now by a live process, has sent a create whose answer it has
  * not journaled yet: an exam that looks like an orphan may then be that job's, and is not touched.
  */
-export function anotherLiveJobIsCreating(dataDir: string, exceptPath: string, isHeld: (root: string) => boolean): boolean {
+export function anotherLiveJobIsCreating(
+  dataDir: string,
+  exceptPath: string,
+  isHeld: (root: string) => boolean,
+): boolean {
   for (const path of listJournals(dataDir, '')) {
     if (path === exceptPath) continue;
     try {
@@ -95,7 +104,11 @@ export function anotherLiveJobIsCreating(dataDir: string, exceptPath: string, is
 }
 
 /** Waits (up to two minutes) while another job held by a live process is between its create and its answer. */
-export async function waitWhileOthersCreate(dataDir: string, ownJournal: string, signal: AbortSignal | undefined): Promise<void> {
+export async function waitWhileOthersCreate(
+  dataDir: string,
+  ownJournal: string,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   const held = (root: string): boolean => lockHolder(dataDir, folderKey(root)) !== null;
   for (let i = 0; i < 240 && anotherLiveJobIsCreating(dataDir, ownJournal, held); i++) await sleep(500, signal);
 }

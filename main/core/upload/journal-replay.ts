@@ -64,7 +64,13 @@ export function applyRecord(s: JobState, r: JournalRecord): void {
     case 'created':
       s.phase = 'created';
       s.intent = null;
-      s.exam = { id: r.exam_id, createdAt: r.created_at, expiresAt: r.expires_at, urls: r.urls ?? null, zipUrl: r.zip_url ?? null };
+      s.exam = {
+        id: r.exam_id,
+        createdAt: r.created_at,
+        expiresAt: r.expires_at,
+        urls: r.urls ?? null,
+        zipUrl: r.zip_url ?? null,
+      };
       resetDone(s);
       return;
     case 'done':

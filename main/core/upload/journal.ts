@@ -12,7 +12,13 @@ import { PRIVATE_FILE_MODE } from '../private-fs';
 const examType = z.enum(EXAM_TYPES);
 const mode = z.enum(['files', 'zip']);
 
-const plannedFile = z.object({ name: z.string(), path: z.string(), size: z.number(), mtimeMs: z.number(), ino: z.number() });
+const plannedFile = z.object({
+  name: z.string(),
+  path: z.string(),
+  size: z.number(),
+  mtimeMs: z.number(),
+  ino: z.number(),
+});
 
 export const recordSchema = z.discriminatedUnion('t', [
   z.object({

@@ -9,12 +9,18 @@ export function isOrphanOf(e: ExamSummary, plan: PlannedRecord, notBefore: numbe
   if (e.status !== 'uploading' || e.name !== plan.fields.name) return false;
   if ((e.patient_id ?? '') !== (plan.fields.patient_id ?? '')) return false;
   if (e.upload_mode !== null && e.upload_mode !== plan.mode) return false;
-  if (plan.mode === 'files' && e.file_count !== null && e.file_count !== 0 && e.file_count !== plan.files.length) return false;
+  if (plan.mode === 'files' && e.file_count !== null && e.file_count !== 0 && e.file_count !== plan.files.length)
+    return false;
   const created = Date.parse(e.created_at);
   return !Number.isFinite(created) || created >= notBefore;
 }
 
 /** The exams of `recent` that the job's lost create may have made. */
-export function findOrphans(recent: readonly ExamSummary[], plan: PlannedRecord, notBefore: number, notThese: ReadonlySet<string>): ExamSummary[] {
+export function findOrphans(
+  recent: readonly ExamSummary[],
+  plan: PlannedRecord,
+  notBefore: number,
+  notThese: ReadonlySet<string>,
+): ExamSummary[] {
   return recent.filter((e) => isOrphanOf(e, plan, notBefore) && !notThese.has(e.id));
 }

@@ -32,14 +32,23 @@ export type JobPlan = {
   studyUids?: string[];
 };
 
-export type PlanInput = { root: string; fields: ExamFields; files: readonly PlanFileInput[]; mode: RequestedMode; studyUids?: readonly string[] };
+export type PlanInput = {
+  root: string;
+  fields: ExamFields;
+  files: readonly PlanFileInput[];
+  mode: RequestedMode;
+  studyUids?: readonly string[];
+};
 
 /** Stats the files, validates everything the service would refuse, and chooses the mode. */
 export async function planUpload(input: PlanInput): Promise<JobPlan> {
   validateFields(input.fields);
   if (input.files.length === 0) throw new UploadError('no_files', 'There are no files to upload.');
   if (input.files.length > MAX_FILES_PER_EXAM) {
-    throw new UploadError('too_many_files', `An exam can hold at most ${MAX_FILES_PER_EXAM} files; this one has ${input.files.length}. Split the folder into several uploads.`);
+    throw new UploadError(
+      'too_many_files',
+      `An exam can hold at most ${MAX_FILES_PER_EXAM} files; this one has ${input.files.length}. Split the folder into several uploads.`,
+    );
   }
   validateFileNames(input.files);
   const files = await statAll(input.files);
@@ -49,9 +58,21 @@ export async function planUpload(input: PlanInput): Promise<JobPlan> {
   if (input.mode === 'auto') mode = chooseMode(files, zipSize);
   else mode = input.mode;
   if (mode === 'zip' && zipSize > MAX_ZIP_BYTES) {
-    throw new UploadError('zip_too_large', `The ZIP would be ${formatBytes(zipSize)}, over the service's limit of 1 GB. Use files mode instead.`);
+    throw new UploadError(
+      'zip_too_large',
+      `The ZIP would be ${formatBytes(zipSize)}, over the service's limit of 1 GB. Use files mode instead.`,
+    );
   }
-  const plan: JobPlan = { root: input.root, fields: { ...input.fields }, requestedMode: input.mode, mode, files, bytes, zipSize, fingerprint: fingerprintOf(files) };
+  const plan: JobPlan = {
+    root: input.root,
+    fields: { ...input.fields },
+    requestedMode: input.mode,
+    mode,
+    files,
+    bytes,
+    zipSize,
+    fingerprint: fingerprintOf(files),
+  };
   if (input.studyUids && input.studyUids.length > 0) plan.studyUids = [...new Set(input.studyUids)].sort();
   return plan;
 }
@@ -60,7 +81,10 @@ export async function planUpload(input: PlanInput): Promise<JobPlan> {
 export function validateFields(fields: ExamFields): void {
   if (fields.name.trim() === '') throw new UploadError('name_required', 'The exam needs a name.');
   if (fields.name.length > MAX_NAME_LENGTH) {
-    throw new UploadError('name_too_long', `The exam name has ${fields.name.length} characters; the service accepts at most ${MAX_NAME_LENGTH}.`);
+    throw new UploadError(
+      'name_too_long',
+      `The exam name has ${fields.name.length} characters; the service accepts at most ${MAX_NAME_LENGTH}.`,
+    );
   }
 }
 
@@ -68,7 +92,13 @@ function validateFileNames(files: readonly PlanFileInput[]): void {
   const seen = new Set<string>();
   for (const f of files) {
     const n = f.name;
-    const bad = n === '' || n.length > MAX_FILE_NAME_LENGTH || n.startsWith('/') || n.includes('\\') || n.includes('\0') || n.split('/').some((s) => s === '..' || s === '.' || s === '');
+    const bad =
+      n === '' ||
+      n.length > MAX_FILE_NAME_LENGTH ||
+      n.startsWith('/') ||
+      n.includes('\\') ||
+      n.includes('\0') ||
+      n.split('/').some((s) => s === '..' || s === '.' || s === '');
     if (bad) throw new UploadError('invalid_file_name', `"${n}" cannot be used as a file name in an exam.`);
     if (seen.has(n)) throw new UploadError('duplicate_file_name', `"${n}" appears twice in the upload.`);
     seen.add(n);
@@ -97,7 +127,12 @@ async function statPlanned(f: PlanFileInput): Promise<PlannedFile> {
     return { name: f.name, path: f.path, size: s.size, mtimeMs: s.mtimeMs, ino: s.ino };
   } catch (err) {
     if (err instanceof UploadError) throw err;
-    throw new UploadError('file_unreadable', `"${f.name}" cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}).`, false, { cause: err });
+    throw new UploadError(
+      'file_unreadable',
+      `"${f.name}" cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}).`,
+      false,
+      { cause: err },
+    );
   }
 }
 
@@ -112,7 +147,10 @@ export function fingerprintOf(files: readonly PlannedFile[]): string {
 /** Identity of what an exam is created with (fields and mode), kept in finished jobs without the values. */
 export function settingsHash(fields: ExamFields, mode: UploadMode): string {
   const keys = Object.keys(fields).sort() as (keyof ExamFields)[];
-  return createHash('sha256').update(JSON.stringify([mode, keys.map((k) => [k, fields[k] ?? null])]), 'utf8').digest('hex').slice(0, 32);
+  return createHash('sha256')
+    .update(JSON.stringify([mode, keys.map((k) => [k, fields[k] ?? null])]), 'utf8')
+    .digest('hex')
+    .slice(0, 32);
 }
 
 /** "12.3 MB" style sizes for messages (decimal units, as clinic staff read them). */

@@ -34,7 +34,8 @@ export function incompleteFiles(scan: ScanResult): IncompleteFile[] {
   const out: IncompleteFile[] = [];
   for (const study of scan.studies) {
     for (const series of study.series) {
-      for (const f of series.file_list) if (!f.complete) out.push({ path: f.path, name: name(f.path), reason: 'cut_short' });
+      for (const f of series.file_list)
+        if (!f.complete) out.push({ path: f.path, name: name(f.path), reason: 'cut_short' });
     }
   }
   for (const s of scan.skipped) {
@@ -75,7 +76,12 @@ export function withoutIncomplete(scan: ScanResult, files: readonly IncompleteFi
           return { ...s, file_list, files: file_list.length, bytes: file_list.reduce((n, f) => n + f.size, 0) };
         })
         .filter((s) => s.files > 0);
-      return { ...study, series, files: series.reduce((n, s) => n + s.files, 0), bytes: series.reduce((n, s) => n + s.bytes, 0) };
+      return {
+        ...study,
+        series,
+        files: series.reduce((n, s) => n + s.files, 0),
+        bytes: series.reduce((n, s) => n + s.bytes, 0),
+      };
     })
     .filter((s) => s.files > 0);
   return { ...scan, studies, skipped: scan.skipped.filter((s) => !drop.has(s.path)) };
@@ -87,6 +93,10 @@ export function withoutIncomplete(scan: ScanResult, files: readonly IncompleteFi
  * relative to the study's folder.
  */
 export function studyIncompleteFiles(study: Study, skipped: readonly Skipped[]): IncompleteFile[] {
-  const sub: ScanResult = { root: study.root, studies: [study], skipped: skipped.filter((s) => s.path === study.root || s.path.startsWith(study.root + sep)) };
+  const sub: ScanResult = {
+    root: study.root,
+    studies: [study],
+    skipped: skipped.filter((s) => s.path === study.root || s.path.startsWith(study.root + sep)),
+  };
   return incompleteFiles(sub);
 }

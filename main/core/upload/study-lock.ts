@@ -24,10 +24,18 @@ import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../private-fs';
 import { sleep } from '../api/retry';
 import { UploadError } from './upload-errors';
 
-const holderSchema = z.object({ pid: z.number().int(), started: z.string().nullable(), host: z.string(), nonce: z.string(), key: z.string(), at: z.string() });
+const holderSchema = z.object({
+  pid: z.number().int(),
+  started: z.string().nullable(),
+  host: z.string(),
+  nonce: z.string(),
+  key: z.string(),
+  at: z.string(),
+});
 export type LockHolder = z.infer<typeof holderSchema>;
 
-export type StudyLockOutcome = { kind: 'acquired'; lock: StudyLock } | { kind: 'held'; holder: LockHolder; key: string };
+export type StudyLockOutcome =
+  { kind: 'acquired'; lock: StudyLock } | { kind: 'held'; holder: LockHolder; key: string };
 
 export type AcquireOptions = {
   /** Keep trying this long while another process holds a key (default 0: answer at once). */
@@ -160,7 +168,8 @@ function tryOne(dir: string, key: string, h: string, holder: LockHolder): OneRes
         const current = readHolder(join(dir, `${h}.${top}`));
         if (current === 'missing') continue; // Superseded between listing and reading: look again.
         // An unreadable holder file can only be damage from outside; treat it as abandoned.
-        if (current !== null && current.nonce !== holder.nonce && !holderIsGone(current)) return { ok: false, holder: current };
+        if (current !== null && current.nonce !== holder.nonce && !holderIsGone(current))
+          return { ok: false, holder: current };
       }
       const target = top + 1;
       try {
@@ -206,7 +215,14 @@ function tryAll(dataDir: string, keys: readonly string[]): StudyLockOutcome {
   const taken: { key: string; h: string; gen: number }[] = [];
   for (const key of sorted) {
     const h = hashOf(key);
-    const holder: LockHolder = { pid: process.pid, started: ownStart, host: hostname(), nonce, key, at: new Date().toISOString() };
+    const holder: LockHolder = {
+      pid: process.pid,
+      started: ownStart,
+      host: hostname(),
+      nonce,
+      key,
+      at: new Date().toISOString(),
+    };
     const r = tryOne(dir, key, h, holder);
     if (!r.ok) {
       new StudyLock(dir, nonce, taken).release();
@@ -222,7 +238,11 @@ function tryAll(dataDir: string, keys: readonly string[]): StudyLockOutcome {
  * pid when another live process (or another job of this one) has any of them, after waiting up to
  * `waitMs`. A lock whose holder died (even by kill -9 or a power cut) is taken over.
  */
-export async function acquireStudyLock(dataDir: string, keys: readonly string[], options: AcquireOptions = {}): Promise<StudyLockOutcome> {
+export async function acquireStudyLock(
+  dataDir: string,
+  keys: readonly string[],
+  options: AcquireOptions = {},
+): Promise<StudyLockOutcome> {
   const deadline = Date.now() + (options.waitMs ?? 0);
   for (;;) {
     options.signal?.throwIfAborted();

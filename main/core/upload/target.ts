@@ -15,7 +15,14 @@ import type { ApiClient } from '../api';
 import { toPortError } from './api-port';
 import { UploadError } from './upload-errors';
 import type { EngineOptions } from './engine-types';
-import { type CallOptions, type CreatedExam, type ExamFields, type ExamSummary, type ExamsPort, ExamsPortError } from './ports';
+import {
+  type CallOptions,
+  type CreatedExam,
+  type ExamFields,
+  type ExamSummary,
+  type ExamsPort,
+  ExamsPortError,
+} from './ports';
 
 /** Where a job uploads to. Absent (undefined) means a new exam. */
 export type UploadTarget = { kind: 'extra'; exam_id: string; label: string };
@@ -44,7 +51,8 @@ export function extraTakePort(client: Pick<ApiClient, 'exams'>, target: UploadTa
   const opts = (o?: CallOptions) => ({ signal: o?.signal, onRateLimit: 'throw' as const });
   const own = (handle: string): number => {
     const t = parseTakeHandle(handle);
-    if (!t || t.examId !== target.exam_id) throw new ExamsPortError('rejected', 'This upload does not belong to that exam.');
+    if (!t || t.examId !== target.exam_id)
+      throw new ExamsPortError('rejected', 'This upload does not belong to that exam.');
     return t.index;
   };
   // Takes found by the orphan search: they can never be filled, and must not be replaced.
@@ -119,7 +127,15 @@ export function extraTakePort(client: Pick<ApiClient, 'exams'>, target: UploadTa
           if (take.status === 'ready' || take.label !== target.label) continue;
           const id = takeHandle(target.exam_id, take.index);
           orphans.add(id);
-          out.push({ id, name: fields.name, status: 'uploading', patient_id: fields.patient_id ?? null, file_count: take.file_count ?? null, upload_mode: 'files', created_at: take.created_at ?? '' });
+          out.push({
+            id,
+            name: fields.name,
+            status: 'uploading',
+            patient_id: fields.patient_id ?? null,
+            file_count: take.file_count ?? null,
+            upload_mode: 'files',
+            created_at: take.created_at ?? '',
+          });
         }
         return out;
       }),

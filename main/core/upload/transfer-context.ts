@@ -17,7 +17,12 @@ export type TransferContext = {
   tracker: ProgressTracker;
   waitIfPaused(signal: AbortSignal): Promise<void>;
   checkFiles(indices: readonly number[]): Promise<void>;
-  putOptions(agents: TransferAgents, signal: AbortSignal, index: number, name: string): Parameters<typeof putWithRetry>[2];
+  putOptions(
+    agents: TransferAgents,
+    signal: AbortSignal,
+    index: number,
+    name: string,
+  ): Parameters<typeof putWithRetry>[2];
   transferFailure(err: unknown, files: number[]): Promise<unknown>;
   emit(e: UploadEvent): void;
 };

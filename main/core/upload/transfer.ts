@@ -124,17 +124,31 @@ export function putOnce(url: string, body: PutBody, opts: PutOptions): Promise<v
     const onAbort = (): void => finish(abortReason(signal));
     signal?.addEventListener('abort', onAbort, { once: true });
 
-    const stallTimer = setInterval(() => {
-      if (!throttled && Date.now() - lastActivity > opts.stallTimeoutMs) {
-        finish(new TransferError('retryable', `no progress for ${Math.round(opts.stallTimeoutMs / 1000)} s (stalled)`));
-      }
-    }, Math.max(50, Math.min(1000, opts.stallTimeoutMs / 4)));
+    const stallTimer = setInterval(
+      () => {
+        if (!throttled && Date.now() - lastActivity > opts.stallTimeoutMs) {
+          finish(
+            new TransferError('retryable', `no progress for ${Math.round(opts.stallTimeoutMs / 1000)} s (stalled)`),
+          );
+        }
+      },
+      Math.max(50, Math.min(1000, opts.stallTimeoutMs / 4)),
+    );
 
     req.on('response', (res: IncomingMessage) => readAnswer(res, touch, finish));
     req.on('error', (e: NodeJS.ErrnoException) => {
       finish(new TransferError('retryable', `connection failed: ${e.code ?? e.message}`, undefined, { cause: e }));
     });
-    sendBody({ source, req, body, opts, touch, isSettled: () => settled, setThrottled: (t) => void (throttled = t), finish });
+    sendBody({
+      source,
+      req,
+      body,
+      opts,
+      touch,
+      isSettled: () => settled,
+      setThrottled: (t) => void (throttled = t),
+      finish,
+    });
   });
 }
 
@@ -151,7 +165,9 @@ function readAnswer(res: IncomingMessage, touch: () => void, finish: (err?: Erro
       kept += c.length;
     }
   });
-  res.on('error', (e) => finish(new TransferError('retryable', `response interrupted: ${e.message}`, status, { cause: e })));
+  res.on('error', (e) =>
+    finish(new TransferError('retryable', `response interrupted: ${e.message}`, status, { cause: e })),
+  );
   res.on('end', () => {
     if (status >= 200 && status < 300) finish();
     else finish(classifyStatus(status, Buffer.concat(chunks).toString('utf8')));
@@ -189,8 +205,23 @@ function sendBody({ source, req, body, opts, touch, isSettled, setThrottled, fin
   const done = (err: Error | null): void => {
     if (!err || isSettled()) return;
     if (sourceFailed || lengthWrong) {
-      finish(new TransferError('source', `cannot read the file: ${(err as NodeJS.ErrnoException).code ?? err.message}`, undefined, { cause: err }));
-    } else finish(new TransferError('retryable', `upload interrupted: ${(err as NodeJS.ErrnoException).code ?? err.message}`, undefined, { cause: err }));
+      finish(
+        new TransferError(
+          'source',
+          `cannot read the file: ${(err as NodeJS.ErrnoException).code ?? err.message}`,
+          undefined,
+          { cause: err },
+        ),
+      );
+    } else
+      finish(
+        new TransferError(
+          'retryable',
+          `upload interrupted: ${(err as NodeJS.ErrnoException).code ?? err.message}`,
+          undefined,
+          { cause: err },
+        ),
+      );
   };
 
   if (!bucket) {
@@ -248,7 +279,8 @@ function classifyStatus(status: number, text: string): TransferError {
   }
   const what = `storage answered ${status}${code ? ` ${code}` : ''}`;
   if (status === 408 || status === 429 || status >= 500) return new TransferError('retryable', what, status);
-  if (status === 403 && (code === 'url_expired' || /expired/i.test(text))) return new TransferError('expired', what, status);
+  if (status === 403 && (code === 'url_expired' || /expired/i.test(text)))
+    return new TransferError('expired', what, status);
   if (status === 400 && code === 'size_mismatch') return new TransferError('size_mismatch', what, status);
   if (status === 404) return new TransferError('gone', what, status);
   if (status === 409) return new TransferError('conflict', what, status);

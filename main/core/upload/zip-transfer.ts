@@ -20,7 +20,11 @@ export async function sendZip(ctx: TransferContext, signal: AbortSignal, agents:
     const s = own.signal;
     ctx.inflight.add(own);
     try {
-      await putWithRetry(exam.zipUrl, { size: plan.zip_size, open: () => createZipStream(plan.files) }, ctx.putOptions(agents, s, -1, 'archive.zip'));
+      await putWithRetry(
+        exam.zipUrl,
+        { size: plan.zip_size, open: () => createZipStream(plan.files) },
+        ctx.putOptions(agents, s, -1, 'archive.zip'),
+      );
     } catch (err) {
       if (own.signal.aborted && !signal.aborted) continue;
       throw await ctx.transferFailure(err, all);

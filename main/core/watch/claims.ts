@@ -36,8 +36,23 @@ export type ClaimOptions = {
   heartbeatMs?: number;
 };
 
-const claimSchema = z.object({ agent: z.string(), host: z.string(), pid: z.number().int(), study_uid: z.string(), fingerprint: z.string(), claimed_at: z.string() });
-const doneSchema = z.object({ agent: z.string(), study_uid: z.string(), fingerprint: z.string(), exam_id: z.string().min(1), files: z.number(), bytes: z.number(), at: z.string() });
+const claimSchema = z.object({
+  agent: z.string(),
+  host: z.string(),
+  pid: z.number().int(),
+  study_uid: z.string(),
+  fingerprint: z.string(),
+  claimed_at: z.string(),
+});
+const doneSchema = z.object({
+  agent: z.string(),
+  study_uid: z.string(),
+  fingerprint: z.string(),
+  exam_id: z.string().min(1),
+  files: z.number(),
+  bytes: z.number(),
+  at: z.string(),
+});
 export type DoneMarker = z.infer<typeof doneSchema>;
 type ClaimContent = z.infer<typeof claimSchema>;
 
@@ -167,15 +182,29 @@ export class Claim {
  * Writes the done marker of a study (temp file + rename): every agent watching the folder skips the
  * study from then on. Throws a message naming the exam when it cannot be written.
  */
-export async function writeDoneMarker(exportDir: string, key: LedgerKey, done: { agentId: string; examId: string; files: number; bytes: number }): Promise<void> {
-  const marker: DoneMarker = { agent: done.agentId, study_uid: key.study_uid, fingerprint: key.fingerprint, exam_id: done.examId, files: done.files, bytes: done.bytes, at: new Date().toISOString() };
+export async function writeDoneMarker(
+  exportDir: string,
+  key: LedgerKey,
+  done: { agentId: string; examId: string; files: number; bytes: number },
+): Promise<void> {
+  const marker: DoneMarker = {
+    agent: done.agentId,
+    study_uid: key.study_uid,
+    fingerprint: key.fingerprint,
+    exam_id: done.examId,
+    files: done.files,
+    bytes: done.bytes,
+    at: new Date().toISOString(),
+  };
   const target = join(exportDir, doneName(studyHash(key.study_uid)));
   try {
     // Readable by the other workstations' accounts on the share: it holds no patient data.
     await writeFileAtomic(target, `${JSON.stringify(marker)}\n`, { mode: 0o644 });
   } catch (e) {
     // The exam exists either way; without a marker another agent could upload again, so say so.
-    throw new Error(`uploaded as ${done.examId}, but the done marker could not be written: ${e instanceof Error ? e.message : String(e)}`);
+    throw new Error(
+      `uploaded as ${done.examId}, but the done marker could not be written: ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
 }
 
@@ -184,7 +213,11 @@ export async function writeDoneMarker(exportDir: string, key: LedgerKey, done: {
  * live claim, `held` when another agent is at it, `done` when a done marker exists (unless `force`,
  * used when staff chose to upload a changed study again), or `unclaimable` for a read-only folder.
  */
-export async function tryClaim(exportDir: string, key: LedgerKey, options: ClaimOptions & { force?: boolean }): Promise<ClaimOutcome> {
+export async function tryClaim(
+  exportDir: string,
+  key: LedgerKey,
+  options: ClaimOptions & { force?: boolean },
+): Promise<ClaimOutcome> {
   const staleAfterMs = options.staleAfterMs ?? 3 * 60_000;
   const heartbeatMs = options.heartbeatMs ?? 20_000;
   const h = studyHash(key.study_uid);
@@ -217,7 +250,14 @@ export async function tryClaim(exportDir: string, key: LedgerKey, options: Claim
   }
 
   const path = join(exportDir, `${claimPrefix(h)}${nextGen}`);
-  const content: ClaimContent = { agent: options.agentId, host: hostname(), pid: process.pid, study_uid: key.study_uid, fingerprint: key.fingerprint, claimed_at: new Date().toISOString() };
+  const content: ClaimContent = {
+    agent: options.agentId,
+    host: hostname(),
+    pid: process.pid,
+    study_uid: key.study_uid,
+    fingerprint: key.fingerprint,
+    claimed_at: new Date().toISOString(),
+  };
   try {
     const handle = await open(path, 'wx');
     try {
@@ -232,7 +272,8 @@ export async function tryClaim(exportDir: string, key: LedgerKey, options: Claim
       const holder = await readJson<ClaimContent>(path, claimSchema);
       return { kind: 'held', by: holder?.agent ?? 'another agent' };
     }
-    if (code !== undefined && READ_ONLY_CODES.has(code)) return { kind: 'unclaimable', reason: `the export folder is not writable (${code})` };
+    if (code !== undefined && READ_ONLY_CODES.has(code))
+      return { kind: 'unclaimable', reason: `the export folder is not writable (${code})` };
     throw e;
   }
 

@@ -44,12 +44,26 @@ export async function incompleteReasons(scan: ScanResult, snapshot: Snapshot): P
     }
     if (study.modality !== 'MESH') dicomFileCount += files.length;
     if (study.expected_files !== undefined && study.files < study.expected_files) {
-      reasons.push({ kind: 'fewer_files_than_dicomdir', study_uid: study.study_uid, files: study.files, expected: study.expected_files });
+      reasons.push({
+        kind: 'fewer_files_than_dicomdir',
+        study_uid: study.study_uid,
+        files: study.files,
+        expected: study.expected_files,
+      });
     }
   }
   // A DICOMDIR may list a study none of whose files has arrived yet.
-  if (scan.dicomdir_instances !== undefined && dicomFileCount < scan.dicomdir_instances && !reasons.some((r) => r.kind === 'fewer_files_than_dicomdir')) {
-    reasons.push({ kind: 'fewer_files_than_dicomdir', study_uid: '', files: dicomFileCount, expected: scan.dicomdir_instances });
+  if (
+    scan.dicomdir_instances !== undefined &&
+    dicomFileCount < scan.dicomdir_instances &&
+    !reasons.some((r) => r.kind === 'fewer_files_than_dicomdir')
+  ) {
+    reasons.push({
+      kind: 'fewer_files_than_dicomdir',
+      study_uid: '',
+      files: dicomFileCount,
+      expected: scan.dicomdir_instances,
+    });
   }
   const tails = await mapLimited(dicomFiles, TAIL_CHECKS_AT_ONCE, encapsulationComplete);
   tails.forEach((whole, i) => {

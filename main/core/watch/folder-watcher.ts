@@ -38,7 +38,11 @@ export type FolderWatcherOptions = {
 
 const DEFAULT_POLL_MS = 2000;
 
-const isFolder = (path: string): Promise<boolean> => stat(path).then((s) => s.isDirectory(), () => false);
+const isFolder = (path: string): Promise<boolean> =>
+  stat(path).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
 
 type Candidate = {
   /** The top-level folder name, or '' for the loose files of the watched folder. */
@@ -229,7 +233,8 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     const snap = await takeSnapshot(c.path, c.key !== '');
     if (!snap) {
       this.candidates.delete(c.key);
-      if (c.revision > 0 || c.waitingSignature !== undefined) this.emit('export:removed', { folderId: this.config.id, exportPath: c.path });
+      if (c.revision > 0 || c.waitingSignature !== undefined)
+        this.emit('export:removed', { folderId: this.config.id, exportPath: c.path });
       return undefined;
     }
     const now = Date.now();
@@ -267,7 +272,13 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
       const signature = JSON.stringify(reasons);
       if (signature !== c.waitingSignature) {
         c.waitingSignature = signature;
-        this.emit('export:waiting', { folderId: this.config.id, exportPath: c.path, reasons, studies: scan.studies, skipped: scan.skipped.filter((s) => !isMarkerFile(s.path)) });
+        this.emit('export:waiting', {
+          folderId: this.config.id,
+          exportPath: c.path,
+          reasons,
+          studies: scan.studies,
+          skipped: scan.skipped.filter((s) => !isMarkerFile(s.path)),
+        });
       }
       return this.recheckMs;
     }
@@ -296,7 +307,9 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     try {
       if (c.key !== '') return await scanFolder(c.path);
       // Loose files: only the watched folder's own files, not its sub-folders (other exports).
-      const names = (await readdir(c.path, { withFileTypes: true })).filter((e) => e.isFile() && !e.name.startsWith(MARKER_PREFIX));
+      const names = (await readdir(c.path, { withFileTypes: true })).filter(
+        (e) => e.isFile() && !e.name.startsWith(MARKER_PREFIX),
+      );
       const probes: FileProbe[] = [];
       for (const e of names) probes.push(await readDicomHeader(join(c.path, e.name)));
       return groupProbes(c.path, probes);

@@ -34,7 +34,9 @@ export type LedgerEntry = z.infer<typeof entrySchema>;
 
 /** The ledger key of a study (its UID and the fingerprint of its files). */
 export function ledgerKey(study: Study | LedgerKey): LedgerKey {
-  return 'fingerprint' in study ? { study_uid: study.study_uid, fingerprint: study.fingerprint } : { study_uid: study.study_uid, fingerprint: studyFingerprint(study) };
+  return 'fingerprint' in study
+    ? { study_uid: study.study_uid, fingerprint: study.fingerprint }
+    : { study_uid: study.study_uid, fingerprint: studyFingerprint(study) };
 }
 
 /** An append-only JSONL ledger; several processes may share the file (each re-reads what the others appended). */
@@ -79,7 +81,11 @@ export class Ledger {
   }
 
   /** Records that the study was uploaded as `examId`; durable (fsynced) when the promise resolves. */
-  async record(study: Study | (LedgerKey & { files?: number; bytes?: number }), examId: string, source: LedgerEntry['source'] = 'uploaded'): Promise<void> {
+  async record(
+    study: Study | (LedgerKey & { files?: number; bytes?: number }),
+    examId: string,
+    source: LedgerEntry['source'] = 'uploaded',
+  ): Promise<void> {
     const key = ledgerKey(study);
     const entry: LedgerEntry = {
       v: 1,

@@ -56,7 +56,14 @@ export type StudyRouterOptions = {
   heldRetryMs?: number;
 };
 
-type Task = { folder: WatchFolderConfig; exportPath: string; study: Study; skipped: readonly Skipped[]; key: LedgerKey; heldBy?: string };
+type Task = {
+  folder: WatchFolderConfig;
+  exportPath: string;
+  study: Study;
+  skipped: readonly Skipped[];
+  key: LedgerKey;
+  heldBy?: string;
+};
 
 const taskId = (t: Task): string => `${t.exportPath}\0${t.key.study_uid}\0${t.key.fingerprint}`;
 const asError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)));
@@ -78,7 +85,13 @@ export class StudyRouter extends EventEmitter<StudyRouterEvents> {
   /** Looks at every study of a complete export (from `export:ready` or `export:changed`). */
   offer(folder: WatchFolderConfig, ready: ExportReady): void {
     for (const study of ready.studies) {
-      this.enqueue({ folder, exportPath: ready.exportPath, study, skipped: ready.skipped, key: { study_uid: study.study_uid, fingerprint: studyFingerprint(study) } });
+      this.enqueue({
+        folder,
+        exportPath: ready.exportPath,
+        study,
+        skipped: ready.skipped,
+        key: { study_uid: study.study_uid, fingerprint: studyFingerprint(study) },
+      });
     }
   }
 
@@ -116,7 +129,12 @@ export class StudyRouter extends EventEmitter<StudyRouterEvents> {
       try {
         await this.route(task);
       } catch (e) {
-        this.emit('study:failed', { folderId: task.folder.id, exportPath: task.exportPath, study: task.study, error: asError(e) });
+        this.emit('study:failed', {
+          folderId: task.folder.id,
+          exportPath: task.exportPath,
+          study: task.study,
+          error: asError(e),
+        });
       } finally {
         this.queued.delete(taskId(task));
       }
@@ -140,11 +158,22 @@ export class StudyRouter extends EventEmitter<StudyRouterEvents> {
         void claim?.release();
         return;
       }
-      this.emit('study:detected', { folder, exportPath, study, exam_type: examType, skipped: task.skipped, action, changedFrom, claim, key });
+      this.emit('study:detected', {
+        folder,
+        exportPath,
+        study,
+        exam_type: examType,
+        skipped: task.skipped,
+        action,
+        changedFrom,
+        claim,
+        key,
+      });
     };
     const { ledger } = this.options;
     const status = await ledger.status(key);
-    if (status.kind === 'uploaded') return void this.emit('study:skipped', { ...ref, reason: 'already_uploaded', exam_id: status.exam_id });
+    if (status.kind === 'uploaded')
+      return void this.emit('study:skipped', { ...ref, reason: 'already_uploaded', exam_id: status.exam_id });
     if (status.kind === 'changed') return detected('review', status.exam_id, null);
     if (folder.mode === 'review') return detected('review', null, null);
 
@@ -153,7 +182,11 @@ export class StudyRouter extends EventEmitter<StudyRouterEvents> {
       case 'done':
         if (!outcome.same) return detected('review', outcome.marker.exam_id, null);
         await ledger.record({ ...key, files: study.files, bytes: study.bytes }, outcome.marker.exam_id, 'elsewhere');
-        return void this.emit('study:skipped', { ...ref, reason: 'uploaded_elsewhere', exam_id: outcome.marker.exam_id });
+        return void this.emit('study:skipped', {
+          ...ref,
+          reason: 'uploaded_elsewhere',
+          exam_id: outcome.marker.exam_id,
+        });
       case 'held':
         // This agent's own claim: its upload of the export's earlier files is superseded by these.
         if (outcome.by === this.options.claims.agentId) return detected('auto', null, null);

@@ -8,7 +8,12 @@ const PREFIX_BYTES = 4096;
 const TAIL_SEARCH_BYTES = 64 * 1024;
 // Transfer syntaxes whose Pixel Data carries an explicit length (checked by the header reader),
 // and deflate, whose whole data set is compressed and cannot be checked cheaply.
-const NOT_ENCAPSULATED = new Set(['1.2.840.10008.1.2', '1.2.840.10008.1.2.1', '1.2.840.10008.1.2.2', '1.2.840.10008.1.2.1.99']);
+const NOT_ENCAPSULATED = new Set([
+  '1.2.840.10008.1.2',
+  '1.2.840.10008.1.2.1',
+  '1.2.840.10008.1.2.2',
+  '1.2.840.10008.1.2.1.99',
+]);
 const LONG_LENGTH_VRS = new Set(['OB', 'OD', 'OF', 'OL', 'OV', 'OW', 'SQ', 'SV', 'UC', 'UN', 'UR', 'UT', 'UV']);
 // (FFFE,E0DD) with length 0, little endian.
 const SEQUENCE_DELIMITER = Buffer.from([0xfe, 0xff, 0xdd, 0xe0, 0, 0, 0, 0]);
@@ -37,7 +42,9 @@ export function metaTransferSyntax(b: Uint8Array): string {
     }
     if (element === 0x0010) {
       if (valueAt + length > b.length) return '';
-      return Buffer.from(b.subarray(valueAt, valueAt + length)).toString('latin1').replace(/[\0 ]+$/, '');
+      return Buffer.from(b.subarray(valueAt, valueAt + length))
+        .toString('latin1')
+        .replace(/[\0 ]+$/, '');
     }
     at = valueAt + length;
   }

@@ -32,7 +32,13 @@ export function App({ transport }: { transport: Transport }) {
   // Hash routes: both the app:// protocol and the bridge serve one index.html.
   const [router] = useState(() => createHashRouter(routes));
   const [queryClient] = useState(
-    () => new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 10_000 }, mutations: { retry: 0 } } }),
+    () =>
+      new QueryClient({
+        defaultOptions: {
+          queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 10_000 },
+          mutations: { retry: 0 },
+        },
+      }),
   );
   return (
     <MantineProvider theme={theme} defaultColorScheme="light" cssVariablesResolver={cssVariablesResolver}>

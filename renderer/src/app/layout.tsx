@@ -21,14 +21,34 @@ function Nav() {
   const uploads = useUploads().data ?? [];
   const review = inbox.filter((i) => i.status === 'review').length;
   // A job waiting to retry by itself (retry_at) still counts as running, not as needing attention.
-  const running = uploads.filter((u) => ACTIVE_PHASES.has(u.phase) || (u.phase === 'failed' && u.retry_at !== null)).length;
+  const running = uploads.filter(
+    (u) => ACTIVE_PHASES.has(u.phase) || (u.phase === 'failed' && u.retry_at !== null),
+  ).length;
   const failed = uploads.filter((u) => u.phase === 'failed' && u.retry_at === null).length;
   const items = [
-    { to: '/inbox', label: t('nav.inbox'), badge: review > 0 ? <Badge size="sm" circle>{review}</Badge> : null },
+    {
+      to: '/inbox',
+      label: t('nav.inbox'),
+      badge:
+        review > 0 ? (
+          <Badge size="sm" circle>
+            {review}
+          </Badge>
+        ) : null,
+    },
     {
       to: '/uploads',
       label: t('nav.uploads'),
-      badge: failed > 0 ? <Badge size="sm" color="red.9" circle>{failed}</Badge> : running > 0 ? <Badge size="sm" circle>{running}</Badge> : null,
+      badge:
+        failed > 0 ? (
+          <Badge size="sm" color="red.9" circle>
+            {failed}
+          </Badge>
+        ) : running > 0 ? (
+          <Badge size="sm" circle>
+            {running}
+          </Badge>
+        ) : null,
     },
     { to: '/exams', label: t('exams.nav'), badge: null },
     { to: '/account', label: t('nav.account'), badge: null },
@@ -100,7 +120,14 @@ export function Layout() {
       </AppShell.Navbar>
       <AppShell.Main id="main" tabIndex={-1}>
         {connection === 'lost' && (
-          <Alert color="red" variant="filled" mb="md" role="alert" title={t('connection.lostTitle')} data-testid="connection-lost">
+          <Alert
+            color="red"
+            variant="filled"
+            mb="md"
+            role="alert"
+            title={t('connection.lostTitle')}
+            data-testid="connection-lost"
+          >
             {t('connection.lostBody')}
           </Alert>
         )}

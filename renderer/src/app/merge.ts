@@ -45,7 +45,10 @@ export function upsertNewer<T extends Versioned>(list: readonly T[] | undefined,
  * Reads a list, then merges it with the cache as it is when the read answers (not as it was when
  * the read started): a push that arrived while the read was on its way is kept when newer.
  */
-export async function readKeepingNewer<T extends Versioned>(read: () => Promise<readonly T[]>, cached: () => readonly T[] | undefined): Promise<T[]> {
+export async function readKeepingNewer<T extends Versioned>(
+  read: () => Promise<readonly T[]>,
+  cached: () => readonly T[] | undefined,
+): Promise<T[]> {
   const fresh = await read();
   return preferNewer(cached(), fresh);
 }

@@ -29,7 +29,16 @@ const clock = new PushClock();
 function useCallQuery<M extends MethodName>(key: readonly string[], name: M, args: MethodArgs<M>, enabled = true) {
   const t = useTransport();
   const qc = useQueryClient();
-  return useQuery<MethodResult<M>, ContractError>({ queryKey: key, queryFn: () => clock.read(key, () => t.call(name, args), () => qc.getQueryData<MethodResult<M>>(key)), enabled });
+  return useQuery<MethodResult<M>, ContractError>({
+    queryKey: key,
+    queryFn: () =>
+      clock.read(
+        key,
+        () => t.call(name, args),
+        () => qc.getQueryData<MethodResult<M>>(key),
+      ),
+    enabled,
+  });
 }
 
 export const useAppInfo = () => useCallQuery(keys.app, 'app:info', {});
@@ -44,13 +53,22 @@ export function useUploads() {
   const qc = useQueryClient();
   return useQuery<MethodResult<'uploads:list'>, ContractError>({
     queryKey: keys.uploads,
-    queryFn: () => readKeepingNewer(() => t.call('uploads:list', {}), () => qc.getQueryData<MethodResult<'uploads:list'>>(keys.uploads)),
+    queryFn: () =>
+      readKeepingNewer(
+        () => t.call('uploads:list', {}),
+        () => qc.getQueryData<MethodResult<'uploads:list'>>(keys.uploads),
+      ),
   });
 }
 
 /** The latest rate-limit reading: pushed by `account:rate`, or the one `account:get` answered if newer. */
 export function useRate(fromAccount?: RateState): RateState | undefined {
-  const pushed = useQuery<RateState | null>({ queryKey: keys.rate, queryFn: () => null, staleTime: Infinity, enabled: false }).data;
+  const pushed = useQuery<RateState | null>({
+    queryKey: keys.rate,
+    queryFn: () => null,
+    staleTime: Infinity,
+    enabled: false,
+  }).data;
   return newerRate(pushed, fromAccount);
 }
 
@@ -70,7 +88,9 @@ export function useCall<M extends MethodName>(
 /** Keeps the caches in step with what main pushes, and refetches everything after a break in the stream. */
 export function bindEvents(t: Transport, qc: QueryClient): () => void {
   const offs = [
-    t.on('uploads:state', (changed) => qc.setQueryData(keys.uploads, (old: MethodResult<'uploads:list'> | undefined) => upsertNewer(old, changed))),
+    t.on('uploads:state', (changed) =>
+      qc.setQueryData(keys.uploads, (old: MethodResult<'uploads:list'> | undefined) => upsertNewer(old, changed)),
+    ),
     t.on('inbox:changed', (items) => {
       clock.mark(keys.inbox);
       qc.setQueryData(keys.inbox, items);

@@ -2,7 +2,8 @@ import { Anchor, createTheme } from '@mantine/core';
 import type { CSSVariablesResolver } from '@mantine/core';
 
 // System fonts only: the window loads nothing remote, and clinic PCs have these.
-const systemFonts = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", "Liberation Sans", sans-serif';
+const systemFonts =
+  'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", "Liberation Sans", sans-serif';
 
 export const theme = createTheme({
   fontFamily: systemFonts,

@@ -14,24 +14,40 @@ export function AccountSummary({ account }: { account: AccountView }) {
     <Stack gap="sm" data-testid="account-summary">
       <Grid gap="sm">
         <Grid.Col span={3}>
-          <Text size="xs" c="dimmed">{t('account.plan')}</Text>
-          <Text fw={700} data-testid="account-plan">{planName(account.plan, t, i18n.exists.bind(i18n))}</Text>
+          <Text size="xs" c="dimmed">
+            {t('account.plan')}
+          </Text>
+          <Text fw={700} data-testid="account-plan">
+            {planName(account.plan, t, i18n.exists.bind(i18n))}
+          </Text>
         </Grid.Col>
         <Grid.Col span={6}>
-          <Text size="xs" c="dimmed">{t('account.email')}</Text>
-          <Text fw={500} truncate title={account.email}>{account.email}</Text>
+          <Text size="xs" c="dimmed">
+            {t('account.email')}
+          </Text>
+          <Text fw={500} truncate title={account.email}>
+            {account.email}
+          </Text>
         </Grid.Col>
         <Grid.Col span={3}>
-          <Text size="xs" c="dimmed">{t('account.keyKind')}</Text>
+          <Text size="xs" c="dimmed">
+            {t('account.keyKind')}
+          </Text>
           {account.sandbox ? (
-            <Badge color="yellow.4" c="#1a1200" data-testid="verified-kind">{t('keys.sandbox')}</Badge>
+            <Badge color="yellow.4" c="#1a1200" data-testid="verified-kind">
+              {t('keys.sandbox')}
+            </Badge>
           ) : (
-            <Badge color="teal.9" data-testid="verified-kind">{t('keys.live')}</Badge>
+            <Badge color="teal.9" data-testid="verified-kind">
+              {t('keys.live')}
+            </Badge>
           )}
         </Grid.Col>
       </Grid>
       <div>
-        <Text size="xs" c="dimmed" mb={4}>{t('account.scopes')}</Text>
+        <Text size="xs" c="dimmed" mb={4}>
+          {t('account.scopes')}
+        </Text>
         <Group gap={6} data-testid="account-scopes">
           {account.scopes.map((s) => (
             <Badge key={s} variant="outline" color="gray.8" tt="none">

@@ -26,14 +26,24 @@ type Props = {
 export function ErrorAlert({ error, title, onClose, check, before, note, onFound }: Props) {
   const { t, i18n } = useTranslation();
   if (!error) return null;
-  if (error.code === 'maybe_done' && check) return <MaybeDoneAlert check={check} before={before} note={note} onFound={onFound} />;
+  if (error.code === 'maybe_done' && check)
+    return <MaybeDoneAlert check={check} before={before} note={note} onFound={onFound} />;
   const texts = errorTexts(error.code, i18n.exists.bind(i18n), t);
   const details = 'details' in error ? (error.details ?? []) : [];
   const fields = [...new Set(details.map((d) => d.field.split('.').pop() ?? d.field))].map((f) =>
     /^[a-z_]+$/.test(f) && i18n.exists(`fieldNames.${f}`) ? t(`fieldNames.${f}`) : f,
   );
   return (
-    <Alert color="red" variant="light" title={title ?? texts.title} role="alert" data-error-code={error.code} withCloseButton={!!onClose} onClose={onClose} closeButtonLabel={t('common.close')}>
+    <Alert
+      color="red"
+      variant="light"
+      title={title ?? texts.title}
+      role="alert"
+      data-error-code={error.code}
+      withCloseButton={!!onClose}
+      onClose={onClose}
+      closeButtonLabel={t('common.close')}
+    >
       <Text size="sm">{texts.action}</Text>
       {fields.length > 0 && (
         <Text size="sm" mt={4} fw={600}>

@@ -41,7 +41,10 @@ export function formatTime(iso: string, lang: Language, now: Date = new Date()):
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '';
   const sameDay = d.toDateString() === now.toDateString();
-  return new Intl.DateTimeFormat(locale(lang), sameDay ? { hour: '2-digit', minute: '2-digit', second: '2-digit' } : { dateStyle: 'short', timeStyle: 'short' }).format(d);
+  return new Intl.DateTimeFormat(
+    locale(lang),
+    sameDay ? { hour: '2-digit', minute: '2-digit', second: '2-digit' } : { dateStyle: 'short', timeStyle: 'short' },
+  ).format(d);
 }
 
 /** A `YYYY-MM-DD` date as the locale writes it (the value is a calendar date: no time zone shift). */

@@ -18,28 +18,49 @@ type Props = {
   onFound?: ((finding: OutcomeFinding) => void) | undefined;
 };
 
-function findingText(f: OutcomeFinding, before: OutcomeBefore | undefined, t: (key: string, vars?: Record<string, string | number>) => string, at: (iso: string | null) => string): string {
+function findingText(
+  f: OutcomeFinding,
+  before: OutcomeBefore | undefined,
+  t: (key: string, vars?: Record<string, string | number>) => string,
+  at: (iso: string | null) => string,
+): string {
   switch (f.action) {
     case 'share':
       if (before?.shares === undefined) return t('maybeDone.share.total', { shares: f.shares });
-      return f.shares > before.shares ? t('maybeDone.share.sent', { before: before.shares, shares: f.shares }) : t('maybeDone.share.notSent', { shares: f.shares });
+      return f.shares > before.shares
+        ? t('maybeDone.share.sent', { before: before.shares, shares: f.shares })
+        : t('maybeDone.share.notSent', { shares: f.shares });
     case 'rotate_pin':
       if (!before?.pin) return t('maybeDone.rotate_pin.current', { pin: f.pin });
-      return f.pin !== before.pin ? t('maybeDone.rotate_pin.changed', { pin: f.pin }) : t('maybeDone.rotate_pin.same', { pin: f.pin });
+      return f.pin !== before.pin
+        ? t('maybeDone.rotate_pin.changed', { pin: f.pin })
+        : t('maybeDone.rotate_pin.same', { pin: f.pin });
     case 'embed_enable':
       return t(f.enabled ? 'maybeDone.embed_enable.on' : 'maybeDone.embed_enable.off');
     case 'report_upload':
-      return f.present ? t('maybeDone.report_upload.present', { filename: f.filename ?? 'PDF' }) : t('maybeDone.report_upload.absent');
+      return f.present
+        ? t('maybeDone.report_upload.present', { filename: f.filename ?? 'PDF' })
+        : t('maybeDone.report_upload.absent');
     case 'report_sign':
-      return f.signed ? t('maybeDone.report_sign.signed', { at: at(f.signed_at) }) : t('maybeDone.report_sign.notSigned');
+      return f.signed
+        ? t('maybeDone.report_sign.signed', { at: at(f.signed_at) })
+        : t('maybeDone.report_sign.notSigned');
     case 'consent':
-      return f.status === 'signed' ? t('maybeDone.consent.signed', { at: at(f.signed_at) }) : t(`maybeDone.consent.${f.status}`);
+      return f.status === 'signed'
+        ? t('maybeDone.consent.signed', { at: at(f.signed_at) })
+        : t(`maybeDone.consent.${f.status}`);
     case 'webhook_create':
-      return f.matches > 0 ? t('maybeDone.webhook_create.found', { count: f.matches }) : t('maybeDone.webhook_create.none');
+      return f.matches > 0
+        ? t('maybeDone.webhook_create.found', { count: f.matches })
+        : t('maybeDone.webhook_create.none');
     case 'webhook_test':
-      return f.pings > 0 ? t('maybeDone.webhook_test.found', { count: f.pings, at: at(f.last_at) }) : t('maybeDone.webhook_test.none');
+      return f.pings > 0
+        ? t('maybeDone.webhook_test.found', { count: f.pings, at: at(f.last_at) })
+        : t('maybeDone.webhook_test.none');
     case 'ticket_create':
-      return f.matches > 0 ? t('maybeDone.ticket_create.found', { count: f.matches, at: at(f.last_at) }) : t('maybeDone.ticket_create.none');
+      return f.matches > 0
+        ? t('maybeDone.ticket_create.found', { count: f.matches, at: at(f.last_at) })
+        : t('maybeDone.ticket_create.none');
   }
 }
 

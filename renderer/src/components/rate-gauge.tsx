@@ -21,7 +21,10 @@ export function RateGauge({ rate, compact = false }: { rate: RateState | undefin
   const value = known ? percent(rate.remaining ?? 0, rate.limit ?? 0) : 0;
   const reset = rate?.reset_at ? formatTime(rate.reset_at, lang) : null;
   const summary = known
-    ? t('rate.summary', { remaining: formatNumber(rate.remaining ?? 0, lang), limit: formatNumber(rate.limit ?? 0, lang) })
+    ? t('rate.summary', {
+        remaining: formatNumber(rate.remaining ?? 0, lang),
+        limit: formatNumber(rate.limit ?? 0, lang),
+      })
     : t('rate.unknown');
   const exhausted = known && rate.remaining === 0;
   if (compact) {
@@ -29,9 +32,15 @@ export function RateGauge({ rate, compact = false }: { rate: RateState | undefin
       <Tooltip label={reset ? t('rate.resetAt', { time: reset }) : t('rate.title')} withArrow>
         <Stack gap={2} w={150} data-testid="rate-meter" tabIndex={0} aria-label={`${t('rate.title')}: ${summary}`}>
           <Text size="xs" c={exhausted ? 'red.9' : undefined} fw={exhausted ? 700 : 400} lh={1.1}>
-            {t('rate.short')}: {known ? `${formatNumber(rate.remaining ?? 0, lang)}/${formatNumber(rate.limit ?? 0, lang)}` : '—'}
+            {t('rate.short')}:{' '}
+            {known ? `${formatNumber(rate.remaining ?? 0, lang)}/${formatNumber(rate.limit ?? 0, lang)}` : '—'}
           </Text>
-          <Progress value={value} color={colorFor(rate ?? { limit: null, remaining: null, reset_at: null, updated_at: null })} size="sm" aria-label={t('rate.title')} />
+          <Progress
+            value={value}
+            color={colorFor(rate ?? { limit: null, remaining: null, reset_at: null, updated_at: null })}
+            size="sm"
+            aria-label={t('rate.title')}
+          />
         </Stack>
       </Tooltip>
     );
@@ -42,8 +51,17 @@ export function RateGauge({ rate, compact = false }: { rate: RateState | undefin
         <Text fw={600}>{t('rate.title')}</Text>
         <Text size="sm">{summary}</Text>
       </Group>
-      <Progress value={value} color={colorFor(rate ?? { limit: null, remaining: null, reset_at: null, updated_at: null })} size="lg" aria-label={t('rate.title')} />
-      {reset && <Text size="sm" c="dimmed">{t('rate.resetAt', { time: reset })}</Text>}
+      <Progress
+        value={value}
+        color={colorFor(rate ?? { limit: null, remaining: null, reset_at: null, updated_at: null })}
+        size="lg"
+        aria-label={t('rate.title')}
+      />
+      {reset && (
+        <Text size="sm" c="dimmed">
+          {t('rate.resetAt', { time: reset })}
+        </Text>
+      )}
       {exhausted && (
         <Text size="sm" c="red.9" fw={600} role="status">
           {reset ? t('rate.exhaustedUntil', { time: reset }) : t('rate.exhausted')}

@@ -13,7 +13,10 @@ export function SandboxBanner() {
       h={36}
       px="md"
       wrap="nowrap"
-      style={{ background: 'repeating-linear-gradient(135deg, #ffd43b 0 18px, #fcc419 18px 36px)', borderBottom: '2px solid #e67700' }}
+      style={{
+        background: 'repeating-linear-gradient(135deg, #ffd43b 0 18px, #fcc419 18px 36px)',
+        borderBottom: '2px solid #e67700',
+      }}
     >
       <Text fw={800} size="sm" c="#1a1200" tt="uppercase">
         {t('sandbox.banner')}

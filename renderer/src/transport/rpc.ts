@@ -16,11 +16,17 @@ export async function rpcCall(origin: string, token: string, name: string, args:
       cache: 'no-store',
     });
   } catch {
-    throw { code: 'bridge_unreachable', message: 'The ScanBridge service on this computer did not answer.' } satisfies ContractError;
+    throw {
+      code: 'bridge_unreachable',
+      message: 'The ScanBridge service on this computer did not answer.',
+    } satisfies ContractError;
   }
   // A non-JSON answer is an error whatever its status.
   const body: unknown = await res.json().catch(() => null);
-  if (res.ok && typeof body === 'object' && body !== null && 'result' in body) return (body as { result: unknown }).result;
+  if (res.ok && typeof body === 'object' && body !== null && 'result' in body)
+    return (body as { result: unknown }).result;
   const error = typeof body === 'object' && body !== null ? (body as { error?: unknown }).error : undefined;
-  throw isContractError(error) ? error : ({ code: 'internal', message: `Unexpected answer (${res.status}).` } satisfies ContractError);
+  throw isContractError(error)
+    ? error
+    : ({ code: 'internal', message: `Unexpected answer (${res.status}).` } satisfies ContractError);
 }

@@ -2,7 +2,15 @@
 import type { EmulatorInfo } from '../../support/emulator';
 import { api } from '../../support/emulator';
 
-export type ExamSummary = { id: string; name: string; status: string; exam_type: string; patient_name?: string; patient_id?: string; birth_date?: string | null };
+export type ExamSummary = {
+  id: string;
+  name: string;
+  status: string;
+  exam_type: string;
+  patient_name?: string;
+  patient_id?: string;
+  birth_date?: string | null;
+};
 
 /** The account's exams, newest first (first page of 100). */
 export async function listExams(info: EmulatorInfo, key: string): Promise<ExamSummary[]> {

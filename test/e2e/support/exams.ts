@@ -20,11 +20,31 @@ async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutM
 }
 
 /** Saves `key` in the running app, has it watch `watchDir`, detect a scanner export there and upload it; returns the exam id. */
-export async function uploadThroughApp(app: ServeProcess, key: string, watchDir: string, patient: { name: string; id: string }, folderName: string): Promise<string> {
+export async function uploadThroughApp(
+  app: ServeProcess,
+  key: string,
+  watchDir: string,
+  patient: { name: string; id: string },
+  folderName: string,
+): Promise<string> {
   await app.rpc('keys:save', { key });
-  await app.rpc('folders:add', { path: watchDir, exam_type: 'from_dicom', mode: 'review', settle_seconds: 1, polling: false });
-  await dropCbctExport(watchDir, folderName, { patientName: patient.name, patientId: patient.id, birthDate: '19800131', volumeSlices: 6, scoutSlices: 2 });
-  const item = await until('the export in the inbox', async () => (await app.rpc<InboxItem[]>('inbox:list')).find((i) => i.status === 'review'));
+  await app.rpc('folders:add', {
+    path: watchDir,
+    exam_type: 'from_dicom',
+    mode: 'review',
+    settle_seconds: 1,
+    polling: false,
+  });
+  await dropCbctExport(watchDir, folderName, {
+    patientName: patient.name,
+    patientId: patient.id,
+    birthDate: '19800131',
+    volumeSlices: 6,
+    scoutSlices: 2,
+  });
+  const item = await until('the export in the inbox', async () =>
+    (await app.rpc<InboxItem[]>('inbox:list')).find((i) => i.status === 'review'),
+  );
   const { job_id } = await app.rpc<{ job_id: string }>('inbox:upload', { id: item.id });
   const job = await until('the upload to be ready', async () => {
     const j = (await app.rpc<Job[]>('uploads:list')).find((x) => x.id === job_id);
@@ -35,9 +55,16 @@ export async function uploadThroughApp(app: ServeProcess, key: string, watchDir:
 }
 
 /** Creates a small ready exam straight on the service (create → PUT → confirm: 2 API calls). */
-export async function seedExam(info: EmulatorInfo, key: string, fields: { name: string; patient_name?: string; patient_id?: string; exam_type?: string }): Promise<string> {
+export async function seedExam(
+  info: EmulatorInfo,
+  key: string,
+  fields: { name: string; patient_name?: string; patient_id?: string; exam_type?: string },
+): Promise<string> {
   const body = new Uint8Array(2048).fill(7);
-  const created = await api(info, key, 'POST', '/exams', { ...fields, files: [{ name: 'IMG0001.dcm', size: body.length }] });
+  const created = await api(info, key, 'POST', '/exams', {
+    ...fields,
+    files: [{ name: 'IMG0001.dcm', size: body.length }],
+  });
   if (created.status !== 201) throw new Error(`POST /exams → ${created.status} ${JSON.stringify(created.json)}`);
   const id = created.json['id'] as string;
   const url = (created.json['upload_urls'] as { url: string }[])[0]?.url ?? '';

@@ -12,7 +12,11 @@ export function makeWatchFolder(): string {
 }
 
 /** Writes a CBCT export and moves it into `watchDir/<name>`; returns what was written (paths under its final place). */
-export async function dropCbctExport(watchDir: string, name: string, options: CbctExportOptions = {}): Promise<CbctExport> {
+export async function dropCbctExport(
+  watchDir: string,
+  name: string,
+  options: CbctExportOptions = {},
+): Promise<CbctExport> {
   const staging = mkdtempSync(join(tmpdir(), 'sb-e2e-staging-'));
   try {
     const written = await writeCbctExport(join(staging, name), options);

@@ -81,7 +81,10 @@ export const test = base.extend<Options & Fixtures, WorkerFixtures>({
     await use(app);
     await app.stop();
     if (app.forcedStops > 0) {
-      testInfo.annotations.push({ type: 'warning', description: 'scanbridge serve did not end on SIGTERM within 6 s and was killed' });
+      testInfo.annotations.push({
+        type: 'warning',
+        description: 'scanbridge serve did not end on SIGTERM within 6 s and was killed',
+      });
       await testInfo.attach('serve-stderr-at-kill', { body: app.stderr(), contentType: 'text/plain' });
     }
     if (testInfo.status !== testInfo.expectedStatus) {

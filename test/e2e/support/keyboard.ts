@@ -3,7 +3,11 @@ import type { Locator, Page } from '@playwright/test';
 import { expect } from './fixtures';
 
 /** Presses Tab (or Shift+Tab) until `target` has focus; fails after `max` presses. Checks the focus is visible. */
-export async function tabTo(page: Page, target: Locator, options: { max?: number; backwards?: boolean } = {}): Promise<void> {
+export async function tabTo(
+  page: Page,
+  target: Locator,
+  options: { max?: number; backwards?: boolean } = {},
+): Promise<void> {
   const max = options.max ?? 60;
   await expect(target).toBeVisible();
   for (let i = 0; i < max; i++) {

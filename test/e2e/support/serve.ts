@@ -70,7 +70,12 @@ export class ServeProcess {
     const home = options.home ?? mkdtempSync(join(tmpdir(), 'sb-e2e-serve-'));
     mkdirSync(join(home, 'data'), { recursive: true });
     mkdirSync(join(home, 'config'), { recursive: true });
-    const keychain: Keychain = options.keychain === 'none' || options.keychain === 'no-module' ? options.keychain : privateKeyringAvailable() ? 'private' : 'none';
+    const keychain: Keychain =
+      options.keychain === 'none' || options.keychain === 'no-module'
+        ? options.keychain
+        : privateKeyringAvailable()
+          ? 'private'
+          : 'none';
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       HOME: home,
@@ -94,12 +99,24 @@ export class ServeProcess {
         'i=0; until dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null | grep -q true; do i=$((i+1)); [ $i -gt 100 ] && break; sleep 0.05; done',
         'exec "$@"',
       ].join('\n');
-      child = spawn('dbus-run-session', ['--', 'sh', '-c', script, 'sh', ...serve], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      child = spawn('dbus-run-session', ['--', 'sh', '-c', script, 'sh', ...serve], {
+        cwd: root,
+        env,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
     } else {
-      if (keychain === 'no-module') env['NODE_OPTIONS'] = `${env['NODE_OPTIONS'] ?? ''} --import ${join(root, 'test', 'e2e', 'support', 'without-keytar.mjs')}`.trim();
+      if (keychain === 'no-module')
+        env['NODE_OPTIONS'] =
+          `${env['NODE_OPTIONS'] ?? ''} --import ${join(root, 'test', 'e2e', 'support', 'without-keytar.mjs')}`.trim();
       // A bus address that leads nowhere: libsecret fails at once, as on a machine without a keyring.
       env['DBUS_SESSION_BUS_ADDRESS'] = `unix:path=${join(home, 'no-bus')}`;
-      child = spawn(serve[0] as string, serve.slice(1), { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      child = spawn(serve[0] as string, serve.slice(1), {
+        cwd: root,
+        env,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
     }
     let err = '';
     child.stderr?.setEncoding('utf8').on('data', (d: string) => {
@@ -143,7 +160,8 @@ export class ServeProcess {
     const pid = this.child.pid;
     if (pid === undefined || !groupAlive(pid)) return;
     const wait = async (ms: number): Promise<void> => {
-      for (const end = Date.now() + ms; groupAlive(pid) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50));
+      for (const end = Date.now() + ms; groupAlive(pid) && Date.now() < end;)
+        await new Promise((r) => setTimeout(r, 50));
     };
     signalGroup(pid, 'SIGTERM');
     await wait(6_000);

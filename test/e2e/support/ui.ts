@@ -49,7 +49,9 @@ export async function settleAnimations(page: Page): Promise<void> {
     for (let round = 0; round < 5; round++) {
       // A transition starts a frame after its element mounts (Mantine's pre-entering state).
       await frames();
-      const finite = document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().endTime !== Infinity);
+      const finite = document
+        .getAnimations()
+        .filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().endTime !== Infinity);
       if (finite.length === 0) return;
       await Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
     }
@@ -59,10 +61,18 @@ export async function settleAnimations(page: Page): Promise<void> {
 /** Runs axe-core on the page once it has settled and fails on any serious or critical violation. */
 export async function expectNoSeriousA11yViolations(page: Page, screen: string): Promise<void> {
   await settleAnimations(page);
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
   const bad = result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.slice(0, 5).map((n) => n.target.join(' ')).join('\n  ')}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes
+          .slice(0, 5)
+          .map((n) => n.target.join(' '))
+          .join('\n  ')}`,
+    );
   expect(bad, `axe on ${screen}`).toEqual([]);
 }
 
@@ -83,7 +93,12 @@ export async function onboard(page: Page, t: ReturnType<typeof texts>, key: stri
 }
 
 /** Adds a watch folder in Settings (review mode, a short quiet time so tests do not wait). */
-export async function addWatchFolder(page: Page, t: ReturnType<typeof texts>, path: string, settleSeconds = 1): Promise<void> {
+export async function addWatchFolder(
+  page: Page,
+  t: ReturnType<typeof texts>,
+  path: string,
+  settleSeconds = 1,
+): Promise<void> {
   await page.getByRole('link', { name: t('nav.settings') }).click();
   await page.getByLabel(t('settings.folders.path'), { exact: true }).fill(path);
   await page.getByTestId('folder-settle').fill(String(settleSeconds));

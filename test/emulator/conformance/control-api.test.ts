@@ -49,7 +49,9 @@ describe('storage faults', () => {
   it('stall holds the request past a client time-out once', async () => {
     const t = await uploadTarget(1);
     await fault({ target: 'storage', mode: 'stall', count: 1 });
-    await expect(fetch(t.url(0), { method: 'PUT', body: new Uint8Array(t.bytes(0)), signal: AbortSignal.timeout(800) })).rejects.toThrow();
+    await expect(
+      fetch(t.url(0), { method: 'PUT', body: new Uint8Array(t.bytes(0)), signal: AbortSignal.timeout(800) }),
+    ).rejects.toThrow();
     expect((await put(t.url(0), t.bytes(0))).status).toBeLessThan(300);
   });
 
@@ -67,7 +69,8 @@ describe('API faults', () => {
     for (let i = 0; i < 2; i++) {
       const res = await api(info, info.keys.pro, 'GET', '/me');
       expect(res.status).toBe(500);
-      if ((res.headers.get('content-type') ?? '').includes('json')) expect(ErrorBody.safeParse(res.json).success).toBe(true);
+      if ((res.headers.get('content-type') ?? '').includes('json'))
+        expect(ErrorBody.safeParse(res.json).success).toBe(true);
     }
     expectOk(await api(info, info.keys.pro, 'GET', '/me'), 200);
   });
@@ -85,7 +88,12 @@ describe('API faults', () => {
     await expect(api(info, info.keys.pro, 'GET', '/me')).rejects.toThrow();
     expectOk(await api(info, info.keys.pro, 'GET', '/me'), 200);
     await fault({ target: 'api', mode: 'stall', count: 1 });
-    await expect(fetch(`${info.base_url}/me`, { headers: { Authorization: `Bearer ${info.keys.pro}` }, signal: AbortSignal.timeout(800) })).rejects.toThrow();
+    await expect(
+      fetch(`${info.base_url}/me`, {
+        headers: { Authorization: `Bearer ${info.keys.pro}` },
+        signal: AbortSignal.timeout(800),
+      }),
+    ).rejects.toThrow();
     expectOk(await api(info, info.keys.pro, 'GET', '/me'), 200);
   });
 

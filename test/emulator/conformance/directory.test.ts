@@ -4,7 +4,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { api, EmulatorProcess, type EmulatorInfo } from '../../support/emulator';
 import {
-  createExam, expectError, expectOk, expectValidationError, files, getBytes, ISO_TIMESTAMP, listIn, Obj, readyExam, sleep, stringsIn,
+  createExam,
+  expectError,
+  expectOk,
+  expectValidationError,
+  files,
+  getBytes,
+  ISO_TIMESTAMP,
+  listIn,
+  Obj,
+  readyExam,
+  sleep,
+  stringsIn,
   unwrap,
 } from './helpers';
 
@@ -30,11 +41,25 @@ describe('referrers', () => {
   };
 
   it('creates with name, email, phone and specialty; name is required', async () => {
-    const r = await post({ name: 'Dra. Carla Mena', email: 'carla@example.com', phone: '+56 9 1111 1111', specialty: 'Endodoncia' });
-    expect(r).toMatchObject({ name: 'Dra. Carla Mena', email: 'carla@example.com', phone: '+56 9 1111 1111', specialty: 'Endodoncia' });
+    const r = await post({
+      name: 'Dra. Carla Mena',
+      email: 'carla@example.com',
+      phone: '+56 9 1111 1111',
+      specialty: 'Endodoncia',
+    });
+    expect(r).toMatchObject({
+      name: 'Dra. Carla Mena',
+      email: 'carla@example.com',
+      phone: '+56 9 1111 1111',
+      specialty: 'Endodoncia',
+    });
     const one = await api(info, pro, 'GET', `/referrers/${r.id}`);
     expectOk(one, 200);
-    expect(unwrap(one.json, 'referrer')).toMatchObject({ id: r.id, name: 'Dra. Carla Mena', email: 'carla@example.com' });
+    expect(unwrap(one.json, 'referrer')).toMatchObject({
+      id: r.id,
+      name: 'Dra. Carla Mena',
+      email: 'carla@example.com',
+    });
     expectValidationError(await api(info, pro, 'POST', '/referrers', { email: 'x@example.com' }), 'name');
   });
 
@@ -44,7 +69,10 @@ describe('referrers', () => {
     const b = await post({ name: 'Bruno Díaz' });
     const res = await api(info, pro, 'GET', '/referrers');
     expectOk(res, 200);
-    const list = z.object({ referrers: z.array(Referrer) }).loose().parse(res.json).referrers;
+    const list = z
+      .object({ referrers: z.array(Referrer) })
+      .loose()
+      .parse(res.json).referrers;
     const ids = list.map((r) => r.id).filter((id) => [a.id, b.id, c.id].includes(id));
     expect(ids).toEqual([a.id, b.id, c.id]);
     const names = list.map((r) => r.name.toLocaleLowerCase('es'));
@@ -55,7 +83,10 @@ describe('referrers', () => {
     const b = await post({ name: 'Beatriz Lagos' });
     const c = await post({ name: 'carlos Díaz' });
     const a = await post({ name: 'Álvaro Soto' });
-    const list = z.object({ referrers: z.array(Referrer) }).loose().parse((await api(info, pro, 'GET', '/referrers')).json).referrers;
+    const list = z
+      .object({ referrers: z.array(Referrer) })
+      .loose()
+      .parse((await api(info, pro, 'GET', '/referrers')).json).referrers;
     expect(list.map((r) => r.id).filter((id) => [a.id, b.id, c.id].includes(id))).toEqual([a.id, b.id, c.id]);
   });
 
@@ -63,7 +94,12 @@ describe('referrers', () => {
     const r = await post({ name: 'Dr. Tomás Lira', email: 'tomas@example.com', specialty: 'Periodoncia' });
     expectOk(await api(info, pro, 'PATCH', `/referrers/${r.id}`, { phone: '+56 2 2345 6789' }), 200);
     const got = unwrap((await api(info, pro, 'GET', `/referrers/${r.id}`)).json, 'referrer');
-    expect(got).toMatchObject({ name: 'Dr. Tomás Lira', email: 'tomas@example.com', specialty: 'Periodoncia', phone: '+56 2 2345 6789' });
+    expect(got).toMatchObject({
+      name: 'Dr. Tomás Lira',
+      email: 'tomas@example.com',
+      specialty: 'Periodoncia',
+      phone: '+56 2 2345 6789',
+    });
   });
 
   it('DELETE is idempotent: a repeat or an unknown id answers already_deleted=true', async () => {
@@ -88,19 +124,39 @@ describe('referrers', () => {
 });
 
 describe('report templates', () => {
-  const Slot = z.object({ x: z.number().min(0).max(1), y: z.number().min(0).max(1), w: z.number().min(0).max(1), h: z.number().min(0).max(1) }).loose();
-  const Template = z.object({
-    id: z.string().startsWith('tpl_'), name: z.string(), is_default: z.boolean(),
-    pages: z.array(z.object({ slots: z.array(Slot) }).loose()),
-  }).loose();
+  const Slot = z
+    .object({
+      x: z.number().min(0).max(1),
+      y: z.number().min(0).max(1),
+      w: z.number().min(0).max(1),
+      h: z.number().min(0).max(1),
+    })
+    .loose();
+  const Template = z
+    .object({
+      id: z.string().startsWith('tpl_'),
+      name: z.string(),
+      is_default: z.boolean(),
+      pages: z.array(z.object({ slots: z.array(Slot) }).loose()),
+    })
+    .loose();
   const list = async (key = pro) => {
     const res = await api(info, key, 'GET', '/templates');
     expectOk(res, 200);
     return z.array(Template).parse(listIn(res.json, 'templates'));
   };
   const valid = {
-    name: 'Implante unitario', description: 'Dos cortes y una panorámica',
-    pages: [{ name: 'Página 1', slots: [{ x: 0, y: 0, w: 1, h: 0.5, label: 'Panorámica' }, { x: 0.5, y: 0.5, w: 0.5, h: 0.5 }] }],
+    name: 'Implante unitario',
+    description: 'Dos cortes y una panorámica',
+    pages: [
+      {
+        name: 'Página 1',
+        slots: [
+          { x: 0, y: 0, w: 1, h: 0.5, label: 'Panorámica' },
+          { x: 0.5, y: 0.5, w: 0.5, h: 0.5 },
+        ],
+      },
+    ],
   };
 
   it('lists system defaults (is_default=true) with slot coordinates in 0..1', async () => {
@@ -132,7 +188,10 @@ describe('report templates', () => {
     ['h below 0', { x: 0, y: 0, w: 0.1, h: -1 }],
     ['x not a number', { x: 'left', y: 0, w: 0.1, h: 0.1 }],
   ])('a slot with %s is a validation error', async (_what, slot) => {
-    expectValidationError(await api(info, pro, 'POST', '/templates', { name: 'Bad', pages: [{ slots: [slot] }] }), 'pages');
+    expectValidationError(
+      await api(info, pro, 'POST', '/templates', { name: 'Bad', pages: [{ slots: [slot] }] }),
+      'pages',
+    );
   });
 
   it('a template needs a name', async () => {
@@ -157,7 +216,10 @@ describe('report templates', () => {
     const got = Template.parse(unwrap((await api(info, pro, 'GET', `/templates/${t.id}`)).json, 'template'));
     expect(got.name).toBe('Renombrada');
     expect(got.pages).toEqual(t.pages);
-    expectValidationError(await api(info, pro, 'PATCH', `/templates/${t.id}`, { pages: [{ slots: [{ x: 2, y: 0, w: 0.1, h: 0.1 }] }] }), 'pages');
+    expectValidationError(
+      await api(info, pro, 'PATCH', `/templates/${t.id}`, { pages: [{ slots: [{ x: 2, y: 0, w: 0.1, h: 0.1 }] }] }),
+      'pages',
+    );
     expectOk(await api(info, pro, 'DELETE', `/templates/${t.id}`));
     expectOk(await api(info, pro, 'DELETE', `/templates/${t.id}`));
     expectError(await api(info, pro, 'GET', `/templates/${t.id}`), 404, 'not_found');
@@ -165,7 +227,9 @@ describe('report templates', () => {
 });
 
 describe('implant catalog', () => {
-  const Entry = z.object({ brand: z.string(), product_line: z.string(), length: z.number(), diameter: z.number() }).loose();
+  const Entry = z
+    .object({ brand: z.string(), product_line: z.string(), length: z.number(), diameter: z.number() })
+    .loose();
   const get = async (query: string) => {
     const res = await api(info, pro, 'GET', `/implants${query}`);
     expectOk(res, 200);
@@ -203,7 +267,9 @@ describe('implant catalog', () => {
     const results = z.array(Entry).parse(listIn(await get(`?search=${encodeURIComponent(term)}`)));
     expect(results.length).toBeGreaterThan(0);
     for (const r of results) expect(`${r.brand} ${r.product_line}`.toLowerCase()).toContain(term);
-    const byBrand = z.array(Entry).parse(listIn(await get(`?search=${encodeURIComponent(sample.brand.toLowerCase())}`)));
+    const byBrand = z
+      .array(Entry)
+      .parse(listIn(await get(`?search=${encodeURIComponent(sample.brand.toLowerCase())}`)));
     expect(byBrand.some((r) => r.brand === sample.brand)).toBe(true);
   });
 
@@ -224,7 +290,11 @@ describe('implant catalog', () => {
     }
     const nearOnly = Obj.parse(await get(`?length=${sample.length + 0.3}&diameter=${sample.diameter}`));
     const near2 = z.array(Entry).parse(nearOnly.near_matches);
-    expect(near2.some((n) => n.brand === sample.brand && n.product_line === sample.product_line && n.length === sample.length)).toBe(true);
+    expect(
+      near2.some(
+        (n) => n.brand === sample.brand && n.product_line === sample.product_line && n.length === sample.length,
+      ),
+    ).toBe(true);
   });
 });
 
@@ -237,38 +307,64 @@ describe('support tickets', () => {
   };
   const mail = async () => listIn(await emu.control('GET', '/mail'), 'mail');
 
-  it.each(['general', 'bug', 'billing', 'feature_request', 'account', 'viewer'])('category %s is accepted', async (category) => {
-    await post({ subject: `Consulta ${category}`, message: 'Detalle', category });
-  });
+  it.each(['general', 'bug', 'billing', 'feature_request', 'account', 'viewer'])(
+    'category %s is accepted',
+    async (category) => {
+      await post({ subject: `Consulta ${category}`, message: 'Detalle', category });
+    },
+  );
 
   it('invalid input is a validation error', async () => {
-    expectValidationError(await api(info, pro, 'POST', '/support/tickets', { subject: 's', message: 'm', category: 'urgent' }), 'category');
+    expectValidationError(
+      await api(info, pro, 'POST', '/support/tickets', { subject: 's', message: 'm', category: 'urgent' }),
+      'category',
+    );
     expectValidationError(await api(info, pro, 'POST', '/support/tickets', { message: 'm' }), 'subject');
     expectValidationError(await api(info, pro, 'POST', '/support/tickets', { subject: 's' }), 'message');
   });
 
   it('live: one e-mail to the support team and one confirmation to the requester', async () => {
-    const me = z.object({ email: z.string() }).loose().parse((await api(info, pro, 'GET', '/me')).json);
+    const me = z
+      .object({ email: z.string() })
+      .loose()
+      .parse((await api(info, pro, 'GET', '/me')).json);
     const before = await mail();
     const toMe = (m: unknown[]) => m.filter((x) => stringsIn(x).includes(me.email)).length;
     const examId = await readyExam(info, pro, { name: 'Ticket exam' });
-    const t = await post({ subject: 'El visor no carga', message: 'Pantalla en blanco', category: 'viewer', exam_id: examId });
+    const t = await post({
+      subject: 'El visor no carga',
+      message: 'Pantalla en blanco',
+      category: 'viewer',
+      exam_id: examId,
+    });
     const after = await mail();
     expect(after.length - before.length).toBe(2);
     expect(toMe(after) - toMe(before)).toBeGreaterThanOrEqual(1);
-    expect(after.slice(before.length).every((m) => stringsIn(m).some((s) => s.includes(t.id) || s.includes('El visor no carga')))).toBe(true);
+    expect(
+      after
+        .slice(before.length)
+        .every((m) => stringsIn(m).some((s) => s.includes(t.id) || s.includes('El visor no carga'))),
+    ).toBe(true);
   });
 
   it('GET one gives {ticket, replies} with admin replies in chronological order', async () => {
     const t = await post({ subject: 'Facturación', message: 'Duda', category: 'billing' });
     const empty = await api(info, pro, 'GET', `/support/tickets/${t.id}`);
     expectOk(empty, 200);
-    expect(z.object({ ticket: Ticket, replies: z.array(z.unknown()) }).loose().parse(empty.json).replies).toEqual([]);
+    expect(
+      z
+        .object({ ticket: Ticket, replies: z.array(z.unknown()) })
+        .loose()
+        .parse(empty.json).replies,
+    ).toEqual([]);
     await emu.control('POST', `/tickets/${t.id}/replies`, { body: 'Primera respuesta' });
     await sleep(5);
     await emu.control('POST', `/tickets/${t.id}/replies`, { body: 'Segunda respuesta' });
     const res = await api(info, pro, 'GET', `/support/tickets/${t.id}`);
-    const parsed = z.object({ ticket: Ticket, replies: z.array(z.object({ body: z.string(), created_at: z.string() }).loose()) }).loose().parse(res.json);
+    const parsed = z
+      .object({ ticket: Ticket, replies: z.array(z.object({ body: z.string(), created_at: z.string() }).loose()) })
+      .loose()
+      .parse(res.json);
     expect(parsed.ticket.id).toBe(t.id);
     expect(parsed.replies.map((r) => r.body)).toEqual(['Primera respuesta', 'Segunda respuesta']);
     for (const r of parsed.replies) expect(r.created_at).toMatch(ISO_TIMESTAMP);
@@ -285,10 +381,16 @@ describe('support tickets', () => {
     }
     const res = await api(info, pro, 'GET', '/support/tickets');
     expectOk(res, 200);
-    const got = z.array(Ticket).parse(listIn(res.json, 'tickets')).map((t) => t.id);
+    const got = z
+      .array(Ticket)
+      .parse(listIn(res.json, 'tickets'))
+      .map((t) => t.id);
     expect(got).toHaveLength(50);
     expect(new Set(got)).toEqual(new Set(ids.slice(-50)));
-    const three = z.array(Ticket).parse(listIn((await api(info, pro, 'GET', '/support/tickets?limit=3')).json, 'tickets')).map((t) => t.id);
+    const three = z
+      .array(Ticket)
+      .parse(listIn((await api(info, pro, 'GET', '/support/tickets?limit=3')).json, 'tickets'))
+      .map((t) => t.id);
     expect(new Set(three)).toEqual(new Set(ids.slice(-3)));
   });
 
@@ -305,7 +407,10 @@ describe('activity', () => {
   const read = async (query: string) => {
     const res = await api(info, key(), 'GET', `/activity${query}`);
     expectOk(res, 200);
-    return { entries: z.array(Entry).parse(listIn(Obj.parse(res.json), 'activity')), cursor: Page.parse(res.json).next_cursor ?? null };
+    return {
+      entries: z.array(Entry).parse(listIn(Obj.parse(res.json), 'activity')),
+      cursor: Page.parse(res.json).next_cursor ?? null,
+    };
   };
   const created: string[] = [];
 
@@ -329,8 +434,12 @@ describe('activity', () => {
     const creations = all.entries.filter((e) => e.action === 'exam.created');
     const order = creations.map((e) => created.find((id) => stringsIn(e).includes(id)));
     expect(order).toEqual([...created].reverse());
-    const deletedAt = all.entries.findIndex((e) => stringsIn(e).includes(created[0] ?? '') && e.action !== 'exam.created');
-    const createdAt = all.entries.findIndex((e) => stringsIn(e).includes(created[0] ?? '') && e.action === 'exam.created');
+    const deletedAt = all.entries.findIndex(
+      (e) => stringsIn(e).includes(created[0] ?? '') && e.action !== 'exam.created',
+    );
+    const createdAt = all.entries.findIndex(
+      (e) => stringsIn(e).includes(created[0] ?? '') && e.action === 'exam.created',
+    );
     expect(deletedAt).toBeGreaterThanOrEqual(0);
     expect(deletedAt).toBeLessThan(createdAt);
   });
@@ -382,7 +491,10 @@ describe('notifications', () => {
   const read = async (query = '') => {
     const res = await api(info, pro, 'GET', `/notifications${query}`);
     expectOk(res, 200);
-    return z.object({ notifications: z.array(Notification), unread_count: z.number() }).loose().parse(res.json);
+    return z
+      .object({ notifications: z.array(Notification), unread_count: z.number() })
+      .loose()
+      .parse(res.json);
   };
 
   beforeAll(async () => {

@@ -3,7 +3,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { api, EmulatorProcess, type EmulatorInfo } from '../../support/emulator';
-import { expectError, expectOk, expectValidationError, getBytes, ISO_TIMESTAMP, listIn, makePdf, makePng, readyExam, sha256Hex, stringsIn } from './helpers';
+import {
+  expectError,
+  expectOk,
+  expectValidationError,
+  getBytes,
+  ISO_TIMESTAMP,
+  listIn,
+  makePdf,
+  makePng,
+  readyExam,
+  sha256Hex,
+  stringsIn,
+} from './helpers';
 
 let emu: EmulatorProcess;
 let info: EmulatorInfo;
@@ -19,13 +31,18 @@ afterAll(async () => {
 });
 
 const mail = async (): Promise<unknown[]> => listIn(await emu.control('GET', '/mail'), 'mail');
-const mailTo = async (address: string): Promise<unknown[]> => (await mail()).filter((m) => stringsIn(m).some((s) => s.includes(address)));
+const mailTo = async (address: string): Promise<unknown[]> =>
+  (await mail()).filter((m) => stringsIn(m).some((s) => s.includes(address)));
 
 describe('POST /exams/{id}/share', () => {
   it('live: the e-mail is sent (control /mail) and a CBCT e-mail carries the viewer link', async () => {
     const id = await readyExam(info, pro, { name: 'Compartir', patient_name: 'Carla Ruiz' });
     const exam = await api(info, pro, 'GET', `/exams/${id}`);
-    const res = await api(info, pro, 'POST', `/exams/${id}/share`, { to: 'carla.ruiz@example.com', message: 'Adjunto su examen', locale: 'es' });
+    const res = await api(info, pro, 'POST', `/exams/${id}/share`, {
+      to: 'carla.ruiz@example.com',
+      message: 'Adjunto su examen',
+      locale: 'es',
+    });
     expectOk(res);
     expect(res.json.sent).not.toBe(false);
     const sent = await mailTo('carla.ruiz@example.com');
@@ -35,7 +52,10 @@ describe('POST /exams/{id}/share', () => {
 
   it('live: cc recipients are accepted and recorded', async () => {
     const id = await readyExam(info, pro, { name: 'Compartir cc' });
-    const res = await api(info, pro, 'POST', `/exams/${id}/share`, { to: 'titular@example.com', cc: ['copia@example.com'] });
+    const res = await api(info, pro, 'POST', `/exams/${id}/share`, {
+      to: 'titular@example.com',
+      cc: ['copia@example.com'],
+    });
     expectOk(res);
     const sent = await mailTo('titular@example.com');
     expect(sent).toHaveLength(1);
@@ -45,7 +65,9 @@ describe('POST /exams/{id}/share', () => {
   it('sandbox: nothing is sent, the answer has sent=false and reason=test_mode_no_send', async () => {
     const id = await readyExam(info, info.keys.sandbox, { name: 'Compartir sandbox' });
     const before = (await mail()).length;
-    const res = await api(info, info.keys.sandbox, 'POST', `/exams/${id}/share`, { to: 'sandbox.paciente@example.com' });
+    const res = await api(info, info.keys.sandbox, 'POST', `/exams/${id}/share`, {
+      to: 'sandbox.paciente@example.com',
+    });
     expectOk(res);
     expect(res.json.sent).toBe(false);
     expect(res.json.reason).toBe('test_mode_no_send');
@@ -59,12 +81,14 @@ describe('POST /exams/{id}/share', () => {
   });
 });
 
-const Consent = z.object({
-  status: z.string(),
-  signing_method: z.string().nullable(),
-  signed_at: z.string().nullable(),
-  hash: z.string().nullable(),
-}).loose();
+const Consent = z
+  .object({
+    status: z.string(),
+    signing_method: z.string().nullable(),
+    signed_at: z.string().nullable(),
+    hash: z.string().nullable(),
+  })
+  .loose();
 
 const readConsent = async (id: string) => {
   const res = await api(info, pro, 'GET', `/exams/${id}/consent`);
@@ -74,7 +98,13 @@ const readConsent = async (id: string) => {
 
 describe('consent', () => {
   const signature = makePng().toString('base64');
-  const signBody = { signer_name: 'Ana Soto', signer_rut: '11.111.111-1', patient_birth_date: '1985-04-12', signature_image: signature, accepted: true };
+  const signBody = {
+    signer_name: 'Ana Soto',
+    signer_rut: '11.111.111-1',
+    patient_birth_date: '1985-04-12',
+    signature_image: signature,
+    accepted: true,
+  };
 
   it('reads {consent: null} before initialization', async () => {
     const id = await readyExam(info, pro, { name: 'Sin consentimiento' });
@@ -101,9 +131,13 @@ describe('consent', () => {
   it('in-person signing validates its input', async () => {
     const id = await readyExam(info, pro, { name: 'Firma inválida' });
     expectOk(await api(info, pro, 'POST', `/exams/${id}/consent`, { country_code: 'CL', locale: 'es' }));
-    const sign = (body: Record<string, unknown>) => api(info, pro, 'POST', `/exams/${id}/consent/sign-inperson`, { ...signBody, ...body });
+    const sign = (body: Record<string, unknown>) =>
+      api(info, pro, 'POST', `/exams/${id}/consent/sign-inperson`, { ...signBody, ...body });
     expectValidationError(await sign({ accepted: false }), 'accepted');
-    expectValidationError(await sign({ signature_image: Buffer.from('not a png at all').toString('base64') }), 'signature_image');
+    expectValidationError(
+      await sign({ signature_image: Buffer.from('not a png at all').toString('base64') }),
+      'signature_image',
+    );
     expectValidationError(await sign({ patient_birth_date: '12/04/1985' }), 'patient_birth_date');
     expectValidationError(await sign({ signer_name: undefined }), 'signer_name');
     expectValidationError(await sign({ signer_rut: undefined }), 'signer_rut');
@@ -123,7 +157,11 @@ describe('consent', () => {
     expect(pdf.status).toBe(200);
     expect(pdf.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect(sha256Hex(pdf.bytes)).toBe(c.hash);
-    expectError(await api(info, pro, 'POST', `/exams/${id}/consent`, { country_code: 'CL', locale: 'es' }), 409, 'conflict');
+    expectError(
+      await api(info, pro, 'POST', `/exams/${id}/consent`, { country_code: 'CL', locale: 'es' }),
+      409,
+      'conflict',
+    );
     expect((await readConsent(id)).hash).toBe(c.hash);
   });
 
@@ -135,7 +173,10 @@ describe('consent', () => {
 
     const id = await readyExam(info, pro, { name: 'Firma remota', patient_name: 'Pablo Vera' });
     expectOk(await api(info, pro, 'POST', `/exams/${id}/consent`, { country_code: 'CL', locale: 'es' }));
-    const res = await api(info, pro, 'POST', `/exams/${id}/consent/email`, { to: 'pablo.vera@example.com', patient_name: 'Pablo Vera' });
+    const res = await api(info, pro, 'POST', `/exams/${id}/consent/email`, {
+      to: 'pablo.vera@example.com',
+      patient_name: 'Pablo Vera',
+    });
     expectOk(res);
     const signUrl = z.string().url().parse(res.json.sign_url);
     const sent = await mailTo('pablo.vera@example.com');
@@ -161,7 +202,10 @@ describe('reports', () => {
   it('upload, read through the presigned URL, replace, sign with a verification page, delete twice', async () => {
     const id = await readyExam(info, pro, { name: 'Informe' });
     const pdf1 = await makePdf('Informe uno');
-    const up = await api(info, pro, 'POST', `/exams/${id}/report`, { pdf_base64: pdf1.toString('base64'), filename: 'informe.pdf' });
+    const up = await api(info, pro, 'POST', `/exams/${id}/report`, {
+      pdf_base64: pdf1.toString('base64'),
+      filename: 'informe.pdf',
+    });
     expectOk(up);
 
     const read = await api(info, pro, 'GET', `/exams/${id}/report`);
@@ -204,7 +248,10 @@ describe('reports', () => {
 
   it('a body that is not a base64 PDF is a validation error', async () => {
     const id = await readyExam(info, pro, { name: 'Informe malo' });
-    expectValidationError(await api(info, pro, 'POST', `/exams/${id}/report`, { pdf_base64: Buffer.from('hola').toString('base64') }), 'pdf_base64');
+    expectValidationError(
+      await api(info, pro, 'POST', `/exams/${id}/report`, { pdf_base64: Buffer.from('hola').toString('base64') }),
+      'pdf_base64',
+    );
     expectValidationError(await api(info, pro, 'POST', `/exams/${id}/report`, {}), 'pdf_base64');
   });
 

@@ -8,8 +8,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { api, EmulatorProcess, type EmulatorInfo } from '../../support/emulator';
 import {
-  CreatedZipExam, createExam, expectError, expectLimitRejected, expectOk, expectValidationError, files, getBytes,
-  isoTimestamp, makeDicom, makeZip, put, readyExam, sleep,
+  CreatedZipExam,
+  createExam,
+  expectError,
+  expectLimitRejected,
+  expectOk,
+  expectValidationError,
+  files,
+  getBytes,
+  isoTimestamp,
+  makeDicom,
+  makeZip,
+  put,
+  readyExam,
+  sleep,
 } from './helpers';
 
 const URL_TTL = 120;
@@ -60,8 +72,12 @@ describe('POST /exams (§2.2)', () => {
 
   it('stores the optional fields given on creation', async () => {
     const body = {
-      name: 'Con datos', patient_name: 'Juan Pérez', patient_id: '12.345.678-5', birth_date: '1980-01-31',
-      reason: 'Evaluación de implante 3.6', expiration_days: 30,
+      name: 'Con datos',
+      patient_name: 'Juan Pérez',
+      patient_id: '12.345.678-5',
+      birth_date: '1980-01-31',
+      reason: 'Evaluación de implante 3.6',
+      expiration_days: 30,
     };
     const res = await create(pro, body);
     expectOk(res, 201);
@@ -130,7 +146,10 @@ describe('POST /exams (§2.2)', () => {
   });
 
   it('each file needs a name and a size', async () => {
-    expectValidationError(await api(info, pro, 'POST', '/exams', { name: 'Bad file', files: [{ name: 'a.dcm' }] }), 'files');
+    expectValidationError(
+      await api(info, pro, 'POST', '/exams', { name: 'Bad file', files: [{ name: 'a.dcm' }] }),
+      'files',
+    );
     expectValidationError(await api(info, pro, 'POST', '/exams', { name: 'Bad file', files: [{ size: 3 }] }), 'files');
   });
 
@@ -143,12 +162,17 @@ describe('POST /exams (§2.2)', () => {
   });
 
   it('zip mode needs zip_size_bytes, accepts 1073741824 with a single upload_url, refuses 1073741825', async () => {
-    expectValidationError(await api(info, pro, 'POST', '/exams', { name: 'Zip', upload_mode: 'zip' }), 'zip_size_bytes');
+    expectValidationError(
+      await api(info, pro, 'POST', '/exams', { name: 'Zip', upload_mode: 'zip' }),
+      'zip_size_bytes',
+    );
     const ok = await api(info, pro, 'POST', '/exams', { name: 'Zip', upload_mode: 'zip', zip_size_bytes: 1073741824 });
     expectOk(ok, 201);
     const exam = CreatedZipExam.parse(ok.json);
     expect(exam.status).toBe('uploading');
-    expectLimitRejected(await api(info, pro, 'POST', '/exams', { name: 'Zip', upload_mode: 'zip', zip_size_bytes: 1073741825 }));
+    expectLimitRejected(
+      await api(info, pro, 'POST', '/exams', { name: 'Zip', upload_mode: 'zip', zip_size_bytes: 1073741825 }),
+    );
   });
 });
 
@@ -185,14 +209,16 @@ describe('presigned uploads and confirm', () => {
   it('confirm with files missing → 409 upload_incomplete listing exactly the missing names; then ready; then idempotent', async () => {
     const specs = files(4, 'partial', 20);
     const { id, urls } = await createExam(info, pro, specs, { name: 'Partial' });
-    for (const i of [0, 2]) expect((await put(urls[i]?.url ?? '', specs[i]?.bytes ?? new Uint8Array())).status).toBeLessThan(300);
+    for (const i of [0, 2])
+      expect((await put(urls[i]?.url ?? '', specs[i]?.bytes ?? new Uint8Array())).status).toBeLessThan(300);
     const first = await api(info, pro, 'POST', `/exams/${id}/confirm`);
     expectError(first, 409, 'upload_incomplete');
     const missing = z.array(z.string()).parse(first.json.error?.['missing']);
     expect([...missing].sort()).toEqual([specs[1]?.name, specs[3]?.name].sort());
     expect((await api(info, pro, 'GET', `/exams/${id}`)).json.status).toBe('uploading');
 
-    for (const i of [1, 3]) expect((await put(urls[i]?.url ?? '', specs[i]?.bytes ?? new Uint8Array())).status).toBeLessThan(300);
+    for (const i of [1, 3])
+      expect((await put(urls[i]?.url ?? '', specs[i]?.bytes ?? new Uint8Array())).status).toBeLessThan(300);
     expectOk(await api(info, pro, 'POST', `/exams/${id}/confirm`), 200);
     expect((await api(info, pro, 'GET', `/exams/${id}`)).json.status).toBe('ready');
     expectOk(await api(info, pro, 'POST', `/exams/${id}/confirm`), 200);
@@ -249,14 +275,33 @@ describe('GET /exams', () => {
 
 describe('GET /exams/{id}', () => {
   it('returns the named fields including share_url, viewer_url, share_password and public_page_pin', async () => {
-    const id = await readyExam(info, pro, { name: 'Detalle', patient_name: 'Rosa Díaz', patient_id: 'R-1', birth_date: '1975-05-05', reason: 'Control' });
+    const id = await readyExam(info, pro, {
+      name: 'Detalle',
+      patient_name: 'Rosa Díaz',
+      patient_id: 'R-1',
+      birth_date: '1975-05-05',
+      reason: 'Control',
+    });
     const res = await api(info, pro, 'GET', `/exams/${id}`);
     expectOk(res, 200);
     const exam = Exam.parse(res.json);
     expect(exam.id).toBe(id);
     expect(exam.status).toBe('ready');
-    for (const f of ['patient_name', 'patient_id', 'birth_date', 'reason', 'expiration_days', 'share_url', 'viewer_url',
-      'share_password', 'public_page_pin', 'share_token', 'extra_series', 'storage', 'counters']) {
+    for (const f of [
+      'patient_name',
+      'patient_id',
+      'birth_date',
+      'reason',
+      'expiration_days',
+      'share_url',
+      'viewer_url',
+      'share_password',
+      'public_page_pin',
+      'share_token',
+      'extra_series',
+      'storage',
+      'counters',
+    ]) {
       expect(res.json, f).toHaveProperty(f);
     }
     for (const f of ['share_url', 'viewer_url']) expect(() => new URL(z.string().parse(res.json[f]))).not.toThrow();
@@ -266,25 +311,60 @@ describe('GET /exams/{id}', () => {
 
 describe('PATCH /exams/{id}', () => {
   const snapshot = (j: Record<string, unknown>) => ({
-    name: j.name, patient_name: j.patient_name, patient_id: j.patient_id, birth_date: j.birth_date, reason: j.reason,
-    expiration_days: j.expiration_days, exam_type: j.exam_type, share_token: j.share_token, share_url: j.share_url,
-    viewer_url: j.viewer_url, status: j.status,
+    name: j.name,
+    patient_name: j.patient_name,
+    patient_id: j.patient_id,
+    birth_date: j.birth_date,
+    reason: j.reason,
+    expiration_days: j.expiration_days,
+    exam_type: j.exam_type,
+    share_token: j.share_token,
+    share_url: j.share_url,
+    viewer_url: j.viewer_url,
+    status: j.status,
   });
 
   it('changes only the included fields', async () => {
-    const id = await readyExam(info, pro, { name: 'Antes', patient_name: 'Luis Mora', patient_id: 'L-1', birth_date: '1990-10-10', reason: 'A', expiration_days: 10 });
+    const id = await readyExam(info, pro, {
+      name: 'Antes',
+      patient_name: 'Luis Mora',
+      patient_id: 'L-1',
+      birth_date: '1990-10-10',
+      reason: 'A',
+      expiration_days: 10,
+    });
     const before = snapshot((await api(info, pro, 'GET', `/exams/${id}`)).json);
     expectOk(await api(info, pro, 'PATCH', `/exams/${id}`, { reason: 'B' }), 200);
     const after = snapshot((await api(info, pro, 'GET', `/exams/${id}`)).json);
     expect(after).toEqual({ ...before, reason: 'B' });
-    expectOk(await api(info, pro, 'PATCH', `/exams/${id}`, { name: 'Después', patient_name: 'Luis Mora Soto', expiration_days: null }), 200);
+    expectOk(
+      await api(info, pro, 'PATCH', `/exams/${id}`, {
+        name: 'Después',
+        patient_name: 'Luis Mora Soto',
+        expiration_days: null,
+      }),
+      200,
+    );
     const third = snapshot((await api(info, pro, 'GET', `/exams/${id}`)).json);
-    expect(third).toEqual({ ...before, reason: 'B', name: 'Después', patient_name: 'Luis Mora Soto', expiration_days: null });
+    expect(third).toEqual({
+      ...before,
+      reason: 'B',
+      name: 'Después',
+      patient_name: 'Luis Mora Soto',
+      expiration_days: null,
+    });
   });
 
   it('every patchable field can be changed', async () => {
     const { id } = await createExam(info, pro, files(1), { name: 'P' });
-    const body = { name: 'Q', patient_name: 'Ana', patient_id: 'A-9', birth_date: '2001-02-03', reason: 'R', expiration_days: 7 };
+    const body = {
+      name: 'Q',
+      patient_name: 'Ana',
+      patient_id: 'A-9',
+      birth_date: '2001-02-03',
+      reason: 'R',
+      expiration_days: 7,
+    };
     expectOk(await api(info, pro, 'PATCH', `/exams/${id}`, body), 200);
     expect((await api(info, pro, 'GET', `/exams/${id}`)).json).toMatchObject(body);
   });
@@ -292,7 +372,12 @@ describe('PATCH /exams/{id}', () => {
   it('exam_type and share_token are immutable', async () => {
     const id = await readyExam(info, pro, { name: 'Immutable' });
     const before = (await api(info, pro, 'GET', `/exams/${id}`)).json;
-    for (const body of [{ exam_type: 'mesh' }, { share_token: 'forged-token' }, { storage: { bytes: 1 } }, { counters: { views: 999 } }]) {
+    for (const body of [
+      { exam_type: 'mesh' },
+      { share_token: 'forged-token' },
+      { storage: { bytes: 1 } },
+      { counters: { views: 999 } },
+    ]) {
       const res = await api(info, pro, 'PATCH', `/exams/${id}`, body);
       if (res.status >= 300) expectError(res, [400, 409, 422]);
     }
@@ -348,7 +433,12 @@ describe('POST /exams/{id}/process-zip', () => {
   afterAll(() => rmSync(escapeDir, { recursive: true, force: true }));
 
   async function zipExam(zip: Buffer): Promise<string> {
-    const res = await api(info, pro, 'POST', '/exams', { name: 'Zip upload', upload_mode: 'zip', zip_size_bytes: zip.length, patient_name: 'Pedro Pérez' });
+    const res = await api(info, pro, 'POST', '/exams', {
+      name: 'Zip upload',
+      upload_mode: 'zip',
+      zip_size_bytes: zip.length,
+      patient_name: 'Pedro Pérez',
+    });
     expectOk(res, 201);
     const exam = CreatedZipExam.parse(res.json);
     const up = await put(exam.upload_url.url, zip);
@@ -371,7 +461,11 @@ describe('POST /exams/{id}/process-zip', () => {
   });
 
   it('process-zip before the ZIP is uploaded is refused and the exam stays uploading', async () => {
-    const res = await api(info, pro, 'POST', '/exams', { name: 'Zip not uploaded', upload_mode: 'zip', zip_size_bytes: 1000 });
+    const res = await api(info, pro, 'POST', '/exams', {
+      name: 'Zip not uploaded',
+      upload_mode: 'zip',
+      zip_size_bytes: 1000,
+    });
     expectOk(res, 201);
     const id = String(res.json.id);
     expectError(await api(info, pro, 'POST', `/exams/${id}/process-zip`), [400, 409]);
@@ -380,7 +474,9 @@ describe('POST /exams/{id}/process-zip', () => {
 
   it('a ZIP with more than 5000 files is refused (§8.2)', async () => {
     const dicom = makeDicom('1.2.826.0.1.3680043.8.498.99');
-    const zip = await makeZip(Array.from({ length: 5001 }, (_, i) => ({ name: `IM${String(i).padStart(5, '0')}.dcm`, bytes: dicom })));
+    const zip = await makeZip(
+      Array.from({ length: 5001 }, (_, i) => ({ name: `IM${String(i).padStart(5, '0')}.dcm`, bytes: dicom })),
+    );
     const id = await zipExam(zip);
     expectLimitRejected(await api(info, pro, 'POST', `/exams/${id}/process-zip`));
     expect((await api(info, pro, 'GET', `/exams/${id}`)).json.status).toBe('uploading');
@@ -388,7 +484,11 @@ describe('POST /exams/{id}/process-zip', () => {
 
   it('the ZIP upload must match zip_size_bytes exactly', async () => {
     const zip = await makeZip([{ name: 'a.dcm', bytes: makeDicom('1.2.3.4') }]);
-    const res = await api(info, pro, 'POST', '/exams', { name: 'Zip size', upload_mode: 'zip', zip_size_bytes: zip.length + 1 });
+    const res = await api(info, pro, 'POST', '/exams', {
+      name: 'Zip size',
+      upload_mode: 'zip',
+      zip_size_bytes: zip.length + 1,
+    });
     expectOk(res, 201);
     expect((await put(CreatedZipExam.parse(res.json).upload_url.url, zip)).status).toBe(400);
   });
@@ -396,8 +496,15 @@ describe('POST /exams/{id}/process-zip', () => {
   it('entries with ../ never write outside the service storage', async () => {
     const tag = `sbconf-${process.pid}-${Date.now()}`;
     const deep = `${'../'.repeat(24)}${escapeDir.replace(/^\//, '')}/${tag}-abs.dcm`;
-    const entries = [{ name: 'ok/IM0001.dcm', bytes: makeDicom('1.2.826.0.1.3680043.8.498.10') }, { name: deep, bytes: makeDicom('1.2.826.0.1.3680043.8.498.11') }];
-    for (let d = 1; d <= 8; d++) entries.push({ name: `${'../'.repeat(d)}${tag}-d${d}.dcm`, bytes: makeDicom(`1.2.826.0.1.3680043.8.498.${20 + d}`) });
+    const entries = [
+      { name: 'ok/IM0001.dcm', bytes: makeDicom('1.2.826.0.1.3680043.8.498.10') },
+      { name: deep, bytes: makeDicom('1.2.826.0.1.3680043.8.498.11') },
+    ];
+    for (let d = 1; d <= 8; d++)
+      entries.push({
+        name: `${'../'.repeat(d)}${tag}-d${d}.dcm`,
+        bytes: makeDicom(`1.2.826.0.1.3680043.8.498.${20 + d}`),
+      });
     const zip = await makeZip(entries);
     expect(zip.includes(Buffer.from(deep))).toBe(true);
     const id = await zipExam(zip);
@@ -405,7 +512,10 @@ describe('POST /exams/{id}/process-zip', () => {
     if (res.status >= 300) expectError(res, [400, 409, 422]);
     expect(readdirSync(escapeDir).filter((f) => f.startsWith(tag))).toEqual([]);
     for (let dir = dirname(emu.dataDir); ; dir = dirname(dir)) {
-      expect(readdirSync(dir).filter((f) => f.startsWith(tag)), dir).toEqual([]);
+      expect(
+        readdirSync(dir).filter((f) => f.startsWith(tag)),
+        dir,
+      ).toEqual([]);
       if (dir === dirname(dir)) break;
     }
     expect(existsSync(join(escapeDir, `${tag}-abs.dcm`))).toBe(false);
@@ -414,14 +524,23 @@ describe('POST /exams/{id}/process-zip', () => {
 });
 
 describe('extras (§2.3)', () => {
-  const Extra = z.object({ index: z.number(), upload_urls: z.array(z.unknown()).min(1), confirm_url: z.string().min(1) }).loose();
-  const urlOf = (u: unknown): string => (typeof u === 'string' ? u : z.object({ url: z.string() }).loose().parse(u).url);
+  const Extra = z
+    .object({ index: z.number(), upload_urls: z.array(z.unknown()).min(1), confirm_url: z.string().min(1) })
+    .loose();
+  const urlOf = (u: unknown): string =>
+    typeof u === 'string' ? u : z.object({ url: z.string() }).loose().parse(u).url;
 
   it('index 1 then 2; confirm checks storage, updates extra_series and storage, is idempotent; a third is refused', async () => {
     const id = await readyExam(info, pro, { name: 'Con tomas', exam_type: 'cbct' });
     const before = (await api(info, pro, 'GET', `/exams/${id}`)).json;
 
-    const one = await api(info, pro, 'POST', `/exams/${id}/extras`, { label: 'Toma 2', files: [{ name: 'x1.dcm', size: 10 }, { name: 'x2.dcm', size: 20 }] });
+    const one = await api(info, pro, 'POST', `/exams/${id}/extras`, {
+      label: 'Toma 2',
+      files: [
+        { name: 'x1.dcm', size: 10 },
+        { name: 'x2.dcm', size: 20 },
+      ],
+    });
     expectOk(one);
     const e1 = Extra.parse(one.json);
     expect(e1.index).toBe(1);
@@ -442,20 +561,32 @@ describe('extras (§2.3)', () => {
     expect(again.extra_series).toEqual(after.extra_series);
     expect(again.storage).toEqual(after.storage);
 
-    const two = await api(info, pro, 'POST', `/exams/${id}/extras`, { label: 'Toma 3', files: [{ name: 'y1.dcm', size: 5 }] });
+    const two = await api(info, pro, 'POST', `/exams/${id}/extras`, {
+      label: 'Toma 3',
+      files: [{ name: 'y1.dcm', size: 5 }],
+    });
     expectOk(two);
     const e2 = Extra.parse(two.json);
     expect(e2.index).toBe(2);
     expect((await put(urlOf(e2.upload_urls[0]), Buffer.alloc(5, 3))).status).toBeLessThan(300);
     // confirm_url names the confirm endpoint of this extra: absolute, or a path under the API.
-    const target = /^https?:/.test(e2.confirm_url) ? e2.confirm_url
-      : e2.confirm_url.startsWith('/api/') ? `${new URL(info.base_url).origin}${e2.confirm_url}` : `${info.base_url}${e2.confirm_url}`;
+    const target = /^https?:/.test(e2.confirm_url)
+      ? e2.confirm_url
+      : e2.confirm_url.startsWith('/api/')
+        ? `${new URL(info.base_url).origin}${e2.confirm_url}`
+        : `${info.base_url}${e2.confirm_url}`;
     expect(target.endsWith(`/exams/${id}/extras/2/confirm`)).toBe(true);
-    const viaUrl = await fetch(target, { method: 'POST', headers: { Authorization: `Bearer ${pro}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ label: 'Toma 3 (final)' }) });
+    const viaUrl = await fetch(target, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${pro}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ label: 'Toma 3 (final)' }),
+    });
     expect(viaUrl.status).toBe(200);
     await viaUrl.arrayBuffer();
 
-    expectLimitRejected(await api(info, pro, 'POST', `/exams/${id}/extras`, { label: 'Toma 4', files: [{ name: 'z.dcm', size: 1 }] }));
+    expectLimitRejected(
+      await api(info, pro, 'POST', `/exams/${id}/extras`, { label: 'Toma 4', files: [{ name: 'z.dcm', size: 1 }] }),
+    );
   });
 
   it('confirming an extra that does not exist → 404 not_found', async () => {
@@ -465,14 +596,20 @@ describe('extras (§2.3)', () => {
 
   it('extras work on atm exams', async () => {
     const id = await readyExam(info, pro, { name: 'ATM', exam_type: 'atm' });
-    const res = await api(info, pro, 'POST', `/exams/${id}/extras`, { label: 'Boca abierta', files: [{ name: 'o.dcm', size: 3 }] });
+    const res = await api(info, pro, 'POST', `/exams/${id}/extras`, {
+      label: 'Boca abierta',
+      files: [{ name: 'o.dcm', size: 3 }],
+    });
     expectOk(res);
     expect(Extra.parse(res.json).index).toBe(1);
   });
 
   it('extras are refused for radiografia exams', async () => {
     const id = await readyExam(info, pro, { name: 'Rx', exam_type: 'radiografia' });
-    const res = await api(info, pro, 'POST', `/exams/${id}/extras`, { label: 'x', files: [{ name: 'r.dcm', size: 3 }] });
+    const res = await api(info, pro, 'POST', `/exams/${id}/extras`, {
+      label: 'x',
+      files: [{ name: 'r.dcm', size: 3 }],
+    });
     expectError(res, [400, 409, 422]);
   });
 });
@@ -482,12 +619,18 @@ describe('access PIN (§2.4, §3.4)', () => {
     const id = await readyExam(info, pro, { name: 'PIN' });
     const first = await api(info, pro, 'GET', `/exams/${id}/access-pin`);
     expectOk(first, 200);
-    const pin1 = z.object({ pin: z.string().regex(/^\d+$/), clinic_slug: z.string().min(1), public_url: z.string().url() }).loose().parse(first.json);
+    const pin1 = z
+      .object({ pin: z.string().regex(/^\d+$/), clinic_slug: z.string().min(1), public_url: z.string().url() })
+      .loose()
+      .parse(first.json);
     expect((await api(info, pro, 'GET', `/exams/${id}`)).json.public_page_pin).toBe(pin1.pin);
 
     const rot = await api(info, pro, 'POST', `/exams/${id}/access-pin`);
     expectOk(rot);
-    const rotated = z.object({ pin: z.string().regex(/^\d+$/), rotated_at: z.string() }).loose().parse(rot.json);
+    const rotated = z
+      .object({ pin: z.string().regex(/^\d+$/), rotated_at: z.string() })
+      .loose()
+      .parse(rot.json);
     expect(Number.isNaN(Date.parse(rotated.rotated_at))).toBe(false);
     expect(rotated.pin).not.toBe(pin1.pin);
     expect((await api(info, pro, 'GET', `/exams/${id}/access-pin`)).json.pin).toBe(rotated.pin);
@@ -497,7 +640,14 @@ describe('access PIN (§2.4, §3.4)', () => {
 
 describe('embed (§2.5, §3.3)', () => {
   const Enabled = z.object({ embed_url: z.string().url(), iframe_snippet: z.string().min(1) }).loose();
-  const State = z.object({ enabled: z.boolean(), token: z.string().nullable(), snippet: z.string().nullable(), view_count: z.number() }).loose();
+  const State = z
+    .object({
+      enabled: z.boolean(),
+      token: z.string().nullable(),
+      snippet: z.string().nullable(),
+      view_count: z.number(),
+    })
+    .loose();
 
   it('enable → URL works; revoke → URL stops working; enable again → a fresh token', async () => {
     const id = await readyExam(info, pro, { name: 'Embed' });
@@ -505,7 +655,11 @@ describe('embed (§2.5, §3.3)', () => {
     expectOk(initial, 200);
     expect(State.parse(initial.json).enabled).toBe(false);
 
-    const on = await api(info, pro, 'POST', `/exams/${id}/embed`, { title: 'Tomografía', show_year: true, show_study_type: false });
+    const on = await api(info, pro, 'POST', `/exams/${id}/embed`, {
+      title: 'Tomografía',
+      show_year: true,
+      show_study_type: false,
+    });
     expectOk(on);
     const e1 = Enabled.parse(on.json);
     const s1 = State.parse((await api(info, pro, 'GET', `/exams/${id}/embed`)).json);
@@ -548,13 +702,20 @@ describe('thumbnail', () => {
 
 describe('GET /exams/{id}/patient-exams', () => {
   const key = () => info.keys.ultra;
-  const Result = z.object({ exams: z.array(z.object({ id: z.string(), name: z.string(), exam_type: z.string(), created_at: z.string() }).loose()) }).loose();
+  const Result = z
+    .object({
+      exams: z.array(
+        z.object({ id: z.string(), name: z.string(), exam_type: z.string(), created_at: z.string() }).loose(),
+      ),
+    })
+    .loose();
   const related = async (id: string) => {
     const res = await api(info, key(), 'GET', `/exams/${id}/patient-exams`);
     expectOk(res, 200);
     return Result.parse(res.json).exams.map((e) => e.id);
   };
-  const mk = async (body: Record<string, unknown>) => (await createExam(info, key(), files(1), { name: 'Paciente', ...body })).id;
+  const mk = async (body: Record<string, unknown>) =>
+    (await createExam(info, key(), files(1), { name: 'Paciente', ...body })).id;
 
   it('matches other exams by patient_id, not itself, not other patients', async () => {
     const a = await mk({ patient_id: 'P-100', patient_name: 'Juan Pérez' });

@@ -43,10 +43,15 @@ export function expectError(res: ApiResult, status?: number | number[], code?: s
 /** CONTRACTS.md: validation_error is a 400 with details [{field, message}]. */
 export function expectValidationError(res: ApiResult, field?: string): void {
   expectError(res, 400, 'validation_error');
-  const details = z.array(z.object({ field: z.string(), message: z.string() }).loose()).parse(res.json.error?.['details']);
+  const details = z
+    .array(z.object({ field: z.string(), message: z.string() }).loose())
+    .parse(res.json.error?.['details']);
   if (field !== undefined) {
     const where = JSON.stringify(details);
-    expect(details.some((d) => d.field === field || d.field.startsWith(`${field}.`) || d.field.startsWith(`${field}[`)), where).toBe(true);
+    expect(
+      details.some((d) => d.field === field || d.field.startsWith(`${field}.`) || d.field.startsWith(`${field}[`)),
+      where,
+    ).toBe(true);
   }
 }
 
@@ -104,7 +109,11 @@ export const CreatedFilesExam = z
   .object({ id: z.string().min(1), status: z.string(), upload_urls: z.array(UploadUrl) })
   .loose();
 export const CreatedZipExam = z
-  .object({ id: z.string().min(1), status: z.string(), upload_url: z.object({ url: z.string().url(), expires_at: isoTimestamp }).loose() })
+  .object({
+    id: z.string().min(1),
+    status: z.string(),
+    upload_url: z.object({ url: z.string().url(), expires_at: isoTimestamp }).loose(),
+  })
   .loose();
 
 export type FileSpec = { name: string; bytes: Uint8Array };
@@ -125,7 +134,11 @@ export async function put(url: string, bytes: Uint8Array): Promise<Response> {
 
 export async function getBytes(url: string, key?: string): Promise<{ status: number; type: string; bytes: Buffer }> {
   const res = await fetch(url, { headers: key ? { Authorization: `Bearer ${key}` } : {} });
-  return { status: res.status, type: res.headers.get('content-type') ?? '', bytes: Buffer.from(await res.arrayBuffer()) };
+  return {
+    status: res.status,
+    type: res.headers.get('content-type') ?? '',
+    bytes: Buffer.from(await res.arrayBuffer()),
+  };
 }
 
 /** Creates a files-mode exam; returns its id and upload URLs (CONTRACTS.md: same order as the request). */
@@ -177,7 +190,11 @@ export async function burst(count: number, call: (i: number) => Promise<number>,
 }
 
 /** Polls until `check` returns a value (not undefined) or the time runs out. */
-export async function waitFor<T>(check: () => T | undefined | Promise<T | undefined>, ms = 5000, what = 'condition'): Promise<T> {
+export async function waitFor<T>(
+  check: () => T | undefined | Promise<T | undefined>,
+  ms = 5000,
+  what = 'condition',
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await check();
@@ -220,7 +237,8 @@ export function makePng(width = 64, height = 24): Buffer {
     const row = Buffer.alloc(1 + width * 3, 0xff);
     row[0] = 0;
     for (let x = 0; x < width; x++) {
-      if (Math.abs(y - Math.round(height / 2 + (height / 3) * Math.sin(x / 6))) <= 1) row.fill(0x10, 1 + x * 3, 4 + x * 3);
+      if (Math.abs(y - Math.round(height / 2 + (height / 3) * Math.sin(x / 6))) <= 1)
+        row.fill(0x10, 1 + x * 3, 4 + x * 3);
     }
     rows.push(row);
   }
@@ -329,7 +347,10 @@ export class Receiver {
   readonly deliveries: Delivery[] = [];
   private readonly status = new Map<string, number>();
   private readonly delay = new Map<string, number>();
-  private constructor(private readonly server: Server, readonly base: string) {}
+  private constructor(
+    private readonly server: Server,
+    readonly base: string,
+  ) {}
 
   static async start(): Promise<Receiver> {
     const holder: { self?: Receiver } = {};

@@ -39,14 +39,19 @@ describe('Free plan: 100 requests per hour per key', () => {
     const free = info.keys.free;
     const exam = await createExam(info, free, specs, { name: 'Rate limit' });
     urls = exam.urls.map((u) => u.url);
-    for (let i = 0; i < 5; i++) expect((await put(urls[i] ?? '', specs[i]?.bytes ?? new Uint8Array())).status).toBeLessThan(300);
+    for (let i = 0; i < 5; i++)
+      expect((await put(urls[i] ?? '', specs[i]?.bytes ?? new Uint8Array())).status).toBeLessThan(300);
     const statuses = await burst(99, async () => (await api(info, free, 'GET', '/me')).status);
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
     const over = await api(info, free, 'GET', '/exams');
     const now = Math.floor(Date.now() / 1000);
     hit = expect429(over, 100);
     expect(Math.abs(hit.reset - (now + hit.retryAfter))).toBeLessThanOrEqual(5);
-    expectError(await api(info, free, 'POST', '/exams', { name: 'x', files: [{ name: 'a', size: 1 }] }), 429, 'rate_limited');
+    expectError(
+      await api(info, free, 'POST', '/exams', { name: 'x', files: [{ name: 'a', size: 1 }] }),
+      429,
+      'rate_limited',
+    );
   });
 
   it('a presigned PUT still works while the key is limited', async () => {

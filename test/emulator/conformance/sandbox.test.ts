@@ -20,7 +20,10 @@ beforeAll(async () => {
   const r = await api(info, pro, 'POST', '/referrers', { name: 'Dra. Viva', email: 'viva@example.com' });
   expectOk(r);
   liveReferrer = String(unwrap(r.json, 'referrer').id);
-  const t = await api(info, pro, 'POST', '/templates', { name: 'Plantilla viva', pages: [{ slots: [{ x: 0, y: 0, w: 1, h: 1 }] }] });
+  const t = await api(info, pro, 'POST', '/templates', {
+    name: 'Plantilla viva',
+    pages: [{ slots: [{ x: 0, y: 0, w: 1, h: 1 }] }],
+  });
   expectOk(t);
   liveTemplate = String(unwrap(t.json, 'template').id);
   const tk = await api(info, pro, 'POST', '/support/tickets', { subject: 'Ticket vivo', message: 'x' });
@@ -64,14 +67,19 @@ describe('sandbox templates: only system defaults, writes are mocks', () => {
   it('GET returns only the system defaults', async () => {
     const res = await api(info, sandbox, 'GET', '/templates');
     expectOk(res, 200);
-    const list = z.array(z.object({ id: z.string(), is_default: z.boolean() }).loose()).parse(listIn(res.json, 'templates'));
+    const list = z
+      .array(z.object({ id: z.string(), is_default: z.boolean() }).loose())
+      .parse(listIn(res.json, 'templates'));
     expect(list.length).toBeGreaterThan(0);
     expect(list.every((t) => t.is_default)).toBe(true);
     expect(list.map((t) => t.id)).not.toContain(liveTemplate);
   });
 
   it('POST returns a mock with a tpl_test_ id and stores nothing', async () => {
-    const res = await api(info, sandbox, 'POST', '/templates', { name: 'Mock', pages: [{ slots: [{ x: 0, y: 0, w: 0.5, h: 0.5 }] }] });
+    const res = await api(info, sandbox, 'POST', '/templates', {
+      name: 'Mock',
+      pages: [{ slots: [{ x: 0, y: 0, w: 0.5, h: 0.5 }] }],
+    });
     expectOk(res);
     const id = String(unwrap(res.json, 'template').id);
     expect(id.startsWith('tpl_test_')).toBe(true);
@@ -91,7 +99,11 @@ describe('sandbox templates: only system defaults, writes are mocks', () => {
 describe('sandbox support tickets', () => {
   it('nothing stored, no e-mail, a tkt_test_ mock with test_mode=true', async () => {
     const before = await mailCount();
-    const res = await api(info, sandbox, 'POST', '/support/tickets', { subject: 'Prueba', message: 'x', category: 'bug' });
+    const res = await api(info, sandbox, 'POST', '/support/tickets', {
+      subject: 'Prueba',
+      message: 'x',
+      category: 'bug',
+    });
     expectOk(res);
     const t = unwrap(res.json, 'ticket');
     expect(String(t.id).startsWith('tkt_test_')).toBe(true);
@@ -122,10 +134,17 @@ describe('sandbox implant catalog', () => {
   it('answers exactly like live', async () => {
     const brands = listIn((await api(info, pro, 'GET', '/implants')).json, 'brands').map((b) => Obj.parse(b));
     const brand = String(brands[0]?.brand);
-    const entries = listIn((await api(info, pro, 'GET', `/implants?brand=${encodeURIComponent(brand)}`)).json).map((e) => Obj.parse(e));
+    const entries = listIn((await api(info, pro, 'GET', `/implants?brand=${encodeURIComponent(brand)}`)).json).map(
+      (e) => Obj.parse(e),
+    );
     const e = entries[0] ?? {};
-    for (const q of ['', `?brand=${encodeURIComponent(brand)}`, `?search=${encodeURIComponent(brand.slice(0, 3))}`,
-      `?length=${String(e.length)}&diameter=${String(e.diameter)}`, '?limit=3&offset=2']) {
+    for (const q of [
+      '',
+      `?brand=${encodeURIComponent(brand)}`,
+      `?search=${encodeURIComponent(brand.slice(0, 3))}`,
+      `?length=${String(e.length)}&diameter=${String(e.diameter)}`,
+      '?limit=3&offset=2',
+    ]) {
       const live = await api(info, pro, 'GET', `/implants${q}`);
       const test = await api(info, sandbox, 'GET', `/implants${q}`);
       expectOk(test, 200);
@@ -148,7 +167,10 @@ describe('sandbox e-mail', () => {
     const id = await readyExam(info, sandbox, { name: 'Sandbox consent' });
     expectOk(await api(info, sandbox, 'POST', `/exams/${id}/consent`, { country_code: 'CL', locale: 'es' }));
     const before = await mailCount();
-    const res = await api(info, sandbox, 'POST', `/exams/${id}/consent/email`, { to: 'nadie@example.com', patient_name: 'Nadie' });
+    const res = await api(info, sandbox, 'POST', `/exams/${id}/consent/email`, {
+      to: 'nadie@example.com',
+      patient_name: 'Nadie',
+    });
     expectOk(res);
     expect(typeof res.json.sign_url).toBe('string');
     expect(await mailCount()).toBe(before);

@@ -12,18 +12,29 @@ import { api, EmulatorProcess, type EmulatorInfo } from '../../support/emulator'
 import { createExam, expectError, expectOk, expectValidationError, files, makePng, readyExam, unwrap } from './helpers';
 
 const ALL_SCOPES = [
-  'exams:read', 'exams:write', 'webhooks:write', 'referrers:read', 'referrers:write', 'templates:read',
-  'templates:write', 'support:read', 'support:write', 'account:read', 'account:write',
+  'exams:read',
+  'exams:write',
+  'webhooks:write',
+  'referrers:read',
+  'referrers:write',
+  'templates:read',
+  'templates:write',
+  'support:read',
+  'support:write',
+  'account:read',
+  'account:write',
 ];
 
-const Me = z.object({
-  user_id: z.string().min(1),
-  email: z.string().includes('@'),
-  plan: z.string(),
-  scopes: z.array(z.string()),
-  storage: z.object({ used_bytes: z.number(), limit_bytes: z.number(), used_percent: z.number() }).loose(),
-  exams: z.object({ count: z.number(), limit: z.number() }).loose(),
-}).loose();
+const Me = z
+  .object({
+    user_id: z.string().min(1),
+    email: z.string().includes('@'),
+    plan: z.string(),
+    scopes: z.array(z.string()),
+    storage: z.object({ used_bytes: z.number(), limit_bytes: z.number(), used_percent: z.number() }).loose(),
+    exams: z.object({ count: z.number(), limit: z.number() }).loose(),
+  })
+  .loose();
 
 let emu: EmulatorProcess;
 let info: EmulatorInfo;
@@ -61,8 +72,12 @@ describe('start line', () => {
           base_url: z.string().regex(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/),
           control_url: z.string().regex(/^http:\/\/127\.0\.0\.1:\d+\/__emulator$/),
           keys: z.object({
-            free: z.string(), pro: z.string(), clinica: z.string(), ultra: z.string(),
-            sandbox: z.string().startsWith('cbct_test_'), readonly: z.string(),
+            free: z.string(),
+            pro: z.string(),
+            clinica: z.string(),
+            ultra: z.string(),
+            sandbox: z.string().startsWith('cbct_test_'),
+            readonly: z.string(),
           }),
         })
         .parse(JSON.parse(line));
@@ -81,19 +96,23 @@ describe('start line', () => {
     const keys = Object.values(info.keys);
     expect(new Set(keys).size).toBe(6);
     expect(info.keys.sandbox.startsWith('cbct_test_')).toBe(true);
-    for (const k of ['free', 'pro', 'clinica', 'ultra', 'readonly'] as const) expect(info.keys[k].startsWith('cbct_test_')).toBe(false);
+    for (const k of ['free', 'pro', 'clinica', 'ultra', 'readonly'] as const)
+      expect(info.keys[k].startsWith('cbct_test_')).toBe(false);
   });
 });
 
 describe('GET /me', () => {
-  it.each(['free', 'pro', 'clinica', 'ultra'] as const)('the %s key is a live key with all scopes on an account of that plan', async (plan) => {
-    const res = await api(info, info.keys[plan], 'GET', '/me');
-    expectOk(res, 200);
-    const me = Me.parse(res.json);
-    expect(me.plan).toBe(plan);
-    expect([...me.scopes].sort()).toEqual([...ALL_SCOPES].sort());
-    expect(me.storage.limit_bytes).toBeGreaterThan(0);
-  });
+  it.each(['free', 'pro', 'clinica', 'ultra'] as const)(
+    'the %s key is a live key with all scopes on an account of that plan',
+    async (plan) => {
+      const res = await api(info, info.keys[plan], 'GET', '/me');
+      expectOk(res, 200);
+      const me = Me.parse(res.json);
+      expect(me.plan).toBe(plan);
+      expect([...me.scopes].sort()).toEqual([...ALL_SCOPES].sort());
+      expect(me.storage.limit_bytes).toBeGreaterThan(0);
+    },
+  );
 
   it('the sandbox and readonly keys belong to the pro account; readonly holds only exams:read and account:read', async () => {
     const pro = Me.parse((await api(info, info.keys.pro, 'GET', '/me')).json);
@@ -121,7 +140,11 @@ describe('GET /me', () => {
   });
 
   it('the four plan accounts are distinct accounts', async () => {
-    const ids = await Promise.all((['free', 'pro', 'clinica', 'ultra'] as const).map(async (p) => Me.parse((await api(info, info.keys[p], 'GET', '/me')).json).user_id));
+    const ids = await Promise.all(
+      (['free', 'pro', 'clinica', 'ultra'] as const).map(
+        async (p) => Me.parse((await api(info, info.keys[p], 'GET', '/me')).json).user_id,
+      ),
+    );
     expect(new Set(ids).size).toBe(4);
   });
 });
@@ -130,7 +153,11 @@ describe('authentication', () => {
   it('no Authorization header → 401 unauthorized', async () => {
     expectError(await api(info, null, 'GET', '/me'), 401, 'unauthorized');
     expectError(await api(info, null, 'GET', '/exams'), 401, 'unauthorized');
-    expectError(await api(info, null, 'POST', '/exams', { name: 'x', files: [{ name: 'a', size: 1 }] }), 401, 'unauthorized');
+    expectError(
+      await api(info, null, 'POST', '/exams', { name: 'x', files: [{ name: 'a', size: 1 }] }),
+      401,
+      'unauthorized',
+    );
   });
 
   it('an unknown key → 401 unauthorized', async () => {
@@ -142,7 +169,10 @@ describe('authentication', () => {
     const res = await fetch(`${info.base_url}/me`, { headers: { Authorization: `Basic ${info.keys.pro}` } });
     const body: unknown = await res.json();
     expect(res.status).toBe(401);
-    expect(z.object({ error: z.object({ code: z.literal('unauthorized'), message: z.string() }).loose() }).safeParse(body).success).toBe(true);
+    expect(
+      z.object({ error: z.object({ code: z.literal('unauthorized'), message: z.string() }).loose() }).safeParse(body)
+        .success,
+    ).toBe(true);
   });
 });
 
@@ -152,21 +182,35 @@ describe('scopes: the readonly key (exams:read, account:read)', () => {
   beforeAll(async () => {
     const pro = info.keys.pro;
     ids.exam = await readyExam(info, pro, { name: 'Scope target', patient_name: 'Ana Soto' });
-    const zip = await api(info, pro, 'POST', '/exams', { name: 'Zip scope target', upload_mode: 'zip', zip_size_bytes: 100 });
+    const zip = await api(info, pro, 'POST', '/exams', {
+      name: 'Zip scope target',
+      upload_mode: 'zip',
+      zip_size_bytes: 100,
+    });
     expectOk(zip, 201);
     ids.zip = String(zip.json.id);
-    const extra = await api(info, pro, 'POST', `/exams/${ids.exam}/extras`, { label: 'Toma 2', files: [{ name: 'e.dcm', size: 4 }] });
+    const extra = await api(info, pro, 'POST', `/exams/${ids.exam}/extras`, {
+      label: 'Toma 2',
+      files: [{ name: 'e.dcm', size: 4 }],
+    });
     expectOk(extra);
     const consentExam = await readyExam(info, pro, { name: 'Consent scope target' });
     ids.consentExam = consentExam;
     expectOk(await api(info, pro, 'POST', `/exams/${consentExam}/consent`, { country_code: 'CL', locale: 'es' }));
-    const wh = await api(info, pro, 'POST', '/webhooks', { url: 'https://hooks.example.com/scanbridge', events: ['test.ping'], description: 'scope' });
+    const wh = await api(info, pro, 'POST', '/webhooks', {
+      url: 'https://hooks.example.com/scanbridge',
+      events: ['test.ping'],
+      description: 'scope',
+    });
     expectOk(wh);
     ids.webhook = String(unwrap(wh.json, 'webhook').id);
     const rfr = await api(info, pro, 'POST', '/referrers', { name: 'Dra. Carmen Rojas' });
     expectOk(rfr);
     ids.referrer = String(unwrap(rfr.json, 'referrer').id);
-    const tpl = await api(info, pro, 'POST', '/templates', { name: 'Mine', pages: [{ slots: [{ x: 0, y: 0, w: 1, h: 1 }] }] });
+    const tpl = await api(info, pro, 'POST', '/templates', {
+      name: 'Mine',
+      pages: [{ slots: [{ x: 0, y: 0, w: 1, h: 1 }] }],
+    });
     expectOk(tpl);
     ids.template = String(unwrap(tpl.json, 'template').id);
   });
@@ -177,22 +221,45 @@ describe('scopes: the readonly key (exams:read, account:read)', () => {
     ['exams:write', 'POST', () => `/exams/${ids.exam}/confirm`, () => undefined],
     ['exams:write', 'POST', () => `/exams/${ids.zip}/process-zip`, () => undefined],
     ['exams:write', 'POST', () => `/exams/${ids.exam}/share`, () => ({ to: 'paciente@example.com' })],
-    ['exams:write', 'POST', () => `/exams/${ids.exam}/extras`, () => ({ label: 'x', files: [{ name: 'b.dcm', size: 1 }] })],
+    [
+      'exams:write',
+      'POST',
+      () => `/exams/${ids.exam}/extras`,
+      () => ({ label: 'x', files: [{ name: 'b.dcm', size: 1 }] }),
+    ],
     ['exams:write', 'POST', () => `/exams/${ids.exam}/extras/1/confirm`, () => undefined],
     ['exams:write', 'POST', () => `/exams/${ids.exam}/access-pin`, () => undefined],
     ['exams:write', 'DELETE', () => `/exams/${ids.exam}/embed`, () => undefined],
     ['exams:write', 'POST', () => `/exams/${ids.consentExam}/consent`, () => ({ country_code: 'CL', locale: 'es' })],
-    ['exams:write', 'POST', () => `/exams/${ids.consentExam}/consent/sign-inperson`, () => ({
-      signer_name: 'Ana Soto', signer_rut: '11.111.111-1', signature_image: makePng().toString('base64'), accepted: true,
-    })],
+    [
+      'exams:write',
+      'POST',
+      () => `/exams/${ids.consentExam}/consent/sign-inperson`,
+      () => ({
+        signer_name: 'Ana Soto',
+        signer_rut: '11.111.111-1',
+        signature_image: makePng().toString('base64'),
+        accepted: true,
+      }),
+    ],
     ['exams:write', 'POST', () => `/exams/${ids.consentExam}/consent/email`, () => ({ to: 'paciente@example.com' })],
     ['exams:write', 'DELETE', () => `/exams/${ids.exam}`, () => undefined],
-    ['webhooks:write', 'POST', () => '/webhooks', () => ({ url: 'https://hooks.example.com/x', events: ['test.ping'], description: 'x' })],
+    [
+      'webhooks:write',
+      'POST',
+      () => '/webhooks',
+      () => ({ url: 'https://hooks.example.com/x', events: ['test.ping'], description: 'x' }),
+    ],
     ['webhooks:write', 'POST', () => `/webhooks/${ids.webhook}/test`, () => undefined],
     ['referrers:write', 'POST', () => '/referrers', () => ({ name: 'Dr. Readonly' })],
     ['referrers:write', 'PATCH', () => `/referrers/${ids.referrer}`, () => ({ phone: '+56 2 2222 2222' })],
     ['referrers:write', 'DELETE', () => `/referrers/${ids.referrer}`, () => undefined],
-    ['templates:write', 'POST', () => '/templates', () => ({ name: 'x', pages: [{ slots: [{ x: 0, y: 0, w: 1, h: 1 }] }] })],
+    [
+      'templates:write',
+      'POST',
+      () => '/templates',
+      () => ({ name: 'x', pages: [{ slots: [{ x: 0, y: 0, w: 1, h: 1 }] }] }),
+    ],
     ['templates:write', 'PATCH', () => `/templates/${ids.template}`, () => ({ name: 'renamed' })],
     ['templates:write', 'DELETE', () => `/templates/${ids.template}`, () => undefined],
     ['support:write', 'POST', () => '/support/tickets', () => ({ subject: 'x', message: 'y' })],
@@ -215,13 +282,19 @@ describe('scopes: the readonly key (exams:read, account:read)', () => {
     expect(unwrap(tpl.json, 'template').name).toBe('Mine');
   });
 
-  it.each([['/referrers'], ['/templates'], ['/support/tickets']])('GET %s needs a scope readonly lacks → 403 insufficient_scope', async (path) => {
-    expectError(await api(info, info.keys.readonly, 'GET', path), 403, 'insufficient_scope');
-  });
+  it.each([['/referrers'], ['/templates'], ['/support/tickets']])(
+    'GET %s needs a scope readonly lacks → 403 insufficient_scope',
+    async (path) => {
+      expectError(await api(info, info.keys.readonly, 'GET', path), 403, 'insufficient_scope');
+    },
+  );
 
-  it.each([['/exams'], ['/implants'], ['/activity'], ['/notifications']])('GET %s is allowed with exams:read / account:read', async (path) => {
-    expectOk(await api(info, info.keys.readonly, 'GET', path), 200);
-  });
+  it.each([['/exams'], ['/implants'], ['/activity'], ['/notifications']])(
+    'GET %s is allowed with exams:read / account:read',
+    async (path) => {
+      expectOk(await api(info, info.keys.readonly, 'GET', path), 200);
+    },
+  );
 
   it('GET /exams/{id} and its read sub-resources are allowed', async () => {
     for (const p of ['', '/access-pin', '/embed', '/patient-exams', '/consent']) {
@@ -240,7 +313,7 @@ describe('errors', () => {
     expectError(await api(info, info.keys.pro, 'GET', `/exams/${id}`), 404, 'not_found');
   });
 
-  it("another account can neither change nor delete an exam (404 not_found, exam intact)", async () => {
+  it('another account can neither change nor delete an exam (404 not_found, exam intact)', async () => {
     const id = await readyExam(info, info.keys.clinica, { name: 'Ajeno', reason: 'original' });
     expectError(await api(info, info.keys.pro, 'PATCH', `/exams/${id}`, { reason: 'hijacked' }), 404, 'not_found');
     const del = await api(info, info.keys.pro, 'DELETE', `/exams/${id}`);
@@ -263,8 +336,16 @@ describe('errors', () => {
   });
 
   it('webhook URLs must be public: private and loopback HTTPS hosts are refused', async () => {
-    for (const url of ['https://127.0.0.1/hook', 'https://localhost/hook', 'https://10.1.2.3/hook', 'https://192.168.0.10/hook']) {
-      expectValidationError(await api(info, info.keys.pro, 'POST', '/webhooks', { url, events: ['test.ping'], description: 'private' }), 'url');
+    for (const url of [
+      'https://127.0.0.1/hook',
+      'https://localhost/hook',
+      'https://10.1.2.3/hook',
+      'https://192.168.0.10/hook',
+    ]) {
+      expectValidationError(
+        await api(info, info.keys.pro, 'POST', '/webhooks', { url, events: ['test.ping'], description: 'private' }),
+        'url',
+      );
     }
   });
 
@@ -288,14 +369,25 @@ describe('errors', () => {
   });
 
   it('a missing required field → 400 validation_error naming the field', async () => {
-    expectValidationError(await api(info, info.keys.pro, 'POST', '/exams', { files: [{ name: 'a.dcm', size: 1 }] }), 'name');
+    expectValidationError(
+      await api(info, info.keys.pro, 'POST', '/exams', { files: [{ name: 'a.dcm', size: 1 }] }),
+      'name',
+    );
     expectValidationError(await api(info, info.keys.pro, 'POST', '/referrers', { email: 'x@example.com' }), 'name');
   });
 
   it('webhook URLs must be HTTPS when --insecure-webhooks is off', async () => {
-    const http = await api(info, info.keys.pro, 'POST', '/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['test.ping'], description: 'plain' });
+    const http = await api(info, info.keys.pro, 'POST', '/webhooks', {
+      url: 'http://127.0.0.1:9/hook',
+      events: ['test.ping'],
+      description: 'plain',
+    });
     expectValidationError(http, 'url');
-    const https = await api(info, info.keys.pro, 'POST', '/webhooks', { url: 'https://hooks.example.com/ok', events: ['test.ping'], description: 'tls' });
+    const https = await api(info, info.keys.pro, 'POST', '/webhooks', {
+      url: 'https://hooks.example.com/ok',
+      events: ['test.ping'],
+      description: 'tls',
+    });
     expectOk(https);
     expect(unwrap(https.json, 'webhook').enabled).toBe(true);
   });
@@ -304,7 +396,10 @@ describe('errors', () => {
 describe('restart', () => {
   it('a restart on the same data keeps the keys and the records; SIGTERM exits 0', async () => {
     const examId = await readyExam(info, info.keys.ultra, { name: 'Survives restart', patient_id: '12.345.678-9' });
-    const rfr = await api(info, info.keys.ultra, 'POST', '/referrers', { name: 'Dr. Persistente', email: 'p@example.com' });
+    const rfr = await api(info, info.keys.ultra, 'POST', '/referrers', {
+      name: 'Dr. Persistente',
+      email: 'p@example.com',
+    });
     expectOk(rfr);
     const before = info.keys;
     const exit = await emu.stop('SIGTERM');

@@ -2,7 +2,19 @@
 // runs a thousand times faster, in real time, without touching the clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, EmulatorProcess, type EmulatorInfo } from '../../support/emulator';
-import { burst, createExam, expectError, expectOk, files, getBytes, put, readyExam, Receiver, sleep, waitFor } from './helpers';
+import {
+  burst,
+  createExam,
+  expectError,
+  expectOk,
+  files,
+  getBytes,
+  put,
+  readyExam,
+  Receiver,
+  sleep,
+  waitFor,
+} from './helpers';
 
 let emu: EmulatorProcess;
 let info: EmulatorInfo;
@@ -23,7 +35,11 @@ let early: { url: string; createdAt: number; expiresAt: number };
 describe('scaled rate-limit window', () => {
   beforeAll(async () => {
     const { urls, json } = await createExam(info, info.keys.pro, files(1, 'ttl', 8), { name: 'Unscaled TTL' });
-    early = { url: urls[0]?.url ?? '', createdAt: Date.parse(String(json.created_at)), expiresAt: Date.parse(urls[0]?.expires_at ?? '') };
+    early = {
+      url: urls[0]?.url ?? '',
+      createdAt: Date.parse(String(json.created_at)),
+      expiresAt: Date.parse(urls[0]?.expires_at ?? ''),
+    };
   });
 
   it('Free: 100 calls, then 429, then free again after about 3.6 s of real time', async () => {
@@ -45,7 +61,11 @@ describe('scaled rate-limit window', () => {
 describe('scaled webhook retry schedule', () => {
   it('retries at +30 s, +2 min and +10 min arrive within about a second of real time', async () => {
     rx.answer('/fail', 500);
-    const res = await api(info, info.keys.pro, 'POST', '/webhooks', { url: `${rx.base}/fail`, events: ['exam.created'], description: 'scaled' });
+    const res = await api(info, info.keys.pro, 'POST', '/webhooks', {
+      url: `${rx.base}/fail`,
+      events: ['exam.created'],
+      description: 'scaled',
+    });
     expectOk(res);
     const started = Date.now();
     await createExam(info, info.keys.pro, files(1), { name: 'Scaled retry' });
@@ -68,7 +88,11 @@ describe('what time-scale leaves alone', () => {
 
   it('the 10 s delivery time-out is not scaled: a 2xx after 300 ms is a success', async () => {
     rx.answer('/slowish', 200, 300);
-    const res = await api(info, info.keys.pro, 'POST', '/webhooks', { url: `${rx.base}/slowish`, events: ['exam.deleted'], description: 'slowish' });
+    const res = await api(info, info.keys.pro, 'POST', '/webhooks', {
+      url: `${rx.base}/slowish`,
+      events: ['exam.deleted'],
+      description: 'slowish',
+    });
     expectOk(res);
     const { id } = await createExam(info, info.keys.pro, files(1), { name: 'Slowish' });
     expectOk(await api(info, info.keys.pro, 'DELETE', `/exams/${id}`), 200);
@@ -81,6 +105,11 @@ describe('what time-scale leaves alone', () => {
 describe('scaled thumbnail delay', () => {
   it('a ready exam gets its thumbnail on its own within seconds', async () => {
     const id = await readyExam(info, info.keys.pro, { name: 'Scaled thumb' });
-    await waitFor(async () => ((await getBytes(`${info.base_url}/exams/${id}/thumbnail`, info.keys.pro)).status === 200 ? true : undefined), 8000, 'thumbnail');
+    await waitFor(
+      async () =>
+        (await getBytes(`${info.base_url}/exams/${id}/thumbnail`, info.keys.pro)).status === 200 ? true : undefined,
+      8000,
+      'thumbnail',
+    );
   });
 });

@@ -4,24 +4,52 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { api, EmulatorProcess, type EmulatorInfo } from '../../support/emulator';
 import {
-  burst, type Delivery, CreatedZipExam, EventBody, createExam, expectError, expectOk, expectValidationError, files, listIn, makePdf, put,
-  isoTimestamp, makeDicom, makeZip, Receiver, signatureValid, sleep, stringsIn, unwrap, waitFor,
+  burst,
+  type Delivery,
+  CreatedZipExam,
+  EventBody,
+  createExam,
+  expectError,
+  expectOk,
+  expectValidationError,
+  files,
+  listIn,
+  makePdf,
+  put,
+  isoTimestamp,
+  makeDicom,
+  makeZip,
+  Receiver,
+  signatureValid,
+  sleep,
+  stringsIn,
+  unwrap,
+  waitFor,
 } from './helpers';
 
 const ALL_EVENTS = [
-  'exam.created', 'exam.confirmed', 'exam.deleted', 'exam.updated', 'exam.shared', 'exam.extra_added',
-  'report.published', 'report.signed', 'test.ping',
+  'exam.created',
+  'exam.confirmed',
+  'exam.deleted',
+  'exam.updated',
+  'exam.shared',
+  'exam.extra_added',
+  'report.published',
+  'report.signed',
+  'test.ping',
 ];
 
-const Created = z.object({
-  id: z.string().startsWith('wh_'),
-  url: z.string(),
-  events: z.array(z.string()),
-  description: z.string(),
-  enabled: z.literal(true),
-  secret: z.string().startsWith('whsec_'),
-  created_at: isoTimestamp,
-}).loose();
+const Created = z
+  .object({
+    id: z.string().startsWith('wh_'),
+    url: z.string(),
+    events: z.array(z.string()),
+    description: z.string(),
+    enabled: z.literal(true),
+    secret: z.string().startsWith('whsec_'),
+    created_at: isoTimestamp,
+  })
+  .loose();
 
 let emu: EmulatorProcess;
 let info: EmulatorInfo;
@@ -37,7 +65,11 @@ beforeAll(async () => {
   // §6.4.1 (a 2xx after more than 10 s is a failure) needs 10 s of real time: start it first and let the
   // rest of the file run meanwhile; the last test checks that it was retried.
   rx.answer('/slow', 200, 11_500);
-  const sub = await api(info, pro, 'POST', '/webhooks', { url: `${rx.base}/slow`, events: ['exam.created'], description: 'slow' });
+  const sub = await api(info, pro, 'POST', '/webhooks', {
+    url: `${rx.base}/slow`,
+    events: ['exam.created'],
+    description: 'slow',
+  });
   expectOk(sub);
   const exam = await createExam(info, pro, files(1), { name: 'Slow receiver' });
   const first = await waitFor(() => rx.at('/slow')[0], 5000, 'first attempt at /slow');
@@ -73,7 +105,9 @@ function expectWellSigned(d: Delivery, secret: string, type: string): void {
   expect(d.headers['x-service-event']).toBe(type);
   expect(String(d.headers['x-service-delivery'])).toMatch(/^dlv_/);
   expect(String(d.headers['x-service-signature'])).toMatch(/^sha256=/);
-  expect(signatureValid(d, secret), 'X-Service-Signature must be sha256=base64(HMAC-SHA256(secret, raw body))').toBe(true);
+  expect(signatureValid(d, secret), 'X-Service-Signature must be sha256=base64(HMAC-SHA256(secret, raw body))').toBe(
+    true,
+  );
 }
 
 describe('subscriptions', () => {
@@ -90,7 +124,9 @@ describe('subscriptions', () => {
     expectOk(all, 200);
     expect(stringsIn(all.json)).toContain(sub.id);
     expect(stringsIn(all.json).some((s) => s.includes(sub.secret))).toBe(false);
-    const prefixes = stringsIn(one.json).filter((s) => s.startsWith('whsec_') && sub.secret.startsWith(s) && s.length < sub.secret.length);
+    const prefixes = stringsIn(one.json).filter(
+      (s) => s.startsWith('whsec_') && sub.secret.startsWith(s) && s.length < sub.secret.length,
+    );
     expect(prefixes.length, 'a later read shows a prefix of the secret').toBeGreaterThan(0);
   });
 
@@ -109,18 +145,30 @@ describe('subscriptions', () => {
   });
 
   it('with --insecure-webhooks, http is allowed for 127.0.0.1 only', async () => {
-    const res = await api(info, pro, 'POST', '/webhooks', { url: 'http://example.com/hook', events: ['test.ping'], description: 'plain' });
+    const res = await api(info, pro, 'POST', '/webhooks', {
+      url: 'http://example.com/hook',
+      events: ['test.ping'],
+      description: 'plain',
+    });
     expectValidationError(res, 'url');
   });
 
   it('unknown event types are refused', async () => {
-    const res = await api(info, pro, 'POST', '/webhooks', { url: `${rx.base}/x`, events: ['exam.exploded'], description: 'bad' });
+    const res = await api(info, pro, 'POST', '/webhooks', {
+      url: `${rx.base}/x`,
+      events: ['exam.exploded'],
+      description: 'bad',
+    });
     expectValidationError(res, 'events');
   });
 
   it('PATCH changes events, description and enabled; a disabled subscription receives no events', async () => {
     const sub = await subscribe('/patched', ['exam.deleted'], 'before');
-    const res = await api(info, pro, 'PATCH', `/webhooks/${sub.id}`, { events: ['exam.created'], description: 'after', enabled: false });
+    const res = await api(info, pro, 'PATCH', `/webhooks/${sub.id}`, {
+      events: ['exam.created'],
+      description: 'after',
+      enabled: false,
+    });
     expectOk(res, 200);
     const got = await readSub(sub.id);
     expect(got).toMatchObject({ events: ['exam.created'], description: 'after', enabled: false });
@@ -165,24 +213,39 @@ describe('deliveries', () => {
 
   it('exam.created and exam.confirmed; exam.confirmed data has the §6.2 fields', async () => {
     const specs = files(2, 'wh', 12);
-    const created = await createExam(info, pro, specs, { name: 'Webhook exam', patient_name: 'Inés Lagos', patient_id: 'IL-77' });
+    const created = await createExam(info, pro, specs, {
+      name: 'Webhook exam',
+      patient_name: 'Inés Lagos',
+      patient_id: 'IL-77',
+    });
     examId = created.id;
     const c = await waitEvent('/all', 'exam.created', mentions(examId));
     expectWellSigned(c.d, all.secret, 'exam.created');
-    for (const [i, f] of specs.entries()) expect((await put(created.urls[i]?.url ?? '', f.bytes)).status).toBeLessThan(300);
+    for (const [i, f] of specs.entries())
+      expect((await put(created.urls[i]?.url ?? '', f.bytes)).status).toBeLessThan(300);
     expectOk(await api(info, pro, 'POST', `/exams/${examId}/confirm`));
     const { d, e } = await waitEvent('/all', 'exam.confirmed', (x) => x.data.exam_id === examId);
     expectWellSigned(d, all.secret, 'exam.confirmed');
     const exam = (await api(info, pro, 'GET', `/exams/${examId}`)).json;
     expect(e.data).toMatchObject({
-      exam_id: examId, exam_type: 'cbct', patient_name: 'Inés Lagos', patient_id: 'IL-77', status: 'ready',
-      share_url: exam.share_url, viewer_url: exam.viewer_url,
+      exam_id: examId,
+      exam_type: 'cbct',
+      patient_name: 'Inés Lagos',
+      patient_id: 'IL-77',
+      status: 'ready',
+      share_url: exam.share_url,
+      viewer_url: exam.viewer_url,
     });
   });
 
   it('process-zip also emits exam.confirmed', async () => {
     const zip = await makeZip([{ name: 'IM1.dcm', bytes: makeDicom('1.2.826.0.1.3680043.8.498.501') }]);
-    const res = await api(info, pro, 'POST', '/exams', { name: 'Zip webhook', upload_mode: 'zip', zip_size_bytes: zip.length, patient_id: 'Z-1' });
+    const res = await api(info, pro, 'POST', '/exams', {
+      name: 'Zip webhook',
+      upload_mode: 'zip',
+      zip_size_bytes: zip.length,
+      patient_id: 'Z-1',
+    });
     expectOk(res, 201);
     const exam = CreatedZipExam.parse(res.json);
     expect((await put(exam.upload_url.url, zip)).status).toBeLessThan(300);
@@ -203,7 +266,9 @@ describe('deliveries', () => {
   });
 
   it('exam.shared data has to, cc and email_id', async () => {
-    expectOk(await api(info, pro, 'POST', `/exams/${examId}/share`, { to: 'ines.lagos@example.com', message: 'Su examen' }));
+    expectOk(
+      await api(info, pro, 'POST', `/exams/${examId}/share`, { to: 'ines.lagos@example.com', message: 'Su examen' }),
+    );
     const { d, e } = await waitEvent('/all', 'exam.shared', mentions(examId));
     expectWellSigned(d, all.secret, 'exam.shared');
     expect(e.data).toHaveProperty('cc');
@@ -212,9 +277,18 @@ describe('deliveries', () => {
   });
 
   it('exam.extra_added data has index, label, file_count and storage_bytes', async () => {
-    const res = await api(info, pro, 'POST', `/exams/${examId}/extras`, { label: 'Toma 2', files: [{ name: 'e1.dcm', size: 40 }, { name: 'e2.dcm', size: 60 }] });
+    const res = await api(info, pro, 'POST', `/exams/${examId}/extras`, {
+      label: 'Toma 2',
+      files: [
+        { name: 'e1.dcm', size: 40 },
+        { name: 'e2.dcm', size: 60 },
+      ],
+    });
     expectOk(res);
-    const urls = z.array(z.unknown()).parse(res.json.upload_urls).map((u) => (typeof u === 'string' ? u : String(z.object({ url: z.string() }).loose().parse(u).url)));
+    const urls = z
+      .array(z.unknown())
+      .parse(res.json.upload_urls)
+      .map((u) => (typeof u === 'string' ? u : String(z.object({ url: z.string() }).loose().parse(u).url)));
     expect((await put(urls[0] ?? '', Buffer.alloc(40))).status).toBeLessThan(300);
     expect((await put(urls[1] ?? '', Buffer.alloc(60))).status).toBeLessThan(300);
     expectOk(await api(info, pro, 'POST', `/exams/${examId}/extras/1/confirm`));
@@ -226,12 +300,21 @@ describe('deliveries', () => {
 
   it('report.published (on upload and on replace) and report.signed', async () => {
     const pdf = await makePdf();
-    expectOk(await api(info, pro, 'POST', `/exams/${examId}/report`, { pdf_base64: pdf.toString('base64'), filename: 'informe.pdf' }));
+    expectOk(
+      await api(info, pro, 'POST', `/exams/${examId}/report`, {
+        pdf_base64: pdf.toString('base64'),
+        filename: 'informe.pdf',
+      }),
+    );
     const p = await waitEvent('/all', 'report.published');
     expectWellSigned(p.d, all.secret, 'report.published');
     const replacement = await makePdf('Reemplazo');
     expectOk(await api(info, pro, 'POST', `/exams/${examId}/report`, { pdf_base64: replacement.toString('base64') }));
-    await waitFor(() => (events('/all').filter((x) => x.e.type === 'report.published').length >= 2 ? true : undefined), 5000, 'report.published on replace');
+    await waitFor(
+      () => (events('/all').filter((x) => x.e.type === 'report.published').length >= 2 ? true : undefined),
+      5000,
+      'report.published on replace',
+    );
     expectOk(await api(info, pro, 'POST', `/exams/${examId}/report/sign`));
     const s = await waitEvent('/all', 'report.signed');
     expectWellSigned(s.d, all.secret, 'report.signed');
@@ -341,7 +424,11 @@ describe('retries (§6.4)', () => {
     const more = await burst(19, async () => (await api(info, pro, 'POST', `/webhooks/${sub.id}/test`)).status, 4);
     expect(more.every((st) => st >= 200 && st < 300)).toBe(true);
     for (const s of [3600, 24 * 3600, 48 * 3600]) await clock(s);
-    await waitFor(async () => ((await readSub(sub.id)).enabled === false ? true : undefined), 5000, 'automatic disable');
+    await waitFor(
+      async () => ((await readSub(sub.id)).enabled === false ? true : undefined),
+      5000,
+      'automatic disable',
+    );
     expectOk(await api(info, pro, 'PATCH', `/webhooks/${sub.id}`, { enabled: true }), 200);
     expect((await readSub(sub.id)).enabled).toBe(true);
   });
@@ -369,10 +456,14 @@ describe('retries (§6.4)', () => {
     const ping = async () => expectOk(await api(info, pro, 'POST', `/webhooks/${sub.id}/test`));
     // The first and last few go one at a time so that the oldest and newest deliveries are known.
     for (let i = 0; i < 5; i++) await ping();
-    await burst(45, async () => {
-      await ping();
-      return 0;
-    }, 4);
+    await burst(
+      45,
+      async () => {
+        await ping();
+        return 0;
+      },
+      4,
+    );
     await waitFor(() => (rx.at('/log').length >= 50 ? true : undefined), 8000, '50 deliveries');
     for (let i = 0; i < 5; i++) await ping();
     await waitFor(() => (rx.at('/log').length >= 55 ? true : undefined), 8000, '55 deliveries');
@@ -392,7 +483,11 @@ describe('retries (§6.4)', () => {
   it('an answer slower than 10 s counted as a failure and was retried', { timeout: 20_000 }, async () => {
     await sleep(Math.max(0, slow.firstAt + 11_800 - Date.now()));
     await clock(30);
-    await waitFor(() => rx.at('/slow').filter((d) => EventBody.parse(d.body).id === slow.eventId)[1], 3000, 'retry after a time-out');
+    await waitFor(
+      () => rx.at('/slow').filter((d) => EventBody.parse(d.body).id === slow.eventId)[1],
+      3000,
+      'retry after a time-out',
+    );
     expect((await readSub(slow.id)).enabled).toBe(true);
   });
 });

@@ -14,7 +14,10 @@ export class Clock {
   private running: Promise<void> = Promise.resolve();
   private closed = false;
 
-  constructor(readonly timeScale: number, private readonly onTaskError: (name: string, err: unknown) => void) {}
+  constructor(
+    readonly timeScale: number,
+    private readonly onTaskError: (name: string, err: unknown) => void,
+  ) {}
 
   /** How far `POST /clock` has pushed service time ahead of real time, in ms (persisted by the server). */
   get offsetMs(): number {

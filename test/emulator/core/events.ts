@@ -13,7 +13,10 @@ export class Events {
   private readonly listeners: Listener[] = [];
   private readonly lastStamp = new Map<string, number>();
 
-  constructor(private readonly store: Store, private readonly clock: Clock) {}
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
 
   /** Subscribes to every emitted service event (the webhook dispatcher does). */
   onEvent(listener: Listener): void {
@@ -33,13 +36,20 @@ export class Events {
     const event: ServiceEvent = { id: newId('evt_'), type, created_at: this.clock.nowIso(), data };
     if (sandbox) return event;
     const resource = typeof data['exam_id'] === 'string' ? data['exam_id'] : null;
-    this.activity(accountId, type, resource ? 'exam' : type.split('.')[0] ?? 'account', resource, data, false);
+    this.activity(accountId, type, resource ? 'exam' : (type.split('.')[0] ?? 'account'), resource, data, false);
     for (const l of this.listeners) l(accountId, event);
     return event;
   }
 
   /** Records an activity entry for a state change that is not a webhook event. */
-  activity(accountId: string, action: string, resourceType: string, resourceId: string | null, data: Record<string, unknown>, sandbox: boolean): void {
+  activity(
+    accountId: string,
+    action: string,
+    resourceType: string,
+    resourceId: string | null,
+    data: Record<string, unknown>,
+    sandbox: boolean,
+  ): void {
     if (sandbox) return;
     if (this.lastStamp.get(accountId) === undefined) {
       const mine = this.store.state.activity.filter((a) => a.account_id === accountId);
@@ -59,7 +69,11 @@ export class Events {
   }
 
   /** Adds a notification for the account's users. */
-  notify(accountId: string, n: { type: string; title: string; body: string; exam_id?: string | null }, sandbox: boolean): Notification | null {
+  notify(
+    accountId: string,
+    n: { type: string; title: string; body: string; exam_id?: string | null },
+    sandbox: boolean,
+  ): Notification | null {
     if (sandbox) return null;
     const rec: Notification = {
       id: newId('ntf_'),

@@ -27,7 +27,8 @@ export const limitExceeded = (status: 400 | 409, message: string, extra: Record<
 /** Largest request body accepted by the API (a base64 report PDF fits comfortably). */
 export const MAX_JSON_BODY = 64 * 1024 * 1024;
 
-const tooLarge = (limit: number): ApiError => new ApiError(413, 'payload_too_large', `Request body exceeds ${limit} bytes`);
+const tooLarge = (limit: number): ApiError =>
+  new ApiError(413, 'payload_too_large', `Request body exceeds ${limit} bytes`);
 
 /**
  * Reads a whole request body, refusing more than `limit` bytes with 413: at once when Content-Length
@@ -54,7 +55,12 @@ export function readBody(req: IncomingMessage, limit = MAX_JSON_BODY): Promise<B
       else chunks.push(chunk);
     };
     const onEnd = (): void => finish(null);
-    const onError = (): void => finish(new ApiError(400, 'validation_error', 'The request body could not be read', { details: [{ field: 'body', message: 'connection failed while sending' }] }));
+    const onError = (): void =>
+      finish(
+        new ApiError(400, 'validation_error', 'The request body could not be read', {
+          details: [{ field: 'body', message: 'connection failed while sending' }],
+        }),
+      );
     const onClose = (): void => {
       if (!req.complete) onError();
     };
@@ -98,13 +104,28 @@ export function parseJson(raw: Buffer): unknown {
   }
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const data = Buffer.from(JSON.stringify(body));
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(data.length), ...headers });
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': String(data.length),
+    ...headers,
+  });
   res.end(data);
 }
 
-export function sendBytes(res: ServerResponse, status: number, contentType: string, data: Buffer, headers: Record<string, string> = {}): void {
+export function sendBytes(
+  res: ServerResponse,
+  status: number,
+  contentType: string,
+  data: Buffer,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': String(data.length), ...headers });
   res.end(data);
 }

@@ -1,6 +1,12 @@
 import type { Clock } from './clock';
 
-export type RateDecision = { allowed: boolean; limit: number; remaining: number; resetAt: number; retryAfterSeconds: number };
+export type RateDecision = {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  resetAt: number;
+  retryAfterSeconds: number;
+};
 
 /** A rolling one-hour window per key (time-scaled), counting only accepted requests. */
 export class RateLimiter {
@@ -21,7 +27,13 @@ export class RateLimiter {
     const oldest = list[0];
     if (list.length >= limit && oldest !== undefined) {
       const resetAt = oldest + windowMs;
-      return { allowed: false, limit, remaining: 0, resetAt, retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)) };
+      return {
+        allowed: false,
+        limit,
+        remaining: 0,
+        resetAt,
+        retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)),
+      };
     }
     list.push(now);
     const first = list[0] ?? now;

@@ -4,7 +4,8 @@ export type Params = Record<string, string>;
 type Entry<H> = { method: string; parts: string[]; handler: H; meta: RouteMeta };
 export type RouteMeta = { scope: string | null };
 
-export type Match<H> = { handler: H; params: Params; meta: RouteMeta } | { methodNotAllowed: true; allowed: string[] } | undefined;
+export type Match<H> =
+  { handler: H; params: Params; meta: RouteMeta } | { methodNotAllowed: true; allowed: string[] } | undefined;
 
 export class Router<H> {
   private readonly entries: Entry<H>[] = [];

@@ -1,4 +1,14 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync, existsSync, rmSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeSync,
+  existsSync,
+  rmSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { State } from './state';
 
@@ -11,7 +21,10 @@ export class Store {
   readonly objectsDir: string;
   private readonly statePath: string;
 
-  constructor(readonly dataDir: string, public state: State) {
+  constructor(
+    readonly dataDir: string,
+    public state: State,
+  ) {
     this.objectsDir = join(dataDir, 'objects');
     this.statePath = join(dataDir, 'state.json');
   }

@@ -22,20 +22,31 @@ export function objectBody(value: unknown): Record<string, unknown> {
 }
 
 /** A calendar-valid YYYY-MM-DD date. */
-export const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD').refine((s) => {
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-}, 'not a real calendar date');
+export const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD')
+  .refine((s) => {
+    const d = new Date(`${s}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+  }, 'not a real calendar date');
 
-export const email = z.string().trim().max(254).regex(/^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/, 'not a valid e-mail address');
+export const email = z
+  .string()
+  .trim()
+  .max(254)
+  .regex(/^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/, 'not a valid e-mail address');
 
 /** Query integer with bounds: absent → default; not an integer or out of range → 400. */
 export function queryInt(q: URLSearchParams, name: string, def: number, min: number, max: number): number {
   const raw = q.get(name);
   if (raw === null || raw === '') return def;
-  if (!/^-?\d+$/.test(raw)) throw badRequest(`${name} must be an integer`, [{ field: name, message: 'expected an integer' }]);
+  if (!/^-?\d+$/.test(raw))
+    throw badRequest(`${name} must be an integer`, [{ field: name, message: 'expected an integer' }]);
   const n = Number(raw);
-  if (n < min || n > max) throw badRequest(`${name} must be between ${min} and ${max}`, [{ field: name, message: `expected ${min}..${max}` }]);
+  if (n < min || n > max)
+    throw badRequest(`${name} must be between ${min} and ${max}`, [
+      { field: name, message: `expected ${min}..${max}` },
+    ]);
   return n;
 }
 

@@ -23,7 +23,9 @@ const s = (diameter: number, platform: string | null, lengths: number[]): Size =
 const LINES: Line[] = [
   // Straumann
   {
-    brand: 'Straumann', product_line: 'Bone Level Tapered (BLT)', connection: 'CrossFit (internal conical)',
+    brand: 'Straumann',
+    product_line: 'Bone Level Tapered (BLT)',
+    connection: 'CrossFit (internal conical)',
     sizes: [
       s(2.9, 'SC', [10, 12, 14]),
       s(3.3, 'NC', [8, 10, 12, 14, 16, 18]),
@@ -32,7 +34,9 @@ const LINES: Line[] = [
     ],
   },
   {
-    brand: 'Straumann', product_line: 'BLX', connection: 'TorcFit (internal conical)',
+    brand: 'Straumann',
+    product_line: 'BLX',
+    connection: 'TorcFit (internal conical)',
     sizes: [
       s(3.5, 'RB', [8, 10, 12, 14, 16, 18]),
       s(3.75, 'RB', [8, 10, 12, 14, 16, 18]),
@@ -44,7 +48,9 @@ const LINES: Line[] = [
     ],
   },
   {
-    brand: 'Straumann', product_line: 'Standard Plus (Tissue Level)', connection: 'synOcta (internal octagon, 8° Morse taper)',
+    brand: 'Straumann',
+    product_line: 'Standard Plus (Tissue Level)',
+    connection: 'synOcta (internal octagon, 8° Morse taper)',
     sizes: [
       s(3.3, 'NN', [8, 10, 12, 14]),
       s(3.3, 'RN', [8, 10, 12, 14]),
@@ -54,16 +60,16 @@ const LINES: Line[] = [
     ],
   },
   {
-    brand: 'Straumann', product_line: 'Bone Level (BL)', connection: 'CrossFit (internal conical)',
-    sizes: [
-      s(3.3, 'NC', [8, 10, 12, 14]),
-      s(4.1, 'RC', [8, 10, 12, 14]),
-      s(4.8, 'RC', [8, 10, 12, 14]),
-    ],
+    brand: 'Straumann',
+    product_line: 'Bone Level (BL)',
+    connection: 'CrossFit (internal conical)',
+    sizes: [s(3.3, 'NC', [8, 10, 12, 14]), s(4.1, 'RC', [8, 10, 12, 14]), s(4.8, 'RC', [8, 10, 12, 14])],
   },
   // Nobel Biocare
   {
-    brand: 'Nobel Biocare', product_line: 'NobelActive', connection: 'Internal conical connection',
+    brand: 'Nobel Biocare',
+    product_line: 'NobelActive',
+    connection: 'Internal conical connection',
     sizes: [
       s(3.0, '3.0', [10, 11.5, 13, 15]),
       s(3.5, 'NP', [8.5, 10, 11.5, 13, 15, 18]),
@@ -73,7 +79,9 @@ const LINES: Line[] = [
     ],
   },
   {
-    brand: 'Nobel Biocare', product_line: 'NobelParallel Conical Connection', connection: 'Internal conical connection',
+    brand: 'Nobel Biocare',
+    product_line: 'NobelParallel Conical Connection',
+    connection: 'Internal conical connection',
     sizes: [
       s(3.75, 'NP', [8.5, 10, 11.5, 13, 15, 18]),
       s(4.3, 'RP', [7, 8.5, 10, 11.5, 13, 15, 18]),
@@ -82,7 +90,9 @@ const LINES: Line[] = [
     ],
   },
   {
-    brand: 'Nobel Biocare', product_line: 'NobelReplace Conical Connection', connection: 'Internal conical connection',
+    brand: 'Nobel Biocare',
+    product_line: 'NobelReplace Conical Connection',
+    connection: 'Internal conical connection',
     sizes: [
       s(3.5, 'NP', [8, 10, 11.5, 13, 16]),
       s(4.3, 'RP', [8, 10, 11.5, 13, 16]),
@@ -91,7 +101,9 @@ const LINES: Line[] = [
     ],
   },
   {
-    brand: 'Nobel Biocare', product_line: 'Brånemark System Mk III TiUnite', connection: 'External hexagon',
+    brand: 'Nobel Biocare',
+    product_line: 'Brånemark System Mk III TiUnite',
+    connection: 'External hexagon',
     sizes: [
       s(3.3, 'NP', [8.5, 10, 11.5, 13, 15]),
       s(3.75, 'RP', [7, 8.5, 10, 11.5, 13, 15, 18]),
@@ -101,7 +113,9 @@ const LINES: Line[] = [
   },
   // Zimmer Biomet
   {
-    brand: 'Zimmer Biomet', product_line: 'Tapered Screw-Vent (TSV)', connection: 'Internal hex (Friction-Fit)',
+    brand: 'Zimmer Biomet',
+    product_line: 'Tapered Screw-Vent (TSV)',
+    connection: 'Internal hex (Friction-Fit)',
     sizes: [
       s(3.7, '3.5', [8, 10, 11.5, 13, 16]),
       s(4.1, '3.5', [8, 10, 11.5, 13, 16]),
@@ -110,7 +124,9 @@ const LINES: Line[] = [
     ],
   },
   {
-    brand: 'Zimmer Biomet', product_line: 'T3 Tapered (Certain)', connection: 'Internal hex (Certain)',
+    brand: 'Zimmer Biomet',
+    product_line: 'T3 Tapered (Certain)',
+    connection: 'Internal hex (Certain)',
     sizes: [
       s(3.25, '3.4', [8.5, 10, 11.5, 13, 15]),
       s(4.0, '4.1', [8.5, 10, 11.5, 13, 15]),
@@ -119,7 +135,9 @@ const LINES: Line[] = [
     ],
   },
   {
-    brand: 'Zimmer Biomet', product_line: 'TSX', connection: 'Internal hex (Friction-Fit)',
+    brand: 'Zimmer Biomet',
+    product_line: 'TSX',
+    connection: 'Internal hex (Friction-Fit)',
     sizes: [
       s(3.7, '3.5', [8, 10, 11.5, 13, 16]),
       s(4.1, '3.5', [8, 10, 11.5, 13, 16]),
@@ -129,7 +147,9 @@ const LINES: Line[] = [
   },
   // Dentsply Sirona
   {
-    brand: 'Dentsply Sirona', product_line: 'Astra Tech Implant System EV', connection: 'Conical Seal Design (internal conical, indexed)',
+    brand: 'Dentsply Sirona',
+    product_line: 'Astra Tech Implant System EV',
+    connection: 'Conical Seal Design (internal conical, indexed)',
     sizes: [
       s(3.0, '3.0', [8, 9, 11, 13, 15, 17]),
       s(3.6, '3.6', [6, 8, 9, 11, 13, 15, 17]),
@@ -139,7 +159,9 @@ const LINES: Line[] = [
     ],
   },
   {
-    brand: 'Dentsply Sirona', product_line: 'Ankylos C/X', connection: 'TissueCare (internal conical)',
+    brand: 'Dentsply Sirona',
+    product_line: 'Ankylos C/X',
+    connection: 'TissueCare (internal conical)',
     sizes: [
       s(3.5, 'A', [8, 9.5, 11, 14, 17]),
       s(4.5, 'B', [6.6, 8, 9.5, 11, 14, 17]),
@@ -149,7 +171,9 @@ const LINES: Line[] = [
   },
   // BioHorizons
   {
-    brand: 'BioHorizons', product_line: 'Tapered Internal', connection: 'Internal hex (conical)',
+    brand: 'BioHorizons',
+    product_line: 'Tapered Internal',
+    connection: 'Internal hex (conical)',
     sizes: [
       s(3.0, '3.0', [10.5, 12, 15, 18]),
       s(3.4, '3.5', [7.5, 9, 10.5, 12, 15, 18]),
@@ -159,7 +183,9 @@ const LINES: Line[] = [
     ],
   },
   {
-    brand: 'BioHorizons', product_line: 'Tapered Pro', connection: 'Internal hex (conical)',
+    brand: 'BioHorizons',
+    product_line: 'Tapered Pro',
+    connection: 'Internal hex (conical)',
     sizes: [
       s(3.8, '3.5', [7.5, 9, 10.5, 12, 15]),
       s(4.2, '4.5', [7.5, 9, 10.5, 12, 15]),
@@ -169,7 +195,9 @@ const LINES: Line[] = [
   },
   // MIS
   {
-    brand: 'MIS', product_line: 'C1', connection: 'Internal conical (6° cone, hexagonal index)',
+    brand: 'MIS',
+    product_line: 'C1',
+    connection: 'Internal conical (6° cone, hexagonal index)',
     sizes: [
       s(3.3, 'NP', [10, 11.5, 13, 16]),
       s(3.75, 'SP', [8, 10, 11.5, 13, 16]),
@@ -178,7 +206,9 @@ const LINES: Line[] = [
     ],
   },
   {
-    brand: 'MIS', product_line: 'V3', connection: 'Internal conical (6° cone, hexagonal index)',
+    brand: 'MIS',
+    product_line: 'V3',
+    connection: 'Internal conical (6° cone, hexagonal index)',
     sizes: [
       s(3.3, 'NP', [10, 11.5, 13, 16]),
       s(3.9, 'SP', [8, 10, 11.5, 13, 16]),
@@ -187,7 +217,9 @@ const LINES: Line[] = [
     ],
   },
   {
-    brand: 'MIS', product_line: 'SEVEN', connection: 'Internal hex',
+    brand: 'MIS',
+    product_line: 'SEVEN',
+    connection: 'Internal hex',
     sizes: [
       s(3.3, 'NP', [10, 11.5, 13, 16]),
       s(3.75, 'SP', [8, 10, 11.5, 13, 16]),
@@ -198,7 +230,9 @@ const LINES: Line[] = [
   },
   // Neodent
   {
-    brand: 'Neodent', product_line: 'Grand Morse Helix', connection: 'Grand Morse (16° Morse taper, internal index)',
+    brand: 'Neodent',
+    product_line: 'Grand Morse Helix',
+    connection: 'Grand Morse (16° Morse taper, internal index)',
     sizes: [
       s(3.5, 'GM', [8, 10, 11.5, 13, 16, 18]),
       s(3.75, 'GM', [8, 10, 11.5, 13, 16, 18]),
@@ -210,7 +244,9 @@ const LINES: Line[] = [
     ],
   },
   {
-    brand: 'Neodent', product_line: 'Grand Morse Drive', connection: 'Grand Morse (16° Morse taper, internal index)',
+    brand: 'Neodent',
+    product_line: 'Grand Morse Drive',
+    connection: 'Grand Morse (16° Morse taper, internal index)',
     sizes: [
       s(3.5, 'GM', [8, 10, 11.5, 13, 16]),
       s(4.3, 'GM', [8, 10, 11.5, 13, 16]),
@@ -218,7 +254,9 @@ const LINES: Line[] = [
     ],
   },
   {
-    brand: 'Neodent', product_line: 'Titamax GM', connection: 'Grand Morse (16° Morse taper, internal index)',
+    brand: 'Neodent',
+    product_line: 'Titamax GM',
+    connection: 'Grand Morse (16° Morse taper, internal index)',
     sizes: [
       s(3.5, 'GM', [7, 8, 9, 11, 13, 15, 17]),
       s(3.75, 'GM', [7, 8, 9, 11, 13, 15, 17]),
@@ -228,7 +266,9 @@ const LINES: Line[] = [
   },
   // Osstem
   {
-    brand: 'Osstem', product_line: 'TSIII SA', connection: 'Internal hex (11° Morse taper)',
+    brand: 'Osstem',
+    product_line: 'TSIII SA',
+    connection: 'Internal hex (11° Morse taper)',
     sizes: [
       s(3.5, 'Mini', [8.5, 10, 11.5, 13, 15]),
       s(4.0, 'Regular', [7, 8.5, 10, 11.5, 13, 15]),
@@ -239,7 +279,9 @@ const LINES: Line[] = [
     ],
   },
   {
-    brand: 'Osstem', product_line: 'SSIII SA', connection: 'Internal octagon (8° Morse taper, tissue level)',
+    brand: 'Osstem',
+    product_line: 'SSIII SA',
+    connection: 'Internal octagon (8° Morse taper, tissue level)',
     sizes: [
       s(4.1, 'Regular', [7, 8.5, 10, 11.5, 13, 15]),
       s(4.5, 'Regular', [7, 8.5, 10, 11.5, 13, 15]),
@@ -248,7 +290,9 @@ const LINES: Line[] = [
   },
   // MegaGen
   {
-    brand: 'MegaGen', product_line: 'AnyRidge', connection: 'Internal octa (KnifeThread, single platform)',
+    brand: 'MegaGen',
+    product_line: 'AnyRidge',
+    connection: 'Internal octa (KnifeThread, single platform)',
     sizes: [
       s(3.5, 'Octa', [7, 8.5, 10, 11.5, 13, 15]),
       s(4.0, 'Octa', [7, 8.5, 10, 11.5, 13, 15]),
@@ -260,7 +304,9 @@ const LINES: Line[] = [
     ],
   },
   {
-    brand: 'MegaGen', product_line: 'AnyOne Internal', connection: 'Internal hex (Morse taper)',
+    brand: 'MegaGen',
+    product_line: 'AnyOne Internal',
+    connection: 'Internal hex (Morse taper)',
     sizes: [
       s(3.5, 'Mini', [7, 8.5, 10, 11.5, 13, 15]),
       s(4.0, 'Regular', [7, 8.5, 10, 11.5, 13, 15]),
@@ -272,7 +318,9 @@ const LINES: Line[] = [
   },
   // Alpha-Bio Tec
   {
-    brand: 'Alpha-Bio Tec', product_line: 'NeO', connection: 'Internal conical (hexagonal index)',
+    brand: 'Alpha-Bio Tec',
+    product_line: 'NeO',
+    connection: 'Internal conical (hexagonal index)',
     sizes: [
       s(3.2, 'NP', [10, 11.5, 13, 16]),
       s(3.5, 'RP', [8, 10, 11.5, 13, 16]),
@@ -282,7 +330,9 @@ const LINES: Line[] = [
     ],
   },
   {
-    brand: 'Alpha-Bio Tec', product_line: 'SPI', connection: 'Internal hex',
+    brand: 'Alpha-Bio Tec',
+    product_line: 'SPI',
+    connection: 'Internal hex',
     sizes: [
       s(3.3, 'NP', [10, 11.5, 13, 16]),
       s(3.75, 'RP', [8, 10, 11.5, 13, 16]),
@@ -292,7 +342,9 @@ const LINES: Line[] = [
   },
   // Bicon
   {
-    brand: 'Bicon', product_line: 'SHORT Implant', connection: 'Locking taper (1.5° Morse taper)',
+    brand: 'Bicon',
+    product_line: 'SHORT Implant',
+    connection: 'Locking taper (1.5° Morse taper)',
     sizes: [
       s(3.0, '2.0 well', [8, 11]),
       s(3.5, '2.5 well', [8, 11]),
@@ -304,7 +356,9 @@ const LINES: Line[] = [
   },
   // Dentium
   {
-    brand: 'Dentium', product_line: 'SuperLine', connection: 'Internal hex (11° Morse taper)',
+    brand: 'Dentium',
+    product_line: 'SuperLine',
+    connection: 'Internal hex (11° Morse taper)',
     sizes: [
       s(3.6, 'Regular', [8, 10, 12, 14]),
       s(4.0, 'Regular', [7, 8, 10, 12, 14]),
@@ -316,16 +370,16 @@ const LINES: Line[] = [
     ],
   },
   {
-    brand: 'Dentium', product_line: 'NR Line', connection: 'Internal hex (11° Morse taper)',
-    sizes: [
-      s(3.6, 'Regular', [8, 10, 12, 14]),
-      s(4.0, 'Regular', [8, 10, 12, 14]),
-      s(4.5, 'Regular', [8, 10, 12, 14]),
-    ],
+    brand: 'Dentium',
+    product_line: 'NR Line',
+    connection: 'Internal hex (11° Morse taper)',
+    sizes: [s(3.6, 'Regular', [8, 10, 12, 14]), s(4.0, 'Regular', [8, 10, 12, 14]), s(4.5, 'Regular', [8, 10, 12, 14])],
   },
   // Camlog
   {
-    brand: 'Camlog', product_line: 'Screw-Line Promote plus', connection: 'Tube-in-Tube (internal, cam index)',
+    brand: 'Camlog',
+    product_line: 'Screw-Line Promote plus',
+    connection: 'Tube-in-Tube (internal, cam index)',
     sizes: [
       s(3.3, '3.3', [9, 11, 13, 16]),
       s(3.8, '3.8', [7, 9, 11, 13, 16]),
@@ -335,7 +389,9 @@ const LINES: Line[] = [
     ],
   },
   {
-    brand: 'Camlog', product_line: 'Conelog Screw-Line', connection: 'Conical (7.5°, cam index)',
+    brand: 'Camlog',
+    product_line: 'Conelog Screw-Line',
+    connection: 'Conical (7.5°, cam index)',
     sizes: [
       s(3.3, '3.3', [9, 11, 13, 16]),
       s(3.8, '3.8', [7, 9, 11, 13, 16]),
@@ -366,4 +422,10 @@ export const IMPLANT_CATALOG: ImplantEntry[] = LINES.flatMap((line) =>
       connection: line.connection,
     })),
   ),
-).sort((a, b) => a.brand.localeCompare(b.brand) || a.product_line.localeCompare(b.product_line) || a.diameter - b.diameter || a.length - b.length);
+).sort(
+  (a, b) =>
+    a.brand.localeCompare(b.brand) ||
+    a.product_line.localeCompare(b.product_line) ||
+    a.diameter - b.diameter ||
+    a.length - b.length,
+);

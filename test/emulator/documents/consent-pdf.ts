@@ -74,7 +74,13 @@ export async function renderConsentPdf(d: ConsentDocument): Promise<Buffer> {
     const scale = Math.min((box.w - 16) / image.width, (box.h - 16) / image.height, 1);
     box.page.drawImage(image, { x: box.x + 8, y: box.y + 8, width: image.width * scale, height: image.height * scale });
   } else if (s) {
-    box.page.drawText(pen.fit(s.name, italic, 22, box.w - 16), { x: box.x + 10, y: box.y + box.h / 2 - 8, size: 22, font: italic, color: TEXT });
+    box.page.drawText(pen.fit(s.name, italic, 22, box.w - 16), {
+      x: box.x + 10,
+      y: box.y + box.h / 2 - 8,
+      size: 22,
+      font: italic,
+      color: TEXT,
+    });
     pen.gap(4);
     pen.paragraph(w.typedSignatureNote, italic, 9, MUTED);
   } else {
@@ -106,7 +112,10 @@ class Pen {
   private readonly width: number;
   private readonly charsets = new Map<PDFFont, Set<number>>();
 
-  constructor(private readonly doc: PDFDocument, private readonly regular: PDFFont) {
+  constructor(
+    private readonly doc: PDFDocument,
+    private readonly regular: PDFFont,
+  ) {
     this.page = doc.addPage(PageSizes.A4);
     this.y = this.page.getHeight() - MARGIN;
     this.width = this.page.getWidth() - 2 * MARGIN;
@@ -180,7 +189,13 @@ class Pen {
     const labelWidth = 130;
     const lines = this.wrap(value || '—', this.regular, size, this.width - labelWidth);
     this.ensure(size * 1.45);
-    this.page.drawText(this.clean(`${label}:`, labelFont), { x: MARGIN, y: this.y - size * 1.45, size, font: labelFont, color: MUTED });
+    this.page.drawText(this.clean(`${label}:`, labelFont), {
+      x: MARGIN,
+      y: this.y - size * 1.45,
+      size,
+      font: labelFont,
+      color: MUTED,
+    });
     for (const line of lines) {
       this.ensure(size * 1.45);
       this.y -= size * 1.45;
@@ -193,7 +208,14 @@ class Pen {
     this.ensure(height + 8);
     this.y -= height + 4;
     const area = { page: this.page, x: MARGIN, y: this.y, w: Math.min(this.width, 300), h: height };
-    this.page.drawRectangle({ x: area.x, y: area.y, width: area.w, height: area.h, borderColor: MUTED, borderWidth: 0.8 });
+    this.page.drawRectangle({
+      x: area.x,
+      y: area.y,
+      width: area.w,
+      height: area.h,
+      borderColor: MUTED,
+      borderWidth: 0.8,
+    });
     return area;
   }
 }

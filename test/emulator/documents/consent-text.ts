@@ -5,8 +5,18 @@ export type ConsentWording = {
   title: string;
   paragraphs: string[];
   labels: {
-    clinic: string; exam: string; examType: string; patient: string; birthDate: string; signer: string;
-    rut: string; document: string; signedAt: string; method: string; signature: string; unsigned: string;
+    clinic: string;
+    exam: string;
+    examType: string;
+    patient: string;
+    birthDate: string;
+    signer: string;
+    rut: string;
+    document: string;
+    signedAt: string;
+    method: string;
+    signature: string;
+    unsigned: string;
   };
   methods: { in_person: string; email: string };
   typedSignatureNote: string;
@@ -22,14 +32,24 @@ const es: ConsentWording = {
     'Entiendo que puedo revocar este consentimiento en cualquier momento antes de la realización del examen.',
   ],
   labels: {
-    clinic: 'Clínica', exam: 'Examen', examType: 'Tipo de examen', patient: 'Paciente', birthDate: 'Fecha de nacimiento',
-    signer: 'Firmante', rut: 'RUT', document: 'Documento', signedAt: 'Fecha de firma', method: 'Método de firma',
-    signature: 'Firma', unsigned: 'Documento sin firmar',
+    clinic: 'Clínica',
+    exam: 'Examen',
+    examType: 'Tipo de examen',
+    patient: 'Paciente',
+    birthDate: 'Fecha de nacimiento',
+    signer: 'Firmante',
+    rut: 'RUT',
+    document: 'Documento',
+    signedAt: 'Fecha de firma',
+    method: 'Método de firma',
+    signature: 'Firma',
+    unsigned: 'Documento sin firmar',
   },
   methods: { in_person: 'presencial', email: 'enlace por correo electrónico' },
   typedSignatureNote: 'Firmado electrónicamente mediante el enlace enviado por correo electrónico.',
   mailSubject: (clinic) => `Firma de consentimiento informado — ${clinic}`,
-  mailBody: (clinic, exam, url) => `Hola:\n\n${clinic} le solicita firmar el consentimiento informado para el examen "${exam}".\n\nPuede leerlo y firmarlo aquí: ${url}\n\nSaludos,\n${clinic}`,
+  mailBody: (clinic, exam, url) =>
+    `Hola:\n\n${clinic} le solicita firmar el consentimiento informado para el examen "${exam}".\n\nPuede leerlo y firmarlo aquí: ${url}\n\nSaludos,\n${clinic}`,
 };
 
 const en: ConsentWording = {
@@ -40,14 +60,24 @@ const en: ConsentWording = {
     'I understand that I may withdraw this consent at any time before the exam is performed.',
   ],
   labels: {
-    clinic: 'Clinic', exam: 'Exam', examType: 'Exam type', patient: 'Patient', birthDate: 'Date of birth',
-    signer: 'Signer', rut: 'RUT', document: 'ID document', signedAt: 'Signed at', method: 'Signing method',
-    signature: 'Signature', unsigned: 'Unsigned document',
+    clinic: 'Clinic',
+    exam: 'Exam',
+    examType: 'Exam type',
+    patient: 'Patient',
+    birthDate: 'Date of birth',
+    signer: 'Signer',
+    rut: 'RUT',
+    document: 'ID document',
+    signedAt: 'Signed at',
+    method: 'Signing method',
+    signature: 'Signature',
+    unsigned: 'Unsigned document',
   },
   methods: { in_person: 'in person', email: 'e-mailed link' },
   typedSignatureNote: 'Signed electronically through the link sent by e-mail.',
   mailSubject: (clinic) => `Informed consent signature — ${clinic}`,
-  mailBody: (clinic, exam, url) => `Hello,\n\n${clinic} asks you to sign the informed consent for the exam "${exam}".\n\nRead and sign it here: ${url}\n\nRegards,\n${clinic}`,
+  mailBody: (clinic, exam, url) =>
+    `Hello,\n\n${clinic} asks you to sign the informed consent for the exam "${exam}".\n\nRead and sign it here: ${url}\n\nRegards,\n${clinic}`,
 };
 
 const pt: ConsentWording = {
@@ -58,14 +88,24 @@ const pt: ConsentWording = {
     'Entendo que posso revogar este consentimento a qualquer momento antes da realização do exame.',
   ],
   labels: {
-    clinic: 'Clínica', exam: 'Exame', examType: 'Tipo de exame', patient: 'Paciente', birthDate: 'Data de nascimento',
-    signer: 'Signatário', rut: 'RUT', document: 'Documento', signedAt: 'Data da assinatura', method: 'Método de assinatura',
-    signature: 'Assinatura', unsigned: 'Documento não assinado',
+    clinic: 'Clínica',
+    exam: 'Exame',
+    examType: 'Tipo de exame',
+    patient: 'Paciente',
+    birthDate: 'Data de nascimento',
+    signer: 'Signatário',
+    rut: 'RUT',
+    document: 'Documento',
+    signedAt: 'Data da assinatura',
+    method: 'Método de assinatura',
+    signature: 'Assinatura',
+    unsigned: 'Documento não assinado',
   },
   methods: { in_person: 'presencial', email: 'link enviado por e-mail' },
   typedSignatureNote: 'Assinado eletronicamente através do link enviado por e-mail.',
   mailSubject: (clinic) => `Assinatura de consentimento informado — ${clinic}`,
-  mailBody: (clinic, exam, url) => `Olá,\n\n${clinic} solicita a sua assinatura do consentimento informado para o exame "${exam}".\n\nLeia e assine aqui: ${url}\n\nAtenciosamente,\n${clinic}`,
+  mailBody: (clinic, exam, url) =>
+    `Olá,\n\n${clinic} solicita a sua assinatura do consentimento informado para o exame "${exam}".\n\nLeia e assine aqui: ${url}\n\nAtenciosamente,\n${clinic}`,
 };
 
 export const CONSENT_LOCALES = ['es', 'en', 'pt'] as const;

@@ -37,7 +37,9 @@ export function objectOfKey(key: string): string {
 export function removeExamObjectsLater(app: App, examId: string): void {
   setImmediate(() => {
     rm(app.store.objectPath(examId), { recursive: true, force: true }).catch((err: unknown) => {
-      process.stderr.write(`emulator: cleaning objects of a deleted exam failed: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.stderr.write(
+        `emulator: cleaning objects of a deleted exam failed: ${err instanceof Error ? err.message : String(err)}\n`,
+      );
     });
   });
 }

@@ -18,7 +18,9 @@ function committedBytes(exam: Exam): number {
 export function checkQuota(app: App, auth: AuthInfo, declaredBytes: number, newExam: boolean): void {
   const exams = visibleExams(app, auth);
   if (newExam && exams.length >= auth.account.exam_limit) {
-    throw limitExceeded(409, `The ${auth.account.plan} plan allows ${auth.account.exam_limit} exams`, { limit: auth.account.exam_limit });
+    throw limitExceeded(409, `The ${auth.account.plan} plan allows ${auth.account.exam_limit} exams`, {
+      limit: auth.account.exam_limit,
+    });
   }
   const used = exams.reduce((s, e) => s + committedBytes(e), 0);
   const remaining = Math.max(0, auth.account.storage_limit_bytes - used);

@@ -25,13 +25,18 @@ export function markReady(app: App, exam: Exam): void {
   exam.status = 'ready';
   exam.confirmed_at = now;
   exam.updated_at = now;
-  exam.storage_bytes = exam.files.reduce((s, f) => s + f.size, 0) + exam.extra_series.reduce((s, x) => s + x.storage_bytes, 0);
+  exam.storage_bytes =
+    exam.files.reduce((s, f) => s + f.size, 0) + exam.extra_series.reduce((s, x) => s + x.storage_bytes, 0);
   app.events.emit(exam.account_id, 'exam.confirmed', confirmedData(app, exam), exam.sandbox);
-  app.events.notify(exam.account_id, {
-    type: 'exam_ready',
-    title: 'Exam ready',
-    body: `The exam "${exam.name}" finished uploading and is ready to share.`,
-    exam_id: exam.id,
-  }, exam.sandbox);
+  app.events.notify(
+    exam.account_id,
+    {
+      type: 'exam_ready',
+      title: 'Exam ready',
+      body: `The exam "${exam.name}" finished uploading and is ready to share.`,
+      exam_id: exam.id,
+    },
+    exam.sandbox,
+  );
   scheduleThumbnail(app, exam);
 }

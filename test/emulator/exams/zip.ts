@@ -41,7 +41,8 @@ async function extractEntry(zip: ZipFile, entry: Entry, path: string): Promise<v
     await pipeline(stream, createWriteStream(path));
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    if (/too many bytes/i.test(message)) throw archiveError('A ZIP entry inflates beyond its declared size', 'zip_bomb');
+    if (/too many bytes/i.test(message))
+      throw archiveError('A ZIP entry inflates beyond its declared size', 'zip_bomb');
     throw archiveError(`A ZIP entry could not be read: ${message}`);
   }
 }
@@ -56,15 +57,22 @@ async function plan(zip: ZipFile, archiveBytes: number): Promise<Planned[]> {
     if (problem) throw archiveError(`Unsafe path in the ZIP: ${problem}`);
     if (name.endsWith('/')) continue;
     if (entry.isEncrypted()) throw archiveError('Encrypted ZIP entries are not supported');
-    if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) throw archiveError(`Unsupported compression method ${entry.compressionMethod}`);
-    if (planned.length + 1 > MAX_FILES) throw limitExceeded(400, `The ZIP holds more than ${MAX_FILES} files`, { limit: MAX_FILES });
-    if (entry.uncompressedSize > MAX_ENTRY_BYTES) throw limitExceeded(400, 'A file inside the ZIP exceeds 1.6 TB', { limit_bytes: MAX_ENTRY_BYTES });
+    if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8)
+      throw archiveError(`Unsupported compression method ${entry.compressionMethod}`);
+    if (planned.length + 1 > MAX_FILES)
+      throw limitExceeded(400, `The ZIP holds more than ${MAX_FILES} files`, { limit: MAX_FILES });
+    if (entry.uncompressedSize > MAX_ENTRY_BYTES)
+      throw limitExceeded(400, 'A file inside the ZIP exceeds 1.6 TB', { limit_bytes: MAX_ENTRY_BYTES });
     expanded += entry.uncompressedSize;
-    if (expanded > MAX_EXPANDED_BYTES) throw limitExceeded(400, 'The ZIP expands to more than 5 GiB', { limit_bytes: MAX_EXPANDED_BYTES });
+    if (expanded > MAX_EXPANDED_BYTES)
+      throw limitExceeded(400, 'The ZIP expands to more than 5 GiB', { limit_bytes: MAX_EXPANDED_BYTES });
     planned.push({ entry, name });
   }
   if (expanded > BOMB_MIN_EXPANDED && expanded / Math.max(1, archiveBytes) > BOMB_RATIO) {
-    throw archiveError(`The ZIP expands ${Math.round(expanded / Math.max(1, archiveBytes))}:1, beyond the ${BOMB_RATIO}:1 allowed`, 'zip_bomb');
+    throw archiveError(
+      `The ZIP expands ${Math.round(expanded / Math.max(1, archiveBytes))}:1, beyond the ${BOMB_RATIO}:1 allowed`,
+      'zip_bomb',
+    );
   }
   return planned;
 }
@@ -81,7 +89,9 @@ export async function extractZip(app: App, examId: string, zipPath: string): Pro
   try {
     zip = await openPromise(zipPath, { decodeStrings: false, validateEntrySizes: true, autoClose: false });
   } catch (err) {
-    throw archiveError(`The uploaded archive is not a readable ZIP: ${err instanceof Error ? err.message : String(err)}`);
+    throw archiveError(
+      `The uploaded archive is not a readable ZIP: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
   const written: string[] = [];
   try {
@@ -89,14 +99,18 @@ export async function extractZip(app: App, examId: string, zipPath: string): Pro
     try {
       planned = await plan(zip, archiveBytes);
     } catch (err) {
-      if (!(err instanceof ApiError)) throw archiveError(`The ZIP's directory is corrupt: ${err instanceof Error ? err.message : String(err)}`);
+      if (!(err instanceof ApiError))
+        throw archiveError(`The ZIP's directory is corrupt: ${err instanceof Error ? err.message : String(err)}`);
       throw err;
     }
     await mkdir(app.store.objectPath(examId), { recursive: true });
     const files = new Map<string, StoredFile>();
-    for (const { name, entry } of planned) files.set(name, { name, size: entry.uncompressedSize, object: objectKey(examId, fileObjectName(name)) });
+    for (const { name, entry } of planned)
+      files.set(name, { name, size: entry.uncompressedSize, object: objectKey(examId, fileObjectName(name)) });
     // Several entries at once: per-file open/close latency, not bandwidth, bounds archives of small slices.
-    const byPath = new Map(planned.map((p) => [app.store.objectPath(objectKey(examId, fileObjectName(p.name))), p.entry]));
+    const byPath = new Map(
+      planned.map((p) => [app.store.objectPath(objectKey(examId, fileObjectName(p.name))), p.entry]),
+    );
     const queue = [...byPath.entries()];
     let nextIndex = 0;
     let failed = false;
@@ -104,7 +118,11 @@ export async function extractZip(app: App, examId: string, zipPath: string): Pro
       while (!failed && nextIndex < queue.length) {
         if (Date.now() > deadline) {
           failed = true;
-          throw new ApiError(504, 'processing_timeout', `Unpacking the ZIP took longer than ${timeoutSeconds} s; nothing was stored. Try again, or upload the files one by one.`);
+          throw new ApiError(
+            504,
+            'processing_timeout',
+            `Unpacking the ZIP took longer than ${timeoutSeconds} s; nothing was stored. Try again, or upload the files one by one.`,
+          );
         }
         const [path, entry] = queue[nextIndex++] as [string, Entry];
         written.push(path);

@@ -15,7 +15,10 @@ function queryCursor(q: URLSearchParams): number | undefined {
     const zoned = text.length > 10 && !/(Z|[+-]\d{2}:?\d{2})$/.test(text) ? `${text}Z` : text;
     ms = Date.parse(zoned);
   }
-  if (!Number.isFinite(ms)) throw badRequest('before must be an ISO 8601 date', [{ field: 'before', message: 'expected an ISO 8601 date or date-time, e.g. next_cursor' }]);
+  if (!Number.isFinite(ms))
+    throw badRequest('before must be an ISO 8601 date', [
+      { field: 'before', message: 'expected an ISO 8601 date or date-time, e.g. next_cursor' },
+    ]);
   return ms;
 }
 
@@ -42,13 +45,15 @@ const notificationView = (n: Notification): Record<string, unknown> => ({
 /** The activity log and notifications (API-v1.md §2.13, §4.10); sandbox keys see empty lists (§5.5). */
 export function register(app: App): void {
   const state = () => app.store.state;
-  const mine = (auth: AuthInfo): Notification[] => (auth.sandbox ? [] : state().notifications.filter((n) => n.account_id === auth.account.id));
+  const mine = (auth: AuthInfo): Notification[] =>
+    auth.sandbox ? [] : state().notifications.filter((n) => n.account_id === auth.account.id);
 
   app.api.add('GET', '/activity', { scope: 'account:read' }, ({ auth, query }) => {
     const limit = queryInt(query, 'limit', 50, 1, 100);
     const before = queryCursor(query);
     const action = query.get('action')?.trim() || undefined;
-    if (action !== undefined && action.length > 100) throw badRequest('action is too long', [{ field: 'action', message: 'at most 100 characters' }]);
+    if (action !== undefined && action.length > 100)
+      throw badRequest('action is too long', [{ field: 'action', message: 'at most 100 characters' }]);
     if (auth.sandbox) return { body: { activity: [], next_cursor: null, has_more: false } };
     const entries = state()
       .activity.filter((a) => a.account_id === auth.account.id && (action === undefined || a.action === action))
@@ -58,7 +63,13 @@ export function register(app: App): void {
     const page = entries.slice(0, limit).map(({ a }) => a);
     const hasMore = entries.length > limit;
     const last = page[page.length - 1];
-    return { body: { activity: page.map(activityView), next_cursor: hasMore && last ? last.created_at : null, has_more: hasMore } };
+    return {
+      body: {
+        activity: page.map(activityView),
+        next_cursor: hasMore && last ? last.created_at : null,
+        has_more: hasMore,
+      },
+    };
   });
 
   app.api.add('GET', '/notifications', { scope: 'account:read' }, ({ auth, query }) => {
@@ -66,7 +77,10 @@ export function register(app: App): void {
     const limit = queryInt(query, 'limit', 30, 1, 100);
     const all = mine(auth);
     // Stored in creation order, so newest first is the reverse.
-    const shown = all.filter((n) => !unreadOnly || !n.read).reverse().slice(0, limit);
+    const shown = all
+      .filter((n) => !unreadOnly || !n.read)
+      .reverse()
+      .slice(0, limit);
     return { body: { notifications: shown.map(notificationView), unread_count: all.filter((n) => !n.read).length } };
   });
 
@@ -79,7 +93,15 @@ export function register(app: App): void {
       n.read_at = now;
       marked++;
     }
-    if (marked > 0) app.events.activity(auth.account.id, 'notifications.all_read', 'notification', null, { marked_count: marked }, false);
+    if (marked > 0)
+      app.events.activity(
+        auth.account.id,
+        'notifications.all_read',
+        'notification',
+        null,
+        { marked_count: marked },
+        false,
+      );
     return { body: { marked_count: marked } };
   });
 
@@ -89,7 +111,14 @@ export function register(app: App): void {
     if (!n.read) {
       n.read = true;
       n.read_at = app.clock.nowIso();
-      app.events.activity(auth.account.id, 'notification.read', 'notification', n.id, { notification_id: n.id, type: n.type }, false);
+      app.events.activity(
+        auth.account.id,
+        'notification.read',
+        'notification',
+        n.id,
+        { notification_id: n.id, type: n.type },
+        false,
+      );
     }
     return { body: notificationView(n) };
   });

@@ -15,7 +15,10 @@ import { normalizeRut } from '../documents/rut';
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const MAX_SIGNATURE_BYTES = 2 * 1024 * 1024;
 
-const countryCode = z.string().regex(/^[A-Za-z]{2}$/, 'expected an ISO 3166-1 alpha-2 code').transform((c) => c.toUpperCase());
+const countryCode = z
+  .string()
+  .regex(/^[A-Za-z]{2}$/, 'expected an ISO 3166-1 alpha-2 code')
+  .transform((c) => c.toUpperCase());
 const initSchema = z.strictObject({
   country_code: countryCode.optional(),
   locale: z.enum(CONSENT_LOCALES).optional(),
@@ -54,9 +57,22 @@ export function register(app: App): void {
   const newConsent = (countryCode = 'CL', locale = 'es'): Consent => {
     const now = app.clock.nowIso();
     return {
-      id: newId('cns_'), status: 'pending', signing_method: null, signed_at: null, hash: null,
-      country_code: countryCode, locale, signer_name: null, signer_rut: null, patient_birth_date: null,
-      email_to: null, patient_name: null, sign_token: null, signed_pdf: null, created_at: now, updated_at: now,
+      id: newId('cns_'),
+      status: 'pending',
+      signing_method: null,
+      signed_at: null,
+      hash: null,
+      country_code: countryCode,
+      locale,
+      signer_name: null,
+      signer_rut: null,
+      patient_birth_date: null,
+      email_to: null,
+      patient_name: null,
+      sign_token: null,
+      signed_pdf: null,
+      created_at: now,
+      updated_at: now,
     };
   };
 
@@ -75,9 +91,14 @@ export function register(app: App): void {
 
   /** Generates and stores the signed PDF, then marks the consent signed; hash covers exactly the stored bytes. */
   const sign = async (exam: Exam, consent: Consent, signer: ConsentSigner, birthDate: string | null): Promise<void> => {
-    const pdf = await document(exam, { ...consent, patient_birth_date: birthDate ?? consent.patient_birth_date }, signer);
+    const pdf = await document(
+      exam,
+      { ...consent, patient_birth_date: birthDate ?? consent.patient_birth_date },
+      signer,
+    );
     // Another request may have signed or re-initialized it while the PDF was being rendered.
-    if (consent.status !== 'pending' || exam.consent !== consent) throw conflict('The consent changed while signing; it is already signed or was re-initialized');
+    if (consent.status !== 'pending' || exam.consent !== consent)
+      throw conflict('The consent changed while signing; it is already signed or was re-initialized');
     const key = `${exam.id}/consent-signed.pdf`;
     writeObject(app, key, pdf);
     consent.status = 'signed';
@@ -89,13 +110,24 @@ export function register(app: App): void {
     consent.signed_pdf = key;
     consent.hash = createHash('sha256').update(pdf).digest('hex');
     consent.updated_at = app.clock.nowIso();
-    app.events.notify(exam.account_id, {
-      type: 'consent_signed',
-      title: 'Consent signed',
-      body: `The informed consent for exam "${exam.name}" was signed (${signer.method === 'email' ? 'e-mail link' : 'in person'}).`,
-      exam_id: exam.id,
-    }, exam.sandbox);
-    app.events.activity(exam.account_id, 'consent.signed', 'exam', exam.id, { signing_method: signer.method, hash: consent.hash }, exam.sandbox);
+    app.events.notify(
+      exam.account_id,
+      {
+        type: 'consent_signed',
+        title: 'Consent signed',
+        body: `The informed consent for exam "${exam.name}" was signed (${signer.method === 'email' ? 'e-mail link' : 'in person'}).`,
+        exam_id: exam.id,
+      },
+      exam.sandbox,
+    );
+    app.events.activity(
+      exam.account_id,
+      'consent.signed',
+      'exam',
+      exam.id,
+      { signing_method: signer.method, hash: consent.hash },
+      exam.sandbox,
+    );
   };
 
   const pendingOrConflict = (exam: Exam): Consent => {
@@ -118,8 +150,14 @@ export function register(app: App): void {
     const fresh = newConsent(body.country_code, body.locale);
     if (exam.consent) fresh.created_at = exam.consent.created_at;
     exam.consent = fresh;
-    app.events.activity(exam.account_id, reinit ? 'consent.reinitialized' : 'consent.initialized', 'exam', exam.id,
-      { country_code: fresh.country_code, locale: fresh.locale }, exam.sandbox);
+    app.events.activity(
+      exam.account_id,
+      reinit ? 'consent.reinitialized' : 'consent.initialized',
+      'exam',
+      exam.id,
+      { country_code: fresh.country_code, locale: fresh.locale },
+      exam.sandbox,
+    );
     return { status: reinit ? 200 : 201, body: view(fresh) };
   });
 
@@ -130,20 +168,35 @@ export function register(app: App): void {
     let document = body.signer_rut;
     if (consent.country_code === 'CL') {
       const rut = normalizeRut(body.signer_rut);
-      if (!rut) throw badRequest('signer_rut is not a valid RUT', [{ field: 'signer_rut', message: 'not a valid Chilean RUT (check digit)' }]);
+      if (!rut)
+        throw badRequest('signer_rut is not a valid RUT', [
+          { field: 'signer_rut', message: 'not a valid Chilean RUT (check digit)' },
+        ]);
       document = rut;
     }
     const png = decodeStrictBase64(body.signature_image.replace(/^data:image\/png;base64,/, ''));
     if (!png || png.length < PNG_MAGIC.length || !png.subarray(0, PNG_MAGIC.length).equals(PNG_MAGIC)) {
-      throw badRequest('signature_image must be a base64 PNG', [{ field: 'signature_image', message: 'expected base64 PNG data' }]);
+      throw badRequest('signature_image must be a base64 PNG', [
+        { field: 'signature_image', message: 'expected base64 PNG data' },
+      ]);
     }
     if (png.length > MAX_SIGNATURE_BYTES) {
-      throw badRequest('signature_image is too large', [{ field: 'signature_image', message: `at most ${MAX_SIGNATURE_BYTES} bytes` }]);
+      throw badRequest('signature_image is too large', [
+        { field: 'signature_image', message: `at most ${MAX_SIGNATURE_BYTES} bytes` },
+      ]);
     }
     if (!(await isReadablePng(png))) {
-      throw badRequest('signature_image is not a readable PNG', [{ field: 'signature_image', message: 'unreadable PNG' }]);
+      throw badRequest('signature_image is not a readable PNG', [
+        { field: 'signature_image', message: 'unreadable PNG' },
+      ]);
     }
-    const signer: ConsentSigner = { name: body.signer_name, document, signedAt: app.clock.nowIso(), method: 'in_person', signaturePng: png };
+    const signer: ConsentSigner = {
+      name: body.signer_name,
+      document,
+      signedAt: app.clock.nowIso(),
+      method: 'in_person',
+      signaturePng: png,
+    };
     await sign(exam, consent, signer, body.patient_birth_date ?? null);
     return { body: view(consent) };
   });
@@ -165,8 +218,14 @@ export function register(app: App): void {
     const w = wording(consent.locale);
     const clinic = accountOf(app, exam)?.clinic_name ?? '';
     const mail = app.events.mail({
-      account_id: exam.account_id, kind: 'consent_sign', to: [body.to], cc: [], subject: w.mailSubject(clinic),
-      body: w.mailBody(clinic, exam.name, signUrl), attachments: [], exam_id: exam.id,
+      account_id: exam.account_id,
+      kind: 'consent_sign',
+      to: [body.to],
+      cc: [],
+      subject: w.mailSubject(clinic),
+      body: w.mailBody(clinic, exam.name, signUrl),
+      attachments: [],
+      exam_id: exam.id,
     });
     return { body: { sent: true, sign_url: signUrl, email_id: mail.id } };
   });
@@ -190,7 +249,9 @@ export function register(app: App): void {
     } else {
       pdf = await document(exam, exam.consent, null);
     }
-    sendBytes(ctx.res, 200, 'application/pdf', pdf, { 'Content-Disposition': `inline; filename="consent-${exam.id}-${type}.pdf"` });
+    sendBytes(ctx.res, 200, 'application/pdf', pdf, {
+      'Content-Disposition': `inline; filename="consent-${exam.id}-${type}.pdf"`,
+    });
     return null;
   });
 
@@ -214,11 +275,20 @@ export function register(app: App): void {
     }
     const name = (form.get('signer_name') ?? '').trim();
     if (consent.status === 'pending' && name.length >= 1 && name.length <= 200 && form.get('accepted') === 'true') {
-      await sign(exam, consent, { name, document: null, signedAt: app.clock.nowIso(), method: 'email', signaturePng: null }, null);
+      await sign(
+        exam,
+        consent,
+        { name, document: null, signedAt: app.clock.nowIso(), method: 'email', signaturePng: null },
+        null,
+      );
       app.store.save();
       sendHtml(res, 200, signPage(app, exam));
     } else {
-      sendHtml(res, consent.status === 'signed' ? 409 : 400, signPage(app, exam, consent.status === 'pending' ? 'Enter your name and accept the consent.' : undefined));
+      sendHtml(
+        res,
+        consent.status === 'signed' ? 409 : 400,
+        signPage(app, exam, consent.status === 'pending' ? 'Enter your name and accept the consent.' : undefined),
+      );
     }
     return null;
   });
@@ -229,7 +299,12 @@ export function register(app: App): void {
     const body = parseWith(remoteSchema, objectBody(parseJson(await readBody(req))));
     const consent = pendingOrConflict(exam);
     if (!consent.sign_token) throw conflict('No signing e-mail has been sent for this consent');
-    await sign(exam, consent, { name: body.signer_name, document: null, signedAt: app.clock.nowIso(), method: 'email', signaturePng: null }, null);
+    await sign(
+      exam,
+      consent,
+      { name: body.signer_name, document: null, signedAt: app.clock.nowIso(), method: 'email', signaturePng: null },
+      null,
+    );
     return { body: view(consent) };
   });
 }
@@ -244,11 +319,17 @@ function signPage(app: App, exam: Exam | undefined, problem?: string): string {
   const text = w.paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('');
   const head = `<p>${clinic}</p><h1>${escapeHtml(w.title)}</h1><p><b>${escapeHtml(w.labels.exam)}:</b> ${escapeHtml(exam.name)}</p>${text}`;
   if (consent.status === 'signed') {
-    return page(w.title, `${head}<p><b>${escapeHtml(w.labels.signedAt)}:</b> ${escapeHtml(consent.signed_at ?? '')}</p><p>SHA-256: <code>${escapeHtml(consent.hash ?? '')}</code></p>`);
+    return page(
+      w.title,
+      `${head}<p><b>${escapeHtml(w.labels.signedAt)}:</b> ${escapeHtml(consent.signed_at ?? '')}</p><p>SHA-256: <code>${escapeHtml(consent.hash ?? '')}</code></p>`,
+    );
   }
   const err = problem ? `<p role="alert">${escapeHtml(problem)}</p>` : '';
-  return page(w.title, `${head}${err}<form method="post"><label>${escapeHtml(w.labels.signer)} <input name="signer_name" maxlength="200" required></label>
-<label><input type="checkbox" name="accepted" value="true" required> OK</label><button type="submit">${escapeHtml(w.labels.signature)}</button></form>`);
+  return page(
+    w.title,
+    `${head}${err}<form method="post"><label>${escapeHtml(w.labels.signer)} <input name="signer_name" maxlength="200" required></label>
+<label><input type="checkbox" name="accepted" value="true" required> OK</label><button type="submit">${escapeHtml(w.labels.signature)}</button></form>`,
+  );
 }
 
 function page(title: string, body: string): string {

@@ -21,13 +21,23 @@ export function register(app: App): void {
   });
 
   app.control.add('POST', '/clock', { scope: null }, async ({ req }) => {
-    const { advance_seconds } = parseWith(z.object({ advance_seconds: z.number().min(0).max(10 * 365 * 86400) }), objectBody(parseJson(await readBody(req))));
+    const { advance_seconds } = parseWith(
+      z.object({
+        advance_seconds: z
+          .number()
+          .min(0)
+          .max(10 * 365 * 86400),
+      }),
+      objectBody(parseJson(await readBody(req))),
+    );
     app.store.state.clock_offset_ms = app.clock.offsetMs + advance_seconds * 1000;
     app.store.save();
     await app.clock.advance(advance_seconds);
     return { body: { now: app.clock.nowIso(), time_scale: app.clock.timeScale } };
   });
-  app.control.add('GET', '/clock', { scope: null }, () => ({ body: { now: app.clock.nowIso(), time_scale: app.clock.timeScale } }));
+  app.control.add('GET', '/clock', { scope: null }, () => ({
+    body: { now: app.clock.nowIso(), time_scale: app.clock.timeScale },
+  }));
 
   app.control.add('GET', '/mail', { scope: null }, ({ query }) => {
     const to = query.get('to');
@@ -36,7 +46,10 @@ export function register(app: App): void {
   });
 
   app.control.add('POST', '/limits', { scope: null }, async ({ req }) => {
-    const { process_zip_timeout_seconds } = parseWith(z.object({ process_zip_timeout_seconds: z.number().positive().max(3600) }).strict(), objectBody(parseJson(await readBody(req))));
+    const { process_zip_timeout_seconds } = parseWith(
+      z.object({ process_zip_timeout_seconds: z.number().positive().max(3600) }).strict(),
+      objectBody(parseJson(await readBody(req))),
+    );
     app.config.processZipTimeoutSeconds = process_zip_timeout_seconds;
     return { body: { process_zip_timeout_seconds } };
   });

@@ -10,14 +10,28 @@ import { checkQuota } from '../exams/quota';
 import { uniquePin } from '../exams/pin';
 import { markReady } from '../exams/ready';
 import { generateThumbnail, rearmThumbnails } from '../exams/thumbnail';
-import { checkBirthDate, checkFileList, createExamSchema, IMMUTABLE_FIELDS, MAX_ZIP_BYTES, patchExamSchema } from '../exams/validation';
+import {
+  checkBirthDate,
+  checkFileList,
+  createExamSchema,
+  IMMUTABLE_FIELDS,
+  MAX_ZIP_BYTES,
+  patchExamSchema,
+} from '../exams/validation';
 import { examView, getExam, visibleExams } from '../exams/view';
 import { extractZip } from '../exams/zip';
 import { presign } from './storage';
 
 /** Names of declared files whose object is absent or not exactly the declared size. */
 export async function missingFiles(app: App, files: StoredFile[]): Promise<string[]> {
-  const sizes = await Promise.all(files.map((f) => stat(app.store.objectPath(f.object)).then((s) => s.size, () => -1)));
+  const sizes = await Promise.all(
+    files.map((f) =>
+      stat(app.store.objectPath(f.object)).then(
+        (s) => s.size,
+        () => -1,
+      ),
+    ),
+  );
   return files.filter((f, i) => sizes[i] !== f.size).map((f) => f.name);
 }
 
@@ -31,18 +45,30 @@ function create(app: App, { body, auth }: ApiCtx) {
   let files: { name: string; size: number }[] = [];
   let declared: number;
   if (mode === 'files') {
-    if (input.zip_size_bytes != null) throw badRequest('zip_size_bytes is only for upload_mode=zip', [{ field: 'zip_size_bytes', message: 'not allowed in files mode' }]);
+    if (input.zip_size_bytes != null)
+      throw badRequest('zip_size_bytes is only for upload_mode=zip', [
+        { field: 'zip_size_bytes', message: 'not allowed in files mode' },
+      ]);
     files = checkFileList(input.files);
     declared = files.reduce((s, f) => s + f.size, 0);
   } else {
-    if (input.files != null) throw badRequest('files is not allowed with upload_mode=zip', [{ field: 'files', message: 'not allowed in zip mode' }]);
-    if (input.zip_size_bytes == null) throw badRequest('zip_size_bytes is required with upload_mode=zip', [{ field: 'zip_size_bytes', message: 'required' }]);
-    if (input.zip_size_bytes > MAX_ZIP_BYTES) throw limitExceeded(400, `zip_size_bytes exceeds ${MAX_ZIP_BYTES} bytes`, { limit_bytes: MAX_ZIP_BYTES });
+    if (input.files != null)
+      throw badRequest('files is not allowed with upload_mode=zip', [
+        { field: 'files', message: 'not allowed in zip mode' },
+      ]);
+    if (input.zip_size_bytes == null)
+      throw badRequest('zip_size_bytes is required with upload_mode=zip', [
+        { field: 'zip_size_bytes', message: 'required' },
+      ]);
+    if (input.zip_size_bytes > MAX_ZIP_BYTES)
+      throw limitExceeded(400, `zip_size_bytes exceeds ${MAX_ZIP_BYTES} bytes`, { limit_bytes: MAX_ZIP_BYTES });
     declared = input.zip_size_bytes;
   }
   const examType = input.exam_type ?? 'cbct';
   if (examType === 'radiografia' && !PLANS[auth.account.plan].radiografia) {
-    throw new ApiError(403, 'plan_required', 'radiografia exams require the Pro plan or above', { required_plan: 'pro' });
+    throw new ApiError(403, 'plan_required', 'radiografia exams require the Pro plan or above', {
+      required_plan: 'pro',
+    });
   }
   checkQuota(app, auth, declared, true);
 
@@ -71,7 +97,15 @@ function create(app: App, { body, auth }: ApiCtx) {
     extra_series: [],
     storage_bytes: 0,
     counters: { views: 0, shares: 0, downloads: 0 },
-    embed: { enabled: false, token: null, title: null, show_year: true, show_study_type: true, view_count: 0, enabled_at: null },
+    embed: {
+      enabled: false,
+      token: null,
+      title: null,
+      show_year: true,
+      show_study_type: true,
+      view_count: 0,
+      enabled_at: null,
+    },
     thumbnail: null,
     consent: null,
     report: null,
@@ -80,15 +114,20 @@ function create(app: App, { body, auth }: ApiCtx) {
     confirmed_at: null,
   };
   app.store.state.exams.push(exam);
-  app.events.emit(auth.account.id, 'exam.created', {
-    exam_id: id,
-    name: exam.name,
-    exam_type: exam.exam_type,
-    status: exam.status,
-    patient_name: exam.patient_name,
-    patient_id: exam.patient_id,
-    created_at: exam.created_at,
-  }, auth.sandbox);
+  app.events.emit(
+    auth.account.id,
+    'exam.created',
+    {
+      exam_id: id,
+      name: exam.name,
+      exam_type: exam.exam_type,
+      status: exam.status,
+      patient_name: exam.patient_name,
+      patient_id: exam.patient_id,
+      created_at: exam.created_at,
+    },
+    auth.sandbox,
+  );
   const view = examView(app, exam);
   if (mode === 'zip') return { status: 201, body: { ...view, upload_url: presign(app, id, ZIP_OBJECT) } };
   const upload_urls = exam.files.map((f) => ({ name: f.name, ...presign(app, id, objectOfKey(f.object)) }));
@@ -102,11 +141,16 @@ function patch(app: App, { body, auth, params }: ApiCtx) {
   if (keys.length === 0) throw badRequest('Nothing to update', [{ field: 'body', message: 'at least one field' }]);
   const immutable = keys.filter((k) => IMMUTABLE_FIELDS.includes(k));
   if (immutable.length) {
-    throw badRequest(`Immutable field(s): ${immutable.join(', ')}`, immutable.map((field) => ({ field, message: 'cannot be changed' })));
+    throw badRequest(
+      `Immutable field(s): ${immutable.join(', ')}`,
+      immutable.map((field) => ({ field, message: 'cannot be changed' })),
+    );
   }
   const input = parseWith(patchExamSchema, raw);
   if (input.radiograph_subtype !== undefined && exam.exam_type !== 'radiografia') {
-    throw badRequest('radiograph_subtype applies only to radiografia exams', [{ field: 'radiograph_subtype', message: 'only for radiografia exams' }]);
+    throw badRequest('radiograph_subtype applies only to radiografia exams', [
+      { field: 'radiograph_subtype', message: 'only for radiografia exams' },
+    ]);
   }
   checkBirthDate(input.birth_date, app.clock.now());
   const record = exam as unknown as Record<string, unknown>;
@@ -134,7 +178,12 @@ function remove(app: App, { auth, params }: ApiCtx) {
   if (!exam) return { body: { deleted: true, exam_id: id, already_deleted: true } };
   state.exams.splice(i, 1);
   state.deleted_exam_ids.push(id);
-  app.events.emit(exam.account_id, 'exam.deleted', { exam_id: id, exam_type: exam.exam_type, deleted_at: app.clock.nowIso() }, exam.sandbox);
+  app.events.emit(
+    exam.account_id,
+    'exam.deleted',
+    { exam_id: id, exam_type: exam.exam_type, deleted_at: app.clock.nowIso() },
+    exam.sandbox,
+  );
   removeExamObjectsLater(app, id);
   return { body: { deleted: true, exam_id: id } };
 }
@@ -161,7 +210,10 @@ async function processZip(app: App, { auth, params }: ApiCtx) {
       const zip = exam.zip;
       job = (async () => {
         const zipPath = app.store.objectPath(zip.object);
-        const size = await stat(zipPath).then((s) => s.size, () => -1);
+        const size = await stat(zipPath).then(
+          (s) => s.size,
+          () => -1,
+        );
         if (size !== zip.size) throw uploadIncomplete([ZIP_OBJECT]);
         const files = await extractZip(app, exam.id, zipPath);
         if (!app.store.state.exams.includes(exam)) {
@@ -189,7 +241,8 @@ function removeStagedZip(zipPath: string): void {
 async function thumbnail(app: App, { auth, params, res }: ApiCtx) {
   const exam = getExam(app, auth, params['id'] ?? '');
   const data = exam.thumbnail ? await readFile(app.store.objectPath(exam.thumbnail.object)).catch(() => null) : null;
-  if (!exam.thumbnail || !data) throw new ApiError(404, 'thumbnail_not_ready', 'The thumbnail has not been generated yet');
+  if (!exam.thumbnail || !data)
+    throw new ApiError(404, 'thumbnail_not_ready', 'The thumbnail has not been generated yet');
   sendBytes(res, 200, exam.thumbnail.content_type, data, { 'Cache-Control': 'private, max-age=300' });
   return null;
 }
@@ -208,7 +261,13 @@ function patientExams(app: App, { auth, params }: ApiCtx) {
     if (pid) return (e.patient_id?.trim() ?? '') === pid;
     return pname !== '' && e.patient_name !== null && normalizeName(e.patient_name) === pname;
   });
-  return { body: { exams: others.reverse().map((e) => ({ id: e.id, name: e.name, exam_type: e.exam_type, created_at: e.created_at })) } };
+  return {
+    body: {
+      exams: others
+        .reverse()
+        .map((e) => ({ id: e.id, name: e.name, exam_type: e.exam_type, created_at: e.created_at })),
+    },
+  };
 }
 
 /** Exam lifecycle routes (API-v1.md §4.2, §3.1) plus the thumbnail control route. */
@@ -218,9 +277,13 @@ export function register(app: App): void {
     const limit = queryInt(query, 'limit', 20, 1, 100);
     const offset = queryInt(query, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
     const all = visibleExams(app, auth).reverse();
-    return { body: { exams: all.slice(offset, offset + limit).map((e) => examView(app, e)), total: all.length, limit, offset } };
+    return {
+      body: { exams: all.slice(offset, offset + limit).map((e) => examView(app, e)), total: all.length, limit, offset },
+    };
   });
-  app.api.add('GET', '/exams/:id', { scope: 'exams:read' }, ({ auth, params }) => ({ body: examView(app, getExam(app, auth, params['id'] ?? '')) }));
+  app.api.add('GET', '/exams/:id', { scope: 'exams:read' }, ({ auth, params }) => ({
+    body: examView(app, getExam(app, auth, params['id'] ?? '')),
+  }));
   app.api.add('PATCH', '/exams/:id', { scope: 'exams:write' }, (ctx) => patch(app, ctx));
   app.api.add('DELETE', '/exams/:id', { scope: 'exams:write' }, (ctx) => remove(app, ctx));
   app.api.add('POST', '/exams/:id/confirm', { scope: 'exams:write' }, (ctx) => confirm(app, ctx));

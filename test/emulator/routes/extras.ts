@@ -22,20 +22,31 @@ const EXTRA_TYPES = new Set(['cbct', 'atm']);
 function create(app: App, { auth, params, body }: ApiCtx) {
   const exam = getExam(app, auth, params['id'] ?? '');
   if (!EXTRA_TYPES.has(exam.exam_type)) {
-    throw badRequest(`Extra takes are not available for ${exam.exam_type} exams`, [{ field: 'exam_type', message: 'extras only for cbct and atm exams' }]);
+    throw badRequest(`Extra takes are not available for ${exam.exam_type} exams`, [
+      { field: 'exam_type', message: 'extras only for cbct and atm exams' },
+    ]);
   }
   const input = parseWith(createSchema, objectBody(body));
   const files = checkFileList(input.files);
   if (exam.extra_series.length >= MAX_EXTRAS) {
     throw limitExceeded(409, `At most ${MAX_EXTRAS} extra takes per exam`, { limit: MAX_EXTRAS });
   }
-  checkQuota(app, auth, files.reduce((s, f) => s + f.size, 0), false);
+  checkQuota(
+    app,
+    auth,
+    files.reduce((s, f) => s + f.size, 0),
+    false,
+  );
   const index = exam.extra_series.length + 1;
   const now = app.clock.nowIso();
   const series: ExtraSeries = {
     index,
     label: input.label,
-    files: files.map((f) => ({ name: f.name, size: f.size, object: objectKey(exam.id, fileObjectName(f.name, index)) })),
+    files: files.map((f) => ({
+      name: f.name,
+      size: f.size,
+      object: objectKey(exam.id, fileObjectName(f.name, index)),
+    })),
     status: 'uploading',
     storage_bytes: 0,
     created_at: now,
@@ -43,7 +54,14 @@ function create(app: App, { auth, params, body }: ApiCtx) {
   };
   exam.extra_series.push(series);
   exam.updated_at = now;
-  app.events.activity(exam.account_id, 'exam.extra_created', 'exam', exam.id, { exam_id: exam.id, index, label: series.label, file_count: files.length }, exam.sandbox);
+  app.events.activity(
+    exam.account_id,
+    'exam.extra_created',
+    'exam',
+    exam.id,
+    { exam_id: exam.id, index, label: series.label, file_count: files.length },
+    exam.sandbox,
+  );
   return {
     status: 201,
     body: {
@@ -79,13 +97,18 @@ async function confirm(app: App, { auth, params, body }: ApiCtx) {
   series.storage_bytes = series.files.reduce((s, f) => s + f.size, 0);
   exam.storage_bytes += series.storage_bytes;
   exam.updated_at = now;
-  app.events.emit(exam.account_id, 'exam.extra_added', {
-    exam_id: exam.id,
-    index: series.index,
-    label: series.label,
-    file_count: series.files.length,
-    storage_bytes: series.storage_bytes,
-  }, exam.sandbox);
+  app.events.emit(
+    exam.account_id,
+    'exam.extra_added',
+    {
+      exam_id: exam.id,
+      index: series.index,
+      label: series.label,
+      file_count: series.files.length,
+      storage_bytes: series.storage_bytes,
+    },
+    exam.sandbox,
+  );
   return { body: examView(app, exam) };
 }
 

@@ -25,7 +25,9 @@ function querySize(q: URLSearchParams, name: 'length' | 'diameter'): number | un
   if (raw === null) return undefined;
   const n = /^\s*\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isFinite(n) || n <= 0 || n > 100) {
-    throw badRequest(`${name} must be a positive number of millimetres`, [{ field: name, message: 'expected a number in millimetres, e.g. 10 or 4.1' }]);
+    throw badRequest(`${name} must be a positive number of millimetres`, [
+      { field: name, message: 'expected a number in millimetres, e.g. 10 or 4.1' },
+    ]);
   }
   return n;
 }
@@ -41,8 +43,12 @@ export function register(app: App): void {
     const diameter = querySize(query, 'diameter');
     const brandParam = query.get('brand');
     const searchParam = query.get('search');
-    if (brandParam !== null && brandParam.trim() === '') throw badRequest('brand must not be empty', [{ field: 'brand', message: 'expected a brand name' }]);
-    if (searchParam !== null && fold(searchParam) === '') throw badRequest('search must contain a word', [{ field: 'search', message: 'expected at least one letter or digit' }]);
+    if (brandParam !== null && brandParam.trim() === '')
+      throw badRequest('brand must not be empty', [{ field: 'brand', message: 'expected a brand name' }]);
+    if (searchParam !== null && fold(searchParam) === '')
+      throw badRequest('search must contain a word', [
+        { field: 'search', message: 'expected at least one letter or digit' },
+      ]);
 
     // brand and search narrow each other and the size lookup; the most specific query decides the shape.
     let pool = IMPLANT_CATALOG;
@@ -85,11 +91,21 @@ export function register(app: App): void {
     }
     if (brand !== undefined) {
       const canonical = pool[0]?.brand ?? brand;
-      return { body: { brand: canonical, implants: pool.slice(offset, offset + limit).map(view), total: pool.length, limit, offset } };
+      return {
+        body: {
+          brand: canonical,
+          implants: pool.slice(offset, offset + limit).map(view),
+          total: pool.length,
+          limit,
+          offset,
+        },
+      };
     }
     const counts = new Map<string, number>();
     for (const e of IMPLANT_CATALOG) counts.set(e.brand, (counts.get(e.brand) ?? 0) + 1);
-    const brands = [...counts].map(([b, count]) => ({ brand: b, count })).sort((a, b) => a.brand.localeCompare(b.brand));
+    const brands = [...counts]
+      .map(([b, count]) => ({ brand: b, count }))
+      .sort((a, b) => a.brand.localeCompare(b.brand));
     return { body: { brands } };
   });
 }

@@ -16,7 +16,22 @@ import { register as webhooks } from './webhooks';
 
 /** Registers every route module of the emulator. */
 export function registerAll(app: App): void {
-  for (const register of [account, exams, storage, extras, sharing, consent, reports, webhooks, referrers, templates, implants, support, activity, control]) {
+  for (const register of [
+    account,
+    exams,
+    storage,
+    extras,
+    sharing,
+    consent,
+    reports,
+    webhooks,
+    referrers,
+    templates,
+    implants,
+    support,
+    activity,
+    control,
+  ]) {
     register(app);
   }
 }

@@ -65,7 +65,10 @@ export function register(app: App): void {
     if (auth.sandbox) return { body: { referrers: [] } };
     const list = state()
       .referrers.filter((r) => r.account_id === auth.account.id)
-      .sort((a, b) => collator.compare(a.name, b.name) || a.name.localeCompare(b.name) || a.created_at.localeCompare(b.created_at));
+      .sort(
+        (a, b) =>
+          collator.compare(a.name, b.name) || a.name.localeCompare(b.name) || a.created_at.localeCompare(b.created_at),
+      );
     return { body: { referrers: list.map(view) } };
   });
 
@@ -91,14 +94,24 @@ export function register(app: App): void {
     };
     if (auth.sandbox) return { status: 201, body: { ...view(rec), test_mode: true } };
     state().referrers.push(rec);
-    app.events.activity(auth.account.id, 'referrer.created', 'referrer', rec.id, { referrer_id: rec.id, name: rec.name }, false);
+    app.events.activity(
+      auth.account.id,
+      'referrer.created',
+      'referrer',
+      rec.id,
+      { referrer_id: rec.id, name: rec.name },
+      false,
+    );
     return { status: 201, body: view(rec) };
   });
 
   app.api.add('PATCH', '/referrers/:id', { scope: 'referrers:write' }, ({ auth, params, body }) => {
     const input = parseWith(patchSchema, objectBody(body));
     const keys = Object.keys(input) as Editable[];
-    if (keys.length === 0) throw badRequest('Nothing to update', [{ field: 'body', message: 'give at least one of name, email, phone, specialty, notes' }]);
+    if (keys.length === 0)
+      throw badRequest('Nothing to update', [
+        { field: 'body', message: 'give at least one of name, email, phone, specialty, notes' },
+      ]);
     const id = params['id'] ?? '';
     if (auth.sandbox) {
       // Nothing is stored for sandbox keys: echo a mock with the changes applied to an empty record.
@@ -128,7 +141,14 @@ export function register(app: App): void {
     }
     if (changed.length > 0) {
       r.updated_at = app.clock.nowIso();
-      app.events.activity(auth.account.id, 'referrer.updated', 'referrer', r.id, { referrer_id: r.id, fields: changed }, false);
+      app.events.activity(
+        auth.account.id,
+        'referrer.updated',
+        'referrer',
+        r.id,
+        { referrer_id: r.id, fields: changed },
+        false,
+      );
     }
     return { body: view(r) };
   });
@@ -139,7 +159,14 @@ export function register(app: App): void {
     const r = own(auth, id);
     if (!r) return { body: { deleted: true, id, already_deleted: true } };
     state().referrers = state().referrers.filter((x) => x !== r);
-    app.events.activity(auth.account.id, 'referrer.deleted', 'referrer', r.id, { referrer_id: r.id, name: r.name }, false);
+    app.events.activity(
+      auth.account.id,
+      'referrer.deleted',
+      'referrer',
+      r.id,
+      { referrer_id: r.id, name: r.name },
+      false,
+    );
     return { body: { deleted: true, id } };
   });
 }

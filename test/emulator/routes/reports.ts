@@ -16,8 +16,15 @@ const PDF_MAGIC = Buffer.from('%PDF-', 'latin1');
 
 const uploadSchema = z.strictObject({
   pdf_base64: z.string().min(1),
-  filename: z.string().trim().min(1).max(255)
-    .refine((f) => ![...f].some((c) => c === '/' || c === '\\' || c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f), 'must be a plain file name (no path separators or control characters)')
+  filename: z
+    .string()
+    .trim()
+    .min(1)
+    .max(255)
+    .refine(
+      (f) => ![...f].some((c) => c === '/' || c === '\\' || c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f),
+      'must be a plain file name (no path separators or control characters)',
+    )
     .optional(),
 });
 
@@ -33,12 +40,17 @@ export function register(app: App): void {
     const exam = callerExam(app, ctx);
     const body = parseWith(uploadSchema, objectBody(ctx.body));
     const pdf = decodeStrictBase64(body.pdf_base64);
-    if (!pdf) throw badRequest('pdf_base64 is not valid base64', [{ field: 'pdf_base64', message: 'expected standard base64 without whitespace' }]);
+    if (!pdf)
+      throw badRequest('pdf_base64 is not valid base64', [
+        { field: 'pdf_base64', message: 'expected standard base64 without whitespace' },
+      ]);
     if (pdf.length > MAX_REPORT_BYTES) {
       throw limitExceeded(400, `The report PDF exceeds ${MAX_REPORT_BYTES} bytes`, { limit_bytes: MAX_REPORT_BYTES });
     }
     if (pdf.length < PDF_MAGIC.length || !pdf.subarray(0, PDF_MAGIC.length).equals(PDF_MAGIC)) {
-      throw badRequest('pdf_base64 is not a PDF document', [{ field: 'pdf_base64', message: 'decoded bytes must start with %PDF-' }]);
+      throw badRequest('pdf_base64 is not a PDF document', [
+        { field: 'pdf_base64', message: 'decoded bytes must start with %PDF-' },
+      ]);
     }
     const key = `${exam.id}/report-${newId('', 16)}.pdf`;
     writeObject(app, key, pdf);
@@ -54,7 +66,12 @@ export function register(app: App): void {
     };
     if (previous) removeObject(app, previous.object);
     exam.updated_at = app.clock.nowIso();
-    app.events.emit(exam.account_id, 'report.published', { exam_id: exam.id, filename: exam.report.filename, size_bytes: pdf.length }, exam.sandbox);
+    app.events.emit(
+      exam.account_id,
+      'report.published',
+      { exam_id: exam.id, filename: exam.report.filename, size_bytes: pdf.length },
+      exam.sandbox,
+    );
     return { status: 201, body: summary(exam.report) };
   });
 
@@ -63,7 +80,14 @@ export function register(app: App): void {
     const r = exam.report;
     if (!r) throw notFound('Report');
     const link = presign(app, exam.id, objectName(r.object));
-    return { body: { url: link.url, expires_at: link.expires_at, ...summary(r), signature: r.signature ? { ...r.signature } : null } };
+    return {
+      body: {
+        url: link.url,
+        expires_at: link.expires_at,
+        ...summary(r),
+        signature: r.signature ? { ...r.signature } : null,
+      },
+    };
   });
 
   app.api.add('POST', '/exams/:id/report/sign', { scope: 'exams:write' }, (ctx) => {
@@ -72,14 +96,27 @@ export function register(app: App): void {
     if (!r) throw notFound('Report');
     if (!r.signature) {
       const signatureId = newId('sig_');
-      r.signature = { signature_id: signatureId, signed_at: app.clock.nowIso(), verification_url: `${app.origin()}/verify/${signatureId}` };
-      app.events.emit(exam.account_id, 'report.signed', { exam_id: exam.id, signature_id: signatureId, verification_url: r.signature.verification_url }, exam.sandbox);
-      app.events.notify(exam.account_id, {
-        type: 'report_signed',
-        title: 'Report signed',
-        body: `The report of exam "${exam.name}" was signed electronically.`,
-        exam_id: exam.id,
-      }, exam.sandbox);
+      r.signature = {
+        signature_id: signatureId,
+        signed_at: app.clock.nowIso(),
+        verification_url: `${app.origin()}/verify/${signatureId}`,
+      };
+      app.events.emit(
+        exam.account_id,
+        'report.signed',
+        { exam_id: exam.id, signature_id: signatureId, verification_url: r.signature.verification_url },
+        exam.sandbox,
+      );
+      app.events.notify(
+        exam.account_id,
+        {
+          type: 'report_signed',
+          title: 'Report signed',
+          body: `The report of exam "${exam.name}" was signed electronically.`,
+          exam_id: exam.id,
+        },
+        exam.sandbox,
+      );
     }
     return { body: { ...r.signature } };
   });
@@ -108,18 +145,24 @@ function verifyPage(app: App, exam: Exam | undefined): string {
   const r = exam?.report;
   const sig = r?.signature;
   if (!exam || !r || !sig) {
-    return page('Signature not found', '<h1>Signature not found</h1><p>No valid signed report has this identifier. It may have been replaced or deleted.</p>');
+    return page(
+      'Signature not found',
+      '<h1>Signature not found</h1><p>No valid signed report has this identifier. It may have been replaced or deleted.</p>',
+    );
   }
   const row = (k: string, v: string): string => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`;
-  return page('Valid electronic signature', `<h1>Valid electronic signature</h1><table>${[
-    row('Signature', sig.signature_id),
-    row('Clinic', accountOf(app, exam)?.clinic_name ?? ''),
-    row('Document', r.filename),
-    row('Size', `${r.size_bytes} bytes`),
-    row('SHA-256', r.sha256),
-    row('Uploaded', r.uploaded_at),
-    row('Signed', sig.signed_at),
-  ].join('')}</table>`);
+  return page(
+    'Valid electronic signature',
+    `<h1>Valid electronic signature</h1><table>${[
+      row('Signature', sig.signature_id),
+      row('Clinic', accountOf(app, exam)?.clinic_name ?? ''),
+      row('Document', r.filename),
+      row('Size', `${r.size_bytes} bytes`),
+      row('SHA-256', r.sha256),
+      row('Uploaded', r.uploaded_at),
+      row('Signed', sig.signed_at),
+    ].join('')}</table>`,
+  );
 }
 
 function page(title: string, body: string): string {

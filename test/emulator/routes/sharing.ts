@@ -24,12 +24,28 @@ const embedSchema = z.strictObject({
 const list = (v: string | string[] | null | undefined): string[] => (v == null ? [] : Array.isArray(v) ? v : [v]);
 
 const TEXT = {
-  es: { subject: 'Examen compartido', link: 'Ver el examen en línea', attached: 'Las imágenes van adjuntas a este correo.' },
+  es: {
+    subject: 'Examen compartido',
+    link: 'Ver el examen en línea',
+    attached: 'Las imágenes van adjuntas a este correo.',
+  },
   en: { subject: 'Shared exam', link: 'View the exam online', attached: 'The images are attached to this e-mail.' },
-  pt: { subject: 'Exame compartilhado', link: 'Ver o exame online', attached: 'As imagens estão anexadas a este e-mail.' },
+  pt: {
+    subject: 'Exame compartilhado',
+    link: 'Ver o exame online',
+    attached: 'As imagens estão anexadas a este e-mail.',
+  },
 };
 
-const ATTACHMENT_TYPES: Record<string, string> = { dcm: 'application/dicom', jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', tif: 'image/tiff', tiff: 'image/tiff', pdf: 'application/pdf' };
+const ATTACHMENT_TYPES: Record<string, string> = {
+  dcm: 'application/dicom',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  tif: 'image/tiff',
+  tiff: 'image/tiff',
+  pdf: 'application/pdf',
+};
 
 function attachmentType(name: string): string {
   const ext = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase();
@@ -41,7 +57,8 @@ function share(app: App, { auth, params, body }: ApiCtx) {
   const input = parseWith(shareSchema, objectBody(body));
   const to = list(input.to);
   const cc = list(input.cc);
-  if (to.length === 0) throw badRequest('to needs at least one address', [{ field: 'to', message: 'at least 1 address' }]);
+  if (to.length === 0)
+    throw badRequest('to needs at least one address', [{ field: 'to', message: 'at least 1 address' }]);
   if (exam.status !== 'ready') throw conflict('Only a ready exam can be shared');
   if (auth.sandbox) return { body: { sent: false, reason: 'test_mode_no_send', to, cc } };
 
@@ -58,18 +75,26 @@ function share(app: App, { auth, params, body }: ApiCtx) {
     subject: `${t.subject}: ${exam.name}`,
     body: lines.join('\n'),
     attachments: radiograph
-      ? exam.files.map((f) => ({ filename: f.name.split('/').pop() ?? f.name, size: f.size, content_type: attachmentType(f.name) }))
+      ? exam.files.map((f) => ({
+          filename: f.name.split('/').pop() ?? f.name,
+          size: f.size,
+          content_type: attachmentType(f.name),
+        }))
       : [],
     exam_id: exam.id,
   });
   exam.counters.shares += 1;
   app.events.emit(auth.account.id, 'exam.shared', { exam_id: exam.id, to, cc, email_id: mail.id }, false);
-  app.events.notify(auth.account.id, {
-    type: 'exam_shared',
-    title: 'Exam shared',
-    body: `The exam "${exam.name}" was e-mailed to ${to.length + cc.length} recipient(s).`,
-    exam_id: exam.id,
-  }, false);
+  app.events.notify(
+    auth.account.id,
+    {
+      type: 'exam_shared',
+      title: 'Exam shared',
+      body: `The exam "${exam.name}" was e-mailed to ${to.length + cc.length} recipient(s).`,
+      exam_id: exam.id,
+    },
+    false,
+  );
   return { body: { sent: true, email_id: mail.id, to, cc } };
 }
 
@@ -107,9 +132,18 @@ function enableEmbed(app: App, { auth, params, body }: ApiCtx) {
   if (input.show_year !== undefined) embed.show_year = input.show_year;
   if (input.show_study_type !== undefined) embed.show_study_type = input.show_study_type;
   exam.updated_at = app.clock.nowIso();
-  app.events.activity(exam.account_id, 'exam.embed_enabled', 'exam', exam.id, { exam_id: exam.id, newly_enabled: !wasEnabled }, exam.sandbox);
+  app.events.activity(
+    exam.account_id,
+    'exam.embed_enabled',
+    'exam',
+    exam.id,
+    { exam_id: exam.id, newly_enabled: !wasEnabled },
+    exam.sandbox,
+  );
   const url = embedUrl(app, embed.token);
-  return { body: { enabled: true, token: embed.token, embed_url: url, iframe_snippet: iframeSnippet(url, embedTitle(exam)) } };
+  return {
+    body: { enabled: true, token: embed.token, embed_url: url, iframe_snippet: iframeSnippet(url, embedTitle(exam)) },
+  };
 }
 
 function revokeEmbed(app: App, { auth, params }: ApiCtx) {
@@ -136,7 +170,8 @@ function countView(app: App, exam: Exam): void {
 
 function viewerRoute(app: App, ctx: RawCtx): null {
   const exam = app.store.state.exams.find((e) => e.share_token === ctx.params['token']);
-  if (!exam) return html(ctx, 404, messagePage('Examen no encontrado', 'El enlace no existe o el examen fue eliminado.'));
+  if (!exam)
+    return html(ctx, 404, messagePage('Examen no encontrado', 'El enlace no existe o el examen fue eliminado.'));
   countView(app, exam);
   return html(ctx, 200, viewerPage(exam));
 }
@@ -147,16 +182,24 @@ function embedRoute(app: App, ctx: RawCtx): null {
   if (!exam) return html(ctx, 404, messagePage('Visor no disponible', 'Este visor fue desactivado o no existe.'));
   exam.embed.view_count += 1;
   countView(app, exam);
-  return html(ctx, 200, viewerPage(exam, { title: embedTitle(exam), showYear: exam.embed.show_year, showType: exam.embed.show_study_type }));
+  return html(
+    ctx,
+    200,
+    viewerPage(exam, { title: embedTitle(exam), showYear: exam.embed.show_year, showType: exam.embed.show_study_type }),
+  );
 }
 
 function publicPageRoute(app: App, ctx: RawCtx): null {
   const account = app.store.state.accounts.find((a) => a.clinic_slug === ctx.params['slug']);
-  if (!account) return html(ctx, 404, messagePage('Clínica no encontrada', 'La dirección no corresponde a ninguna clínica.'));
+  if (!account)
+    return html(ctx, 404, messagePage('Clínica no encontrada', 'La dirección no corresponde a ninguna clínica.'));
   const pin = ctx.query.get('pin');
   if (pin === null || pin === '') return html(ctx, 200, pinFormPage(account));
-  const exam = /^\d{6}$/.test(pin) ? app.store.state.exams.find((e) => e.account_id === account.id && e.public_page_pin === pin) : undefined;
-  if (!exam) return html(ctx, 403, messagePage('PIN incorrecto', 'El PIN no corresponde a ningún examen de esta clínica.'));
+  const exam = /^\d{6}$/.test(pin)
+    ? app.store.state.exams.find((e) => e.account_id === account.id && e.public_page_pin === pin)
+    : undefined;
+  if (!exam)
+    return html(ctx, 403, messagePage('PIN incorrecto', 'El PIN no corresponde a ningún examen de esta clínica.'));
   return html(ctx, 200, publicExamPage(account, exam, viewerUrl(app, exam)));
 }
 
@@ -165,7 +208,13 @@ export function register(app: App): void {
   app.api.add('POST', '/exams/:id/share', { scope: 'exams:write' }, (ctx) => share(app, ctx));
   app.api.add('GET', '/exams/:id/access-pin', { scope: 'exams:read' }, ({ auth, params }) => {
     const exam = getExam(app, auth, params['id'] ?? '');
-    return { body: { pin: exam.public_page_pin, clinic_slug: auth.account.clinic_slug, public_url: publicUrl(app, auth.account.clinic_slug) } };
+    return {
+      body: {
+        pin: exam.public_page_pin,
+        clinic_slug: auth.account.clinic_slug,
+        public_url: publicUrl(app, auth.account.clinic_slug),
+      },
+    };
   });
   app.api.add('POST', '/exams/:id/access-pin', { scope: 'exams:write' }, (ctx) => rotatePin(app, ctx));
   app.api.add('GET', '/exams/:id/embed', { scope: 'exams:read' }, ({ auth, params }) => {

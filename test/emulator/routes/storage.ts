@@ -26,7 +26,12 @@ function signature(app: App, examId: string, object: string, expires: number): s
  * A presigned URL for one object of an exam, valid for `ttlSeconds` (default `--url-ttl`) of service
  * time and for both PUT and GET. Other modules (reports) use it for download links.
  */
-export function presign(app: App, examId: string, object: string, ttlSeconds?: number): { url: string; expires_at: string } {
+export function presign(
+  app: App,
+  examId: string,
+  object: string,
+  ttlSeconds?: number,
+): { url: string; expires_at: string } {
   const ttl = ttlSeconds ?? app.config.urlTtlSeconds;
   const expires = Math.ceil((app.clock.now() + ttl * 1000) / 1000);
   const sig = signature(app, examId, object, expires);
@@ -45,7 +50,12 @@ function authorize(app: App, ctx: RawCtx): { exam: Exam; object: string } {
   const expires = /^\d{1,12}$/.test(expiresRaw) ? Number(expiresRaw) : NaN;
   const expected = Buffer.from(Number.isFinite(expires) ? signature(app, examId, object, expires) : '', 'utf8');
   const given = Buffer.from(sig, 'utf8');
-  if (!Number.isFinite(expires) || !isSafeObjectName(object) || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+  if (
+    !Number.isFinite(expires) ||
+    !isSafeObjectName(object) ||
+    given.length !== expected.length ||
+    !timingSafeEqual(given, expected)
+  ) {
     throw new ApiError(403, 'signature_invalid', 'The URL signature is not valid');
   }
   if (app.clock.now() > expires * 1000) throw new ApiError(403, 'url_expired', 'The presigned URL has expired');
@@ -70,7 +80,12 @@ function slotOf(exam: Exam, object: string): Slot | undefined {
 }
 
 const CONTENT_TYPES: Record<string, string> = {
-  pdf: 'application/pdf', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', zip: 'application/zip', dcm: 'application/dicom',
+  pdf: 'application/pdf',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  zip: 'application/zip',
+  dcm: 'application/dicom',
 };
 
 function contentTypeOf(object: string): string {
@@ -86,7 +101,9 @@ async function put(app: App, ctx: RawCtx): Promise<null> {
   if (!slot.open) throw conflict('The upload for this object is already confirmed');
   const declared = req.headers['content-length'];
   if (declared === undefined || !/^\d+$/.test(declared) || Number(declared) !== slot.size) {
-    throw new ApiError(400, 'size_mismatch', `Content-Length must equal the declared size of ${slot.size} bytes`, { expected_size: slot.size });
+    throw new ApiError(400, 'size_mismatch', `Content-Length must equal the declared size of ${slot.size} bytes`, {
+      expected_size: slot.size,
+    });
   }
   const tmpDir = app.store.objectPath(INCOMING);
   await mkdir(tmpDir, { recursive: true });
@@ -105,8 +122,13 @@ async function put(app: App, ctx: RawCtx): Promise<null> {
   const alive = app.store.state.exams.includes(exam) && slotOf(exam, object)?.open === true;
   if (meter.bytes !== slot.size || !alive) {
     await rm(tmp, { force: true });
-    if (!alive) throw app.store.state.exams.includes(exam) ? conflict('The upload for this object is already confirmed') : notFound('Exam');
-    throw new ApiError(400, 'size_mismatch', `Received ${meter.bytes} bytes, declared ${slot.size}`, { expected_size: slot.size });
+    if (!alive)
+      throw app.store.state.exams.includes(exam)
+        ? conflict('The upload for this object is already confirmed')
+        : notFound('Exam');
+    throw new ApiError(400, 'size_mismatch', `Received ${meter.bytes} bytes, declared ${slot.size}`, {
+      expected_size: slot.size,
+    });
   }
   const dest = app.store.objectPath(objectKey(exam.id, object));
   await mkdir(app.store.objectPath(exam.id), { recursive: true });
@@ -117,7 +139,11 @@ async function put(app: App, ctx: RawCtx): Promise<null> {
     throw notFound('Exam');
   }
   const body = Buffer.from(JSON.stringify({ object, size: meter.bytes, etag }));
-  res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(body.length), ETag: `"${etag}"` });
+  res.writeHead(200, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': String(body.length),
+    ETag: `"${etag}"`,
+  });
   res.end(body);
   return null;
 }
@@ -127,7 +153,11 @@ async function get(app: App, ctx: RawCtx, headOnly: boolean): Promise<null> {
   const path = app.store.objectPath(objectKey(exam.id, object));
   const st = await stat(path).catch(() => undefined);
   if (!st?.isFile()) throw notFound('Object');
-  ctx.res.writeHead(200, { 'Content-Type': contentTypeOf(object), 'Content-Length': String(st.size), 'Cache-Control': 'private, no-store' });
+  ctx.res.writeHead(200, {
+    'Content-Type': contentTypeOf(object),
+    'Content-Length': String(st.size),
+    'Cache-Control': 'private, no-store',
+  });
   if (headOnly) {
     ctx.res.end();
     return null;

@@ -48,7 +48,9 @@ export function register(app: App): void {
     const input = parseWith(createSchema, objectBody(body));
     const examId = input.exam_id ? input.exam_id : null;
     if (examId !== null && !examVisible(auth, examId)) {
-      throw badRequest('exam_id does not name an exam of this account', [{ field: 'exam_id', message: 'no such exam on this account' }]);
+      throw badRequest('exam_id does not name an exam of this account', [
+        { field: 'exam_id', message: 'no such exam on this account' },
+      ]);
     }
     const now = app.clock.nowIso();
     const ticket: Ticket = {
@@ -92,7 +94,14 @@ export function register(app: App): void {
       attachments: [],
       exam_id: examId,
     });
-    app.events.activity(account.id, 'ticket.created', 'ticket', ticket.id, { ticket_id: ticket.id, category: ticket.category, exam_id: examId }, false);
+    app.events.activity(
+      account.id,
+      'ticket.created',
+      'ticket',
+      ticket.id,
+      { ticket_id: ticket.id, category: ticket.category, exam_id: examId },
+      false,
+    );
     return { status: 201, body: view(ticket) };
   });
 
@@ -120,7 +129,16 @@ export function register(app: App): void {
     t.replies.push({ body: input.body, created_at: now });
     t.status = 'answered';
     t.updated_at = now;
-    app.events.notify(t.account_id, { type: 'support_reply', title: `Respuesta de soporte: ${t.subject}`, body: input.body.slice(0, 500), exam_id: t.exam_id }, false);
+    app.events.notify(
+      t.account_id,
+      {
+        type: 'support_reply',
+        title: `Respuesta de soporte: ${t.subject}`,
+        body: input.body.slice(0, 500),
+        exam_id: t.exam_id,
+      },
+      false,
+    );
     const account = state().accounts.find((a) => a.id === t.account_id);
     if (account) {
       app.events.mail({
@@ -134,7 +152,17 @@ export function register(app: App): void {
         exam_id: t.exam_id,
       });
     }
-    app.events.activity(t.account_id, 'ticket.replied', 'ticket', t.id, { ticket_id: t.id, replies_count: t.replies.length }, false);
-    return { status: 201, body: { ticket: view(t), replies: t.replies.map((r) => ({ body: r.body, created_at: r.created_at })) } };
+    app.events.activity(
+      t.account_id,
+      'ticket.replied',
+      'ticket',
+      t.id,
+      { ticket_id: t.id, replies_count: t.replies.length },
+      false,
+    );
+    return {
+      status: 201,
+      body: { ticket: view(t), replies: t.replies.map((r) => ({ body: r.body, created_at: r.created_at })) },
+    };
   });
 }

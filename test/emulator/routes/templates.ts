@@ -22,8 +22,18 @@ const slotSchema = z
     label: z.string().trim().max(100).optional(),
   })
   .superRefine((s, ctx) => {
-    if (s.x + s.w > 1 + EPSILON) ctx.addIssue({ code: 'custom', path: ['w'], message: 'x + w must not exceed 1 (the slot must lie within the page)' });
-    if (s.y + s.h > 1 + EPSILON) ctx.addIssue({ code: 'custom', path: ['h'], message: 'y + h must not exceed 1 (the slot must lie within the page)' });
+    if (s.x + s.w > 1 + EPSILON)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['w'],
+        message: 'x + w must not exceed 1 (the slot must lie within the page)',
+      });
+    if (s.y + s.h > 1 + EPSILON)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['h'],
+        message: 'y + h must not exceed 1 (the slot must lie within the page)',
+      });
   });
 
 const pageSchema = z.strictObject({
@@ -37,20 +47,45 @@ const fields = {
   pages: z.array(pageSchema).min(1, 'a template needs at least one page').max(20),
 };
 
-const createSchema = z.strictObject({ name: fields.name, description: fields.description.optional(), pages: fields.pages });
-const patchSchema = z.strictObject({ name: fields.name.optional(), description: fields.description.optional(), pages: fields.pages.optional() });
+const createSchema = z.strictObject({
+  name: fields.name,
+  description: fields.description.optional(),
+  pages: fields.pages,
+});
+const patchSchema = z.strictObject({
+  name: fields.name.optional(),
+  description: fields.description.optional(),
+  pages: fields.pages.optional(),
+});
 
 function view(t: Template): Record<string, unknown> {
-  return { id: t.id, name: t.name, description: t.description, is_default: t.is_default, pages: t.pages, created_at: t.created_at, updated_at: t.updated_at };
+  return {
+    id: t.id,
+    name: t.name,
+    description: t.description,
+    is_default: t.is_default,
+    pages: t.pages,
+    created_at: t.created_at,
+    updated_at: t.updated_at,
+  };
 }
 
-const readOnly = (): Error => badRequest('System default templates are read-only', [{ field: 'id', message: 'system default template (is_default=true) cannot be changed or deleted' }]);
+const readOnly = (): Error =>
+  badRequest('System default templates are read-only', [
+    { field: 'id', message: 'system default template (is_default=true) cannot be changed or deleted' },
+  ]);
 
 /** Puts the shipped system defaults into the state (and refreshes them if the data changed). */
 function seedSystemTemplates(app: App): void {
   const templates = app.store.state.templates;
   for (const sys of SYSTEM_TEMPLATES) {
-    const rec: Template = { ...structuredClone(sys), account_id: null, is_default: true, created_at: SYSTEM_CREATED_AT, updated_at: SYSTEM_CREATED_AT };
+    const rec: Template = {
+      ...structuredClone(sys),
+      account_id: null,
+      is_default: true,
+      created_at: SYSTEM_CREATED_AT,
+      updated_at: SYSTEM_CREATED_AT,
+    };
     const i = templates.findIndex((t) => t.id === sys.id);
     if (i < 0) templates.push(rec);
     else templates[i] = rec;
@@ -100,7 +135,14 @@ export function register(app: App): void {
     };
     if (auth.sandbox) return { status: 201, body: { ...view(rec), test_mode: true } };
     state().templates.push(rec);
-    app.events.activity(auth.account.id, 'template.created', 'template', rec.id, { template_id: rec.id, name: rec.name, pages: rec.pages.length }, false);
+    app.events.activity(
+      auth.account.id,
+      'template.created',
+      'template',
+      rec.id,
+      { template_id: rec.id, name: rec.name, pages: rec.pages.length },
+      false,
+    );
     return { status: 201, body: view(rec) };
   });
 
@@ -110,7 +152,10 @@ export function register(app: App): void {
     if (existing?.is_default) throw readOnly();
     const input = parseWith(patchSchema, objectBody(body));
     const keys = Object.keys(input) as ('name' | 'description' | 'pages')[];
-    if (keys.length === 0) throw badRequest('Nothing to update', [{ field: 'body', message: 'give at least one of name, description, pages' }]);
+    if (keys.length === 0)
+      throw badRequest('Nothing to update', [
+        { field: 'body', message: 'give at least one of name, description, pages' },
+      ]);
     if (auth.sandbox) {
       const now = app.clock.nowIso();
       const mock: Template = {
@@ -141,7 +186,14 @@ export function register(app: App): void {
     }
     if (changed.length > 0) {
       existing.updated_at = app.clock.nowIso();
-      app.events.activity(auth.account.id, 'template.updated', 'template', existing.id, { template_id: existing.id, fields: changed }, false);
+      app.events.activity(
+        auth.account.id,
+        'template.updated',
+        'template',
+        existing.id,
+        { template_id: existing.id, fields: changed },
+        false,
+      );
     }
     return { body: view(existing) };
   });
@@ -153,7 +205,14 @@ export function register(app: App): void {
     if (auth.sandbox) return { body: { deleted: true, id, test_mode: true } };
     if (!existing) return { body: { deleted: true, id, already_deleted: true } };
     state().templates = state().templates.filter((t) => t !== existing);
-    app.events.activity(auth.account.id, 'template.deleted', 'template', existing.id, { template_id: existing.id, name: existing.name }, false);
+    app.events.activity(
+      auth.account.id,
+      'template.deleted',
+      'template',
+      existing.id,
+      { template_id: existing.id, name: existing.name },
+      false,
+    );
     return { body: { deleted: true, id } };
   });
 }

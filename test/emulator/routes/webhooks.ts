@@ -10,24 +10,35 @@ import { webhookUrlProblem } from '../webhooks/url-policy';
 
 /** The §6.1 event types a subscription may list. */
 export const EVENT_TYPES = [
-  'exam.created', 'exam.confirmed', 'exam.deleted', 'exam.updated', 'exam.shared', 'exam.extra_added',
-  'report.published', 'report.signed', 'test.ping',
+  'exam.created',
+  'exam.confirmed',
+  'exam.deleted',
+  'exam.updated',
+  'exam.shared',
+  'exam.extra_added',
+  'report.published',
+  'report.signed',
+  'test.ping',
 ] as const;
 
 const SCOPE = { scope: 'webhooks:write' };
 
-const eventsSchema = z.array(z.enum(EVENT_TYPES)).min(1, 'at least one event type is required')
+const eventsSchema = z
+  .array(z.enum(EVENT_TYPES))
+  .min(1, 'at least one event type is required')
   .transform((list) => [...new Set(list)]);
 const createSchema = z.strictObject({
   url: z.string().trim().min(1).max(2048),
   events: eventsSchema,
   description: z.string().max(500).optional(),
 });
-const patchSchema = z.strictObject({
-  events: eventsSchema.optional(),
-  description: z.string().max(500).optional(),
-  enabled: z.boolean().optional(),
-}).refine((b) => Object.keys(b).length > 0, 'give at least one of events, description, enabled');
+const patchSchema = z
+  .strictObject({
+    events: eventsSchema.optional(),
+    description: z.string().max(500).optional(),
+    enabled: z.boolean().optional(),
+  })
+  .refine((b) => Object.keys(b).length > 0, 'give at least one of events, description, enabled');
 
 /** A subscription as later reads show it: the secret only by its prefix. */
 function view(h: Webhook): Record<string, unknown> {
@@ -70,7 +81,9 @@ export function register(app: App): void {
   /** Sandbox keys manage their own subscriptions, apart from the live ones. */
   const own = (ctx: ApiCtx): Webhook => {
     const id = ctx.params['id'] ?? '';
-    const hook = app.store.state.webhooks.find((h) => h.id === id && h.account_id === ctx.auth.account.id && h.sandbox === ctx.auth.sandbox);
+    const hook = app.store.state.webhooks.find(
+      (h) => h.id === id && h.account_id === ctx.auth.account.id && h.sandbox === ctx.auth.sandbox,
+    );
     if (!hook) throw notFound('Webhook');
     return hook;
   };

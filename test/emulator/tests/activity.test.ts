@@ -1,22 +1,37 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, EmulatorProcess } from '../../support/emulator';
 
-type Entry = { id: string; action: string; resource_type: string; resource_id: string | null; data: Record<string, unknown>; created_at: string };
+type Entry = {
+  id: string;
+  action: string;
+  resource_type: string;
+  resource_id: string | null;
+  data: Record<string, unknown>;
+  created_at: string;
+};
 type Page = { activity: Entry[]; next_cursor: string | null; has_more: boolean };
 type Detail = { field: string; message: string };
 
 describe('emulator: activity log (§2.13, §4.10, §5.5)', () => {
   let emu: EmulatorProcess;
-  const call = (method: string, path: string, body?: unknown, key?: string) => api(emu.info, key ?? emu.info.keys.pro, method, path, body);
-  const page = async (query: string, key?: string): Promise<Page> => (await call('GET', `/activity${query}`, undefined, key)).json as unknown as Page;
+  const call = (method: string, path: string, body?: unknown, key?: string) =>
+    api(emu.info, key ?? emu.info.keys.pro, method, path, body);
+  const page = async (query: string, key?: string): Promise<Page> =>
+    (await call('GET', `/activity${query}`, undefined, key)).json as unknown as Page;
   const referrerIds: string[] = [];
 
   beforeAll(async () => {
     emu = await EmulatorProcess.start();
     // A burst of changes: 60 creations and 12 updates, many within the same millisecond.
-    const created = await Promise.all(Array.from({ length: 60 }, (_, i) => call('POST', '/referrers', { name: `Dr. Registro ${String(i).padStart(2, '0')}` })));
+    const created = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        call('POST', '/referrers', { name: `Dr. Registro ${String(i).padStart(2, '0')}` }),
+      ),
+    );
     for (const r of created) referrerIds.push(r.json['id'] as string);
-    await Promise.all(referrerIds.slice(0, 12).map((id) => call('PATCH', `/referrers/${id}`, { specialty: 'Implantología' })));
+    await Promise.all(
+      referrerIds.slice(0, 12).map((id) => call('PATCH', `/referrers/${id}`, { specialty: 'Implantología' })),
+    );
   });
   afterAll(async () => {
     await emu.dispose();
@@ -112,10 +127,16 @@ describe('emulator: activity log (§2.13, §4.10, §5.5)', () => {
 
   it('needs account:read: the readonly key (which holds it) may read; the route is declared with that scope', async () => {
     expect((await call('GET', '/activity?limit=1', undefined, emu.info.keys.readonly)).status).toBe(200);
-    const routes = (await emu.control<{ api: { method: string; path: string; scope: string | null }[] }>('GET', '/routes')).api;
+    const routes = (
+      await emu.control<{ api: { method: string; path: string; scope: string | null }[] }>('GET', '/routes')
+    ).api;
     expect(routes.find((r) => r.method === 'GET' && r.path === '/activity')?.scope).toBe('account:read');
     expect(routes.find((r) => r.method === 'GET' && r.path === '/notifications')?.scope).toBe('account:read');
-    expect(routes.find((r) => r.method === 'POST' && r.path === '/notifications/mark-all-read')?.scope).toBe('account:write');
-    expect(routes.find((r) => r.method === 'POST' && r.path === '/notifications/:id/mark-read')?.scope).toBe('account:write');
+    expect(routes.find((r) => r.method === 'POST' && r.path === '/notifications/mark-all-read')?.scope).toBe(
+      'account:write',
+    );
+    expect(routes.find((r) => r.method === 'POST' && r.path === '/notifications/:id/mark-read')?.scope).toBe(
+      'account:write',
+    );
   });
 });

@@ -20,10 +20,20 @@ describe('emulator: informed consent', () => {
 
   const call = (method: string, path: string, body?: unknown, k = key) => api(emu.info, k, method, path, body);
   const signBody = (over: Record<string, unknown> = {}) => ({
-    signer_name: 'María José Ñúñez', signer_rut: '12.345.678-5', signature_image: png, accepted: true, ...over,
+    signer_name: 'María José Ñúñez',
+    signer_rut: '12.345.678-5',
+    signature_image: png,
+    accepted: true,
+    ...over,
   });
-  async function pdf(examId: string, type: string, k = key): Promise<{ status: number; type: string | null; bytes: Buffer }> {
-    const res = await fetch(`${emu.info.base_url}/exams/${examId}/consent/pdf?type=${type}`, { headers: { Authorization: `Bearer ${k}` } });
+  async function pdf(
+    examId: string,
+    type: string,
+    k = key,
+  ): Promise<{ status: number; type: string | null; bytes: Buffer }> {
+    const res = await fetch(`${emu.info.base_url}/exams/${examId}/consent/pdf?type=${type}`, {
+      headers: { Authorization: `Bearer ${k}` },
+    });
     return { status: res.status, type: res.headers.get('content-type'), bytes: Buffer.from(await res.arrayBuffer()) };
   }
   async function pendingExam(init: Record<string, unknown> = {}, opts = {}): Promise<string> {
@@ -37,11 +47,23 @@ describe('emulator: informed consent', () => {
     expect((await call('GET', `/exams/${id}/consent`)).json).toEqual({ consent: null });
     const init = await call('POST', `/exams/${id}/consent`);
     expect(init.status).toBe(201);
-    expect(init.json).toMatchObject({ status: 'pending', signing_method: null, signed_at: null, hash: null, country_code: 'CL', locale: 'es', signer_name: null });
+    expect(init.json).toMatchObject({
+      status: 'pending',
+      signing_method: null,
+      signed_at: null,
+      hash: null,
+      country_code: 'CL',
+      locale: 'es',
+      signer_name: null,
+    });
     const re = await call('POST', `/exams/${id}/consent`, { country_code: 'ar', locale: 'en' });
     expect(re.status).toBe(200);
     expect(re.json).toMatchObject({ status: 'pending', country_code: 'AR', locale: 'en' });
-    expect((await call('GET', `/exams/${id}/consent`)).json).toMatchObject({ status: 'pending', country_code: 'AR', locale: 'en' });
+    expect((await call('GET', `/exams/${id}/consent`)).json).toMatchObject({
+      status: 'pending',
+      country_code: 'AR',
+      locale: 'en',
+    });
     for (const body of [{ locale: 'fr' }, { country_code: 'CHL' }, { country_code: 12 }, { signer: 'x' }, [1]]) {
       const r = await call('POST', `/exams/${id}/consent`, body);
       expect(r.status, JSON.stringify(body)).toBe(400);
@@ -50,7 +72,10 @@ describe('emulator: informed consent', () => {
   });
 
   it('signs in person: the hash is the SHA-256 of the signed PDF served, which names signer, RUT, patient and exam', async () => {
-    const id = await pendingExam({}, { name: 'CBCT mandíbula completa', patient_name: 'Ana Pérez Ñanculef', birth_date: '1980-04-02' });
+    const id = await pendingExam(
+      {},
+      { name: 'CBCT mandíbula completa', patient_name: 'Ana Pérez Ñanculef', birth_date: '1980-04-02' },
+    );
     const r = await call('POST', `/exams/${id}/consent/sign-inperson`, signBody({ patient_birth_date: '1980-04-03' }));
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ status: 'signed', signing_method: 'in_person', signer_name: 'María José Ñúñez' });
@@ -64,7 +89,16 @@ describe('emulator: informed consent', () => {
     expect(createHash('sha256').update(signed.bytes).digest('hex')).toBe(r.json['hash']);
     const doc = await pdfText(signed.bytes);
     expect(doc.pages).toBeGreaterThanOrEqual(1);
-    for (const s of ['Consentimiento informado', 'María José Ñúñez', '12345678-5', 'Ana Pérez Ñanculef', 'CBCT mandíbula completa', '1980-04-03', 'presencial', 'Clínica Radiológica Ñuñoa']) {
+    for (const s of [
+      'Consentimiento informado',
+      'María José Ñúñez',
+      '12345678-5',
+      'Ana Pérez Ñanculef',
+      'CBCT mandíbula completa',
+      '1980-04-03',
+      'presencial',
+      'Clínica Radiológica Ñuñoa',
+    ]) {
       expect(doc.text, s).toContain(s);
     }
     expect(doc.images).toBe(1);
@@ -75,7 +109,11 @@ describe('emulator: informed consent', () => {
   it('answers 409 once signed: re-initialization, a second signing and a signing e-mail', async () => {
     const id = await pendingExam();
     expect((await call('POST', `/exams/${id}/consent/sign-inperson`, signBody())).status).toBe(200);
-    for (const [path, body] of [['consent', {}], ['consent/sign-inperson', signBody()], ['consent/email', { to: 'paciente@example.cl' }]] as const) {
+    for (const [path, body] of [
+      ['consent', {}],
+      ['consent/sign-inperson', signBody()],
+      ['consent/email', { to: 'paciente@example.cl' }],
+    ] as const) {
       const r = await call('POST', `/exams/${id}/${path}`, body);
       expect(r.status, path).toBe(409);
       expect(r.json.error?.code).toBe('conflict');
@@ -93,7 +131,10 @@ describe('emulator: informed consent', () => {
   it('validates the in-person signing body field by field', async () => {
     const id = await pendingExam();
     const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 74, 70, 73, 70]).toString('base64');
-    const brokenPng = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('not really a png')]).toString('base64');
+    const brokenPng = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      Buffer.from('not really a png'),
+    ]).toString('base64');
     const cases: [Record<string, unknown>, string][] = [
       [{ signer_name: '' }, 'signer_name'],
       [{ signer_name: 'x'.repeat(201) }, 'signer_name'],
@@ -115,7 +156,10 @@ describe('emulator: informed consent', () => {
       expect(r.status, JSON.stringify(over).slice(0, 60)).toBe(400);
       expect(r.json.error?.code).toBe('validation_error');
       const fields = (r.json.error?.['details'] as { field: string }[]).map((d) => d.field);
-      expect(fields.some((f) => f === field || (field === 'body' && f === 'body')), `${field} in ${fields.join(',')}`).toBe(true);
+      expect(
+        fields.some((f) => f === field || (field === 'body' && f === 'body')),
+        `${field} in ${fields.join(',')}`,
+      ).toBe(true);
     }
     const missing = await call('POST', `/exams/${id}/consent/sign-inperson`, { signer_name: 'A', accepted: true });
     expect(missing.status).toBe(400);
@@ -123,7 +167,11 @@ describe('emulator: informed consent', () => {
   });
 
   it('accepts the RUT spellings 12.345.678-5, 12345678-5 and a K check digit in either case', async () => {
-    for (const [rut, printed] of [['12345678-5', '12345678-5'], ['6.000.000-K', '6000000-K'], ['6000000-k', '6000000-K']]) {
+    for (const [rut, printed] of [
+      ['12345678-5', '12345678-5'],
+      ['6.000.000-K', '6000000-K'],
+      ['6000000-k', '6000000-K'],
+    ]) {
       const id = await pendingExam();
       const r = await call('POST', `/exams/${id}/consent/sign-inperson`, signBody({ signer_rut: rut }));
       expect(r.status, rut).toBe(200);
@@ -164,7 +212,10 @@ describe('emulator: informed consent', () => {
     const early = await pdf(id, 'signed');
     expect(early.status).toBe(409);
     for (const t of ['', 'draft']) expect((await pdf(id, t)).status).toBe(400);
-    expect((await fetch(`${emu.info.base_url}/exams/${id}/consent/pdf`, { headers: { Authorization: `Bearer ${key}` } })).status).toBe(400);
+    expect(
+      (await fetch(`${emu.info.base_url}/exams/${id}/consent/pdf`, { headers: { Authorization: `Bearer ${key}` } }))
+        .status,
+    ).toBe(400);
   });
 
   it('e-mails a signing link (initializing the consent), and the remote signing completes it with a signed PDF', async () => {
@@ -190,7 +241,9 @@ describe('emulator: informed consent', () => {
     // Sending again keeps the same link valid.
     expect((await call('POST', `/exams/${id}/consent/email`, { to })).json['sign_url']).toBe(signUrl);
 
-    const signed = await emu.control<Record<string, unknown>>('POST', `/consent/${id}/sign-remote`, { signer_name: 'Rosa Quispe Mamani' });
+    const signed = await emu.control<Record<string, unknown>>('POST', `/consent/${id}/sign-remote`, {
+      signer_name: 'Rosa Quispe Mamani',
+    });
     expect(signed).toMatchObject({ status: 'signed', signing_method: 'email', signer_name: 'Rosa Quispe Mamani' });
     const got = await pdf(id, 'signed');
     expect(createHash('sha256').update(got.bytes).digest('hex')).toBe(signed['hash']);
@@ -201,18 +254,27 @@ describe('emulator: informed consent', () => {
     expect(doc.images).toBe(0);
     expect(await (await fetch(signUrl)).text()).toContain(signed['hash'] as string);
 
-    const again = await fetch(`${emu.info.control_url}/consent/${id}/sign-remote`, { method: 'POST', body: JSON.stringify({ signer_name: 'X' }) });
+    const again = await fetch(`${emu.info.control_url}/consent/${id}/sign-remote`, {
+      method: 'POST',
+      body: JSON.stringify({ signer_name: 'X' }),
+    });
     expect(again.status).toBe(409);
   });
 
   it('validates the e-mail request and the remote signing', async () => {
     const id = await createReadyExam(emu.info, key);
-    for (const body of [{}, { to: 'not-an-address' }, { to: 'a@example.cl', cc: 'b@example.cl' }, { to: 'a@example.cl', patient_name: '' }]) {
+    for (const body of [
+      {},
+      { to: 'not-an-address' },
+      { to: 'a@example.cl', cc: 'b@example.cl' },
+      { to: 'a@example.cl', patient_name: '' },
+    ]) {
       const r = await call('POST', `/exams/${id}/consent/email`, body);
       expect(r.status, JSON.stringify(body)).toBe(400);
       expect(r.json.error?.code).toBe('validation_error');
     }
-    const ctl = (examId: string, body: unknown) => fetch(`${emu.info.control_url}/consent/${examId}/sign-remote`, { method: 'POST', body: JSON.stringify(body) });
+    const ctl = (examId: string, body: unknown) =>
+      fetch(`${emu.info.control_url}/consent/${examId}/sign-remote`, { method: 'POST', body: JSON.stringify(body) });
     expect((await ctl('exm_unknown', { signer_name: 'A' })).status).toBe(404);
     // No e-mail was sent for this exam's consent.
     await call('POST', `/exams/${id}/consent`);
@@ -225,12 +287,19 @@ describe('emulator: informed consent', () => {
 
   it('the patient can sign on the e-mailed page itself', async () => {
     const id = await createReadyExam(emu.info, key);
-    const signUrl = (await call('POST', `/exams/${id}/consent/email`, { to: 'form@example.cl' })).json['sign_url'] as string;
-    const form = (body: string) => fetch(signUrl, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body });
+    const signUrl = (await call('POST', `/exams/${id}/consent/email`, { to: 'form@example.cl' })).json[
+      'sign_url'
+    ] as string;
+    const form = (body: string) =>
+      fetch(signUrl, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body });
     expect((await form('signer_name=Luis+Soto')).status).toBe(400);
     const ok = await form('signer_name=Luis+Soto&accepted=true');
     expect(ok.status).toBe(200);
-    expect((await call('GET', `/exams/${id}/consent`)).json).toMatchObject({ status: 'signed', signing_method: 'email', signer_name: 'Luis Soto' });
+    expect((await call('GET', `/exams/${id}/consent`)).json).toMatchObject({
+      status: 'signed',
+      signing_method: 'email',
+      signer_name: 'Luis Soto',
+    });
     expect((await form('signer_name=Otro&accepted=true')).status).toBe(409);
   });
 
@@ -239,7 +308,10 @@ describe('emulator: informed consent', () => {
     await call('POST', `/exams/${id}/consent/sign-inperson`, signBody());
     const notes = (await call('GET', '/notifications')).json['notifications'] as { type: string; exam_id: string }[];
     expect(notes.some((n) => n.type === 'consent_signed' && n.exam_id === id)).toBe(true);
-    const act = (await call('GET', '/activity?action=consent.signed')).json['activity'] as { resource_id: string; data: Record<string, unknown> }[];
+    const act = (await call('GET', '/activity?action=consent.signed')).json['activity'] as {
+      resource_id: string;
+      data: Record<string, unknown>;
+    }[];
     const entry = act.find((a) => a.resource_id === id);
     expect(entry?.data['signing_method']).toBe('in_person');
     expect(JSON.stringify(entry)).not.toContain('Ñúñez');
@@ -266,7 +338,11 @@ describe('emulator: informed consent', () => {
     const ro = emu.info.keys.readonly;
     expect((await call('GET', `/exams/${id}/consent`, undefined, ro)).status).toBe(200);
     expect((await pdf(id, 'blank', ro)).status).toBe(200);
-    for (const [path, body] of [['consent', {}], ['consent/sign-inperson', signBody()], ['consent/email', { to: 'a@example.cl' }]] as const) {
+    for (const [path, body] of [
+      ['consent', {}],
+      ['consent/sign-inperson', signBody()],
+      ['consent/email', { to: 'a@example.cl' }],
+    ] as const) {
       const r = await call('POST', `/exams/${id}/${path}`, body, ro);
       expect(r.status, path).toBe(403);
       expect(r.json.error?.['required_scope']).toBe('exams:write');

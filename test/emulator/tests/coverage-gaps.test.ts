@@ -6,13 +6,34 @@ import { pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, EmulatorProcess } from '../../support/emulator';
-import { bytesFor, createExam, filesBody, getPage, put, readyExam, uploadAll, type Json, type UploadUrl } from './exams-helpers';
+import {
+  bytesFor,
+  createExam,
+  filesBody,
+  getPage,
+  put,
+  readyExam,
+  uploadAll,
+  type Json,
+  type UploadUrl,
+} from './exams-helpers';
 import { readSpec, specEndpoints } from './spec-tables';
 import { WebhookReceiver } from './webhooks-receiver';
 
 type Route = { method: string; path: string; scope: string | null };
 type Fault = { target: string; mode: string; count: number; match?: string };
-type Mail = { id: string; account_id: string; kind: string; to: string[]; cc: string[]; subject: string; body: string; attachments: unknown[]; exam_id: string | null; created_at: string };
+type Mail = {
+  id: string;
+  account_id: string;
+  kind: string;
+  to: string[];
+  cc: string[];
+  subject: string;
+  body: string;
+  attachments: unknown[];
+  exam_id: string | null;
+  created_at: string;
+};
 type Clock = { now: string; time_scale: number };
 
 const GIB = 1024 ** 3;
@@ -27,7 +48,10 @@ describe('emulator: spec rows and control additions not covered by the area suit
   let rx: WebhookReceiver;
   let scratch: string;
   beforeAll(async () => {
-    [emu, rx] = await Promise.all([EmulatorProcess.start({ insecureWebhooks: true, timeScale: 0.5 }), WebhookReceiver.start()]);
+    [emu, rx] = await Promise.all([
+      EmulatorProcess.start({ insecureWebhooks: true, timeScale: 0.5 }),
+      WebhookReceiver.start(),
+    ]);
     scratch = mkdtempSync(join(tmpdir(), 'sb-gaps-'));
   });
   afterAll(async () => {
@@ -35,7 +59,8 @@ describe('emulator: spec rows and control additions not covered by the area suit
     rmSync(scratch, { recursive: true, force: true });
   });
 
-  const call = (method: string, path: string, body?: unknown, key = emu.info.keys.pro) => api(emu.info, key, method, path, body);
+  const call = (method: string, path: string, body?: unknown, key = emu.info.keys.pro) =>
+    api(emu.info, key, method, path, body);
   const me = async (key: string): Promise<Json> => {
     const r = await call('GET', '/me', undefined, key);
     expect(r.status).toBe(200);
@@ -43,7 +68,12 @@ describe('emulator: spec rows and control additions not covered by the area suit
   };
 
   it('GET /me names the account (user_id, email), the plan limits, and follows a confirmed upload in used_bytes, used_percent and exams.count', async () => {
-    const limits = { free: [2 * GIB, 25], pro: [200 * GIB, 2000], clinica: [1024 * GIB, 10000], ultra: [5 * 1024 * GIB, 100000] } as const;
+    const limits = {
+      free: [2 * GIB, 25],
+      pro: [200 * GIB, 2000],
+      clinica: [1024 * GIB, 10000],
+      ultra: [5 * 1024 * GIB, 100000],
+    } as const;
     const seen = new Set<string>();
     for (const plan of ['free', 'pro', 'clinica', 'ultra'] as const) {
       const m = await me(emu.info.keys[plan]);
@@ -66,7 +96,9 @@ describe('emulator: spec rows and control additions not covered by the area suit
     await readyExam(emu.info, free, filesBody('Cuenta', files));
     const after = await me(free);
     const storage = after['storage'] as Record<string, number>;
-    expect(storage['used_bytes']).toBe(((before['storage'] as Record<string, number>)['used_bytes'] ?? 0) + 1024 * 1024);
+    expect(storage['used_bytes']).toBe(
+      ((before['storage'] as Record<string, number>)['used_bytes'] ?? 0) + 1024 * 1024,
+    );
     expect(storage['used_percent']).toBe(Math.round(((storage['used_bytes'] ?? 0) / (2 * GIB)) * 10000) / 100);
     expect(storage['used_percent']).toBeGreaterThan(0);
     expect((after['exams'] as Json)['count']).toBe(((before['exams'] as Json)['count'] as number) + 1);
@@ -123,7 +155,10 @@ describe('emulator: spec rows and control additions not covered by the area suit
     for (const e of specEndpoints(readSpec())) {
       const name = `${e.method} ${e.path}`;
       const stated = /^([a-z]+:(?:read|write))(?:\s*\(implied\))?$/.exec(e.scope)?.[1];
-      expect(stated !== undefined || name in readme, `${name}: scope "${e.scope}" is neither stated nor decided in the README`).toBe(true);
+      expect(
+        stated !== undefined || name in readme,
+        `${name}: scope "${e.scope}" is neither stated nor decided in the README`,
+      ).toBe(true);
       expected.set(name, stated ?? readme[name] ?? null);
     }
     // §4.8 states the catalog's scope in prose: "GET /implants (scope exams:read)".
@@ -143,7 +178,11 @@ describe('emulator: spec rows and control additions not covered by the area suit
     rx.setSecret(path, sub.json['secret'] as string);
 
     const files = [{ name: 'a.dcm', size: 10 }];
-    const e = await createExam(emu.info, emu.info.keys.pro, filesBody('Eventos', files, { patient_name: 'Rosa Díaz', patient_id: 'P-9' }));
+    const e = await createExam(
+      emu.info,
+      emu.info.keys.pro,
+      filesBody('Eventos', files, { patient_name: 'Rosa Díaz', patient_id: 'P-9' }),
+    );
     await uploadAll(e, files);
     expect((await call('POST', `/exams/${e.id}/confirm`)).status).toBe(200);
     expect((await call('PATCH', `/exams/${e.id}`, { name: 'Eventos 2' })).status).toBe(200);
@@ -151,7 +190,9 @@ describe('emulator: spec rows and control additions not covered by the area suit
     expect(share.status).toBe(200);
     const extra = await call('POST', `/exams/${e.id}/extras`, { label: 'Toma 2', files: [{ name: 'x.dcm', size: 7 }] });
     expect(extra.status).toBe(201);
-    expect((await put((extra.json['upload_urls'] as UploadUrl[])[0]?.url ?? '', bytesFor('x.dcm', 7))).status).toBe(200);
+    expect((await put((extra.json['upload_urls'] as UploadUrl[])[0]?.url ?? '', bytesFor('x.dcm', 7))).status).toBe(
+      200,
+    );
     expect((await call('POST', `/exams/${e.id}/extras/1/confirm`)).status).toBe(200);
     expect((await call('DELETE', `/exams/${e.id}`)).status).toBe(200);
 
@@ -162,10 +203,33 @@ describe('emulator: spec rows and control additions not covered by the area suit
       expect(g.headers['x-service-event']).toBe(g.body.type);
     }
     const data = (type: string): Json | undefined => got.find((g) => g.body.type === type)?.body.data;
-    expect(data('exam.created')).toEqual({ exam_id: e.id, name: 'Eventos', exam_type: 'cbct', status: 'uploading', patient_name: 'Rosa Díaz', patient_id: 'P-9', created_at: e['created_at'] });
-    expect(data('exam.updated')).toEqual({ exam_id: e.id, fields: ['name'], changes: { name: { from: 'Eventos', to: 'Eventos 2' } } });
-    expect(data('exam.shared')).toEqual({ exam_id: e.id, to: ['eventos@example.cl'], cc: [], email_id: share.json['email_id'] });
-    expect(data('exam.extra_added')).toEqual({ exam_id: e.id, index: 1, label: 'Toma 2', file_count: 1, storage_bytes: 7 });
+    expect(data('exam.created')).toEqual({
+      exam_id: e.id,
+      name: 'Eventos',
+      exam_type: 'cbct',
+      status: 'uploading',
+      patient_name: 'Rosa Díaz',
+      patient_id: 'P-9',
+      created_at: e['created_at'],
+    });
+    expect(data('exam.updated')).toEqual({
+      exam_id: e.id,
+      fields: ['name'],
+      changes: { name: { from: 'Eventos', to: 'Eventos 2' } },
+    });
+    expect(data('exam.shared')).toEqual({
+      exam_id: e.id,
+      to: ['eventos@example.cl'],
+      cc: [],
+      email_id: share.json['email_id'],
+    });
+    expect(data('exam.extra_added')).toEqual({
+      exam_id: e.id,
+      index: 1,
+      label: 'Toma 2',
+      file_count: 1,
+      storage_bytes: 7,
+    });
     expect(data('exam.deleted')).toMatchObject({ exam_id: e.id, exam_type: 'cbct' });
     expect(Number.isNaN(Date.parse(String(data('exam.deleted')?.['deleted_at'])))).toBe(false);
     expect((await call('DELETE', `/webhooks/${sub.json['id'] as string}`)).status).toBe(200);
@@ -195,10 +259,14 @@ describe('emulator: spec rows and control additions not covered by the area suit
     const embed = await call('POST', `/exams/${e.id}/embed`);
     const list = async (): Promise<{ ids: string[]; unread: number }> => {
       const r = await call('GET', '/notifications?limit=100');
-      return { ids: (r.json['notifications'] as Json[]).map((n) => n['id'] as string), unread: r.json['unread_count'] as number };
+      return {
+        ids: (r.json['notifications'] as Json[]).map((n) => n['id'] as string),
+        unread: r.json['unread_count'] as number,
+      };
     };
     const before = await list();
-    for (const url of [e['viewer_url'], e['share_url'], embed.json['embed_url']] as string[]) expect((await getPage(url)).status).toBe(200);
+    for (const url of [e['viewer_url'], e['share_url'], embed.json['embed_url']] as string[])
+      expect((await getPage(url)).status).toBe(200);
     expect((await call('GET', `/exams/${e.id}`)).json['counters']).toMatchObject({ views: 3 });
     expect(await list()).toEqual(before);
   });
@@ -225,7 +293,11 @@ describe('emulator: spec rows and control additions not covered by the area suit
     }
     expect(patched).toBe(1);
     const size = buf.length;
-    const e = await createExam(emu.info, emu.info.keys.pro, { name: 'ZIP hostil', upload_mode: 'zip', zip_size_bytes: size });
+    const e = await createExam(emu.info, emu.info.keys.pro, {
+      name: 'ZIP hostil',
+      upload_mode: 'zip',
+      zip_size_bytes: size,
+    });
     const upload = await fetch(e.upload_url?.url ?? '', { method: 'PUT', body: new Uint8Array(buf) });
     expect(upload.status).toBe(200);
     const r = await call('POST', `/exams/${e.id}/process-zip`);
@@ -238,7 +310,11 @@ describe('emulator: spec rows and control additions not covered by the area suit
     ok.addBuffer(Buffer.alloc(4096), 'CT/0001.dcm', { compress: true, forceZip64Format: true });
     ok.end();
     await pipeline(ok.outputStream as unknown as Readable, createWriteStream(honest));
-    const e2 = await createExam(emu.info, emu.info.keys.pro, { name: 'ZIP64 sano', upload_mode: 'zip', zip_size_bytes: statSync(honest).size });
+    const e2 = await createExam(emu.info, emu.info.keys.pro, {
+      name: 'ZIP64 sano',
+      upload_mode: 'zip',
+      zip_size_bytes: statSync(honest).size,
+    });
     const up2 = await fetch(e2.upload_url?.url ?? '', {
       method: 'PUT',
       headers: { 'Content-Length': String(statSync(honest).size) },
@@ -246,18 +322,28 @@ describe('emulator: spec rows and control additions not covered by the area suit
       duplex: 'half',
     } as RequestInit);
     expect(up2.status).toBe(200);
-    expect((await call('POST', `/exams/${e2.id}/process-zip`)).json).toMatchObject({ status: 'ready', files_stored: 1 });
+    expect((await call('POST', `/exams/${e2.id}/process-zip`)).json).toMatchObject({
+      status: 'ready',
+      files_stored: 1,
+    });
   });
 
   it('control faults: GET lists what is armed with the count left, DELETE disarms everything', async () => {
-    const armed = await emu.control<{ armed: Fault[] }>('POST', '/faults', { target: 'api', mode: 'error500', count: 2, match: 'GET /api/v1/me' });
+    const armed = await emu.control<{ armed: Fault[] }>('POST', '/faults', {
+      target: 'api',
+      mode: 'error500',
+      count: 2,
+      match: 'GET /api/v1/me',
+    });
     expect(armed.armed).toEqual([{ target: 'api', mode: 'error500', count: 2, match: 'GET /api/v1/me' }]);
     expect((await emu.control<{ armed: Fault[] }>('GET', '/faults')).armed).toEqual(armed.armed);
     const hit = await call('GET', '/me');
     expect(hit.status).toBe(500);
     expect(hit.json.error?.code).toBe('internal_error');
     expect((await call('GET', '/exams?limit=1')).status).toBe(200);
-    expect((await emu.control<{ armed: Fault[] }>('GET', '/faults')).armed).toEqual([{ target: 'api', mode: 'error500', count: 1, match: 'GET /api/v1/me' }]);
+    expect((await emu.control<{ armed: Fault[] }>('GET', '/faults')).armed).toEqual([
+      { target: 'api', mode: 'error500', count: 1, match: 'GET /api/v1/me' },
+    ]);
     expect(await emu.control('DELETE', '/faults')).toEqual({ armed: [] });
     expect((await emu.control<{ armed: Fault[] }>('GET', '/faults')).armed).toEqual([]);
     expect((await call('GET', '/me')).status).toBe(200);
@@ -265,13 +351,33 @@ describe('emulator: spec rows and control additions not covered by the area suit
 
   it('control mail: GET /mail lists every e-mail sent; ?to= matches a To or a Cc address', async () => {
     const e = await readyExam(emu.info, emu.info.keys.pro, filesBody('Correo', [{ name: 'm.dcm', size: 2 }]));
-    const share = await call('POST', `/exams/${e.id}/share`, { to: 'filtro.to@example.cl', cc: ['filtro.cc@example.cl'] });
+    const share = await call('POST', `/exams/${e.id}/share`, {
+      to: 'filtro.to@example.cl',
+      cc: ['filtro.cc@example.cl'],
+    });
     const id = share.json['email_id'] as string;
-    const mail = async (query: string): Promise<Mail[]> => (await emu.control<{ mail: Mail[] }>('GET', `/mail${query}`)).mail;
+    const mail = async (query: string): Promise<Mail[]> =>
+      (await emu.control<{ mail: Mail[] }>('GET', `/mail${query}`)).mail;
     const all = await mail('');
     const mine = all.find((m) => m.id === id);
-    expect(mine).toMatchObject({ kind: 'exam_share', to: ['filtro.to@example.cl'], cc: ['filtro.cc@example.cl'], exam_id: e.id });
-    expect(Object.keys(mine ?? {}).sort()).toEqual(['account_id', 'attachments', 'body', 'cc', 'created_at', 'exam_id', 'id', 'kind', 'subject', 'to']);
+    expect(mine).toMatchObject({
+      kind: 'exam_share',
+      to: ['filtro.to@example.cl'],
+      cc: ['filtro.cc@example.cl'],
+      exam_id: e.id,
+    });
+    expect(Object.keys(mine ?? {}).sort()).toEqual([
+      'account_id',
+      'attachments',
+      'body',
+      'cc',
+      'created_at',
+      'exam_id',
+      'id',
+      'kind',
+      'subject',
+      'to',
+    ]);
     expect((await mail('?to=filtro.to%40example.cl')).map((m) => m.id)).toEqual([id]);
     expect((await mail('?to=filtro.cc%40example.cl')).map((m) => m.id)).toEqual([id]);
     expect(await mail('?to=nadie%40example.cl')).toEqual([]);

@@ -9,7 +9,11 @@ import { api, type EmulatorInfo } from '../../support/emulator';
 
 export type Json = Record<string, unknown>;
 export type UploadUrl = { name: string; url: string; expires_at: string };
-export type CreatedExam = Json & { id: string; upload_urls?: UploadUrl[]; upload_url?: { url: string; expires_at: string } };
+export type CreatedExam = Json & {
+  id: string;
+  upload_urls?: UploadUrl[];
+  upload_url?: { url: string; expires_at: string };
+};
 
 /** Deterministic content of a declared file. */
 export function bytesFor(name: string, size: number): Buffer {
@@ -27,7 +31,14 @@ export async function createExam(info: EmulatorInfo, key: string, body: Json): P
 }
 
 /** A files-mode exam with `files` declared (default: two small files). */
-export function filesBody(name: string, files: { name: string; size: number }[] = [{ name: 'a/1.dcm', size: 300 }, { name: 'a/2.dcm', size: 200 }], extra: Json = {}): Json {
+export function filesBody(
+  name: string,
+  files: { name: string; size: number }[] = [
+    { name: 'a/1.dcm', size: 300 },
+    { name: 'a/2.dcm', size: 200 },
+  ],
+  extra: Json = {},
+): Json {
   return { name, files, ...extra };
 }
 
@@ -65,14 +76,24 @@ export async function readyExam(info: EmulatorInfo, key: string, body: Json): Pr
  * A raw PUT through node:http, for what fetch will not send: a Content-Length that differs from the
  * body, or a body cut off mid-way (`abortAfter` bytes, then the socket is destroyed).
  */
-export function rawPut(url: string, opts: { contentLength?: number; body: Buffer; abortAfter?: number }): Promise<{ status: number; body: string } | 'aborted'> {
+export function rawPut(
+  url: string,
+  opts: { contentLength?: number; body: Buffer; abortAfter?: number },
+): Promise<{ status: number; body: string } | 'aborted'> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'PUT', headers: opts.contentLength === undefined ? {} : { 'Content-Length': String(opts.contentLength) } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = request(
+      url,
+      {
+        method: 'PUT',
+        headers: opts.contentLength === undefined ? {} : { 'Content-Length': String(opts.contentLength) },
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('error', (err) => (opts.abortAfter !== undefined ? resolve('aborted') : reject(err)));
     if (opts.abortAfter !== undefined) {
       req.write(opts.body.subarray(0, opts.abortAfter), () => setTimeout(() => req.destroy(), 50));
@@ -84,10 +105,22 @@ export function rawPut(url: string, opts: { contentLength?: number; body: Buffer
   });
 }
 
-export type ActivityItem = { id: string; action: string; resource_type: string; resource_id: string | null; data: Json; created_at: string };
+export type ActivityItem = {
+  id: string;
+  action: string;
+  resource_type: string;
+  resource_id: string | null;
+  data: Json;
+  created_at: string;
+};
 
 /** Activity entries of an action for one exam, newest first (GET /activity). */
-export async function activityOf(info: EmulatorInfo, key: string, action: string, examId?: string): Promise<ActivityItem[]> {
+export async function activityOf(
+  info: EmulatorInfo,
+  key: string,
+  action: string,
+  examId?: string,
+): Promise<ActivityItem[]> {
   const r = await api(info, key, 'GET', `/activity?limit=100&action=${encodeURIComponent(action)}`);
   expect(r.status).toBe(200);
   const items = r.json['activity'] as ActivityItem[];

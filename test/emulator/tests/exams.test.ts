@@ -49,15 +49,66 @@ describe('emulator: exams (create, list, get, patch, delete, confirm, thumbnail,
   const call = (method: string, path: string, body?: unknown, key = pro) => api(emu.info, key, method, path, body);
 
   it('POST /exams answers 201 with the README exam object and one upload URL per file, in order', async () => {
-    const files = [{ name: 'serie/b.dcm', size: 10 }, { name: 'serie/a.dcm', size: 20 }, { name: 'c.dcm', size: 0 }];
-    const r = await call('POST', '/exams', { name: 'CBCT completo', patient_name: 'Ana Pérez', patient_id: '12.345.678-5', birth_date: '1980-01-31', reason: 'Implante 36', expiration_days: 30, files });
+    const files = [
+      { name: 'serie/b.dcm', size: 10 },
+      { name: 'serie/a.dcm', size: 20 },
+      { name: 'c.dcm', size: 0 },
+    ];
+    const r = await call('POST', '/exams', {
+      name: 'CBCT completo',
+      patient_name: 'Ana Pérez',
+      patient_id: '12.345.678-5',
+      birth_date: '1980-01-31',
+      reason: 'Implante 36',
+      expiration_days: 30,
+      files,
+    });
     expect(r.status).toBe(201);
     const e = r.json;
     expect(e['id']).toMatch(/^exm_/);
-    for (const k of ['id', 'name', 'exam_type', 'patient_name', 'patient_id', 'birth_date', 'reason', 'expiration_days', 'expires_at', 'radiograph_subtype', 'status', 'upload_mode', 'file_count', 'storage', 'counters', 'share_url', 'viewer_url', 'share_password', 'public_page_pin', 'share_token', 'extra_series', 'thumbnail_ready', 'test_mode', 'created_at', 'updated_at', 'confirmed_at']) {
+    for (const k of [
+      'id',
+      'name',
+      'exam_type',
+      'patient_name',
+      'patient_id',
+      'birth_date',
+      'reason',
+      'expiration_days',
+      'expires_at',
+      'radiograph_subtype',
+      'status',
+      'upload_mode',
+      'file_count',
+      'storage',
+      'counters',
+      'share_url',
+      'viewer_url',
+      'share_password',
+      'public_page_pin',
+      'share_token',
+      'extra_series',
+      'thumbnail_ready',
+      'test_mode',
+      'created_at',
+      'updated_at',
+      'confirmed_at',
+    ]) {
       expect(e).toHaveProperty(k);
     }
-    expect(e).toMatchObject({ exam_type: 'cbct', status: 'uploading', upload_mode: 'files', file_count: 3, storage: { bytes: 0 }, counters: { views: 0, shares: 0, downloads: 0 }, radiograph_subtype: null, test_mode: false, thumbnail_ready: false, confirmed_at: null, extra_series: [] });
+    expect(e).toMatchObject({
+      exam_type: 'cbct',
+      status: 'uploading',
+      upload_mode: 'files',
+      file_count: 3,
+      storage: { bytes: 0 },
+      counters: { views: 0, shares: 0, downloads: 0 },
+      radiograph_subtype: null,
+      test_mode: false,
+      thumbnail_ready: false,
+      confirmed_at: null,
+      extra_series: [],
+    });
     expect(e['public_page_pin']).toMatch(/^\d{6}$/);
     expect(Date.parse(e['expires_at'] as string) - Date.parse(e['created_at'] as string)).toBe(30 * 86_400_000);
     const urls = e['upload_urls'] as { name: string; url: string; expires_at: string }[];
@@ -71,12 +122,25 @@ describe('emulator: exams (create, list, get, patch, delete, confirm, thumbnail,
 
   it('defaults: exam_type cbct, upload_mode files, optional fields null', async () => {
     const e = await createExam(emu.info, pro, filesBody('Solo nombre'));
-    expect(e).toMatchObject({ exam_type: 'cbct', upload_mode: 'files', patient_name: null, patient_id: null, birth_date: null, reason: null, expiration_days: null, expires_at: null });
+    expect(e).toMatchObject({
+      exam_type: 'cbct',
+      upload_mode: 'files',
+      patient_name: null,
+      patient_id: null,
+      birth_date: null,
+      reason: null,
+      expiration_days: null,
+      expires_at: null,
+    });
   });
 
   it('accepts every exam_type on Pro and expiration_days null', async () => {
     for (const t of ['cbct', 'radiografia', 'mesh', 'atm']) {
-      const e = await createExam(emu.info, pro, filesBody(`Tipo ${t}`, undefined, { exam_type: t, expiration_days: null }));
+      const e = await createExam(
+        emu.info,
+        pro,
+        filesBody(`Tipo ${t}`, undefined, { exam_type: t, expiration_days: null }),
+      );
       expect(e['exam_type']).toBe(t);
       expect(e['expires_at']).toBeNull();
     }
@@ -97,9 +161,17 @@ describe('emulator: exams (create, list, get, patch, delete, confirm, thumbnail,
     ['unknown exam_type', { name: 'x', exam_type: 'mri', files: [{ name: 'a', size: 1 }] }, 'exam_type'],
     ['birth_date not a date', { name: 'x', birth_date: '31/01/1980', files: [{ name: 'a', size: 1 }] }, 'birth_date'],
     ['birth_date impossible', { name: 'x', birth_date: '2021-02-30', files: [{ name: 'a', size: 1 }] }, 'birth_date'],
-    ['birth_date in the future', { name: 'x', birth_date: '2999-01-01', files: [{ name: 'a', size: 1 }] }, 'birth_date'],
+    [
+      'birth_date in the future',
+      { name: 'x', birth_date: '2999-01-01', files: [{ name: 'a', size: 1 }] },
+      'birth_date',
+    ],
     ['expiration_days zero', { name: 'x', expiration_days: 0, files: [{ name: 'a', size: 1 }] }, 'expiration_days'],
-    ['expiration_days fractional', { name: 'x', expiration_days: 1.5, files: [{ name: 'a', size: 1 }] }, 'expiration_days'],
+    [
+      'expiration_days fractional',
+      { name: 'x', expiration_days: 1.5, files: [{ name: 'a', size: 1 }] },
+      'expiration_days',
+    ],
     ['upload_mode unknown', { name: 'x', upload_mode: 'ftp', files: [{ name: 'a', size: 1 }] }, 'upload_mode'],
     ['files missing in files mode', { name: 'x' }, 'files'],
     ['files empty', { name: 'x', files: [] }, 'files'],
@@ -110,9 +182,27 @@ describe('emulator: exams (create, list, get, patch, delete, confirm, thumbnail,
     ['file name with backslash', { name: 'x', files: [{ name: 'a\\b.dcm', size: 1 }] }, 'files.0.name'],
     ['file name with NUL', { name: 'x', files: [{ name: 'a\u0000b', size: 1 }] }, 'files.0.name'],
     ['file name over 1024 characters', { name: 'x', files: [{ name: 'f'.repeat(1025), size: 1 }] }, 'files.0.name'],
-    ['duplicate file names', { name: 'x', files: [{ name: 'a', size: 1 }, { name: 'a', size: 2 }] }, 'files.1.name'],
-    ['zip_size_bytes in files mode', { name: 'x', files: [{ name: 'a', size: 1 }], zip_size_bytes: 10 }, 'zip_size_bytes'],
-    ['files in zip mode', { name: 'x', upload_mode: 'zip', zip_size_bytes: 10, files: [{ name: 'a', size: 1 }] }, 'files'],
+    [
+      'duplicate file names',
+      {
+        name: 'x',
+        files: [
+          { name: 'a', size: 1 },
+          { name: 'a', size: 2 },
+        ],
+      },
+      'files.1.name',
+    ],
+    [
+      'zip_size_bytes in files mode',
+      { name: 'x', files: [{ name: 'a', size: 1 }], zip_size_bytes: 10 },
+      'zip_size_bytes',
+    ],
+    [
+      'files in zip mode',
+      { name: 'x', upload_mode: 'zip', zip_size_bytes: 10, files: [{ name: 'a', size: 1 }] },
+      'files',
+    ],
     ['zip_size_bytes missing in zip mode', { name: 'x', upload_mode: 'zip' }, 'zip_size_bytes'],
     ['zip_size_bytes zero', { name: 'x', upload_mode: 'zip', zip_size_bytes: 0 }, 'zip_size_bytes'],
     ['unknown field', { name: 'x', files: [{ name: 'a', size: 1 }], colour: 'red' }, 'body'],
@@ -139,7 +229,10 @@ describe('emulator: exams (create, list, get, patch, delete, confirm, thumbnail,
     const files = Array.from({ length: 5000 }, (_, i) => ({ name: `s/${i}.dcm`, size: 1 }));
     const ok = await createExam(emu.info, pro, { name: 'Cinco mil', files });
     expect(ok.upload_urls).toHaveLength(5000);
-    const over = await call('POST', '/exams', { name: 'Demasiados', files: [...files, { name: 's/5000.dcm', size: 1 }] });
+    const over = await call('POST', '/exams', {
+      name: 'Demasiados',
+      files: [...files, { name: 's/5000.dcm', size: 1 }],
+    });
     expect(over.status).toBe(400);
     expect(over.json.error?.code).toBe('limit_exceeded');
   });
@@ -153,9 +246,21 @@ describe('emulator: exams (create, list, get, patch, delete, confirm, thumbnail,
   });
 
   it('emits exam.created with the documented data', async () => {
-    const e = await createExam(emu.info, pro, filesBody('Evento creado', undefined, { patient_name: 'Luis Soto', patient_id: 'P-1' }));
+    const e = await createExam(
+      emu.info,
+      pro,
+      filesBody('Evento creado', undefined, { patient_name: 'Luis Soto', patient_id: 'P-1' }),
+    );
     const [entry] = await activityOf(emu.info, pro, 'exam.created', e.id);
-    expect(entry?.data).toEqual({ exam_id: e.id, name: 'Evento creado', exam_type: 'cbct', status: 'uploading', patient_name: 'Luis Soto', patient_id: 'P-1', created_at: e['created_at'] });
+    expect(entry?.data).toEqual({
+      exam_id: e.id,
+      name: 'Evento creado',
+      exam_type: 'cbct',
+      status: 'uploading',
+      patient_name: 'Luis Soto',
+      patient_id: 'P-1',
+      created_at: e['created_at'],
+    });
   });
 
   it('GET /exams pages newest first with {exams,total,limit,offset}; limit 1..100', async () => {
@@ -186,7 +291,13 @@ describe('emulator: exams (create, list, get, patch, delete, confirm, thumbnail,
     const e = await createExam(emu.info, pro, filesBody('Detalle'));
     const r = await call('GET', `/exams/${e.id}`);
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ id: e.id, share_url: e['share_url'], viewer_url: e['viewer_url'], share_password: e['share_password'], public_page_pin: e['public_page_pin'] });
+    expect(r.json).toMatchObject({
+      id: e.id,
+      share_url: e['share_url'],
+      viewer_url: e['viewer_url'],
+      share_password: e['share_password'],
+      public_page_pin: e['public_page_pin'],
+    });
     expect(r.json['upload_urls']).toBeUndefined();
     const missing = await call('GET', '/exams/exm_doesnotexist');
     expect(missing.status).toBe(404);
@@ -202,7 +313,11 @@ describe('emulator: exams (create, list, get, patch, delete, confirm, thumbnail,
   });
 
   it('PATCH changes only the included fields and emits exam.updated with {exam_id, fields, changes}', async () => {
-    const e = await createExam(emu.info, pro, filesBody('Antes', undefined, { patient_name: 'Ana', reason: 'Control' }));
+    const e = await createExam(
+      emu.info,
+      pro,
+      filesBody('Antes', undefined, { patient_name: 'Ana', reason: 'Control' }),
+    );
     const r = await call('PATCH', `/exams/${e.id}`, { name: 'Después', reason: 'Control', birth_date: '1990-05-06' });
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ name: 'Después', reason: 'Control', birth_date: '1990-05-06', patient_name: 'Ana' });
@@ -218,12 +333,20 @@ describe('emulator: exams (create, list, get, patch, delete, confirm, thumbnail,
     expect(await activityOf(emu.info, pro, 'exam.updated', e.id)).toHaveLength(1);
     const cleared = await call('PATCH', `/exams/${e.id}`, { patient_name: null, expiration_days: 10 });
     expect(cleared.json).toMatchObject({ patient_name: null, expiration_days: 10 });
-    expect(Date.parse(cleared.json['expires_at'] as string) - Date.parse(e['created_at'] as string)).toBe(10 * 86_400_000);
+    expect(Date.parse(cleared.json['expires_at'] as string) - Date.parse(e['created_at'] as string)).toBe(
+      10 * 86_400_000,
+    );
   });
 
   it('PATCH refuses immutable, unknown and empty bodies with 400', async () => {
     const e = await createExam(emu.info, pro, filesBody('Inmutable'));
-    for (const body of [{ exam_type: 'mesh' }, { share_token: 'x' }, { storage: { bytes: 1 } }, { counters: { views: 9 } }, { name: 'ok', status: 'ready' }]) {
+    for (const body of [
+      { exam_type: 'mesh' },
+      { share_token: 'x' },
+      { storage: { bytes: 1 } },
+      { counters: { views: 9 } },
+      { name: 'ok', status: 'ready' },
+    ]) {
       const r = await call('PATCH', `/exams/${e.id}`, body);
       expect(r.status, JSON.stringify(body)).toBe(400);
       expect(r.json.error?.code).toBe('validation_error');
@@ -262,7 +385,9 @@ describe('emulator: exams (create, list, get, patch, delete, confirm, thumbnail,
     expect(again.json).toEqual({ deleted: true, exam_id: e.id, already_deleted: true });
     expect((await call('GET', `/exams/${e.id}`)).status).toBe(404);
     expect((await call('POST', `/exams/${e.id}/confirm`)).status).toBe(404);
-    expect((await call('GET', '/exams?limit=100')).json['exams']).not.toContainEqual(expect.objectContaining({ id: e.id }));
+    expect((await call('GET', '/exams?limit=100')).json['exams']).not.toContainEqual(
+      expect.objectContaining({ id: e.id }),
+    );
     for (let i = 0; i < 50 && existsSync(dir); i++) await new Promise((r) => setTimeout(r, 20));
     expect(existsSync(dir)).toBe(false);
     expect(await activityOf(emu.info, pro, 'exam.deleted', e.id)).toHaveLength(1);
@@ -271,8 +396,15 @@ describe('emulator: exams (create, list, get, patch, delete, confirm, thumbnail,
   });
 
   it('confirm: upload_incomplete lists the missing names, then ready with exam.confirmed (§6.2 data) once; idempotent', async () => {
-    const files = [{ name: 'a.dcm', size: 100 }, { name: 'b.dcm', size: 50 }];
-    const e = await createExam(emu.info, pro, filesBody('Confirmar', files, { patient_name: 'José Núñez', patient_id: '9.876.543-3' }));
+    const files = [
+      { name: 'a.dcm', size: 100 },
+      { name: 'b.dcm', size: 50 },
+    ];
+    const e = await createExam(
+      emu.info,
+      pro,
+      filesBody('Confirmar', files, { patient_name: 'José Núñez', patient_id: '9.876.543-3' }),
+    );
     const early = await call('POST', `/exams/${e.id}/confirm`);
     expect(early.status).toBe(409);
     expect(early.json.error?.code).toBe('upload_incomplete');
@@ -289,9 +421,19 @@ describe('emulator: exams (create, list, get, patch, delete, confirm, thumbnail,
     expect(again.json['confirmed_at']).toBe(ok.json['confirmed_at']);
     const events = await activityOf(emu.info, pro, 'exam.confirmed', e.id);
     expect(events).toHaveLength(1);
-    expect(events[0]?.data).toEqual({ exam_id: e.id, exam_type: 'cbct', patient_name: 'José Núñez', patient_id: '9.876.543-3', status: 'ready', share_url: e['share_url'], viewer_url: e['viewer_url'] });
+    expect(events[0]?.data).toEqual({
+      exam_id: e.id,
+      exam_type: 'cbct',
+      patient_name: 'José Núñez',
+      patient_id: '9.876.543-3',
+      status: 'ready',
+      share_url: e['share_url'],
+      viewer_url: e['viewer_url'],
+    });
     const notes = await call('GET', '/notifications?limit=100');
-    expect((notes.json['notifications'] as Json[]).some((n) => n['exam_id'] === e.id && n['type'] === 'exam_ready')).toBe(true);
+    expect(
+      (notes.json['notifications'] as Json[]).some((n) => n['exam_id'] === e.id && n['type'] === 'exam_ready'),
+    ).toBe(true);
     const me = await call('GET', '/me');
     expect((me.json['storage'] as Json)['used_bytes']).toBeGreaterThanOrEqual(150);
   });
@@ -311,7 +453,9 @@ describe('emulator: exams (create, list, get, patch, delete, confirm, thumbnail,
     await emu.control('POST', '/clock', { advance_seconds: 25 });
     expect((await call('GET', `/exams/${e.id}/thumbnail`)).status).toBe(404);
     await emu.control('POST', '/clock', { advance_seconds: 6 });
-    const res = await fetch(`${emu.info.base_url}/exams/${e.id}/thumbnail`, { headers: { Authorization: `Bearer ${pro}` } });
+    const res = await fetch(`${emu.info.base_url}/exams/${e.id}/thumbnail`, {
+      headers: { Authorization: `Bearer ${pro}` },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/png');
     const png = readPng(Buffer.from(await res.arrayBuffer()));
@@ -331,8 +475,16 @@ describe('emulator: exams (create, list, get, patch, delete, confirm, thumbnail,
 
   it('patient-exams: by patient_id when set, else by name ignoring case, accents and spaces; excludes itself and deleted ones', async () => {
     const base = await createExam(emu.info, pro, filesBody('Base', undefined, { patient_name: 'María José  Muñoz' }));
-    const same1 = await createExam(emu.info, pro, filesBody('Mismo 1', undefined, { patient_name: 'maria jose muñoz' }));
-    const same2 = await createExam(emu.info, pro, filesBody('Mismo 2', undefined, { patient_name: ' MARÍA   JOSÉ MUNOZ ', exam_type: 'atm' }));
+    const same1 = await createExam(
+      emu.info,
+      pro,
+      filesBody('Mismo 1', undefined, { patient_name: 'maria jose muñoz' }),
+    );
+    const same2 = await createExam(
+      emu.info,
+      pro,
+      filesBody('Mismo 2', undefined, { patient_name: ' MARÍA   JOSÉ MUNOZ ', exam_type: 'atm' }),
+    );
     const gone = await createExam(emu.info, pro, filesBody('Borrado', undefined, { patient_name: 'Maria Jose Munoz' }));
     await createExam(emu.info, pro, filesBody('Otra', undefined, { patient_name: 'María Josefa Muñoz' }));
     await call('DELETE', `/exams/${gone.id}`);
@@ -343,9 +495,21 @@ describe('emulator: exams (create, list, get, patch, delete, confirm, thumbnail,
       { id: same1.id, name: 'Mismo 1', exam_type: 'cbct', created_at: same1['created_at'] },
     ]);
 
-    const byId = await createExam(emu.info, pro, filesBody('Por RUT', undefined, { patient_name: 'Pedro Rojas', patient_id: '11.111.111-1' }));
-    const sameId = await createExam(emu.info, pro, filesBody('Otro nombre', undefined, { patient_name: 'P. Rojas', patient_id: '11.111.111-1' }));
-    await createExam(emu.info, pro, filesBody('Mismo nombre, otro id', undefined, { patient_name: 'Pedro Rojas', patient_id: '22.222.222-2' }));
+    const byId = await createExam(
+      emu.info,
+      pro,
+      filesBody('Por RUT', undefined, { patient_name: 'Pedro Rojas', patient_id: '11.111.111-1' }),
+    );
+    const sameId = await createExam(
+      emu.info,
+      pro,
+      filesBody('Otro nombre', undefined, { patient_name: 'P. Rojas', patient_id: '11.111.111-1' }),
+    );
+    await createExam(
+      emu.info,
+      pro,
+      filesBody('Mismo nombre, otro id', undefined, { patient_name: 'Pedro Rojas', patient_id: '22.222.222-2' }),
+    );
     const ids = ((await call('GET', `/exams/${byId.id}/patient-exams`)).json['exams'] as Json[]).map((x) => x['id']);
     expect(ids).toEqual([sameId.id]);
 
@@ -395,7 +559,8 @@ describe('emulator: exams (create, list, get, patch, delete, confirm, thumbnail,
     expect(meAfter.json['exams']).toEqual(meBefore.json['exams']);
     expect((meAfter.json['storage'] as Json)['used_bytes']).toBe((meBefore.json['storage'] as Json)['used_bytes']);
     await call('PATCH', `/exams/${e.id}`, { name: 'Prueba 2' }, sb);
-    for (const action of ['exam.created', 'exam.confirmed', 'exam.updated']) expect(await activityOf(emu.info, pro, action, e.id)).toEqual([]);
+    for (const action of ['exam.created', 'exam.confirmed', 'exam.updated'])
+      expect(await activityOf(emu.info, pro, action, e.id)).toEqual([]);
     const notes = (await call('GET', '/notifications?limit=100')).json['notifications'] as Json[];
     expect(notes.some((n) => n['exam_id'] === e.id)).toBe(false);
     expect((await call('DELETE', `/exams/${e.id}`)).json['already_deleted']).toBe(true);
@@ -403,7 +568,10 @@ describe('emulator: exams (create, list, get, patch, delete, confirm, thumbnail,
   });
 
   it('a restart keeps exams, uploaded objects, presigned URLs and the pending thumbnail', async () => {
-    const files = [{ name: 'r1.dcm', size: 70 }, { name: 'r2.dcm', size: 30 }];
+    const files = [
+      { name: 'r1.dcm', size: 70 },
+      { name: 'r2.dcm', size: 30 },
+    ];
     const pending = await createExam(emu.info, pro, filesBody('Reinicio', files));
     await uploadAll({ ...pending, upload_urls: pending.upload_urls?.slice(0, 1) }, files);
     const ready = await readyExam(emu.info, pro, filesBody('Listo antes', [{ name: 'z.dcm', size: 9 }]));

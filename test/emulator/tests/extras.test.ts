@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, EmulatorProcess } from '../../support/emulator';
-import { activityOf, bytesFor, createExam, filesBody, put, readyExam, type Json, type UploadUrl } from './exams-helpers';
+import {
+  activityOf,
+  bytesFor,
+  createExam,
+  filesBody,
+  put,
+  readyExam,
+  type Json,
+  type UploadUrl,
+} from './exams-helpers';
 
 describe('emulator: extra takes', () => {
   let emu: EmulatorProcess;
@@ -14,7 +23,10 @@ describe('emulator: extra takes', () => {
   });
 
   const call = (method: string, path: string, body?: unknown, key = pro) => api(emu.info, key, method, path, body);
-  const take = [{ name: 'toma2/1.dcm', size: 400 }, { name: 'toma2/2.dcm', size: 600 }];
+  const take = [
+    { name: 'toma2/1.dcm', size: 400 },
+    { name: 'toma2/2.dcm', size: 600 },
+  ];
 
   it('POST extras answers 201 {index, upload_urls, confirm_url}; confirm stores it, updates extra_series and storage, emits exam.extra_added', async () => {
     const e = await readyExam(emu.info, pro, filesBody('CBCT con tomas', [{ name: 'a.dcm', size: 100 }]));
@@ -29,22 +41,39 @@ describe('emulator: extra takes', () => {
     expect(early.status).toBe(409);
     expect(early.json.error?.code).toBe('upload_incomplete');
     expect(early.json.error?.['missing']).toEqual(take.map((f) => f.name));
-    for (const [i, u] of urls.entries()) expect((await put(u.url, bytesFor(u.name, take[i]?.size ?? 0))).status).toBe(200);
+    for (const [i, u] of urls.entries())
+      expect((await put(u.url, bytesFor(u.name, take[i]?.size ?? 0))).status).toBe(200);
 
     const confirmUrl = r.json['confirm_url'] as string;
-    const res = await fetch(confirmUrl, { method: 'POST', headers: { Authorization: `Bearer ${pro}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ label: 'Boca abierta (final)' }) });
+    const res = await fetch(confirmUrl, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${pro}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ label: 'Boca abierta (final)' }),
+    });
     expect(res.status).toBe(200);
     const exam = (await res.json()) as Json;
     expect(exam['storage']).toEqual({ bytes: 1100 });
     expect(exam['extra_series']).toEqual([
-      expect.objectContaining({ index: 1, label: 'Boca abierta (final)', status: 'ready', file_count: 2, storage_bytes: 1000 }),
+      expect.objectContaining({
+        index: 1,
+        label: 'Boca abierta (final)',
+        status: 'ready',
+        file_count: 2,
+        storage_bytes: 1000,
+      }),
     ]);
     const again = await call('POST', `/exams/${e.id}/extras/1/confirm`);
     expect(again.status).toBe(200);
     expect(again.json['storage']).toEqual({ bytes: 1100 });
     const events = await activityOf(emu.info, pro, 'exam.extra_added', e.id);
     expect(events).toHaveLength(1);
-    expect(events[0]?.data).toEqual({ exam_id: e.id, index: 1, label: 'Boca abierta (final)', file_count: 2, storage_bytes: 1000 });
+    expect(events[0]?.data).toEqual({
+      exam_id: e.id,
+      index: 1,
+      label: 'Boca abierta (final)',
+      file_count: 2,
+      storage_bytes: 1000,
+    });
     // Its URLs close once confirmed.
     expect((await put(urls[0]?.url ?? '', bytesFor(take[0]?.name ?? '', 400))).status).toBe(409);
   });
@@ -79,12 +108,22 @@ describe('emulator: extra takes', () => {
 
   it('validates label and files; unknown exam or index → 404; readonly key → 403', async () => {
     const e = await createExam(emu.info, pro, filesBody('Validación'));
-    for (const body of [{ files: take }, { label: '', files: take }, { label: 'x'.repeat(101), files: take }, { label: 'ok', files: [] }, { label: 'ok' }, { label: 'ok', files: [{ name: '../x', size: 1 }] }, { label: 'ok', files: take, extra: 1 }]) {
+    for (const body of [
+      { files: take },
+      { label: '', files: take },
+      { label: 'x'.repeat(101), files: take },
+      { label: 'ok', files: [] },
+      { label: 'ok' },
+      { label: 'ok', files: [{ name: '../x', size: 1 }] },
+      { label: 'ok', files: take, extra: 1 },
+    ]) {
       const r = await call('POST', `/exams/${e.id}/extras`, body);
       expect(r.status, JSON.stringify(body)).toBe(400);
     }
     const many = Array.from({ length: 5001 }, (_, i) => ({ name: `${i}`, size: 1 }));
-    expect((await call('POST', `/exams/${e.id}/extras`, { label: 'Muchos', files: many })).json.error?.code).toBe('limit_exceeded');
+    expect((await call('POST', `/exams/${e.id}/extras`, { label: 'Muchos', files: many })).json.error?.code).toBe(
+      'limit_exceeded',
+    );
     expect((await call('POST', '/exams/exm_nope/extras', { label: 'x', files: take })).status).toBe(404);
     expect((await call('POST', `/exams/${e.id}/extras/1/confirm`)).status).toBe(404);
     expect((await call('POST', `/exams/${e.id}/extras/abc/confirm`)).status).toBe(404);

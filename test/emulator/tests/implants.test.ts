@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, EmulatorProcess } from '../../support/emulator';
 
-type Implant = { id: string; brand: string; product_line: string; length: number; diameter: number; platform: string | null; connection: string | null };
+type Implant = {
+  id: string;
+  brand: string;
+  product_line: string;
+  length: number;
+  diameter: number;
+  platform: string | null;
+  connection: string | null;
+};
 type Detail = { field: string; message: string };
 
 describe('emulator: implant catalog (§2.11, §4.8)', () => {
@@ -13,7 +21,8 @@ describe('emulator: implant catalog (§2.11, §4.8)', () => {
   beforeAll(async () => {
     emu = await EmulatorProcess.start();
     const brands = (await get('')).json['brands'] as { brand: string; count: number }[];
-    for (const b of brands) all.push(...((await get(`?brand=${encodeURIComponent(b.brand)}&limit=500`)).json['implants'] as Implant[]));
+    for (const b of brands)
+      all.push(...((await get(`?brand=${encodeURIComponent(b.brand)}&limit=500`)).json['implants'] as Implant[]));
   });
   afterAll(async () => {
     all = [];
@@ -25,7 +34,20 @@ describe('emulator: implant catalog (§2.11, §4.8)', () => {
     expect(r.status).toBe(200);
     const brands = r.json['brands'] as { brand: string; count: number }[];
     expect(brands.length).toBeGreaterThanOrEqual(10);
-    expect(brands.map((b) => b.brand)).toEqual(expect.arrayContaining(['Straumann', 'Nobel Biocare', 'Zimmer Biomet', 'Dentsply Sirona', 'BioHorizons', 'MIS', 'Neodent', 'Osstem', 'MegaGen', 'Alpha-Bio Tec']));
+    expect(brands.map((b) => b.brand)).toEqual(
+      expect.arrayContaining([
+        'Straumann',
+        'Nobel Biocare',
+        'Zimmer Biomet',
+        'Dentsply Sirona',
+        'BioHorizons',
+        'MIS',
+        'Neodent',
+        'Osstem',
+        'MegaGen',
+        'Alpha-Bio Tec',
+      ]),
+    );
     const total = brands.reduce((s, b) => s + b.count, 0);
     expect(total).toBeGreaterThanOrEqual(300);
     expect(all).toHaveLength(total);
@@ -35,7 +57,15 @@ describe('emulator: implant catalog (§2.11, §4.8)', () => {
   it('entries carry id, brand, product_line, length, diameter (mm), platform, connection; ids unique', () => {
     expect(new Set(all.map((e) => e.id)).size).toBe(all.length);
     for (const e of all) {
-      expect(Object.keys(e).sort()).toEqual(['brand', 'connection', 'diameter', 'id', 'length', 'platform', 'product_line']);
+      expect(Object.keys(e).sort()).toEqual([
+        'brand',
+        'connection',
+        'diameter',
+        'id',
+        'length',
+        'platform',
+        'product_line',
+      ]);
       expect(e.length).toBeGreaterThanOrEqual(4);
       expect(e.length).toBeLessThanOrEqual(20);
       expect(e.diameter).toBeGreaterThanOrEqual(2.5);
@@ -44,7 +74,8 @@ describe('emulator: implant catalog (§2.11, §4.8)', () => {
   });
 
   it('holds published sizes of real product lines (Straumann BLT, NobelActive, Astra Tech EV)', () => {
-    const has = (line: string, d: number, l: number) => all.some((e) => e.product_line === line && e.diameter === d && e.length === l);
+    const has = (line: string, d: number, l: number) =>
+      all.some((e) => e.product_line === line && e.diameter === d && e.length === l);
     expect(has('Bone Level Tapered (BLT)', 4.1, 10)).toBe(true);
     expect(has('Bone Level Tapered (BLT)', 3.3, 12)).toBe(true);
     expect(has('NobelActive', 4.3, 11.5)).toBe(true);
@@ -106,7 +137,9 @@ describe('emulator: implant catalog (§2.11, §4.8)', () => {
     expect(exact.map((e) => e.id).sort()).toEqual(expectExact.map((e) => e.id).sort());
     expect(r.json['total']).toBe(expectExact.length);
     const within = (a: number, b: number) => Math.abs(a - b) <= 0.5 + 1e-9;
-    const expectNear = all.filter((e) => within(e.length, 10) && within(e.diameter, 4.1) && !(e.length === 10 && e.diameter === 4.1));
+    const expectNear = all.filter(
+      (e) => within(e.length, 10) && within(e.diameter, 4.1) && !(e.length === 10 && e.diameter === 4.1),
+    );
     expect(expectNear.length).toBeLessThanOrEqual(100);
     expect(near.map((e) => e.id).sort()).toEqual(expectNear.map((e) => e.id).sort());
     for (const e of near) {
@@ -114,7 +147,9 @@ describe('emulator: implant catalog (§2.11, §4.8)', () => {
       expect(e.length === 10 && e.diameter === 4.1).toBe(false);
     }
     // 0.5 mm is inclusive: e.g. BioHorizons 4.6 × 10.5 (0.5 off in both) is near 4.1 × 10.
-    const onEdge = expectNear.filter((e) => Math.abs(Math.abs(e.diameter - 4.1) - 0.5) < 1e-9 || Math.abs(Math.abs(e.length - 10) - 0.5) < 1e-9);
+    const onEdge = expectNear.filter(
+      (e) => Math.abs(Math.abs(e.diameter - 4.1) - 0.5) < 1e-9 || Math.abs(Math.abs(e.length - 10) - 0.5) < 1e-9,
+    );
     expect(onEdge.length).toBeGreaterThan(0);
     expect(near.some((e) => e.diameter === 4.6 && e.length === 10.5)).toBe(true);
     for (const e of onEdge) expect(near.some((n) => n.id === e.id)).toBe(true);
@@ -134,7 +169,11 @@ describe('emulator: implant catalog (§2.11, §4.8)', () => {
     const byDiameter = await get('?diameter=3.75&limit=500');
     const exactD = byDiameter.json['implants'] as Implant[];
     expect(exactD.length).toBe(all.filter((e) => e.diameter === 3.75).length);
-    expect((byDiameter.json['near_matches'] as Implant[]).every((e) => e.diameter !== 3.75 && Math.abs(e.diameter - 3.75) <= 0.5)).toBe(true);
+    expect(
+      (byDiameter.json['near_matches'] as Implant[]).every(
+        (e) => e.diameter !== 3.75 && Math.abs(e.diameter - 3.75) <= 0.5,
+      ),
+    ).toBe(true);
     const nothing = await get('?length=19.9&diameter=7.9');
     expect(nothing.json).toMatchObject({ implants: [], near_matches: [], total: 0 });
   });

@@ -1,19 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, EmulatorProcess } from '../../support/emulator';
 
-type Notification = { id: string; type: string; title: string; body: string; exam_id: string | null; read: boolean; created_at: string; read_at: string | null };
+type Notification = {
+  id: string;
+  type: string;
+  title: string;
+  body: string;
+  exam_id: string | null;
+  read: boolean;
+  created_at: string;
+  read_at: string | null;
+};
 type List = { notifications: Notification[]; unread_count: number };
 type Detail = { field: string; message: string };
 
 describe('emulator: notifications (§2.13, §4.10, §5.5)', () => {
   let emu: EmulatorProcess;
-  const call = (method: string, path: string, body?: unknown, key?: string) => api(emu.info, key ?? emu.info.keys.pro, method, path, body);
-  const list = async (query = '', key?: string): Promise<List> => (await call('GET', `/notifications${query}`, undefined, key)).json as unknown as List;
+  const call = (method: string, path: string, body?: unknown, key?: string) =>
+    api(emu.info, key ?? emu.info.keys.pro, method, path, body);
+  const list = async (query = '', key?: string): Promise<List> =>
+    (await call('GET', `/notifications${query}`, undefined, key)).json as unknown as List;
 
   /** Support replies are the notification source this suite controls: one reply, one notification. */
   async function reply(key: string, n: number): Promise<void> {
     const t = await call('POST', '/support/tickets', { subject: 'Consulta', message: 'Texto' }, key);
-    for (let i = 0; i < n; i++) await emu.control('POST', `/tickets/${t.json['id'] as string}/replies`, { body: `Respuesta ${i}` });
+    for (let i = 0; i < n; i++)
+      await emu.control('POST', `/tickets/${t.json['id'] as string}/replies`, { body: `Respuesta ${i}` });
   }
 
   beforeAll(async () => {
@@ -43,7 +55,11 @@ describe('emulator: notifications (§2.13, §4.10, §5.5)', () => {
   });
 
   it('rejects limit outside 1..100 and a non-boolean unread_only with 400', async () => {
-    for (const [q, field] of [['?limit=0', 'limit'], ['?limit=101', 'limit'], ['?unread_only=maybe', 'unread_only']] as const) {
+    for (const [q, field] of [
+      ['?limit=0', 'limit'],
+      ['?limit=101', 'limit'],
+      ['?unread_only=maybe', 'unread_only'],
+    ] as const) {
       const r = await call('GET', `/notifications${q}`);
       expect(r.status, q).toBe(400);
       expect((r.json.error?.['details'] as Detail[])[0]?.field).toBe(field);

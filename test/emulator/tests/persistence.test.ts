@@ -48,8 +48,17 @@ describe('emulator: persistence in --data (restart, kill -9, start-up time)', ()
   it('a clean restart on the same --data keeps referrers, templates, tickets, activity, notifications and keys', async () => {
     const ref = await call('POST', '/referrers', { name: 'Dra. Persistente', email: 'p@clinica.cl' });
     expect(ref.status).toBe(201);
-    expect((await call('PATCH', `/referrers/${ref.json['id'] as string}`, { specialty: 'Radiología' })).status).toBe(200);
-    expect((await call('POST', '/templates', { name: 'Lámina guardada', pages: [{ slots: [{ x: 0, y: 0, w: 1, h: 1, label: 'Todo' }] }] })).status).toBe(201);
+    expect((await call('PATCH', `/referrers/${ref.json['id'] as string}`, { specialty: 'Radiología' })).status).toBe(
+      200,
+    );
+    expect(
+      (
+        await call('POST', '/templates', {
+          name: 'Lámina guardada',
+          pages: [{ slots: [{ x: 0, y: 0, w: 1, h: 1, label: 'Todo' }] }],
+        })
+      ).status,
+    ).toBe(201);
     const t1 = await call('POST', '/support/tickets', { subject: 'Primero', message: 'Uno' });
     const t2 = await call('POST', '/support/tickets', { subject: 'Segundo', message: 'Dos', category: 'bug' });
     await emu.control('POST', `/tickets/${t1.json['id'] as string}/replies`, { body: 'Respondido' });
@@ -89,9 +98,10 @@ describe('emulator: persistence in --data (restart, kill -9, start-up time)', ()
             sentNames[w]?.push(name);
             try {
               // Mostly referrers (an unbounded list); every fourth write a ticket (lists stop at 100).
-              const r = i % 4 !== 3
-                ? await call('POST', '/referrers', { name })
-                : await call('POST', '/support/tickets', { subject: name, message: 'Carga' });
+              const r =
+                i % 4 !== 3
+                  ? await call('POST', '/referrers', { name })
+                  : await call('POST', '/support/tickets', { subject: name, message: 'Carga' });
               if (r.status === 201) acked[w]?.add(name);
               else throw new Error(`unexpected ${r.status}`);
             } catch {
@@ -118,7 +128,9 @@ describe('emulator: persistence in --data (restart, kill -9, start-up time)', ()
       const tickets = await call('GET', '/support/tickets?limit=100');
       expect(tickets.status).toBe(200);
       const storedRefs = (refs.json['referrers'] as Named[]).filter((r) => r.name?.startsWith(`Ráfaga ${round}-`));
-      const storedTickets = (tickets.json['tickets'] as Named[]).filter((t) => t.subject?.startsWith(`Ráfaga ${round}-`));
+      const storedTickets = (tickets.json['tickets'] as Named[]).filter((t) =>
+        t.subject?.startsWith(`Ráfaga ${round}-`),
+      );
       // The ticket list answers at most 100; this round's tickets (the newest) must all have fitted.
       expect(storedTickets.length).toBeLessThan(100);
       const stored = new Set([...storedRefs.map((r) => r.name), ...storedTickets.map((t) => t.subject)]);
@@ -138,7 +150,8 @@ describe('emulator: persistence in --data (restart, kill -9, start-up time)', ()
       const actTickets = await allActivity('ticket.created');
       expect(storedTickets.every((t) => actTickets.has(t.id))).toBe(true);
       const mail = (await emu.control<{ mail: { kind: string; subject: string }[] }>('GET', '/mail')).mail;
-      for (const t of storedTickets) expect(mail.filter((m) => m.kind === 'support_ticket' && m.subject.includes(t.id))).toHaveLength(1);
+      for (const t of storedTickets)
+        expect(mail.filter((m) => m.kind === 'support_ticket' && m.subject.includes(t.id))).toHaveLength(1);
     }
   });
 

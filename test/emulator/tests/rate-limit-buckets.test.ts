@@ -12,7 +12,11 @@ describe('emulator: rate-limit buckets per key (§5.5, §8.1)', () => {
   let emu: EmulatorProcess;
 
   /** Sends `n` GET /me with `key`, `parallel` at a time; returns the status counts and the last answer's headers. */
-  async function burst(key: string, n: number, parallel = 16): Promise<{ ok: number; limited: number; minRemaining: number }> {
+  async function burst(
+    key: string,
+    n: number,
+    parallel = 16,
+  ): Promise<{ ok: number; limited: number; minRemaining: number }> {
     let ok = 0;
     let limited = 0;
     let minRemaining = Infinity;
@@ -72,6 +76,10 @@ describe('emulator: rate-limit buckets per key (§5.5, §8.1)', () => {
     await emu.control('POST', '/clock', { advance_seconds: 3600 });
     const r = await api(emu.info, emu.info.keys.sandbox, 'GET', '/me');
     expect(r.status).toBe(200);
-    expect(r.json['rate_limit']).toEqual({ limit: 1000, remaining: 999, reset: header(r.headers, 'X-RateLimit-Reset') });
+    expect(r.json['rate_limit']).toEqual({
+      limit: 1000,
+      remaining: 999,
+      reset: header(r.headers, 'X-RateLimit-Reset'),
+    });
   });
 });

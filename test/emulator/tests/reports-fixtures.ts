@@ -20,7 +20,11 @@ export async function createReadyExam(info: EmulatorInfo, key: string, opts: Exa
   if (created.status !== 201) throw new Error(`POST /exams → ${created.status} ${JSON.stringify(created.json)}`);
   const id = created.json['id'] as string;
   const urls = created.json['upload_urls'] as { url: string }[];
-  const put = await fetch(urls[0]?.url ?? '', { method: 'PUT', body: bytes, headers: { 'Content-Length': String(bytes.length) } });
+  const put = await fetch(urls[0]?.url ?? '', {
+    method: 'PUT',
+    body: bytes,
+    headers: { 'Content-Length': String(bytes.length) },
+  });
   if (put.status !== 200) throw new Error(`PUT upload → ${put.status} ${await put.text()}`);
   const confirmed = await api(info, key, 'POST', `/exams/${id}/confirm`);
   if (confirmed.status !== 200) throw new Error(`confirm → ${confirmed.status} ${JSON.stringify(confirmed.json)}`);
@@ -83,7 +87,8 @@ export async function pdfText(bytes: Uint8Array): Promise<{ pages: number; text:
     for (const s of streams) {
       if (!(s instanceof PDFRawStream)) continue;
       const ops = Buffer.from(decodePDFRawStream(s).decode()).toString('latin1');
-      for (const m of ops.matchAll(/<([0-9A-Fa-f]*)>\s*Tj/g)) text += `${Buffer.from(m[1] ?? '', 'hex').toString('latin1')}\n`;
+      for (const m of ops.matchAll(/<([0-9A-Fa-f]*)>\s*Tj/g))
+        text += `${Buffer.from(m[1] ?? '', 'hex').toString('latin1')}\n`;
       images += [...ops.matchAll(/\/\S+\s+Do/g)].length;
     }
   }

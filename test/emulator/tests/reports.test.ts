@@ -4,7 +4,12 @@ import { api, EmulatorProcess } from '../../support/emulator';
 import { createReadyExam, makePdf } from './reports-fixtures';
 
 type ReportGet = {
-  url: string; expires_at: string; filename: string; size_bytes: number; uploaded_at: string; signed: boolean;
+  url: string;
+  expires_at: string;
+  filename: string;
+  size_bytes: number;
+  uploaded_at: string;
+  signed: boolean;
   signature: { signature_id: string; signed_at: string; verification_url: string } | null;
 };
 
@@ -24,7 +29,12 @@ describe('emulator: PDF reports', () => {
 
   const call = (method: string, path: string, body?: unknown, k = key) => api(emu.info, k, method, path, body);
   const upload = (examId: string, pdf: Buffer, filename?: string, k = key) =>
-    call('POST', `/exams/${examId}/report`, { pdf_base64: pdf.toString('base64'), ...(filename ? { filename } : {}) }, k);
+    call(
+      'POST',
+      `/exams/${examId}/report`,
+      { pdf_base64: pdf.toString('base64'), ...(filename ? { filename } : {}) },
+      k,
+    );
   const download = async (url: string) => {
     const res = await fetch(url);
     return { status: res.status, type: res.headers.get('content-type'), bytes: Buffer.from(await res.arrayBuffer()) };
@@ -41,7 +51,13 @@ describe('emulator: PDF reports', () => {
     const g = await call('GET', `/exams/${id}/report`);
     expect(g.status).toBe(200);
     const rep = g.json as unknown as ReportGet;
-    expect(rep).toMatchObject({ filename: 'informe-2024.pdf', size_bytes: pdf.length, signed: false, signature: null, uploaded_at: r.json['uploaded_at'] });
+    expect(rep).toMatchObject({
+      filename: 'informe-2024.pdf',
+      size_bytes: pdf.length,
+      signed: false,
+      signature: null,
+      uploaded_at: r.json['uploaded_at'],
+    });
     expect(rep.url.startsWith(`${origin}/storage/${id}/`)).toBe(true);
     expect(Date.parse(rep.expires_at)).toBeGreaterThan(Date.now());
     const got = await download(rep.url);
@@ -147,7 +163,10 @@ describe('emulator: PDF reports', () => {
     const d2 = await call('DELETE', `/exams/${id}/report`);
     expect(d2.status).toBe(200);
     expect(d2.json).toEqual({ deleted: true, already_deleted: true });
-    for (const [m, p] of [['GET', 'report'], ['POST', 'report/sign']] as const) {
+    for (const [m, p] of [
+      ['GET', 'report'],
+      ['POST', 'report/sign'],
+    ] as const) {
       const r = await call(m, `/exams/${id}/${p}`);
       expect(r.status).toBe(404);
       expect(r.json.error?.code).toBe('not_found');
@@ -163,7 +182,10 @@ describe('emulator: PDF reports', () => {
     await call('POST', `/exams/${id}/report/sign`);
     for (const action of ['report.published', 'report.signed']) {
       const act = (await call('GET', `/activity?action=${action}`)).json['activity'] as { resource_id: string }[];
-      expect(act.map((a) => a.resource_id), action).toContain(id);
+      expect(
+        act.map((a) => a.resource_id),
+        action,
+      ).toContain(id);
     }
     const notes = (await call('GET', '/notifications')).json['notifications'] as { type: string; exam_id: string }[];
     expect(notes.some((n) => n.type === 'report_signed' && n.exam_id === id)).toBe(true);
@@ -174,7 +196,11 @@ describe('emulator: PDF reports', () => {
     await upload(id, await makePdf('x'));
     const ro = emu.info.keys.readonly;
     expect((await call('GET', `/exams/${id}/report`, undefined, ro)).status).toBe(200);
-    for (const [m, p, body] of [['POST', 'report', { pdf_base64: 'JVBERi0=' }], ['POST', 'report/sign'], ['DELETE', 'report']] as const) {
+    for (const [m, p, body] of [
+      ['POST', 'report', { pdf_base64: 'JVBERi0=' }],
+      ['POST', 'report/sign'],
+      ['DELETE', 'report'],
+    ] as const) {
       const r = await call(m, `/exams/${id}/${p}`, body, ro);
       expect(r.status, `${m} ${p}`).toBe(403);
       expect(r.json.error?.['required_scope']).toBe('exams:write');
@@ -195,7 +221,11 @@ describe('emulator: PDF reports', () => {
     expect((await call('GET', `/exams/${sid}/report`)).status).toBe(404);
 
     await call('DELETE', `/exams/${id}`);
-    for (const [m, p] of [['GET', 'report'], ['POST', 'report/sign'], ['DELETE', 'report']] as const) {
+    for (const [m, p] of [
+      ['GET', 'report'],
+      ['POST', 'report/sign'],
+      ['DELETE', 'report'],
+    ] as const) {
       expect((await call(m, `/exams/${id}/${p}`)).status, `${m} ${p}`).toBe(404);
     }
     expect((await upload(id, await makePdf('x'))).status).toBe(404);

@@ -24,7 +24,11 @@ describe('emulator: robustness of the request pipeline', () => {
    * Streams `total` bytes of filler to POST /referrers, lazily, and reports when the answer came.
    * With `keepSending`, goes on writing after the answer until the server closes the connection.
    */
-  function streamBody(total: number, declareLength: boolean, keepSending = false): Promise<Streamed & { sentAtClose: number; closedAfterMs: number }> {
+  function streamBody(
+    total: number,
+    declareLength: boolean,
+    keepSending = false,
+  ): Promise<Streamed & { sentAtClose: number; closedAfterMs: number }> {
     const url = new URL(`${emu.info.base_url}/referrers`);
     const chunk = Buffer.alloc(MiB, 0x20);
     const start = Date.now();
@@ -44,7 +48,13 @@ describe('emulator: robustness of the request pipeline', () => {
       };
       const timer = setTimeout(() => {
         req.destroy();
-        reject(new Error(answer ? `connection still open after the answer, ${sent / MiB} MiB sent` : `no answer after ${sent / MiB} MiB in 20 s`));
+        reject(
+          new Error(
+            answer
+              ? `connection still open after the answer, ${sent / MiB} MiB sent`
+              : `no answer after ${sent / MiB} MiB in 20 s`,
+          ),
+        );
       }, 20_000);
       req.on('response', (res) => {
         const sentAtResponse = sent;
@@ -92,9 +102,17 @@ describe('emulator: robustness of the request pipeline', () => {
       expect(r.status, body).toBe(400);
       expect((r.json.error?.['details'] as Detail[]).length).toBeGreaterThan(0);
     }
-    const r = await api(emu.info, key, 'POST', '/support/tickets', { subject: ['a'], message: { text: 'b' }, category: 3 });
+    const r = await api(emu.info, key, 'POST', '/support/tickets', {
+      subject: ['a'],
+      message: { text: 'b' },
+      category: 3,
+    });
     expect(r.status).toBe(400);
-    expect((r.json.error?.['details'] as Detail[]).map((d) => d.field).sort()).toEqual(['category', 'message', 'subject']);
+    expect((r.json.error?.['details'] as Detail[]).map((d) => d.field).sort()).toEqual([
+      'category',
+      'message',
+      'subject',
+    ]);
   });
 
   it('a body over 64 MiB with Content-Length is refused with 413 before it is sent', async () => {
@@ -159,7 +177,9 @@ describe('emulator: robustness of the request pipeline', () => {
   it('a request target that is not a URL path (GET //) answers 400 over a raw socket, not 500', async () => {
     const port = Number(new URL(emu.info.base_url).port);
     const answer = await new Promise<string>((resolve, reject) => {
-      const sock = connect(port, '127.0.0.1', () => sock.end('GET // HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
+      const sock = connect(port, '127.0.0.1', () =>
+        sock.end('GET // HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+      );
       let data = '';
       sock.setEncoding('utf8').on('data', (d: string) => (data += d));
       sock.on('end', () => resolve(data));

@@ -45,7 +45,8 @@ function mapRows(markdown: string): MapRow[] {
 /** Titles of the `it(...)` / `test(...)` calls of a test file (it.each templates included, skipped ones not). */
 function testTitles(source: string): Set<string> {
   const titles = new Set<string>();
-  const call = /\b(?:it|test)(?:\.(?:each|concurrent|sequential)(?:\([^)]*\))?)?\s*\(\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/g;
+  const call =
+    /\b(?:it|test)(?:\.(?:each|concurrent|sequential)(?:\([^)]*\))?)?\s*\(\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/g;
   for (const m of source.matchAll(call)) titles.add((m[2] ?? '').replace(/\\(.)/g, '$1'));
   return titles;
 }
@@ -60,7 +61,33 @@ describe('SPEC-COVERAGE.md covers every row of API-v1.md', () => {
   it('reads API-v1.md from the shared folder next to the repository: every table, §5 item, §6.2 field and §6.4 rule', () => {
     expect(existsSync(SPEC_PATH)).toBe(true);
     const sections = new Set(spec.map((r) => r.section));
-    for (const s of ['2.1', '2.2', '2.8', '3.1', '3.2', '3.3', '3.5', '4.1', '4.2', '4.3', '4.4', '4.5', '4.6', '4.7', '4.8', '4.9', '4.10', '5', '6.1', '6.2', '6.3', '6.4', '7', '8.1', '8.2']) {
+    for (const s of [
+      '2.1',
+      '2.2',
+      '2.8',
+      '3.1',
+      '3.2',
+      '3.3',
+      '3.5',
+      '4.1',
+      '4.2',
+      '4.3',
+      '4.4',
+      '4.5',
+      '4.6',
+      '4.7',
+      '4.8',
+      '4.9',
+      '4.10',
+      '5',
+      '6.1',
+      '6.2',
+      '6.3',
+      '6.4',
+      '7',
+      '8.1',
+      '8.2',
+    ]) {
       expect(sections.has(s), `no rows read from §${s}`).toBe(true);
     }
     expect(spec.filter((r) => r.section === '5' && r.kind === 'item').length).toBeGreaterThanOrEqual(14);
@@ -79,8 +106,14 @@ describe('SPEC-COVERAGE.md covers every row of API-v1.md', () => {
   it('lists no row that API-v1.md does not have, and none twice', () => {
     const specKeys = new Set(spec.map(label));
     const mapped = map.filter((m) => m.section !== null).map((m) => `§${m.section ?? ''} ${m.key}`);
-    expect(mapped.filter((k) => !specKeys.has(k)), 'rows under a § heading that API-v1.md does not have (stale or misspelt)').toEqual([]);
-    expect(mapped.filter((k, i) => mapped.indexOf(k) !== i), 'rows listed twice').toEqual([]);
+    expect(
+      mapped.filter((k) => !specKeys.has(k)),
+      'rows under a § heading that API-v1.md does not have (stale or misspelt)',
+    ).toEqual([]);
+    expect(
+      mapped.filter((k, i) => mapped.indexOf(k) !== i),
+      'rows listed twice',
+    ).toEqual([]);
   });
 
   it('names only tests that exist, with their exact titles', () => {

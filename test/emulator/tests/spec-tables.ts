@@ -10,17 +10,27 @@ import { fileURLToPath } from 'node:url';
 export const SPEC_PATH = fileURLToPath(new URL('../../../../shared/API-v1.md', import.meta.url));
 
 /** One row of the spec: the section it belongs to ("4.2", "5", "8.1") and the text that identifies it. */
-export type SpecRow = { section: string; key: string; kind: 'table' | 'item' | 'field'; cells: string[]; header: string[] };
+export type SpecRow = {
+  section: string;
+  key: string;
+  kind: 'table' | 'item' | 'field';
+  cells: string[];
+  header: string[];
+};
 
 /** Reads API-v1.md, failing with a clear message when the shared folder is not next to the repository. */
 export function readSpec(path = SPEC_PATH): string {
-  if (!existsSync(path)) throw new Error(`API-v1.md not found at ${path} (expected the shared/ folder next to the repository)`);
+  if (!existsSync(path))
+    throw new Error(`API-v1.md not found at ${path} (expected the shared/ folder next to the repository)`);
   return readFileSync(path, 'utf8');
 }
 
 /** Splits a Markdown table line into trimmed cells; `\|` is a pipe inside a cell. */
 export function tableCells(line: string): string[] {
-  const inner = line.trim().replace(/^\|/, '').replace(/(?<!\\)\|$/, '');
+  const inner = line
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/(?<!\\)\|$/, '');
   return inner.split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, '|'));
 }
 
@@ -43,7 +53,10 @@ function keyColumns(header: string[], section: string): number[] {
 
 /** The key of a table row: its identifying cells, empty ones left out, joined with " | ". */
 export function rowKey(cells: string[], columns: number[]): string {
-  return columns.map((i) => cells[i] ?? '').filter((c) => c !== '').join(' | ');
+  return columns
+    .map((i) => cells[i] ?? '')
+    .filter((c) => c !== '')
+    .join(' | ');
 }
 
 /** The first sentence of a list item (up to the first full stop followed by a space or the end). */
@@ -97,13 +110,22 @@ export function specRows(markdown: string): SpecRow[] {
     }
     if (section === '5' || section === '6.4') {
       const item = /^(\d+)\.\s+(.*)$/.exec(line);
-      if (item?.[1] && item[2]) rows.push({ section, key: `${item[1]}. ${firstSentence(item[2].trim())}`, kind: 'item', cells: [item[2].trim()], header: [] });
+      if (item?.[1] && item[2])
+        rows.push({
+          section,
+          key: `${item[1]}. ${firstSentence(item[2].trim())}`,
+          kind: 'item',
+          cells: [item[2].trim()],
+          header: [],
+        });
       const bullet = /^\s+-\s+(.*)$/.exec(line);
-      if (section === '5' && bullet?.[1]) rows.push({ section, key: bullet[1].trim(), kind: 'item', cells: [bullet[1].trim()], header: [] });
+      if (section === '5' && bullet?.[1])
+        rows.push({ section, key: bullet[1].trim(), kind: 'item', cells: [bullet[1].trim()], header: [] });
     }
     if (section === '6.2') {
       const root = /Root fields:\s*(.*?)\.(?:\s|$)/.exec(line);
-      if (root?.[1]) for (const f of topLevelList(root[1])) rows.push({ section, key: f, kind: 'field', cells: [f], header: [] });
+      if (root?.[1])
+        for (const f of topLevelList(root[1])) rows.push({ section, key: f, kind: 'field', cells: [f], header: [] });
       const data = /(Data of [^:]+:[^.]*\.)/.exec(line);
       if (data?.[1]) rows.push({ section, key: data[1], kind: 'field', cells: [data[1]], header: [] });
     }
@@ -117,6 +139,11 @@ export function specEndpoints(markdown: string): { method: string; path: string;
     .filter((r) => r.kind === 'table' && r.section.startsWith('4.') && r.header.includes('Method'))
     .map((r) => {
       const col = (name: string): string => r.cells[r.header.indexOf(name)] ?? '';
-      return { method: col('Method'), path: col('Path'), scope: r.header.includes('Scope') ? col('Scope') : '', section: r.section };
+      return {
+        method: col('Method'),
+        path: col('Path'),
+        scope: r.header.includes('Scope') ? col('Scope') : '',
+        section: r.section,
+      };
     });
 }

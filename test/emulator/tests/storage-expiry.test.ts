@@ -12,7 +12,10 @@ describe('emulator: presigned URL lifetime (--url-ttl 1)', () => {
   });
 
   it('URLs live --url-ttl seconds of service time; past it a PUT → 403 url_expired and nothing is stored', async () => {
-    const files = [{ name: 'a.dcm', size: 16 }, { name: 'b.dcm', size: 16 }];
+    const files = [
+      { name: 'a.dcm', size: 16 },
+      { name: 'b.dcm', size: 16 },
+    ];
     const e = await createExam(emu.info, emu.info.keys.pro, filesBody('Caduca', files));
     const urls = e.upload_urls ?? [];
     const ttlMs = Date.parse(urls[0]?.expires_at ?? '') - Date.parse(e['created_at'] as string);

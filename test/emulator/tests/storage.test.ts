@@ -18,7 +18,8 @@ describe('emulator: presigned storage (PUT/GET) and confirm', () => {
 
   const one = (size = 1000) => [{ name: 'serie/1.dcm', size }];
   const urlOf = (e: { upload_urls?: { url: string }[] }, i = 0): string => e.upload_urls?.[i]?.url ?? '';
-  const missing = async (id: string) => (await api(emu.info, pro, 'POST', `/exams/${id}/confirm`)).json.error?.['missing'];
+  const missing = async (id: string) =>
+    (await api(emu.info, pro, 'POST', `/exams/${id}/confirm`)).json.error?.['missing'];
 
   it('PUT needs no Authorization and answers 200 with the hex MD5 as ETag', async () => {
     const e = await createExam(emu.info, pro, filesBody('Subida', one()));
@@ -44,7 +45,14 @@ describe('emulator: presigned storage (PUT/GET) and confirm', () => {
   });
 
   it('a tampered signature, expiry or object → 403 signature_invalid', async () => {
-    const e = await createExam(emu.info, pro, filesBody('Firma', [{ name: 'a', size: 4 }, { name: 'b', size: 4 }]));
+    const e = await createExam(
+      emu.info,
+      pro,
+      filesBody('Firma', [
+        { name: 'a', size: 4 },
+        { name: 'b', size: 4 },
+      ]),
+    );
     const url = new URL(urlOf(e));
     const sig = url.searchParams.get('sig') ?? '';
     const flipped = new URL(url);
@@ -92,14 +100,23 @@ describe('emulator: presigned storage (PUT/GET) and confirm', () => {
     const files = Array.from({ length: 24 }, (_, i) => ({ name: `p/${i}.dcm`, size: 1000 + i * 37 }));
     const e = await createExam(emu.info, pro, filesBody('Paralelo', files));
     await put(urlOf(e), Buffer.alloc(1000, 1));
-    const results = await Promise.all((e.upload_urls ?? []).map((u, i) => put(u.url, bytesFor(u.name, files[i]?.size ?? 0))));
+    const results = await Promise.all(
+      (e.upload_urls ?? []).map((u, i) => put(u.url, bytesFor(u.name, files[i]?.size ?? 0))),
+    );
     expect(results.every((r) => r.status === 200)).toBe(true);
     const c = await api(emu.info, pro, 'POST', `/exams/${e.id}/confirm`);
-    expect(c.json).toMatchObject({ status: 'ready', file_count: 24, storage: { bytes: files.reduce((s, f) => s + f.size, 0) } });
+    expect(c.json).toMatchObject({
+      status: 'ready',
+      file_count: 24,
+      storage: { bytes: files.reduce((s, f) => s + f.size, 0) },
+    });
   });
 
   it('GET and HEAD on a presigned URL serve the stored object; not yet uploaded → 404', async () => {
-    const files = [{ name: 'g.dcm', size: 3000 }, { name: 'h.dcm', size: 5 }];
+    const files = [
+      { name: 'g.dcm', size: 3000 },
+      { name: 'h.dcm', size: 5 },
+    ];
     const e = await createExam(emu.info, pro, filesBody('Descarga', files));
     await uploadAll({ ...e, upload_urls: e.upload_urls?.slice(0, 1) }, files);
     const res = await fetch(urlOf(e));

@@ -3,17 +3,33 @@ import { api, EmulatorProcess } from '../../support/emulator';
 
 type Slot = { x: number; y: number; w: number; h: number; label?: string };
 type Page = { name?: string; slots: Slot[] };
-type Template = { id: string; name: string; description: string | null; is_default: boolean; pages: Page[]; created_at: string; updated_at: string };
+type Template = {
+  id: string;
+  name: string;
+  description: string | null;
+  is_default: boolean;
+  pages: Page[];
+  created_at: string;
+  updated_at: string;
+};
 type Detail = { field: string; message: string };
 
 const twoUp: Page[] = [
-  { name: 'Hoja 1', slots: [{ x: 0, y: 0, w: 0.5, h: 1, label: 'Izquierda' }, { x: 0.5, y: 0, w: 0.5, h: 1, label: 'Derecha' }] },
+  {
+    name: 'Hoja 1',
+    slots: [
+      { x: 0, y: 0, w: 0.5, h: 1, label: 'Izquierda' },
+      { x: 0.5, y: 0, w: 0.5, h: 1, label: 'Derecha' },
+    ],
+  },
 ];
 
 describe('emulator: report templates (§2.10, §4.7, §5.5, §7)', () => {
   let emu: EmulatorProcess;
-  const call = (method: string, path: string, body?: unknown, key?: string) => api(emu.info, key ?? emu.info.keys.pro, method, path, body);
-  const list = async (key?: string): Promise<Template[]> => (await call('GET', '/templates', undefined, key)).json['templates'] as Template[];
+  const call = (method: string, path: string, body?: unknown, key?: string) =>
+    api(emu.info, key ?? emu.info.keys.pro, method, path, body);
+  const list = async (key?: string): Promise<Template[]> =>
+    (await call('GET', '/templates', undefined, key)).json['templates'] as Template[];
 
   beforeAll(async () => {
     emu = await EmulatorProcess.start();
@@ -25,7 +41,9 @@ describe('emulator: report templates (§2.10, §4.7, §5.5, §7)', () => {
   it('every account sees the same read-only system defaults, tpl_sys_ ids, Spanish names, slots within 0..1', async () => {
     const defaults = (await list()).filter((t) => t.is_default);
     expect(defaults.length).toBeGreaterThanOrEqual(3);
-    expect(defaults.map((t) => t.name)).toEqual(expect.arrayContaining(['Panorámica y cortes transversales', 'Planificación de implante', 'ATM bilateral']));
+    expect(defaults.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['Panorámica y cortes transversales', 'Planificación de implante', 'ATM bilateral']),
+    );
     for (const t of defaults) {
       expect(t.id).toMatch(/^tpl_sys_/);
       expect(t.pages.length).toBeGreaterThan(0);
@@ -46,11 +64,20 @@ describe('emulator: report templates (§2.10, §4.7, §5.5, §7)', () => {
   });
 
   it('creates an own template (201, tpl_ id, is_default false) listed after the system defaults', async () => {
-    const r = await call('POST', '/templates', { name: 'Mi lámina 2×1', description: 'Dos vistas lado a lado', pages: twoUp });
+    const r = await call('POST', '/templates', {
+      name: 'Mi lámina 2×1',
+      description: 'Dos vistas lado a lado',
+      pages: twoUp,
+    });
     expect(r.status).toBe(201);
     const t = r.json as unknown as Template;
     expect(t.id).toMatch(/^tpl_(?!sys_|test_)/);
-    expect(t).toMatchObject({ name: 'Mi lámina 2×1', description: 'Dos vistas lado a lado', is_default: false, pages: twoUp });
+    expect(t).toMatchObject({
+      name: 'Mi lámina 2×1',
+      description: 'Dos vistas lado a lado',
+      is_default: false,
+      pages: twoUp,
+    });
     const all = await list();
     const firstOwn = all.findIndex((x) => !x.is_default);
     expect(all.slice(firstOwn).every((x) => !x.is_default)).toBe(true);
@@ -76,7 +103,17 @@ describe('emulator: report templates (§2.10, §4.7, §5.5, §7)', () => {
       expect(r.json.error?.code).toBe('validation_error');
       expect((r.json.error?.['details'] as Detail[]).map((d) => d.field)).toContain(field);
     }
-    const edge = await call('POST', '/templates', { name: 'Borde exacto', pages: [{ slots: [{ x: 0, y: 0, w: 1, h: 1 }, { x: 0.3, y: 0.3, w: 0.7, h: 0.7 }] }] });
+    const edge = await call('POST', '/templates', {
+      name: 'Borde exacto',
+      pages: [
+        {
+          slots: [
+            { x: 0, y: 0, w: 1, h: 1 },
+            { x: 0.3, y: 0.3, w: 0.7, h: 0.7 },
+          ],
+        },
+      ],
+    });
     expect(edge.status).toBe(201);
   });
 
@@ -111,7 +148,9 @@ describe('emulator: report templates (§2.10, §4.7, §5.5, §7)', () => {
     expect((await call('GET', `/templates/${t.id}`)).json['name']).toBe('Editada');
     const d = await call('DELETE', `/templates/${t.id}`);
     expect(d.json).toEqual({ deleted: true, id: t.id });
-    const actions = ((await call('GET', '/activity?limit=100')).json['activity'] as { action: string; resource_id: string }[])
+    const actions = (
+      (await call('GET', '/activity?limit=100')).json['activity'] as { action: string; resource_id: string }[]
+    )
       .filter((a) => a.resource_id === t.id)
       .map((a) => a.action);
     expect(actions).toEqual(['template.deleted', 'template.updated', 'template.created']);
@@ -133,7 +172,11 @@ describe('emulator: report templates (§2.10, §4.7, §5.5, §7)', () => {
   it('DELETE of an own template is idempotent; unknown ids: GET/PATCH 404, DELETE already_deleted', async () => {
     const t = (await call('POST', '/templates', { name: 'Temporal', pages: twoUp })).json as unknown as Template;
     expect((await call('DELETE', `/templates/${t.id}`)).json).toEqual({ deleted: true, id: t.id });
-    expect((await call('DELETE', `/templates/${t.id}`)).json).toEqual({ deleted: true, id: t.id, already_deleted: true });
+    expect((await call('DELETE', `/templates/${t.id}`)).json).toEqual({
+      deleted: true,
+      id: t.id,
+      already_deleted: true,
+    });
     expect((await call('GET', `/templates/${t.id}`)).status).toBe(404);
     expect((await call('PATCH', `/templates/${t.id}`, { name: 'Otra' })).status).toBe(404);
   });
@@ -141,7 +184,9 @@ describe('emulator: report templates (§2.10, §4.7, §5.5, §7)', () => {
   it('the readonly key lacks templates:read and templates:write (403)', async () => {
     const ro = emu.info.keys.readonly;
     expect((await call('GET', '/templates', undefined, ro)).json.error?.['required_scope']).toBe('templates:read');
-    expect((await call('POST', '/templates', { name: 'X', pages: twoUp }, ro)).json.error?.['required_scope']).toBe('templates:write');
+    expect((await call('POST', '/templates', { name: 'X', pages: twoUp }, ro)).json.error?.['required_scope']).toBe(
+      'templates:write',
+    );
   });
 
   describe('sandbox key', () => {
@@ -160,7 +205,10 @@ describe('emulator: report templates (§2.10, §4.7, §5.5, §7)', () => {
       expect(c.status).toBe(201);
       expect(c.json['id']).toMatch(/^tpl_test_/);
       expect(c.json).toMatchObject({ name: 'Prueba', is_default: false, pages: twoUp, test_mode: true });
-      expect((await call('POST', '/templates', { name: 'Mala', pages: [{ slots: [{ x: 2, y: 0, w: 1, h: 1 }] }] }, sb)).status).toBe(400);
+      expect(
+        (await call('POST', '/templates', { name: 'Mala', pages: [{ slots: [{ x: 2, y: 0, w: 1, h: 1 }] }] }, sb))
+          .status,
+      ).toBe(400);
       expect((await call('GET', `/templates/${c.json['id'] as string}`, undefined, sb)).status).toBe(404);
       const own = before.find((t) => !t.is_default) as Template;
       const p = await call('PATCH', `/templates/${own.id}`, { name: 'Sandbox cambia' }, sb);

@@ -16,9 +16,21 @@ describe('emulator: webhook subscriptions (HTTPS only)', () => {
   const create = (body: unknown, k = key) => api(emu.info, k, 'POST', '/webhooks', body);
 
   it('creates a subscription and shows its whsec_ secret only in the creation answer', async () => {
-    const r = await create({ url: 'https://hooks.clinica.example/scanbridge', events: ['exam.confirmed', 'report.signed'], description: 'PACS bridge' });
+    const r = await create({
+      url: 'https://hooks.clinica.example/scanbridge',
+      events: ['exam.confirmed', 'report.signed'],
+      description: 'PACS bridge',
+    });
     expect(r.status).toBe(201);
-    expect(Object.keys(r.json).sort()).toEqual(['created_at', 'description', 'enabled', 'events', 'id', 'secret', 'url']);
+    expect(Object.keys(r.json).sort()).toEqual([
+      'created_at',
+      'description',
+      'enabled',
+      'events',
+      'id',
+      'secret',
+      'url',
+    ]);
     expect(r.json['id']).toMatch(/^wh_/);
     expect(r.json['secret']).toMatch(/^whsec_[A-Za-z0-9_-]{20,}$/);
     expect(r.json['enabled']).toBe(true);
@@ -43,9 +55,21 @@ describe('emulator: webhook subscriptions (HTTPS only)', () => {
 
   it('refuses http:// URLs and loopback or private HTTPS hosts without --insecure-webhooks', async () => {
     for (const url of [
-      'http://hooks.clinica.example/x', 'http://127.0.0.1:9/x', 'https://127.0.0.1/x', 'https://localhost/x', 'https://api.localhost/x',
-      'https://10.1.2.3/x', 'https://172.20.0.1/x', 'https://192.168.0.10/x', 'https://169.254.169.254/latest', 'https://[::1]/x',
-      'https://[fd00::1]/x', 'https://[::ffff:127.0.0.1]/x', 'https://0.0.0.0/x', 'ftp://hooks.clinica.example/x', 'not a url',
+      'http://hooks.clinica.example/x',
+      'http://127.0.0.1:9/x',
+      'https://127.0.0.1/x',
+      'https://localhost/x',
+      'https://api.localhost/x',
+      'https://10.1.2.3/x',
+      'https://172.20.0.1/x',
+      'https://192.168.0.10/x',
+      'https://169.254.169.254/latest',
+      'https://[::1]/x',
+      'https://[fd00::1]/x',
+      'https://[::ffff:127.0.0.1]/x',
+      'https://0.0.0.0/x',
+      'ftp://hooks.clinica.example/x',
+      'not a url',
       'https://user:pass@hooks.clinica.example/x',
     ]) {
       const r = await create({ url, events: ['exam.created'] });
@@ -71,7 +95,17 @@ describe('emulator: webhook subscriptions (HTTPS only)', () => {
       expect(r.status, JSON.stringify(body).slice(0, 80)).toBe(400);
       expect(r.json.error?.code).toBe('validation_error');
     }
-    const all = ['exam.created', 'exam.confirmed', 'exam.deleted', 'exam.updated', 'exam.shared', 'exam.extra_added', 'report.published', 'report.signed', 'test.ping'];
+    const all = [
+      'exam.created',
+      'exam.confirmed',
+      'exam.deleted',
+      'exam.updated',
+      'exam.shared',
+      'exam.extra_added',
+      'report.published',
+      'report.signed',
+      'test.ping',
+    ];
     const ok = await create({ url, events: [...all, 'exam.created'] });
     expect(ok.status).toBe(201);
     expect(ok.json['events']).toEqual(all);
@@ -79,9 +113,16 @@ describe('emulator: webhook subscriptions (HTTPS only)', () => {
   });
 
   it('PATCH changes only events, description and enabled', async () => {
-    const { json } = await create({ url: 'https://hooks.clinica.example/patch', events: ['exam.created'], description: 'before' });
+    const { json } = await create({
+      url: 'https://hooks.clinica.example/patch',
+      events: ['exam.created'],
+      description: 'before',
+    });
     const id = json['id'] as string;
-    const r = await api(emu.info, key, 'PATCH', `/webhooks/${id}`, { events: ['exam.deleted', 'exam.updated'], enabled: false });
+    const r = await api(emu.info, key, 'PATCH', `/webhooks/${id}`, {
+      events: ['exam.deleted', 'exam.updated'],
+      enabled: false,
+    });
     expect(r.status).toBe(200);
     expect(r.json['events']).toEqual(['exam.deleted', 'exam.updated']);
     expect(r.json['enabled']).toBe(false);
@@ -89,7 +130,10 @@ describe('emulator: webhook subscriptions (HTTPS only)', () => {
     const d = await api(emu.info, key, 'PATCH', `/webhooks/${id}`, { description: 'after', enabled: true });
     expect(d.json['description']).toBe('after');
     expect(d.json['enabled']).toBe(true);
-    expect((await api(emu.info, key, 'GET', `/webhooks/${id}`)).json['events']).toEqual(['exam.deleted', 'exam.updated']);
+    expect((await api(emu.info, key, 'GET', `/webhooks/${id}`)).json['events']).toEqual([
+      'exam.deleted',
+      'exam.updated',
+    ]);
 
     for (const body of [{}, { url: 'https://other.example/x' }, { events: [] }, { enabled: 'yes' }, { secret: 'x' }]) {
       const bad = await api(emu.info, key, 'PATCH', `/webhooks/${id}`, body);
@@ -106,8 +150,11 @@ describe('emulator: webhook subscriptions (HTTPS only)', () => {
     expect(del.status).toBe(200);
     expect(del.json).toEqual({ deleted: true, id });
     for (const [method, path, body] of [
-      ['GET', `/webhooks/${id}`], ['PATCH', `/webhooks/${id}`, { enabled: true }], ['DELETE', `/webhooks/${id}`],
-      ['POST', `/webhooks/${id}/test`], ['GET', `/webhooks/${id}/deliveries`],
+      ['GET', `/webhooks/${id}`],
+      ['PATCH', `/webhooks/${id}`, { enabled: true }],
+      ['DELETE', `/webhooks/${id}`],
+      ['POST', `/webhooks/${id}/test`],
+      ['GET', `/webhooks/${id}/deliveries`],
     ] as const) {
       const r = await api(emu.info, key, method, path, body);
       expect(r.status, `${method} ${path}`).toBe(404);
@@ -129,9 +176,13 @@ describe('emulator: webhook subscriptions (HTTPS only)', () => {
     const id = json['id'] as string;
     const ro = emu.info.keys.readonly;
     for (const [method, path, body] of [
-      ['POST', '/webhooks', { url: 'https://hooks.clinica.example/x', events: ['exam.created'] }], ['GET', '/webhooks'],
-      ['GET', `/webhooks/${id}`], ['PATCH', `/webhooks/${id}`, { enabled: false }], ['DELETE', `/webhooks/${id}`],
-      ['POST', `/webhooks/${id}/test`], ['GET', `/webhooks/${id}/deliveries`],
+      ['POST', '/webhooks', { url: 'https://hooks.clinica.example/x', events: ['exam.created'] }],
+      ['GET', '/webhooks'],
+      ['GET', `/webhooks/${id}`],
+      ['PATCH', `/webhooks/${id}`, { enabled: false }],
+      ['DELETE', `/webhooks/${id}`],
+      ['POST', `/webhooks/${id}/test`],
+      ['GET', `/webhooks/${id}/deliveries`],
     ] as const) {
       const r = await api(emu.info, ro, method, path, body);
       expect(r.status, `${method} ${path}`).toBe(403);
@@ -148,9 +199,14 @@ describe('emulator: webhook subscriptions (HTTPS only)', () => {
     expect((await api(emu.info, emu.info.keys.free, 'DELETE', `/webhooks/${id}`)).status).toBe(404);
     expect((await api(emu.info, emu.info.keys.sandbox, 'GET', `/webhooks/${id}`)).status).toBe(404);
 
-    const sb = await create({ url: 'https://hooks.clinica.example/sandbox', events: ['exam.created'] }, emu.info.keys.sandbox);
+    const sb = await create(
+      { url: 'https://hooks.clinica.example/sandbox', events: ['exam.created'] },
+      emu.info.keys.sandbox,
+    );
     expect(sb.status).toBe(201);
-    const sbList = (await api(emu.info, emu.info.keys.sandbox, 'GET', '/webhooks')).json['webhooks'] as { id: string }[];
+    const sbList = (await api(emu.info, emu.info.keys.sandbox, 'GET', '/webhooks')).json['webhooks'] as {
+      id: string;
+    }[];
     expect(sbList.map((h) => h.id)).toEqual([sb.json['id']]);
     const live = (await api(emu.info, key, 'GET', '/webhooks')).json['webhooks'] as { id: string }[];
     expect(live.some((h) => h.id === sb.json['id'])).toBe(false);

@@ -5,9 +5,18 @@ import { createReadyExam, makePdf } from './reports-fixtures';
 import { WebhookReceiver } from './webhooks-receiver';
 
 type DeliveryItem = {
-  id: string; event_id: string; event_type: string; attempt: number; retry_count: number; status: string;
-  response_status: number | null; response_body: string | null; error: string | null; duration_ms: number;
-  created_at: string; next_retry_at: string | null;
+  id: string;
+  event_id: string;
+  event_type: string;
+  attempt: number;
+  retry_count: number;
+  status: string;
+  response_status: number | null;
+  response_body: string | null;
+  error: string | null;
+  duration_ms: number;
+  created_at: string;
+  next_retry_at: string | null;
 };
 
 /**
@@ -29,9 +38,16 @@ describe('emulator: webhook delivery', () => {
   });
 
   /** A subscription to a fresh receiver path whose secret the receiver knows (unless told otherwise). */
-  async function subscribe(events: string[], opts: { status?: number; knowSecret?: boolean; k?: string } = {}): Promise<{ id: string; path: string; secret: string }> {
+  async function subscribe(
+    events: string[],
+    opts: { status?: number; knowSecret?: boolean; k?: string } = {},
+  ): Promise<{ id: string; path: string; secret: string }> {
     const path = `/hook-${++n}`;
-    const r = await api(emu.info, opts.k ?? key, 'POST', '/webhooks', { url: rx.url(path), events, description: `receiver ${n}` });
+    const r = await api(emu.info, opts.k ?? key, 'POST', '/webhooks', {
+      url: rx.url(path),
+      events,
+      description: `receiver ${n}`,
+    });
     expect(r.status).toBe(201);
     const secret = r.json['secret'] as string;
     if (opts.knowSecret !== false) rx.setSecret(path, secret);
@@ -44,7 +60,10 @@ describe('emulator: webhook delivery', () => {
   const advance = (seconds: number) => emu.control('POST', '/clock', { advance_seconds: seconds });
   const uploadReport = async (examId: string) => {
     const pdf = await makePdf('Informe');
-    const r = await api(emu.info, key, 'POST', `/exams/${examId}/report`, { pdf_base64: pdf.toString('base64'), filename: 'informe.pdf' });
+    const r = await api(emu.info, key, 'POST', `/exams/${examId}/report`, {
+      pdf_base64: pdf.toString('base64'),
+      filename: 'informe.pdf',
+    });
     expect(r.status).toBe(201);
     return pdf;
   };
@@ -58,7 +77,16 @@ describe('emulator: webhook delivery', () => {
     expect(rx.on(hook.path)).toHaveLength(1);
     expect(got?.answered).toBe(204);
     const h = got?.headers ?? {};
-    expect(Object.keys(h).sort()).toEqual(['connection', 'content-length', 'content-type', 'host', 'user-agent', 'x-service-delivery', 'x-service-event', 'x-service-signature']);
+    expect(Object.keys(h).sort()).toEqual([
+      'connection',
+      'content-length',
+      'content-type',
+      'host',
+      'user-agent',
+      'x-service-delivery',
+      'x-service-event',
+      'x-service-signature',
+    ]);
     expect(h['content-type']).toBe('application/json');
     expect(h['user-agent']).toBe('Service-Webhooks/1.0');
     expect(h['x-service-event']).toBe('test.ping');
@@ -72,7 +100,15 @@ describe('emulator: webhook delivery', () => {
 
     const delivery = r.json['delivery'] as DeliveryItem;
     expect(delivery.id).toBe(h['x-service-delivery']);
-    expect(delivery).toMatchObject({ event_type: 'test.ping', attempt: 1, retry_count: 0, status: 'succeeded', response_status: 204, error: null, next_retry_at: null });
+    expect(delivery).toMatchObject({
+      event_type: 'test.ping',
+      attempt: 1,
+      retry_count: 0,
+      status: 'succeeded',
+      response_status: 204,
+      error: null,
+      next_retry_at: null,
+    });
     expect((await deliveries(hook.id))[0]?.id).toBe(delivery.id);
   });
 
@@ -82,7 +118,12 @@ describe('emulator: webhook delivery', () => {
     const r = await api(emu.info, key, 'POST', `/webhooks/${hook.id}/test`);
     expect(r.json['delivered']).toBe(false);
     expect(rx.on(hook.path)[0]?.answered).toBe(401);
-    expect(r.json['delivery']).toMatchObject({ status: 'failed', response_status: 401, response_body: 'bad signature', error: 'HTTP 401' });
+    expect(r.json['delivery']).toMatchObject({
+      status: 'failed',
+      response_status: 401,
+      response_body: 'bad signature',
+      error: 'HTTP 401',
+    });
     expect((await api(emu.info, key, 'GET', `/webhooks/${hook.id}`)).json['consecutive_failures']).toBe(1);
   });
 
@@ -93,7 +134,10 @@ describe('emulator: webhook delivery', () => {
         s.close(() => resolve(p));
       });
     });
-    const r = await api(emu.info, key, 'POST', '/webhooks', { url: `http://127.0.0.1:${port}/closed`, events: ['exam.created'] });
+    const r = await api(emu.info, key, 'POST', '/webhooks', {
+      url: `http://127.0.0.1:${port}/closed`,
+      events: ['exam.created'],
+    });
     const t = await api(emu.info, key, 'POST', `/webhooks/${r.json['id'] as string}/test`);
     expect(t.json['delivered']).toBe(false);
     expect(t.json['delivery']).toMatchObject({ status: 'failed', response_status: null });
@@ -108,8 +152,13 @@ describe('emulator: webhook delivery', () => {
     expect(got?.body.type).toBe('exam.confirmed');
     const exam = (await api(emu.info, key, 'GET', `/exams/${examId}`)).json;
     expect(got?.body.data).toEqual({
-      exam_id: examId, exam_type: 'cbct', patient_name: 'Ana Pérez', patient_id: '11.111.111-1', status: 'ready',
-      share_url: exam['share_url'], viewer_url: exam['viewer_url'],
+      exam_id: examId,
+      exam_type: 'cbct',
+      patient_name: 'Ana Pérez',
+      patient_id: '11.111.111-1',
+      status: 'ready',
+      share_url: exam['share_url'],
+      viewer_url: exam['viewer_url'],
     });
     await new Promise((r) => setTimeout(r, 200));
     // exam.created was emitted too, but this subscription does not list it.
@@ -125,7 +174,11 @@ describe('emulator: webhook delivery', () => {
     const published = got.find((x) => x.body.type === 'report.published');
     const signed = got.find((x) => x.body.type === 'report.signed');
     expect(published?.body.data).toEqual({ exam_id: examId, filename: 'informe.pdf', size_bytes: pdf.length });
-    expect(signed?.body.data).toEqual({ exam_id: examId, signature_id: sign.json['signature_id'], verification_url: sign.json['verification_url'] });
+    expect(signed?.body.data).toEqual({
+      exam_id: examId,
+      signature_id: sign.json['signature_id'],
+      verification_url: sign.json['verification_url'],
+    });
     expect(signed?.headers['x-service-event']).toBe('report.signed');
   });
 
@@ -183,7 +236,9 @@ describe('emulator: webhook delivery', () => {
       const gap = Date.parse(chrono[i + 1]?.created_at ?? '') - Date.parse(chrono[i]?.created_at ?? '');
       expect(gap, `gap before attempt ${i + 2}`).toBeGreaterThanOrEqual(delay * 1000);
       expect(gap).toBeLessThan(delay * 1000 + 3000);
-      expect(Date.parse(chrono[i]?.next_retry_at ?? '')).toBeLessThanOrEqual(Date.parse(chrono[i + 1]?.created_at ?? ''));
+      expect(Date.parse(chrono[i]?.next_retry_at ?? '')).toBeLessThanOrEqual(
+        Date.parse(chrono[i + 1]?.created_at ?? ''),
+      );
     }
     const after = (await api(emu.info, key, 'GET', `/webhooks/${hook.id}`)).json;
     expect(after['consecutive_failures']).toBe(7);
@@ -200,7 +255,10 @@ describe('emulator: webhook delivery', () => {
     await advance(2 * 86400);
     expect(rx.on(hook.path)).toHaveLength(2);
     const log = await deliveries(hook.id);
-    expect(log.map((d) => [d.attempt, d.status])).toEqual([[2, 'succeeded'], [1, 'failed']]);
+    expect(log.map((d) => [d.attempt, d.status])).toEqual([
+      [2, 'succeeded'],
+      [1, 'failed'],
+    ]);
     expect((await api(emu.info, key, 'GET', `/webhooks/${hook.id}`)).json['consecutive_failures']).toBe(0);
   });
 
@@ -222,7 +280,9 @@ describe('emulator: webhook delivery', () => {
 
     const notes = (await api(emu.info, key, 'GET', '/notifications')).json['notifications'] as { type: string }[];
     expect(notes.some((x) => x.type === 'webhook_disabled')).toBe(true);
-    const act = (await api(emu.info, key, 'GET', '/activity?action=webhook.disabled')).json['activity'] as { resource_id: string }[];
+    const act = (await api(emu.info, key, 'GET', '/activity?action=webhook.disabled')).json['activity'] as {
+      resource_id: string;
+    }[];
     expect(act.map((a) => a.resource_id)).toContain(hook.id);
 
     // Disabled: events are no longer delivered.

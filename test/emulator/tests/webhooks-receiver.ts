@@ -24,7 +24,10 @@ export class WebhookReceiver {
   readonly delays = new Map<string, number>();
   private waiters: (() => void)[] = [];
 
-  private constructor(private readonly server: Server, readonly origin: string) {}
+  private constructor(
+    private readonly server: Server,
+    readonly origin: string,
+  ) {}
 
   static async start(): Promise<WebhookReceiver> {
     const holder: { self?: WebhookReceiver } = {};
@@ -89,7 +92,11 @@ export class WebhookReceiver {
   private answer(path: string, headers: IncomingHttpHeaders, raw: Buffer): number {
     const secret = this.secrets.get(path);
     const given = Buffer.from(String(headers['x-service-signature'] ?? ''));
-    const expected = Buffer.from(`sha256=${createHmac('sha256', secret ?? '').update(raw).digest('base64')}`);
+    const expected = Buffer.from(
+      `sha256=${createHmac('sha256', secret ?? '')
+        .update(raw)
+        .digest('base64')}`,
+    );
     const valid = secret !== undefined && given.length === expected.length && timingSafeEqual(given, expected);
     const status = valid ? (this.statuses.get(path) ?? 204) : 401;
     let body: Received['body'];

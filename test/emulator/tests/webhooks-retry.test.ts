@@ -14,7 +14,10 @@ describe('emulator: webhook retries in scaled time', () => {
   let dataDir: string;
 
   beforeAll(async () => {
-    [emu, rx] = await Promise.all([EmulatorProcess.start({ insecureWebhooks: true, timeScale: 0.001 }), WebhookReceiver.start()]);
+    [emu, rx] = await Promise.all([
+      EmulatorProcess.start({ insecureWebhooks: true, timeScale: 0.001 }),
+      WebhookReceiver.start(),
+    ]);
     dataDir = emu.dataDir;
   });
   afterAll(async () => {
@@ -24,7 +27,10 @@ describe('emulator: webhook retries in scaled time', () => {
 
   it('does not scale the 10 s answer time-out: a receiver answering after 300 ms still succeeds', async () => {
     const path = '/slow-but-fine';
-    const sub = await api(emu.info, emu.info.keys.pro, 'POST', '/webhooks', { url: rx.url(path), events: ['exam.created'] });
+    const sub = await api(emu.info, emu.info.keys.pro, 'POST', '/webhooks', {
+      url: rx.url(path),
+      events: ['exam.created'],
+    });
     rx.setSecret(path, sub.json['secret'] as string);
     rx.setDelay(path, 300);
     const r = await api(emu.info, emu.info.keys.pro, 'POST', `/webhooks/${sub.json['id'] as string}/test`);
@@ -59,7 +65,12 @@ describe('emulator: webhook retries in scaled time', () => {
     await emu.stop('SIGKILL');
     expect(rx.on(path)).toHaveLength(4);
     rx.setStatus(path, 204);
-    emu = await EmulatorProcess.start({ insecureWebhooks: true, timeScale: 0.001, dataDir, port: Number(new URL(emu.info.base_url).port) });
+    emu = await EmulatorProcess.start({
+      insecureWebhooks: true,
+      timeScale: 0.001,
+      dataDir,
+      port: Number(new URL(emu.info.base_url).port),
+    });
 
     const all = await rx.waitFor(path, 5, 8000);
     const fifth = all[4];
@@ -67,8 +78,17 @@ describe('emulator: webhook retries in scaled time', () => {
     expect(fifth?.body.id).toBe(all[0]?.body.id);
     expect((fifth?.at ?? 0) - (all[0]?.at ?? 0)).toBeGreaterThanOrEqual(750 + 3600 - 20);
     await new Promise((r) => setTimeout(r, 200));
-    const log = (await api(emu.info, key, 'GET', `/webhooks/${hookId}/deliveries`)).json['deliveries'] as { attempt: number; status: string }[];
-    expect(log.map((d) => [d.attempt, d.status])).toEqual([[5, 'succeeded'], [4, 'failed'], [3, 'failed'], [2, 'failed'], [1, 'failed']]);
+    const log = (await api(emu.info, key, 'GET', `/webhooks/${hookId}/deliveries`)).json['deliveries'] as {
+      attempt: number;
+      status: string;
+    }[];
+    expect(log.map((d) => [d.attempt, d.status])).toEqual([
+      [5, 'succeeded'],
+      [4, 'failed'],
+      [3, 'failed'],
+      [2, 'failed'],
+      [1, 'failed'],
+    ]);
     expect(rx.on(path)).toHaveLength(5);
   });
 });

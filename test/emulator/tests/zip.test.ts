@@ -1,4 +1,13 @@
-import { createReadStream, createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -80,18 +89,37 @@ describe('emulator: ZIP upload mode and process-zip', () => {
     const a = bytesFor('CT/0001.dcm', 5000);
     const b = bytesFor('CT/0002.dcm', 7000);
     const c = bytesFor('notes.txt', 10);
-    await buildZip(path, [{ dir: 'CT' }, { name: 'CT/0001.dcm', data: a }, { name: 'CT/0002.dcm', data: b, compress: false }, { name: 'notes.txt', data: c }]);
+    await buildZip(path, [
+      { dir: 'CT' },
+      { name: 'CT/0001.dcm', data: a },
+      { name: 'CT/0002.dcm', data: b, compress: false },
+      { name: 'notes.txt', data: c },
+    ]);
     const e = await stage(path);
     expect((await api(emu.info, pro, 'POST', `/exams/${e.id}/confirm`)).status).toBe(409);
     const r = await processZip(e.id);
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ id: e.id, status: 'ready', files_stored: 3, file_count: 3, storage: { bytes: 12010 } });
+    expect(r.json).toMatchObject({
+      id: e.id,
+      status: 'ready',
+      files_stored: 3,
+      file_count: 3,
+      storage: { bytes: 12010 },
+    });
     const again = await processZip(e.id);
     expect(again.status).toBe(200);
     expect(again.json).toMatchObject({ status: 'ready', files_stored: 3 });
     const events = await activityOf(emu.info, pro, 'exam.confirmed', e.id);
     expect(events).toHaveLength(1);
-    expect(Object.keys(events[0]?.data ?? {}).sort()).toEqual(['exam_id', 'exam_type', 'patient_id', 'patient_name', 'share_url', 'status', 'viewer_url']);
+    expect(Object.keys(events[0]?.data ?? {}).sort()).toEqual([
+      'exam_id',
+      'exam_type',
+      'patient_id',
+      'patient_name',
+      'share_url',
+      'status',
+      'viewer_url',
+    ]);
     // The staged archive is not kept once unpacked.
     const staged = join(emu.dataDir, 'objects', e.id, 'upload.zip');
     for (let i = 0; i < 50 && existsSync(staged); i++) await new Promise((res) => setTimeout(res, 20));
@@ -100,7 +128,10 @@ describe('emulator: ZIP upload mode and process-zip', () => {
 
   it('two process-zip calls at once unpack once and both answer 200', async () => {
     const path = join(scratch, 'twice.zip');
-    await buildZip(path, Array.from({ length: 40 }, (_, i) => ({ name: `s/${i}.dcm`, data: bytesFor(`s/${i}`, 2000) })));
+    await buildZip(
+      path,
+      Array.from({ length: 40 }, (_, i) => ({ name: `s/${i}.dcm`, data: bytesFor(`s/${i}`, 2000) })),
+    );
     const e = await stage(path);
     const [r1, r2] = await Promise.all([processZip(e.id), processZip(e.id)]);
     expect([r1.status, r2.status]).toEqual([200, 200]);
@@ -133,7 +164,10 @@ describe('emulator: ZIP upload mode and process-zip', () => {
 
   it('an entry escaping the exam (../) → 400 validation_error and nothing stored', async () => {
     const path = join(scratch, 'traversal.zip');
-    await buildZip(path, [{ name: 'ok/1.dcm', data: bytesFor('1', 100) }, { name: 'xx/evil.dcm', data: bytesFor('evil', 100) }]);
+    await buildZip(path, [
+      { name: 'ok/1.dcm', data: bytesFor('1', 100) },
+      { name: 'xx/evil.dcm', data: bytesFor('evil', 100) },
+    ]);
     const buf = readFileSync(path);
     let at = buf.indexOf('xx/evil.dcm');
     while (at >= 0) {
@@ -146,19 +180,36 @@ describe('emulator: ZIP upload mode and process-zip', () => {
     expect(r.status).toBe(400);
     expect(r.json.error?.code).toBe('validation_error');
     expect(JSON.stringify(r.json.error)).toMatch(/\.\./);
-    expect((await api(emu.info, pro, 'GET', `/exams/${e.id}`)).json).toMatchObject({ status: 'uploading', file_count: 0 });
+    expect((await api(emu.info, pro, 'GET', `/exams/${e.id}`)).json).toMatchObject({
+      status: 'uploading',
+      file_count: 0,
+    });
   });
 
   it('5000 file entries are unpacked; 5001 → 400 limit_exceeded', async () => {
     const ok = join(scratch, '5000.zip');
-    await buildZip(ok, Array.from({ length: 5000 }, (_, i) => ({ name: `s/${i}.dcm`, data: Buffer.from(`slice ${i}`), compress: false })));
+    await buildZip(
+      ok,
+      Array.from({ length: 5000 }, (_, i) => ({
+        name: `s/${i}.dcm`,
+        data: Buffer.from(`slice ${i}`),
+        compress: false,
+      })),
+    );
     const e = await stage(ok);
     const r = await processZip(e.id);
     expect(r.status).toBe(200);
     expect(r.json['files_stored']).toBe(5000);
 
     const over = join(scratch, '5001.zip');
-    await buildZip(over, [{ dir: 's' }, ...Array.from({ length: 5001 }, (_, i) => ({ name: `s/${i}.dcm`, data: Buffer.from(`slice ${i}`), compress: false }))]);
+    await buildZip(over, [
+      { dir: 's' },
+      ...Array.from({ length: 5001 }, (_, i) => ({
+        name: `s/${i}.dcm`,
+        data: Buffer.from(`slice ${i}`),
+        compress: false,
+      })),
+    ]);
     const e2 = await stage(over);
     const r2 = await processZip(e2.id);
     expect(r2.status).toBe(400);
@@ -167,7 +218,14 @@ describe('emulator: ZIP upload mode and process-zip', () => {
 
   it('process-zip gives up past its time-out with 504 processing_timeout, stores nothing, and works once the time allows', async () => {
     const path = join(scratch, 'slow.zip');
-    await buildZip(path, Array.from({ length: 2000 }, (_, i) => ({ name: `t/${i}.dcm`, data: Buffer.from(`slice ${i}`), compress: false })));
+    await buildZip(
+      path,
+      Array.from({ length: 2000 }, (_, i) => ({
+        name: `t/${i}.dcm`,
+        data: Buffer.from(`slice ${i}`),
+        compress: false,
+      })),
+    );
     const e = await stage(path, 'Slow ZIP');
     await emu.control('POST', '/limits', { process_zip_timeout_seconds: 0.001 });
     try {
@@ -200,7 +258,10 @@ describe('emulator: ZIP upload mode and process-zip', () => {
 
   it('an entry inflating beyond its declared size → 400 zip_bomb, nothing stored', async () => {
     const path = join(scratch, 'liar.zip');
-    await buildZip(path, [{ name: 'a.dcm', data: bytesFor('a', 1000) }, { name: 'big.dcm', data: Buffer.alloc(1024 * 1024) }]);
+    await buildZip(path, [
+      { name: 'a.dcm', data: bytesFor('a', 1000) },
+      { name: 'big.dcm', data: Buffer.alloc(1024 * 1024) },
+    ]);
     // Claim 1000 bytes for the 1 MiB entry (uncompressed size lives at +24 of each header).
     patchCentralDirectory(path, (buf, h) => {
       if (buf.readUInt32LE(h + 24) === 1024 * 1024) buf.writeUInt32LE(1000, h + 24);
@@ -209,12 +270,18 @@ describe('emulator: ZIP upload mode and process-zip', () => {
     const r = await processZip(e.id);
     expect(r.status).toBe(400);
     expect(r.json.error?.['details']).toContainEqual(expect.objectContaining({ code: 'zip_bomb' }));
-    expect((await api(emu.info, pro, 'GET', `/exams/${e.id}`)).json).toMatchObject({ status: 'uploading', file_count: 0 });
+    expect((await api(emu.info, pro, 'GET', `/exams/${e.id}`)).json).toMatchObject({
+      status: 'uploading',
+      file_count: 0,
+    });
   });
 
   it('more than 5 GiB expanded → 400 limit_exceeded before anything is inflated', async () => {
     const path = join(scratch, 'huge.zip');
-    await buildZip(path, [{ name: 'a.dcm', data: Buffer.alloc(4096) }, { name: 'b.dcm', data: Buffer.alloc(4096) }]);
+    await buildZip(path, [
+      { name: 'a.dcm', data: Buffer.alloc(4096) },
+      { name: 'b.dcm', data: Buffer.alloc(4096) },
+    ]);
     patchCentralDirectory(path, (buf, h) => buf.writeUInt32LE(3 * 1024 ** 3, h + 24));
     const e = await stage(path);
     const r = await processZip(e.id);

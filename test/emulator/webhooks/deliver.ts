@@ -33,12 +33,16 @@ export async function postDelivery(url: string, headers: Record<string, string>,
     const target = new URL(url);
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     const res = await new Promise<IncomingMessage>((resolve, reject) => {
-      const req = send(target, {
-        method: 'POST',
-        headers: { ...headers, 'Content-Length': String(body.length) },
-        signal: controller.signal,
-        agent: false,
-      }, resolve);
+      const req = send(
+        target,
+        {
+          method: 'POST',
+          headers: { ...headers, 'Content-Length': String(body.length) },
+          signal: controller.signal,
+          agent: false,
+        },
+        resolve,
+      );
       req.on('error', reject);
       req.end(body);
     });

@@ -32,7 +32,13 @@ export class WebhookDispatcher {
       (h) => h.account_id === accountId && !h.sandbox && h.enabled && h.events.includes(event.type),
     );
     for (const hook of hooks) {
-      const pending: PendingDelivery = { webhook_id: hook.id, event, attempt: 1, due: this.app.clock.now(), armed_offset: this.app.clock.offsetMs };
+      const pending: PendingDelivery = {
+        webhook_id: hook.id,
+        event,
+        attempt: 1,
+        due: this.app.clock.now(),
+        armed_offset: this.app.clock.offsetMs,
+      };
       // Recorded before the first attempt, so an emulator killed mid-delivery still owes it after a restart.
       this.app.store.state.pending_deliveries.push(pending);
       void this.run(pending).catch((err: unknown) => this.report(err));
@@ -47,7 +53,13 @@ export class WebhookDispatcher {
       created_at: this.app.clock.nowIso(),
       data: { webhook_id: hook.id, message: 'Test delivery from the webhooks settings' },
     };
-    const pending: PendingDelivery = { webhook_id: hook.id, event, attempt: 1, due: this.app.clock.now(), armed_offset: this.app.clock.offsetMs };
+    const pending: PendingDelivery = {
+      webhook_id: hook.id,
+      event,
+      attempt: 1,
+      due: this.app.clock.now(),
+      armed_offset: this.app.clock.offsetMs,
+    };
     this.app.store.state.pending_deliveries.push(pending);
     const delivery = await this.attempt(hook, event, 1, pending);
     this.app.store.save();
@@ -82,17 +94,28 @@ export class WebhookDispatcher {
    * One HTTP attempt and its bookkeeping: the log entry, the failure streak, the automatic disable
    * and the next retry.
    */
-  private async attempt(hook: Webhook, event: ServiceEvent, attempt: number, pending: PendingDelivery): Promise<Delivery> {
-    const body = Buffer.from(JSON.stringify({ id: event.id, type: event.type, created_at: event.created_at, data: event.data }));
+  private async attempt(
+    hook: Webhook,
+    event: ServiceEvent,
+    attempt: number,
+    pending: PendingDelivery,
+  ): Promise<Delivery> {
+    const body = Buffer.from(
+      JSON.stringify({ id: event.id, type: event.type, created_at: event.created_at, data: event.data }),
+    );
     const deliveryId = newId('dlv_');
     const createdAt = this.app.clock.nowIso();
-    const result = await postDelivery(hook.url, {
-      'Content-Type': 'application/json',
-      'User-Agent': 'Service-Webhooks/1.0',
-      'X-Service-Event': event.type,
-      'X-Service-Delivery': deliveryId,
-      'X-Service-Signature': signBody(hook.secret, body),
-    }, body);
+    const result = await postDelivery(
+      hook.url,
+      {
+        'Content-Type': 'application/json',
+        'User-Agent': 'Service-Webhooks/1.0',
+        'X-Service-Event': event.type,
+        'X-Service-Delivery': deliveryId,
+        'X-Service-Signature': signBody(hook.secret, body),
+      },
+      body,
+    );
 
     const s = this.app.store.state;
     s.pending_deliveries = s.pending_deliveries.filter((x) => x !== pending);
@@ -109,7 +132,11 @@ export class WebhookDispatcher {
       const frame = pending.armed_offset ?? this.app.clock.offsetMs;
       const base = Math.max(pending.due, this.app.clock.now() - (this.app.clock.offsetMs - frame));
       const next: PendingDelivery = {
-        webhook_id: hook.id, event, attempt: attempt + 1, due: base + this.app.clock.scaled(delay), armed_offset: frame,
+        webhook_id: hook.id,
+        event,
+        attempt: attempt + 1,
+        due: base + this.app.clock.scaled(delay),
+        armed_offset: frame,
       };
       s.pending_deliveries.push(next);
       this.arm(next);
@@ -145,12 +172,23 @@ export class WebhookDispatcher {
       hook.disabled_reason = `disabled automatically after ${DISABLE_AFTER_FAILURES} consecutive delivery failures`;
       hook.updated_at = this.app.clock.nowIso();
       const { events } = this.app;
-      events.notify(hook.account_id, {
-        type: 'webhook_disabled',
-        title: 'Webhook disabled',
-        body: `The webhook to ${hook.url} was disabled after ${DISABLE_AFTER_FAILURES} consecutive delivery failures.`,
-      }, hook.sandbox);
-      events.activity(hook.account_id, 'webhook.disabled', 'webhook', hook.id, { reason: 'consecutive_failures', failures: hook.consecutive_failures }, hook.sandbox);
+      events.notify(
+        hook.account_id,
+        {
+          type: 'webhook_disabled',
+          title: 'Webhook disabled',
+          body: `The webhook to ${hook.url} was disabled after ${DISABLE_AFTER_FAILURES} consecutive delivery failures.`,
+        },
+        hook.sandbox,
+      );
+      events.activity(
+        hook.account_id,
+        'webhook.disabled',
+        'webhook',
+        hook.id,
+        { reason: 'consecutive_failures', failures: hook.consecutive_failures },
+        hook.sandbox,
+      );
     }
   }
 
@@ -166,6 +204,8 @@ export class WebhookDispatcher {
   }
 
   private report(err: unknown): void {
-    process.stderr.write(`emulator: webhook delivery failed unexpectedly: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(
+      `emulator: webhook delivery failed unexpectedly: ${err instanceof Error ? err.message : String(err)}\n`,
+    );
   }
 }

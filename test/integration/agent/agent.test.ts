@@ -64,23 +64,51 @@ describe('agent', () => {
 
     const before = await h.call('keys:status', {});
     expect(before).toMatchObject({ keychain: { available: true }, live: { present: false }, active: null });
-    await expect(h.call('keys:verify', { key: 'cbct_live_not_a_real_key_0000' })).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(h.call('keys:verify', { key: 'cbct_live_not_a_real_key_0000' })).rejects.toMatchObject({
+      code: 'unauthorized',
+    });
     expect(await store.get('live')).toBeNull();
 
     const saved = await h.call('keys:save', { key: keys.pro });
     expect(saved.account).toMatchObject({ plan: 'pro', sandbox: false });
-    expect(saved.status).toMatchObject({ active: 'live', live: { present: true, hint: keys.pro.slice(-4), session_only: false }, sandbox: { present: false } });
+    expect(saved.status).toMatchObject({
+      active: 'live',
+      live: { present: true, hint: keys.pro.slice(-4), session_only: false },
+      sandbox: { present: false },
+    });
     expect(await store.get('live')).toBe(keys.pro);
     expect(h.events.some((e) => e.name === 'keys:changed')).toBe(true);
 
     // A slow link, so the upload lasts long enough to show batched progress.
     await h.call('settings:update', { upload: { bandwidth_limit: 800_000, mode: 'files' } });
-    const settings = await h.call('folders:add', { path: watched, exam_type: 'from_dicom', mode: 'review', settle_seconds: 1, polling: false });
+    const settings = await h.call('folders:add', {
+      path: watched,
+      exam_type: 'from_dicom',
+      mode: 'review',
+      settle_seconds: 1,
+      polling: false,
+    });
     expect(settings.watch_folders).toHaveLength(1);
-    await expect(h.call('folders:add', { path: watched, exam_type: 'cbct', mode: 'auto', settle_seconds: 1, polling: false })).rejects.toMatchObject({ code: 'folder_exists' });
-    await expect(h.call('folders:add', { path: join(ctx.scratch, 'missing'), exam_type: 'cbct', mode: 'auto', settle_seconds: 1, polling: false })).rejects.toMatchObject({ code: 'folder_not_found' });
+    await expect(
+      h.call('folders:add', { path: watched, exam_type: 'cbct', mode: 'auto', settle_seconds: 1, polling: false }),
+    ).rejects.toMatchObject({ code: 'folder_exists' });
+    await expect(
+      h.call('folders:add', {
+        path: join(ctx.scratch, 'missing'),
+        exam_type: 'cbct',
+        mode: 'auto',
+        settle_seconds: 1,
+        polling: false,
+      }),
+    ).rejects.toMatchObject({ code: 'folder_not_found' });
 
-    const exp = await writeCbctExport(join(watched, 'EXPORT_001'), { patientName: 'MUÑOZ^JUAN CARLOS', volumeSlices: 40, scoutSlices: 3, rows: 128, cols: 128 });
+    const exp = await writeCbctExport(join(watched, 'EXPORT_001'), {
+      patientName: 'MUÑOZ^JUAN CARLOS',
+      volumeSlices: 40,
+      scoutSlices: 3,
+      rows: 128,
+      cols: 128,
+    });
     const item = await waitFor(async () => (await h.call('inbox:list', {}))[0], 'the export in the inbox');
     expect(item).toMatchObject({
       study_uid: exp.studyUid,
@@ -88,27 +116,78 @@ describe('agent', () => {
       modality: 'CT',
       study_date: '2026-03-02',
       files: 43,
-      fields: { name: 'CBCT JUAN CARLOS MUÑOZ 2026-03-02', patient_name: 'JUAN CARLOS MUÑOZ', patient_id: '12345678Z', birth_date: '1980-01-31', exam_type: 'cbct', reason: '', expiration_days: null },
+      fields: {
+        name: 'CBCT JUAN CARLOS MUÑOZ 2026-03-02',
+        patient_name: 'JUAN CARLOS MUÑOZ',
+        patient_id: '12345678Z',
+        birth_date: '1980-01-31',
+        exam_type: 'cbct',
+        reason: '',
+        expiration_days: null,
+      },
     });
-    expect(item.series.map((s) => [s.description, s.files, s.excluded])).toEqual([['Volumen', 40, false], ['Scout', 3, false]]);
+    expect(item.series.map((s) => [s.description, s.files, s.excluded])).toEqual([
+      ['Volumen', 40, false],
+      ['Scout', 3, false],
+    ]);
     expect(item.warnings).not.toContain('missing_patient_name');
-    const pushed = await waitFor(() => h.events.find((e) => e.name === 'inbox:changed')?.payload as InboxItem[] | undefined, 'inbox:changed');
+    const pushed = await waitFor(
+      () => h.events.find((e) => e.name === 'inbox:changed')?.payload as InboxItem[] | undefined,
+      'inbox:changed',
+    );
     expect(pushed[0]?.fields.patient_name).toBe('JUAN CARLOS MUÑOZ');
 
-    await expect(h.call('inbox:update', { id: item.id, fields: { birth_date: '31/01/1980' } } as never)).rejects.toMatchObject({ code: 'invalid_args' });
+    await expect(
+      h.call('inbox:update', { id: item.id, fields: { birth_date: '31/01/1980' } } as never),
+    ).rejects.toMatchObject({ code: 'invalid_args' });
     const scout = exp.series[1]?.seriesUid ?? '';
-    const edited = await h.call('inbox:update', { id: item.id, fields: { name: 'Tomografía Peña — Muñoz', reason: 'Implante 3.6' }, excluded_series: [scout] });
-    expect(edited.fields).toMatchObject({ name: 'Tomografía Peña — Muñoz', reason: 'Implante 3.6', patient_name: 'JUAN CARLOS MUÑOZ' });
+    const edited = await h.call('inbox:update', {
+      id: item.id,
+      fields: { name: 'Tomografía Peña — Muñoz', reason: 'Implante 3.6' },
+      excluded_series: [scout],
+    });
+    expect(edited.fields).toMatchObject({
+      name: 'Tomografía Peña — Muñoz',
+      reason: 'Implante 3.6',
+      patient_name: 'JUAN CARLOS MUÑOZ',
+    });
     expect(edited.series.find((s) => s.series_uid === scout)?.excluded).toBe(true);
 
     const started = Date.now();
     const { job_id } = await h.call('inbox:upload', { id: item.id });
-    const done = await waitFor(async () => (await h.call('uploads:list', {})).find((j) => j.id === job_id && j.phase === 'ready' && j.viewer_url !== null), 'the upload to be ready', 40_000);
-    expect(done).toMatchObject({ inbox_id: item.id, name: 'Tomografía Peña — Muñoz', patient_name: 'JUAN CARLOS MUÑOZ', exam_type: 'cbct', files_total: 40, files_done: 40, error: null });
+    const done = await waitFor(
+      async () =>
+        (await h.call('uploads:list', {})).find((j) => j.id === job_id && j.phase === 'ready' && j.viewer_url !== null),
+      'the upload to be ready',
+      40_000,
+    );
+    expect(done).toMatchObject({
+      inbox_id: item.id,
+      name: 'Tomografía Peña — Muñoz',
+      patient_name: 'JUAN CARLOS MUÑOZ',
+      exam_type: 'cbct',
+      files_total: 40,
+      files_done: 40,
+      error: null,
+    });
     const exam = await api(ctx.emulator.info, keys.pro, 'GET', `/exams/${done.exam_id}`);
-    expect(exam.json).toMatchObject({ name: 'Tomografía Peña — Muñoz', patient_name: 'JUAN CARLOS MUÑOZ', patient_id: '12345678Z', birth_date: '1980-01-31', reason: 'Implante 3.6', status: 'ready', file_count: 40 });
-    await waitFor(async () => ((await h.call('inbox:list', {}))[0]?.status === 'uploaded' ? true : undefined), 'the inbox item to show uploaded');
-    await waitFor(() => (h.notices.some((n) => n.kind === 'exam_ready' && n.job_id === job_id) ? true : undefined), 'the exam-ready notice');
+    expect(exam.json).toMatchObject({
+      name: 'Tomografía Peña — Muñoz',
+      patient_name: 'JUAN CARLOS MUÑOZ',
+      patient_id: '12345678Z',
+      birth_date: '1980-01-31',
+      reason: 'Implante 3.6',
+      status: 'ready',
+      file_count: 40,
+    });
+    await waitFor(
+      async () => ((await h.call('inbox:list', {}))[0]?.status === 'uploaded' ? true : undefined),
+      'the inbox item to show uploaded',
+    );
+    await waitFor(
+      () => (h.notices.some((n) => n.kind === 'exam_ready' && n.job_id === job_id) ? true : undefined),
+      'the exam-ready notice',
+    );
 
     // Progress reached the window batched: at most ~4 pushes a second, the last one saying ready.
     await sleep(400);
@@ -139,7 +218,10 @@ describe('agent', () => {
       expect(await again.call('keys:status', {})).toMatchObject({ active: 'live', live: { present: true } });
       const [kept] = await again.call('inbox:list', {});
       expect(kept).toMatchObject({ id: item.id, status: 'uploaded', fields: { name: 'Tomografía Peña — Muñoz' } });
-      expect((await again.call('uploads:list', {})).find((j) => j.id === job_id)).toMatchObject({ phase: 'ready', exam_id: done.exam_id });
+      expect((await again.call('uploads:list', {})).find((j) => j.id === job_id)).toMatchObject({
+        phase: 'ready',
+        exam_id: done.exam_id,
+      });
       expect((await again.call('uploads:clear-finished', {})).removed).toBe(1);
       expect(await again.call('uploads:list', {})).toEqual([]);
     } finally {
@@ -158,15 +240,47 @@ describe('agent', () => {
       expect(saved.account.sandbox).toBe(true);
       expect((await h.call('account:get', {})).sandbox).toBe(true);
       await h.call('settings:update', { exam_name_template: '{patient} · {type}', default_expiration_days: 30 });
-      await h.call('folders:add', { path: watched, exam_type: 'radiografia', mode: 'auto', settle_seconds: 1, polling: false });
-      await writeRadiograph(join(watched, 'PANO_0001', 'PX000001.dcm'), { modality: 'PX', patientName: 'PÉREZ^MARÍA JOSÉ', patientId: '9876543-2', birthDate: '19751224', studyDate: '20260310', charset: 'latin1' });
+      await h.call('folders:add', {
+        path: watched,
+        exam_type: 'radiografia',
+        mode: 'auto',
+        settle_seconds: 1,
+        polling: false,
+      });
+      await writeRadiograph(join(watched, 'PANO_0001', 'PX000001.dcm'), {
+        modality: 'PX',
+        patientName: 'PÉREZ^MARÍA JOSÉ',
+        patientId: '9876543-2',
+        birthDate: '19751224',
+        studyDate: '20260310',
+        charset: 'latin1',
+      });
 
-      const job = await waitFor(async () => (await h.call('uploads:list', {})).find((j) => j.phase === 'ready' && j.viewer_url !== null), 'the automatic upload', 40_000);
-      expect(job).toMatchObject({ name: 'MARÍA JOSÉ PÉREZ · Radiografía', patient_name: 'MARÍA JOSÉ PÉREZ', exam_type: 'radiografia', files_total: 1 });
+      const job = await waitFor(
+        async () => (await h.call('uploads:list', {})).find((j) => j.phase === 'ready' && j.viewer_url !== null),
+        'the automatic upload',
+        40_000,
+      );
+      expect(job).toMatchObject({
+        name: 'MARÍA JOSÉ PÉREZ · Radiografía',
+        patient_name: 'MARÍA JOSÉ PÉREZ',
+        exam_type: 'radiografia',
+        files_total: 1,
+      });
       const exam = await api(ctx.emulator.info, ctx.emulator.info.keys.sandbox, 'GET', `/exams/${job.exam_id}`);
-      expect(exam.json).toMatchObject({ name: 'MARÍA JOSÉ PÉREZ · Radiografía', exam_type: 'radiografia', expiration_days: 30 });
-      const item = await waitFor(async () => (await h.call('inbox:list', {})).find((i) => i.status === 'uploaded'), 'the inbox item');
-      expect(item).toMatchObject({ job_id: job.id, fields: { patient_name: 'MARÍA JOSÉ PÉREZ', birth_date: '1975-12-24' } });
+      expect(exam.json).toMatchObject({
+        name: 'MARÍA JOSÉ PÉREZ · Radiografía',
+        exam_type: 'radiografia',
+        expiration_days: 30,
+      });
+      const item = await waitFor(
+        async () => (await h.call('inbox:list', {})).find((i) => i.status === 'uploaded'),
+        'the inbox item',
+      );
+      expect(item).toMatchObject({
+        job_id: job.id,
+        fields: { patient_name: 'MARÍA JOSÉ PÉREZ', birth_date: '1975-12-24' },
+      });
       expect(h.notices.map((n) => n.kind)).toContain('exam_ready');
     } finally {
       await h.agent.stop();
@@ -179,8 +293,19 @@ describe('agent', () => {
     await mkdir(watched, { recursive: true });
     const store = new MemorySecretStore();
     let h = await harness(dirs, store);
-    await h.call('folders:add', { path: watched, exam_type: 'from_dicom', mode: 'review', settle_seconds: 1, polling: false });
-    const first = await writeRadiograph(join(watched, 'PANO_A', 'PX1.dcm'), { modality: 'PX', patientName: 'ROJAS^ÑUSTA', studyDate: '20260301', charset: 'latin1' });
+    await h.call('folders:add', {
+      path: watched,
+      exam_type: 'from_dicom',
+      mode: 'review',
+      settle_seconds: 1,
+      polling: false,
+    });
+    const first = await writeRadiograph(join(watched, 'PANO_A', 'PX1.dcm'), {
+      modality: 'PX',
+      patientName: 'ROJAS^ÑUSTA',
+      studyDate: '20260301',
+      charset: 'latin1',
+    });
     const item = await waitFor(async () => (await h.call('inbox:list', {}))[0], 'the first study');
     expect((await h.call('inbox:dismiss', { id: item.id })).ok).toBe(true);
     expect(await h.call('inbox:list', {})).toEqual([]);
@@ -188,13 +313,32 @@ describe('agent', () => {
 
     h = await harness(dirs, store);
     try {
-      await writeRadiograph(join(watched, 'PANO_B', 'PX1.dcm'), { modality: 'PX', patientName: 'SOTO^INÉS', studyDate: '20260301', charset: 'latin1' });
-      await waitFor(async () => (await h.call('inbox:list', {})).find((i) => i.fields.patient_name === 'INÉS SOTO'), 'the second study');
+      await writeRadiograph(join(watched, 'PANO_B', 'PX1.dcm'), {
+        modality: 'PX',
+        patientName: 'SOTO^INÉS',
+        studyDate: '20260301',
+        charset: 'latin1',
+      });
+      await waitFor(
+        async () => (await h.call('inbox:list', {})).find((i) => i.fields.patient_name === 'INÉS SOTO'),
+        'the second study',
+      );
       await sleep(1500);
       expect((await h.call('inbox:list', {})).map((i) => i.fields.patient_name)).toEqual(['INÉS SOTO']);
       // More files for the dismissed study: it comes back for review.
-      await writeRadiograph(join(watched, 'PANO_A', 'PX2.dcm'), { modality: 'PX', patientName: 'ROJAS^ÑUSTA', studyDate: '20260301', charset: 'latin1', studyUid: first.studyUid, seriesUid: first.seriesUid, instanceNumber: 2 });
-      const back = await waitFor(async () => (await h.call('inbox:list', {})).find((i) => i.id === item.id), 'the changed study to come back');
+      await writeRadiograph(join(watched, 'PANO_A', 'PX2.dcm'), {
+        modality: 'PX',
+        patientName: 'ROJAS^ÑUSTA',
+        studyDate: '20260301',
+        charset: 'latin1',
+        studyUid: first.studyUid,
+        seriesUid: first.seriesUid,
+        instanceNumber: 2,
+      });
+      const back = await waitFor(
+        async () => (await h.call('inbox:list', {})).find((i) => i.id === item.id),
+        'the changed study to come back',
+      );
       expect(back).toMatchObject({ files: 2, status: 'review', fields: { patient_name: 'ÑUSTA ROJAS' } });
     } finally {
       await h.agent.stop();
@@ -212,7 +356,9 @@ describe('agent', () => {
       await expect(h.call('inbox:upload', { id: 'in_nope' })).rejects.toMatchObject({ code: 'not_found' });
       await expect(h.call('uploads:pause', { id: 'up_nope' })).rejects.toMatchObject({ code: 'not_found' });
       await expect(h.call('folders:remove', { id: 'wf_nope' })).rejects.toMatchObject({ code: 'not_found' });
-      await expect(h.call('settings:update', { upload: { concurrency: 99 } })).rejects.toMatchObject({ code: 'invalid_args' });
+      await expect(h.call('settings:update', { upload: { concurrency: 99 } })).rejects.toMatchObject({
+        code: 'invalid_args',
+      });
       const removed = await h.call('keys:remove', { kind: 'live' });
       expect(removed).toMatchObject({ active: null, live: { present: false } });
       await expect(h.call('account:get', {})).rejects.toMatchObject({ code: 'no_key' });

@@ -17,14 +17,20 @@ afterAll(async () => {
   await emulator?.dispose();
 });
 
-type BackOffice = ReturnType<typeof createDirectoryHandlers> & ReturnType<typeof createTemplatesHandlers> & ReturnType<typeof createImplantsHandlers>;
+type BackOffice = ReturnType<typeof createDirectoryHandlers> &
+  ReturnType<typeof createTemplatesHandlers> &
+  ReturnType<typeof createImplantsHandlers>;
 type Name = keyof BackOffice & MethodName;
 
 /** Calls a method as the bridge does: raw arguments parsed by the contract, errors as ContractFailure. */
 function caller(kind: 'pro' | 'sandbox') {
   const service = new ServiceConnection('test', () => undefined);
   service.configure(emulator.info.base_url, emulator.info.keys[kind]);
-  const handlers: BackOffice = { ...createDirectoryHandlers({ service }), ...createTemplatesHandlers({ service }), ...createImplantsHandlers({ service }) };
+  const handlers: BackOffice = {
+    ...createDirectoryHandlers({ service }),
+    ...createTemplatesHandlers({ service }),
+    ...createImplantsHandlers({ service }),
+  };
   return async <M extends Name>(name: M, raw: unknown): Promise<MethodResult<M>> => {
     try {
       const handler = handlers[name] as (a: unknown) => Promise<MethodResult<M>>;
@@ -48,15 +54,38 @@ const codeOf = async (p: Promise<unknown>): Promise<string> => {
 describe('referrers', () => {
   it('creates, changes only what is given (an empty text clears a field) and deletes on the service', async () => {
     const call = caller('pro');
-    const created = await call('referrers:create', { name: ' Dr. Iñaki Soto ', email: 'inaki@sonrisa.cl', phone: '', specialty: 'Periodoncia' });
+    const created = await call('referrers:create', {
+      name: ' Dr. Iñaki Soto ',
+      email: 'inaki@sonrisa.cl',
+      phone: '',
+      specialty: 'Periodoncia',
+    });
     expect(created.sandbox).toBe(false);
-    expect(created.referrer).toMatchObject({ name: 'Dr. Iñaki Soto', email: 'inaki@sonrisa.cl', phone: null, specialty: 'Periodoncia' });
-    const updated = await call('referrers:update', { id: created.referrer.id, changes: { specialty: '', phone: '+56 9 8765 4321' } });
-    expect(updated.referrer).toMatchObject({ name: 'Dr. Iñaki Soto', email: 'inaki@sonrisa.cl', phone: '+56 9 8765 4321', specialty: null });
-    const onService = (await api(emulator.info, emulator.info.keys.pro, 'GET', `/referrers/${created.referrer.id}`)).json;
+    expect(created.referrer).toMatchObject({
+      name: 'Dr. Iñaki Soto',
+      email: 'inaki@sonrisa.cl',
+      phone: null,
+      specialty: 'Periodoncia',
+    });
+    const updated = await call('referrers:update', {
+      id: created.referrer.id,
+      changes: { specialty: '', phone: '+56 9 8765 4321' },
+    });
+    expect(updated.referrer).toMatchObject({
+      name: 'Dr. Iñaki Soto',
+      email: 'inaki@sonrisa.cl',
+      phone: '+56 9 8765 4321',
+      specialty: null,
+    });
+    const onService = (await api(emulator.info, emulator.info.keys.pro, 'GET', `/referrers/${created.referrer.id}`))
+      .json;
     expect(onService).toMatchObject({ email: 'inaki@sonrisa.cl', phone: '+56 9 8765 4321', specialty: null });
     expect((await call('referrers:list', {})).referrers.map((r) => r.id)).toContain(created.referrer.id);
-    expect(await call('referrers:delete', { id: created.referrer.id })).toEqual({ deleted: true, already_deleted: false, sandbox: false });
+    expect(await call('referrers:delete', { id: created.referrer.id })).toEqual({
+      deleted: true,
+      already_deleted: false,
+      sandbox: false,
+    });
     expect((await call('referrers:delete', { id: created.referrer.id })).already_deleted).toBe(true);
   });
 
@@ -88,7 +117,15 @@ describe('report templates', () => {
     const saved = await call('templates:create', { name: 'Dos recuadros', pages });
     expect(saved.template.is_default).toBe(false);
     const read = await call('templates:get', { id: saved.template.id });
-    expect(read.pages).toEqual([{ name: 'Uno', slots: [{ ...a, label: 'Panorámica' }, { ...b, label: null }] }]);
+    expect(read.pages).toEqual([
+      {
+        name: 'Uno',
+        slots: [
+          { ...a, label: 'Panorámica' },
+          { ...b, label: null },
+        ],
+      },
+    ]);
     const renamed = await call('templates:update', { id: saved.template.id, name: 'Dos recuadros (v2)' });
     expect(renamed.template.name).toBe('Dos recuadros (v2)');
     expect(renamed.template.pages).toEqual(read.pages);
@@ -97,9 +134,15 @@ describe('report templates', () => {
 
   it('refuses slots outside the page and pages without slots before calling the service', async () => {
     const call = caller('pro');
-    expect(await codeOf(call('templates:create', { name: 'Fuera', pages: [{ slots: [{ x: 0.7, y: 0, w: 0.4, h: 0.2 }] }] }))).toBe('invalid_args');
+    expect(
+      await codeOf(call('templates:create', { name: 'Fuera', pages: [{ slots: [{ x: 0.7, y: 0, w: 0.4, h: 0.2 }] }] })),
+    ).toBe('invalid_args');
     expect(await codeOf(call('templates:create', { name: 'Vacía', pages: [{ slots: [] }] }))).toBe('invalid_args');
-    expect(await codeOf(call('templates:create', { name: 'Negativa', pages: [{ slots: [{ x: -0.1, y: 0, w: 0.4, h: 0.2 }] }] }))).toBe('invalid_args');
+    expect(
+      await codeOf(
+        call('templates:create', { name: 'Negativa', pages: [{ slots: [{ x: -0.1, y: 0, w: 0.4, h: 0.2 }] }] }),
+      ),
+    ).toBe('invalid_args');
   });
 
   it('lists system defaults as read-only, and the service refuses to change one', async () => {

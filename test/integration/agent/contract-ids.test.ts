@@ -48,7 +48,8 @@ function idFields(schema: z.ZodType, at: string[] = [], literals: Record<string,
   if (schema instanceof z.ZodObject) {
     const shape = schema.shape as Record<string, z.ZodType>;
     let own = literals;
-    for (const [k, s] of Object.entries(shape)) if (s instanceof z.ZodLiteral) own = withValue(own, [...at, k], s.value);
+    for (const [k, s] of Object.entries(shape))
+      if (s instanceof z.ZodLiteral) own = withValue(own, [...at, k], s.value);
     return Object.entries(shape).flatMap(([k, s]) => idFields(s, [...at, k], own));
   }
   if (schema instanceof z.ZodUnion) return (schema.options as z.ZodType[]).flatMap((o) => idFields(o, at, literals));
@@ -66,7 +67,13 @@ const VALID: Partial<Record<MethodName, Record<string, unknown>>> = {
   'exams:update': { fields: { name: 'Nuevo nombre' } },
   'inbox:upload': {},
   'patient:progress': { phase: 'reading' },
-  'patient:sign': { signer_name: 'Ana Pérez', document: '11.111.111-1', birth_date: null, signature_png: png, accepted: true },
+  'patient:sign': {
+    signer_name: 'Ana Pérez',
+    document: '11.111.111-1',
+    birth_date: null,
+    signature_png: png,
+    accepted: true,
+  },
   'reports:upload': { filename: 'informe.pdf', base64: 'JVBERi0xLjQK' },
   'share:email': { to: ['ana@example.cl'], locale: 'es' },
   'share:embed-enable': { show_year: true, show_study_type: true },
@@ -96,7 +103,20 @@ const BAD = ['.', '..', 'a/b', '', '%2e%2e', 'ex_1?x=1', 'ex_1#x', 'a b', '\u000
 describe('ids in the contract', () => {
   it('finds the methods that take an id (the walk works)', () => {
     const names = new Set(withIds.map((m) => m.name));
-    for (const n of ['takes:get', 'takes:add', 'consent:start', 'webhooks:test', 'templates:get', 'referrers:delete', 'notifications:mark-read', 'support:get', 'exams:get', 'share:email', 'reports:sign', 'patient:sign'] as const) {
+    for (const n of [
+      'takes:get',
+      'takes:add',
+      'consent:start',
+      'webhooks:test',
+      'templates:get',
+      'referrers:delete',
+      'notifications:mark-read',
+      'support:get',
+      'exams:get',
+      'share:email',
+      'reports:sign',
+      'patient:sign',
+    ] as const) {
       expect(names.has(n), n).toBe(true);
     }
     expect(withIds.find((m) => m.name === 'takes:add' && m.path.join('.') === 'source.inbox_id')).toBeDefined();
@@ -111,7 +131,8 @@ describe('ids in the contract', () => {
     for (const { name, path, literals } of withIds) {
       // Other id fields get a valid id: top-level ones outside any variant, or in the same variant
       // (a nested one lives in a variant of its own, e.g. takes:add's inbox source).
-      const sameVariant = (m: IdField) => Object.keys(m.literals).length === 0 || JSON.stringify(m.literals) === JSON.stringify(literals);
+      const sameVariant = (m: IdField) =>
+        Object.keys(m.literals).length === 0 || JSON.stringify(m.literals) === JSON.stringify(literals);
       const others = withIds
         .filter((m) => m.name === name && m.path !== path && m.path.length === 1 && sameVariant(m))
         .map((m) => m.path);
@@ -124,8 +145,15 @@ describe('ids in the contract', () => {
           (e: unknown) => e,
         );
         const field = path.join('.');
-        if (!isContractError(err) || err.code !== 'invalid_args' || !(err.details ?? []).every((d) => d.field === field) || (err.details ?? []).length === 0) {
-          accepted.push(`${name} ${field}=${JSON.stringify(bad)} → ${isContractError(err) ? `${err.code} ${JSON.stringify(err.details ?? [])}` : 'accepted'}`);
+        if (
+          !isContractError(err) ||
+          err.code !== 'invalid_args' ||
+          !(err.details ?? []).every((d) => d.field === field) ||
+          (err.details ?? []).length === 0
+        ) {
+          accepted.push(
+            `${name} ${field}=${JSON.stringify(bad)} → ${isContractError(err) ? `${err.code} ${JSON.stringify(err.details ?? [])}` : 'accepted'}`,
+          );
         }
       }
     }
@@ -137,6 +165,8 @@ describe('ids in the contract', () => {
     const before = proxy.seen.length;
     const err: unknown = await agent.host.call('takes:get', { exam_id: 'ex_missing-1.a~b' }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'not_found' });
-    expect(proxy.seen.slice(before).map((r) => `${r.method} ${r.path}`)).toContain('GET /api/v1/exams/ex_missing-1.a~b');
+    expect(proxy.seen.slice(before).map((r) => `${r.method} ${r.path}`)).toContain(
+      'GET /api/v1/exams/ex_missing-1.a~b',
+    );
   });
 });

@@ -22,8 +22,20 @@ describe('exam name language', () => {
   it('follows the language setting, or the system language when it says system, for every name staff did not edit', async () => {
     const watched = join(scratch, 'scanner');
     await mkdir(watched, { recursive: true });
-    await writeRadiograph(join(watched, 'PANO_1', 'PX1.dcm'), { modality: 'PX', patientName: 'NÚÑEZ^ÁLVARO', patientId: '1-9', studyDate: '20260310', charset: 'latin1' });
-    await writeRadiograph(join(watched, 'PANO_2', 'PX2.dcm'), { modality: 'PX', patientName: 'ROJAS^INÉS', patientId: '2-7', studyDate: '20260311', charset: 'latin1' });
+    await writeRadiograph(join(watched, 'PANO_1', 'PX1.dcm'), {
+      modality: 'PX',
+      patientName: 'NÚÑEZ^ÁLVARO',
+      patientId: '1-9',
+      studyDate: '20260310',
+      charset: 'latin1',
+    });
+    await writeRadiograph(join(watched, 'PANO_2', 'PX2.dcm'), {
+      modality: 'PX',
+      patientName: 'ROJAS^INÉS',
+      patientId: '2-7',
+      studyDate: '20260311',
+      charset: 'latin1',
+    });
     const agent = await startAgent({
       dataDir: join(scratch, 'data'),
       configDir: join(scratch, 'config'),
@@ -36,7 +48,13 @@ describe('exam name language', () => {
     const items = async (): Promise<InboxItem[]> => (await agent.host.call('inbox:list', {})) as InboxItem[];
     const names = async (): Promise<string[]> => (await items()).map((i) => i.fields.name).sort();
     try {
-      await agent.host.call('folders:add', { path: watched, exam_type: 'from_dicom', mode: 'review', settle_seconds: 1, polling: false });
+      await agent.host.call('folders:add', {
+        path: watched,
+        exam_type: 'from_dicom',
+        mode: 'review',
+        settle_seconds: 1,
+        polling: false,
+      });
       for (let i = 0; i < 200 && (await items()).length < 2; i++) await sleep(100);
       // The system speaks English and the setting says `system`.
       expect(await names()).toEqual(['Radiograph ÁLVARO NÚÑEZ 2026-03-10', 'Radiograph INÉS ROJAS 2026-03-11'].sort());

@@ -37,7 +37,8 @@ async function agentWith(key: string, name: string) {
     log: { info: () => undefined, warn: () => undefined, error: () => undefined },
   });
   agents.push(agent);
-  const call = <M extends MethodName>(m: M, args: MethodArgs<M>): Promise<MethodResult<M>> => agent.host.call(m, args) as Promise<MethodResult<M>>;
+  const call = <M extends MethodName>(m: M, args: MethodArgs<M>): Promise<MethodResult<M>> =>
+    agent.host.call(m, args) as Promise<MethodResult<M>>;
   await call('keys:save', { key });
   return call;
 }
@@ -46,13 +47,26 @@ describe('exam workspace methods', () => {
   it('lists without secrets, details with them, thumbnail bytes once generated, edits only what is given, deletes idempotently', async () => {
     const key = emulator.info.keys.pro;
     const call = await agentWith(key, 'pro');
-    const id = await seedExam(emulator.info, key, { name: 'Control Rojas', patient_name: 'MARÍA ROJAS', patient_id: '15.555.555-5' });
-    const other = await seedExam(emulator.info, key, { name: 'Panorámica Rojas', patient_name: 'MARÍA ROJAS', patient_id: '15.555.555-5' });
+    const id = await seedExam(emulator.info, key, {
+      name: 'Control Rojas',
+      patient_name: 'MARÍA ROJAS',
+      patient_id: '15.555.555-5',
+    });
+    const other = await seedExam(emulator.info, key, {
+      name: 'Panorámica Rojas',
+      patient_name: 'MARÍA ROJAS',
+      patient_id: '15.555.555-5',
+    });
 
     const page = await call('exams:list', { limit: 10, offset: 0 });
     expect(page.exams[0]?.id).toBe(other);
     const listed = page.exams.find((e) => e.id === id);
-    expect(listed).toMatchObject({ name: 'Control Rojas', status: 'ready', share_password: null, public_page_pin: null });
+    expect(listed).toMatchObject({
+      name: 'Control Rojas',
+      status: 'ready',
+      share_password: null,
+      public_page_pin: null,
+    });
 
     const exam = await call('exams:get', { id });
     expect(exam.share_password).toMatch(/\S/);
@@ -64,11 +78,18 @@ describe('exam workspace methods', () => {
     const thumb = await call('exams:thumbnail', { id });
     if (!thumb.ready) throw new Error('thumbnail still not ready');
     const bytes = Buffer.from(thumb.base64, 'base64');
-    expect(thumb.content_type === 'image/png' ? bytes.subarray(1, 4).toString('latin1') : bytes.subarray(0, 2).toString('hex')).toMatch(/^(PNG|ffd8)$/);
+    expect(
+      thumb.content_type === 'image/png'
+        ? bytes.subarray(1, 4).toString('latin1')
+        : bytes.subarray(0, 2).toString('hex'),
+    ).toMatch(/^(PNG|ffd8)$/);
 
     const edited = await call('exams:update', { id, fields: { reason: 'Control de implante' } });
     expect(edited).toMatchObject({ reason: 'Control de implante', name: 'Control Rojas', patient_name: 'MARÍA ROJAS' });
-    await expect(call('exams:update', { id, fields: { birth_date: '2999-01-01' } })).rejects.toMatchObject({ code: 'validation_error', details: [{ field: 'birth_date' }] });
+    await expect(call('exams:update', { id, fields: { birth_date: '2999-01-01' } })).rejects.toMatchObject({
+      code: 'validation_error',
+      details: [{ field: 'birth_date' }],
+    });
     await expect(call('exams:update', { id, fields: {} })).rejects.toMatchObject({ code: 'invalid_args' });
     await expect(call('exams:get', { id: '../me' })).rejects.toMatchObject({ code: 'invalid_args' });
 
@@ -83,7 +104,13 @@ describe('exam workspace methods', () => {
     const id = await seedExam(emulator.info, key, { name: 'Informe', patient_name: 'ANA' });
 
     const before = await remainingCalls(emulator.info, key);
-    await expect(call('reports:upload', { exam_id: id, filename: 'informe.pdf', base64: Buffer.from('GIF89a not a pdf at all').toString('base64') })).rejects.toMatchObject({ code: 'report_not_pdf' });
+    await expect(
+      call('reports:upload', {
+        exam_id: id,
+        filename: 'informe.pdf',
+        base64: Buffer.from('GIF89a not a pdf at all').toString('base64'),
+      }),
+    ).rejects.toMatchObject({ code: 'report_not_pdf' });
     expect(await remainingCalls(emulator.info, key)).toBe(before - 1);
 
     expect(await call('reports:get', { exam_id: id })).toEqual({ report: null });
@@ -100,7 +127,10 @@ describe('exam workspace methods', () => {
     const sig = await call('reports:sign', { exam_id: id });
     expect(sig.signature_id).toMatch(/^sig_/);
     expect(sig.verification_url).toMatch(/^http/);
-    expect((await call('reports:get', { exam_id: id })).report).toMatchObject({ signed: true, signature: { signature_id: sig.signature_id } });
+    expect((await call('reports:get', { exam_id: id })).report).toMatchObject({
+      signed: true,
+      signature: { signature_id: sig.signature_id },
+    });
 
     expect(await call('reports:delete', { exam_id: id })).toEqual({ deleted: true });
     expect(await call('reports:get', { exam_id: id })).toEqual({ report: null });
@@ -112,13 +142,37 @@ describe('exam workspace methods', () => {
     const call = await agentWith(live, 'ultra');
     const id = await seedExam(emulator.info, live, { name: 'Compartir', patient_name: 'LUIS' });
     await api(emulator.info, live, 'POST', '/referrers', { name: 'Dr. Pablo Vera', email: 'pvera@clinica.example' });
-    expect(await call('referrers:list', {})).toEqual({ referrers: [{ id: expect.stringMatching(/^rfr_/), name: 'Dr. Pablo Vera', email: 'pvera@clinica.example', phone: null, specialty: null }], sandbox: false });
+    expect(await call('referrers:list', {})).toEqual({
+      referrers: [
+        {
+          id: expect.stringMatching(/^rfr_/),
+          name: 'Dr. Pablo Vera',
+          email: 'pvera@clinica.example',
+          phone: null,
+          specialty: null,
+        },
+      ],
+      sandbox: false,
+    });
 
-    const sent = await call('share:email', { exam_id: id, to: ['pvera@clinica.example'], cc: ['a@clinica.example', 'b@clinica.example'], locale: 'es' });
+    const sent = await call('share:email', {
+      exam_id: id,
+      to: ['pvera@clinica.example'],
+      cc: ['a@clinica.example', 'b@clinica.example'],
+      locale: 'es',
+    });
     expect(sent.sent).toBe(true);
-    const mail = await emulator.control<{ mail: { to: string[]; cc: string[] }[] }>('GET', '/mail?to=pvera%40clinica.example');
-    expect(mail.mail.at(-1)).toMatchObject({ to: ['pvera@clinica.example'], cc: ['a@clinica.example', 'b@clinica.example'] });
-    await expect(call('share:email', { exam_id: id, to: ['not an address'], locale: 'es' })).rejects.toMatchObject({ code: 'invalid_args' });
+    const mail = await emulator.control<{ mail: { to: string[]; cc: string[] }[] }>(
+      'GET',
+      '/mail?to=pvera%40clinica.example',
+    );
+    expect(mail.mail.at(-1)).toMatchObject({
+      to: ['pvera@clinica.example'],
+      cc: ['a@clinica.example', 'b@clinica.example'],
+    });
+    await expect(call('share:email', { exam_id: id, to: ['not an address'], locale: 'es' })).rejects.toMatchObject({
+      code: 'invalid_args',
+    });
 
     const page = await call('share:public-page', { exam_id: id });
     const rotated = await call('share:rotate-pin', { exam_id: id });
@@ -126,7 +180,12 @@ describe('exam workspace methods', () => {
     expect((await fetch(`${page.public_url}?pin=${page.pin}`)).status).toBe(403);
 
     expect(await call('share:embed', { exam_id: id })).toMatchObject({ enabled: false, view_count: 0 });
-    const on = await call('share:embed-enable', { exam_id: id, title: 'Caso', show_year: false, show_study_type: true });
+    const on = await call('share:embed-enable', {
+      exam_id: id,
+      title: 'Caso',
+      show_year: false,
+      show_study_type: true,
+    });
     expect((await fetch(on.embed_url)).status).toBe(200);
     await call('share:embed-revoke', { exam_id: id });
     expect((await fetch(on.embed_url)).status).toBeGreaterThanOrEqual(400);
@@ -136,7 +195,11 @@ describe('exam workspace methods', () => {
     const sandboxKey = emulator.info.keys.sandbox;
     const sandbox = await agentWith(sandboxKey, 'sandbox');
     const sid = await seedExam(emulator.info, sandboxKey, { name: 'Prueba' });
-    expect(await sandbox('share:email', { exam_id: sid, to: ['doctor@clinica.example'], locale: 'en' })).toEqual({ sent: false, reason: 'test_mode_no_send', email_id: null });
+    expect(await sandbox('share:email', { exam_id: sid, to: ['doctor@clinica.example'], locale: 'en' })).toEqual({
+      sent: false,
+      reason: 'test_mode_no_send',
+      email_id: null,
+    });
     expect(await sandbox('referrers:list', {})).toEqual({ referrers: [], sandbox: true });
   });
 });

@@ -48,21 +48,39 @@ describe('agent and a study that cannot be read whole', () => {
 
       // The exam-name template refuses NUL, ESC and lone surrogates.
       for (const bad of ['{patient}\u0000', '\x1b[2J{patient}', '\ud800']) {
-        await expect(call('settings:update', { exam_name_template: bad })).rejects.toMatchObject({ code: 'invalid_args' });
+        await expect(call('settings:update', { exam_name_template: bad })).rejects.toMatchObject({
+          code: 'invalid_args',
+        });
       }
 
       await call('keys:save', { key: ctx.emulator.info.keys.clinica });
       const watched = join(ctx.scratch, 'scanner');
       mkdirSync(watched);
-      await call('folders:add', { path: watched, exam_type: 'from_dicom', mode: 'auto', settle_seconds: 1, polling: false });
+      await call('folders:add', {
+        path: watched,
+        exam_type: 'from_dicom',
+        mode: 'auto',
+        settle_seconds: 1,
+        polling: false,
+      });
       const staging = join(ctx.scratch, 'staging');
-      const ex = await writeCbctExport(join(staging, 'EXPORT'), { volumeSlices: 5, scoutSlices: 1, patientId: 'AGENT-CUT', dicomdir: false });
+      const ex = await writeCbctExport(join(staging, 'EXPORT'), {
+        volumeSlices: 5,
+        scoutSlices: 1,
+        patientId: 'AGENT-CUT',
+        dicomdir: false,
+      });
       const slice = ex.series[0]?.files[2]?.path as string;
       truncateSync(slice, Math.floor(statSync(slice).size / 2));
-      const sliceName = relative(dirname(dirname(slice)), slice).split(sep).join('/');
+      const sliceName = relative(dirname(dirname(slice)), slice)
+        .split(sep)
+        .join('/');
       renameSync(ex.root, join(watched, 'EXPORT'));
 
-      const item = await waitFor(async () => (await call('inbox:list', {})).find((i) => (i.incomplete?.length ?? 0) > 0), 'the incomplete study in the inbox');
+      const item = await waitFor(
+        async () => (await call('inbox:list', {})).find((i) => (i.incomplete?.length ?? 0) > 0),
+        'the incomplete study in the inbox',
+      );
       expect(item.status).toBe('review');
       expect(item.incomplete).toEqual([{ name: sliceName, reason: 'cut_short' }]);
       // An automatic folder did not upload it, and a plain upload is refused.
@@ -70,7 +88,11 @@ describe('agent and a study that cannot be read whole', () => {
       await expect(call('inbox:upload', { id: item.id })).rejects.toMatchObject({ code: 'incomplete_study' });
 
       const { job_id } = await call('inbox:upload', { id: item.id, allow_incomplete: true });
-      const job = await waitFor(async () => (await call('uploads:list', {})).find((j) => j.id === job_id && j.phase === 'ready'), 'the confirmed upload', 40_000);
+      const job = await waitFor(
+        async () => (await call('uploads:list', {})).find((j) => j.id === job_id && j.phase === 'ready'),
+        'the confirmed upload',
+        40_000,
+      );
       expect(job.files_total).toBe(ex.files - 1);
       const exam = await api(ctx.emulator.info, ctx.emulator.info.keys.clinica, 'GET', `/exams/${job.exam_id}`);
       expect(exam.json).toMatchObject({ status: 'ready', patient_id: 'AGENT-CUT', file_count: ex.files - 1 });

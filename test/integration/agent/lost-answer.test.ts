@@ -49,7 +49,8 @@ beforeAll(async () => {
     patientPageOrigin: () => 'http://127.0.0.1:1',
     tuning: { retryDelaysMs: [200] },
   });
-  const call = <M extends MethodName>(name: M, args: MethodArgs<M>): Promise<MethodResult<M>> => agent.host.call(name, args) as Promise<MethodResult<M>>;
+  const call = <M extends MethodName>(name: M, args: MethodArgs<M>): Promise<MethodResult<M>> =>
+    agent.host.call(name, args) as Promise<MethodResult<M>>;
   h = { agent, call };
   await h.call('keys:save', { key: scene.emulator.info.keys.pro });
 }, 60_000);
@@ -66,7 +67,11 @@ const key = () => info().keys.pro;
  * Loses the answer of the one request matching `method` and `path` that `run` makes, and returns how
  * `run` ended. Asserts the request went out exactly once (no blind retry) and its answer was lost.
  */
-async function withLostAnswer(method: string, path: RegExp, run: () => Promise<unknown>): Promise<{ error: unknown; result: unknown }> {
+async function withLostAnswer(
+  method: string,
+  path: RegExp,
+  run: () => Promise<unknown>,
+): Promise<{ error: unknown; result: unknown }> {
   const seenBefore = proxy.seen.length;
   const lostBefore = proxy.lost.length;
   proxy.loseNext({ method, path });
@@ -91,7 +96,10 @@ async function look(check: MethodArgs<'outcome:check'>): Promise<MethodResult<'o
   const background = /\/api\/v1\/(me|notifications|activity)(\?|$)/;
   const before = proxy.seen.length;
   const finding = await h.call('outcome:check', check);
-  expect(proxy.seen.slice(before).filter((r) => !background.test(r.path)), `one call to look at ${check.action}`).toHaveLength(1);
+  expect(
+    proxy.seen.slice(before).filter((r) => !background.test(r.path)),
+    `one call to look at ${check.action}`,
+  ).toHaveLength(1);
   return finding;
 }
 
@@ -101,13 +109,16 @@ function expectMaybeDone(error: unknown): void {
 }
 
 type Mail = { kind: string; to: string[]; exam_id: string | null };
-const mailTo = async (to: string): Promise<Mail[]> => (await scene.emulator.control<{ mail: Mail[] }>('GET', `/mail?to=${encodeURIComponent(to)}`)).mail;
+const mailTo = async (to: string): Promise<Mail[]> =>
+  (await scene.emulator.control<{ mail: Mail[] }>('GET', `/mail?to=${encodeURIComponent(to)}`)).mail;
 
 describe('a lost answer through the agent and the contract', () => {
   it('share by e-mail: one e-mail, maybe_done, and the look finds the share counted', async () => {
     const examId = await seedExam(info(), key(), { name: 'Lost share', patient_name: 'ANA PÉREZ' });
     const to = `lost-share-${Date.now()}@clinica.example`;
-    const { error } = await withLostAnswer('POST', /\/exams\/[^/]+\/share$/, () => h.call('share:email', { exam_id: examId, to: [to], cc: [], locale: 'es' }));
+    const { error } = await withLostAnswer('POST', /\/exams\/[^/]+\/share$/, () =>
+      h.call('share:email', { exam_id: examId, to: [to], cc: [], locale: 'es' }),
+    );
     expectMaybeDone(error);
     const mail = await mailTo(to);
     expect(mail.filter((m) => m.kind === 'exam_share')).toHaveLength(1);
@@ -117,7 +128,9 @@ describe('a lost answer through the agent and the contract', () => {
   it('PIN rotation: rotated once, maybe_done, and the look gives the PIN now in force', async () => {
     const examId = await seedExam(info(), key(), { name: 'Lost PIN' });
     const before = (await api(info(), key(), 'GET', `/exams/${examId}/access-pin`)).json['pin'] as string;
-    const { error } = await withLostAnswer('POST', /\/exams\/[^/]+\/access-pin$/, () => h.call('share:rotate-pin', { exam_id: examId }));
+    const { error } = await withLostAnswer('POST', /\/exams\/[^/]+\/access-pin$/, () =>
+      h.call('share:rotate-pin', { exam_id: examId }),
+    );
     expectMaybeDone(error);
     const now = (await api(info(), key(), 'GET', `/exams/${examId}/access-pin`)).json['pin'] as string;
     expect(now).not.toBe(before);
@@ -126,7 +139,9 @@ describe('a lost answer through the agent and the contract', () => {
 
   it('embed enable: enabled once, maybe_done, and the look finds it on', async () => {
     const examId = await seedExam(info(), key(), { name: 'Lost embed' });
-    const { error } = await withLostAnswer('POST', /\/exams\/[^/]+\/embed$/, () => h.call('share:embed-enable', { exam_id: examId, show_year: true, show_study_type: true }));
+    const { error } = await withLostAnswer('POST', /\/exams\/[^/]+\/embed$/, () =>
+      h.call('share:embed-enable', { exam_id: examId, show_year: true, show_study_type: true }),
+    );
     expectMaybeDone(error);
     expect((await api(info(), key(), 'GET', `/exams/${examId}/embed`)).json).toMatchObject({ enabled: true });
     expect(await look({ action: 'embed_enable', exam_id: examId })).toEqual({ action: 'embed_enable', enabled: true });
@@ -136,28 +151,43 @@ describe('a lost answer through the agent and the contract', () => {
     const examId = await seedExam(info(), key(), { name: 'Lost report' });
     expect(await look({ action: 'report_upload', exam_id: examId })).toMatchObject({ present: false });
     const pdf = (await makePdf('Informe perdido')).toString('base64');
-    const upload = await withLostAnswer('POST', /\/exams\/[^/]+\/report$/, () => h.call('reports:upload', { exam_id: examId, filename: 'informe.pdf', base64: pdf }));
+    const upload = await withLostAnswer('POST', /\/exams\/[^/]+\/report$/, () =>
+      h.call('reports:upload', { exam_id: examId, filename: 'informe.pdf', base64: pdf }),
+    );
     expectMaybeDone(upload.error);
     expect((await api(info(), key(), 'GET', `/exams/${examId}/report`)).status).toBe(200);
-    expect(await look({ action: 'report_upload', exam_id: examId })).toMatchObject({ action: 'report_upload', present: true, filename: 'informe.pdf' });
+    expect(await look({ action: 'report_upload', exam_id: examId })).toMatchObject({
+      action: 'report_upload',
+      present: true,
+      filename: 'informe.pdf',
+    });
 
     expect(await look({ action: 'report_sign', exam_id: examId })).toMatchObject({ signed: false });
-    const sign = await withLostAnswer('POST', /\/exams\/[^/]+\/report\/sign$/, () => h.call('reports:sign', { exam_id: examId }));
+    const sign = await withLostAnswer('POST', /\/exams\/[^/]+\/report\/sign$/, () =>
+      h.call('reports:sign', { exam_id: examId }),
+    );
     expectMaybeDone(sign.error);
     const report = (await api(info(), key(), 'GET', `/exams/${examId}/report`)).json;
     expect(report['signature']).toMatchObject({ signature_id: expect.any(String) });
-    expect(await look({ action: 'report_sign', exam_id: examId })).toMatchObject({ action: 'report_sign', signed: true });
+    expect(await look({ action: 'report_sign', exam_id: examId })).toMatchObject({
+      action: 'report_sign',
+      signed: true,
+    });
   });
 
   it('consent start and the signing e-mail: one consent, one e-mail, maybe_done each, and the look finds the consent pending', async () => {
     const examId = await seedExam(info(), key(), { name: 'Lost consent', patient_name: 'LUIS SOTO' });
-    const start = await withLostAnswer('POST', /\/exams\/[^/]+\/consent$/, () => h.call('consent:start', { exam_id: examId, locale: 'es' }));
+    const start = await withLostAnswer('POST', /\/exams\/[^/]+\/consent$/, () =>
+      h.call('consent:start', { exam_id: examId, locale: 'es' }),
+    );
     expectMaybeDone(start.error);
     expect((await api(info(), key(), 'GET', `/exams/${examId}/consent`)).json).toMatchObject({ status: 'pending' });
     expect(await look({ action: 'consent', exam_id: examId })).toMatchObject({ action: 'consent', status: 'pending' });
 
     const to = `lost-consent-${Date.now()}@paciente.example`;
-    const email = await withLostAnswer('POST', /\/consent\/email$/, () => h.call('consent:email', { exam_id: examId, to, patient_name: 'Luis Soto' }));
+    const email = await withLostAnswer('POST', /\/consent\/email$/, () =>
+      h.call('consent:email', { exam_id: examId, to, patient_name: 'Luis Soto' }),
+    );
     expectMaybeDone(email.error);
     expect((await mailTo(to)).filter((m) => m.kind === 'consent_sign')).toHaveLength(1);
   });
@@ -169,13 +199,25 @@ describe('a lost answer through the agent and the contract', () => {
     const session = await h.call('patient:session', {});
     if (session.state !== 'active') throw new Error('no patient session');
     const sign = await withLostAnswer('POST', /\/consent\/sign-inperson$/, () =>
-      h.call('patient:sign', { session_id: session.session_id, signer_name: 'Marta Rojas', document: '9.876.543-3', birth_date: null, signature_png: signaturePng(), accepted: true }),
+      h.call('patient:sign', {
+        session_id: session.session_id,
+        signer_name: 'Marta Rojas',
+        document: '9.876.543-3',
+        birth_date: null,
+        signature_png: signaturePng(),
+        accepted: true,
+      }),
     );
     expect(sign.error).toBeNull();
     expect(sign.result).toEqual({ ok: true });
-    expect((await api(info(), key(), 'GET', `/exams/${examId}/consent`)).json).toMatchObject({ status: 'signed', signing_method: 'in_person' });
+    expect((await api(info(), key(), 'GET', `/exams/${examId}/consent`)).json).toMatchObject({
+      status: 'signed',
+      signing_method: 'in_person',
+    });
     // The session ended as after any signature: the patient is not asked to sign again.
-    await expect(h.call('patient:session', { session_id: session.session_id })).resolves.toMatchObject({ state: 'idle' });
+    await expect(h.call('patient:session', { session_id: session.session_id })).resolves.toMatchObject({
+      state: 'idle',
+    });
     expect(await look({ action: 'consent', exam_id: examId })).toMatchObject({ status: 'signed' });
   });
 
@@ -183,7 +225,9 @@ describe('a lost answer through the agent and the contract', () => {
     const { port } = receiver.address() as AddressInfo;
     const url = `http://127.0.0.1:${port}/hooks/lost-${Date.now()}`;
     expect(await look({ action: 'webhook_create', url })).toEqual({ action: 'webhook_create', matches: 0 });
-    const create = await withLostAnswer('POST', /\/webhooks$/, () => h.call('webhooks:create', { url, events: ['test.ping'], description: 'Lost answer' }));
+    const create = await withLostAnswer('POST', /\/webhooks$/, () =>
+      h.call('webhooks:create', { url, events: ['test.ping'], description: 'Lost answer' }),
+    );
     expectMaybeDone(create.error);
     const listed = (await api(info(), key(), 'GET', '/webhooks')).json['webhooks'] as { id: string; url: string }[];
     const same = listed.filter((w) => w.url === url);
@@ -195,25 +239,46 @@ describe('a lost answer through the agent and the contract', () => {
     const test = await withLostAnswer('POST', /\/webhooks\/[^/]+\/test$/, () => h.call('webhooks:test', { id }));
     expectMaybeDone(test.error);
     expect(pings.length - pingsBefore).toBe(1);
-    const deliveries = (await api(info(), key(), 'GET', `/webhooks/${id}/deliveries`)).json['deliveries'] as { event_type: string }[];
+    const deliveries = (await api(info(), key(), 'GET', `/webhooks/${id}/deliveries`)).json['deliveries'] as {
+      event_type: string;
+    }[];
     expect(deliveries.filter((d) => d.event_type === 'test.ping')).toHaveLength(1);
-    expect(await look({ action: 'webhook_test', id })).toMatchObject({ action: 'webhook_test', pings: 1, last_at: expect.any(String) });
+    expect(await look({ action: 'webhook_test', id })).toMatchObject({
+      action: 'webhook_test',
+      pings: 1,
+      last_at: expect.any(String),
+    });
   });
 
   it('support ticket: one ticket, maybe_done, and the look finds it by its subject', async () => {
     const subject = `No abre el visor ${Date.now()}`;
-    const create = await withLostAnswer('POST', /\/support\/tickets$/, () => h.call('support:create', { subject, message: 'El visor queda en blanco.', category: 'viewer' }));
+    const create = await withLostAnswer('POST', /\/support\/tickets$/, () =>
+      h.call('support:create', { subject, message: 'El visor queda en blanco.', category: 'viewer' }),
+    );
     expectMaybeDone(create.error);
     const tickets = (await api(info(), key(), 'GET', '/support/tickets')).json['tickets'] as { subject: string }[];
     expect(tickets.filter((t) => t.subject === subject)).toHaveLength(1);
-    expect(await look({ action: 'ticket_create', subject })).toMatchObject({ action: 'ticket_create', matches: 1, last_at: expect.any(String) });
+    expect(await look({ action: 'ticket_create', subject })).toMatchObject({
+      action: 'ticket_create',
+      matches: 1,
+      last_at: expect.any(String),
+    });
   });
 
   it('exam creation by the upload engine: the orphan search keeps one exam, and the upload ends ready', async () => {
     const watched = join(scene.scratch, 'watched');
     await writeCbctExport(join(watched, 'EXPORT_LOST'), { patientName: 'PAZ^ELENA', volumeSlices: 4, scoutSlices: 1 });
-    await h.call('folders:add', { path: watched, exam_type: 'from_dicom', mode: 'review', settle_seconds: 1, polling: false });
-    const item = await waitFor(async () => (await h.call('inbox:list', {})).find((i) => i.status === 'review'), 'the export in the inbox');
+    await h.call('folders:add', {
+      path: watched,
+      exam_type: 'from_dicom',
+      mode: 'review',
+      settle_seconds: 1,
+      polling: false,
+    });
+    const item = await waitFor(
+      async () => (await h.call('inbox:list', {})).find((i) => i.status === 'review'),
+      'the export in the inbox',
+    );
     const name = `Lost create ${Date.now()}`;
     await h.call('inbox:update', { id: item.id, fields: { name } });
     proxy.loseNext({ method: 'POST', path: /\/api\/v1\/exams$/ });
@@ -224,7 +289,13 @@ describe('a lost answer through the agent and the contract', () => {
       return j?.phase === 'ready' ? j : undefined;
     }, 'the upload to be ready');
     expect(proxy.lost.filter((l) => l.method === 'POST' && /\/exams$/.test(l.path))).toHaveLength(1);
-    const exams = (await api(info(), key(), 'GET', '/exams?limit=100')).json['exams'] as { id: string; name: string; status: string }[];
-    expect(exams.filter((e) => e.name === name)).toEqual([expect.objectContaining({ id: job.exam_id, status: 'ready' })]);
+    const exams = (await api(info(), key(), 'GET', '/exams?limit=100')).json['exams'] as {
+      id: string;
+      name: string;
+      status: string;
+    }[];
+    expect(exams.filter((e) => e.name === name)).toEqual([
+      expect.objectContaining({ id: job.exam_id, status: 'ready' }),
+    ]);
   });
 });

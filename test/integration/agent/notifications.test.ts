@@ -25,7 +25,10 @@ afterAll(async () => {
 describe('notifications in the agent', () => {
   it('raises an OS notification for each new unread one, not for those already there', async () => {
     const key = emulator.info.keys.clinica;
-    const ticket = await api(emulator.info, key, 'POST', '/support/tickets', { subject: 'Informe', message: '¿Cuándo?' });
+    const ticket = await api(emulator.info, key, 'POST', '/support/tickets', {
+      subject: 'Informe',
+      message: '¿Cuándo?',
+    });
     const id = String(ticket.json['id']);
     await emulator.control('POST', `/tickets/${id}/replies`, { body: 'Ya estaba antes.' });
     const notices: Notice[] = [];
@@ -40,7 +43,8 @@ describe('notifications in the agent', () => {
       log: { info: () => undefined, warn: () => undefined, error: () => undefined },
     });
     try {
-      const call = (name: 'notifications:list' | 'notifications:mark-read', args: object) => agent.host.call(name, args) as Promise<NotificationsState>;
+      const call = (name: 'notifications:list' | 'notifications:mark-read', args: object) =>
+        agent.host.call(name, args) as Promise<NotificationsState>;
       const first = await call('notifications:list', { refresh: true });
       expect(first.unread_count).toBe(1);
       expect(notices).toEqual([]);

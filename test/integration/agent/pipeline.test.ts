@@ -43,7 +43,8 @@ async function until<T>(probe: () => Promise<T | undefined>, what: string, timeo
 }
 
 /** The emulator's storage object name of a file (its faults match on it). */
-const objectName = (name: string): string => `f-${createHash('sha256').update(name, 'utf8').digest('hex').slice(0, 40)}`;
+const objectName = (name: string): string =>
+  `f-${createHash('sha256').update(name, 'utf8').digest('hex').slice(0, 40)}`;
 
 type Armed = { armed: { target: string; count: number; match?: string }[] };
 
@@ -51,7 +52,11 @@ describe('the agent pipeline', () => {
   it('shows and uploads new exports while one upload keeps failing on storage 500s, and while it is paused', async () => {
     const clinic = join(scratch, 'clinic');
     const staging = join(scratch, 'staging');
-    const [stuckDir, reviewDir, autoDir] = ['stuck', 'review', 'auto'].map((d) => join(clinic, d)) as [string, string, string];
+    const [stuckDir, reviewDir, autoDir] = ['stuck', 'review', 'auto'].map((d) => join(clinic, d)) as [
+      string,
+      string,
+      string,
+    ];
     for (const d of [stuckDir, reviewDir, autoDir, staging]) await mkdir(d, { recursive: true });
     const serve = await startServe(scratch, {
       SCANBRIDGE_API_URL: emulator.info.base_url,
@@ -61,11 +66,30 @@ describe('the agent pipeline', () => {
     });
     procs.push(serve);
     const settle = 1;
-    await serve.call('folders:add', { path: stuckDir, exam_type: 'cbct', mode: 'auto', settle_seconds: settle, polling: false });
-    await serve.call('folders:add', { path: reviewDir, exam_type: 'from_dicom', mode: 'review', settle_seconds: settle, polling: false });
-    await serve.call('folders:add', { path: autoDir, exam_type: 'from_dicom', mode: 'auto', settle_seconds: settle, polling: false });
+    await serve.call('folders:add', {
+      path: stuckDir,
+      exam_type: 'cbct',
+      mode: 'auto',
+      settle_seconds: settle,
+      polling: false,
+    });
+    await serve.call('folders:add', {
+      path: reviewDir,
+      exam_type: 'from_dicom',
+      mode: 'review',
+      settle_seconds: settle,
+      polling: false,
+    });
+    await serve.call('folders:add', {
+      path: autoDir,
+      exam_type: 'from_dicom',
+      mode: 'auto',
+      settle_seconds: settle,
+      polling: false,
+    });
 
-    const inboxItem = async (studyUid: string): Promise<InboxItem | undefined> => (await serve.call('inbox:list', {})).find((i) => i.study_uid === studyUid);
+    const inboxItem = async (studyUid: string): Promise<InboxItem | undefined> =>
+      (await serve.call('inbox:list', {})).find((i) => i.study_uid === studyUid);
     const jobOf = async (studyUid: string): Promise<UploadJobView | undefined> => {
       const item = await inboxItem(studyUid);
       return item?.job_id ? (await serve.call('uploads:list', {})).find((j) => j.id === item.job_id) : undefined;
@@ -81,7 +105,13 @@ describe('the agent pipeline', () => {
 
     // Every storage PUT of the stuck study's two files fails with a 500, for as long as the test runs.
     const stuckNames = ['STUCK01.dcm', 'STUCK02.dcm'];
-    for (const name of stuckNames) await emulator.control('POST', '/faults', { target: 'storage', mode: 'error500', count: 100_000, match: objectName(name) });
+    for (const name of stuckNames)
+      await emulator.control('POST', '/faults', {
+        target: 'storage',
+        mode: 'error500',
+        count: 100_000,
+        match: objectName(name),
+      });
     const stuck = await smallSeries(join(staging, 'STUCK'), 2, { fileName: (i) => stuckNames[i] ?? `x${i}.dcm` });
     await rename(join(staging, 'STUCK'), join(stuckDir, 'STUCK'));
     await until(async () => {
@@ -118,57 +148,118 @@ describe('the agent pipeline', () => {
     // Nothing is lost: once storage answers again, the stuck upload finishes when resumed.
     await emulator.control('DELETE', '/faults');
     await serve.call('uploads:resume', { id: stuckJob.id });
-    const finished = await until(async () => {
-      const j = await jobOf(stuck.studyUid);
-      return j?.phase === 'ready' ? j : undefined;
-    }, 'the stuck upload to finish', 60_000);
+    const finished = await until(
+      async () => {
+        const j = await jobOf(stuck.studyUid);
+        return j?.phase === 'ready' ? j : undefined;
+      },
+      'the stuck upload to finish',
+      60_000,
+    );
     expect(finished.files_done).toBe(2);
     expect(await serve.stop()).toBe(0);
   });
 
   it('the app, `scanbridge serve` and `scanbridge watch` give the same exam name and fields for the same study', async () => {
     const source = join(scratch, 'same-source.dcm');
-    await writeRadiograph(source, { modality: 'PX', patientName: 'NÚÑEZ^ÁLVARO', patientId: '12345678-5', birthDate: '19800131', studyDate: '20260310', charset: 'latin1' });
+    await writeRadiograph(source, {
+      modality: 'PX',
+      patientName: 'NÚÑEZ^ÁLVARO',
+      patientId: '12345678-5',
+      birthDate: '19800131',
+      studyDate: '20260310',
+      charset: 'latin1',
+    });
     const exportOf = async (who: string): Promise<string> => {
       const dir = join(scratch, `same-${who}`);
       await mkdir(join(dir, 'PANO'), { recursive: true });
       copyFileSync(source, join(dir, 'PANO', 'PX000001.dcm'));
       return dir;
     };
-    const env = { SCANBRIDGE_API_URL: emulator.info.base_url, SCANBRIDGE_API_KEY: emulator.info.keys.pro, LC_ALL: 'es_CL.UTF-8' };
+    const env = {
+      SCANBRIDGE_API_URL: emulator.info.base_url,
+      SCANBRIDGE_API_KEY: emulator.info.keys.pro,
+      LC_ALL: 'es_CL.UTF-8',
+    };
     const examOf = async (id: string): Promise<Record<string, unknown>> => {
       const e = (await api(emulator.info, emulator.info.keys.pro, 'GET', `/exams/${id}`)).json;
-      return { name: e['name'], exam_type: e['exam_type'], patient_name: e['patient_name'], patient_id: e['patient_id'], birth_date: e['birth_date'] };
+      return {
+        name: e['name'],
+        exam_type: e['exam_type'],
+        patient_name: e['patient_name'],
+        patient_id: e['patient_id'],
+        birth_date: e['birth_date'],
+      };
     };
 
     // The app: the agent in this process, with the OS language Electron reports.
     const appDir = await exportOf('app');
-    const agent = await startAgent({ dataDir: join(scratch, 'same-app-data'), configDir: join(scratch, 'same-app-config'), env, secretStore: new MemorySecretStore(), transport: 'ipc', systemLanguage: 'es', log: { info: () => undefined, warn: () => undefined, error: () => undefined } });
+    const agent = await startAgent({
+      dataDir: join(scratch, 'same-app-data'),
+      configDir: join(scratch, 'same-app-config'),
+      env,
+      secretStore: new MemorySecretStore(),
+      transport: 'ipc',
+      systemLanguage: 'es',
+      log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    });
     let appExam: Record<string, unknown>;
     try {
-      await agent.host.call('folders:add', { path: appDir, exam_type: 'from_dicom', mode: 'auto', settle_seconds: 1, polling: false });
-      const job = await until(async () => ((await agent.host.call('uploads:list', {})) as UploadJobView[]).find((j) => j.phase === 'ready'), 'the app upload');
+      await agent.host.call('folders:add', {
+        path: appDir,
+        exam_type: 'from_dicom',
+        mode: 'auto',
+        settle_seconds: 1,
+        polling: false,
+      });
+      const job = await until(
+        async () => ((await agent.host.call('uploads:list', {})) as UploadJobView[]).find((j) => j.phase === 'ready'),
+        'the app upload',
+      );
       appExam = await examOf(job.exam_id ?? '');
     } finally {
       await agent.stop();
     }
 
     const serveDir = await exportOf('serve');
-    const serve = await startServe(scratch, { ...env, SCANBRIDGE_CONFIG_DIR: join(scratch, 'same-serve-config'), SCANBRIDGE_DATA_DIR: join(scratch, 'same-serve-data') });
+    const serve = await startServe(scratch, {
+      ...env,
+      SCANBRIDGE_CONFIG_DIR: join(scratch, 'same-serve-config'),
+      SCANBRIDGE_DATA_DIR: join(scratch, 'same-serve-data'),
+    });
     procs.push(serve);
-    await serve.call('folders:add', { path: serveDir, exam_type: 'from_dicom', mode: 'auto', settle_seconds: 1, polling: false });
-    const serveJob = await until(async () => (await serve.call('uploads:list', {})).find((j) => j.phase === 'ready'), 'the serve upload');
+    await serve.call('folders:add', {
+      path: serveDir,
+      exam_type: 'from_dicom',
+      mode: 'auto',
+      settle_seconds: 1,
+      polling: false,
+    });
+    const serveJob = await until(
+      async () => (await serve.call('uploads:list', {})).find((j) => j.phase === 'ready'),
+      'the serve upload',
+    );
     const serveExam = await examOf(serveJob.exam_id ?? '');
     expect(await serve.stop()).toBe(0);
 
     const watchDir = await exportOf('watch');
-    const watch = startWatch([watchDir], 1, { ...env, SCANBRIDGE_CONFIG_DIR: join(scratch, 'same-watch-config'), SCANBRIDGE_DATA_DIR: join(scratch, 'same-watch-data') });
+    const watch = startWatch([watchDir], 1, {
+      ...env,
+      SCANBRIDGE_CONFIG_DIR: join(scratch, 'same-watch-config'),
+      SCANBRIDGE_DATA_DIR: join(scratch, 'same-watch-data'),
+    });
     procs.push(watch);
     await until(async () => (watch.stdout().length > 0 ? true : undefined), `the watch upload: ${watch.stderr()}`);
     const watchExam = await examOf((JSON.parse(watch.stdout()[0] ?? '{}') as { exam_id: string }).exam_id);
     expect(await watch.stop()).toBe(0);
 
-    expect(appExam).toEqual({ name: 'Radiografía ÁLVARO NÚÑEZ 2026-03-10', exam_type: 'radiografia', patient_name: 'ÁLVARO NÚÑEZ', patient_id: '12345678-5', birth_date: '1980-01-31' });
+    expect(appExam).toEqual({
+      name: 'Radiografía ÁLVARO NÚÑEZ 2026-03-10',
+      exam_type: 'radiografia',
+      patient_name: 'ÁLVARO NÚÑEZ',
+      patient_id: '12345678-5',
+      birth_date: '1980-01-31',
+    });
     expect(serveExam).toEqual(appExam);
     expect(watchExam).toEqual(appExam);
   });
@@ -189,23 +280,46 @@ describe('the agent pipeline', () => {
       });
     const [a, b] = await Promise.all([station('desk-a'), station('desk-b')]);
     try {
-      for (const ws of [a, b]) await ws.host.call('folders:add', { path: share, exam_type: 'radiografia', mode: 'review', settle_seconds: 1, polling: false });
-      const itemOf = async (ws: typeof a): Promise<InboxItem> => until(async () => ((await ws.host.call('inbox:list', {})) as InboxItem[])[0], 'the study in the inbox');
+      for (const ws of [a, b])
+        await ws.host.call('folders:add', {
+          path: share,
+          exam_type: 'radiografia',
+          mode: 'review',
+          settle_seconds: 1,
+          polling: false,
+        });
+      const itemOf = async (ws: typeof a): Promise<InboxItem> =>
+        until(async () => ((await ws.host.call('inbox:list', {})) as InboxItem[])[0], 'the study in the inbox');
       const [ia, ib] = await Promise.all([itemOf(a), itemOf(b)]);
       // Both front desks press Upload at once.
-      const outcomes = await Promise.allSettled([a.host.call('inbox:upload', { id: ia.id }), b.host.call('inbox:upload', { id: ib.id })]);
+      const outcomes = await Promise.allSettled([
+        a.host.call('inbox:upload', { id: ia.id }),
+        b.host.call('inbox:upload', { id: ib.id }),
+      ]);
       const accepted = outcomes.filter((o) => o.status === 'fulfilled');
       expect(accepted).toHaveLength(1);
       expect(outcomes.find((o) => o.status === 'rejected')).toMatchObject({ reason: { code: 'conflict' } });
       const winner = outcomes[0]?.status === 'fulfilled' ? a : b;
-      const job = await until(async () => ((await winner.host.call('uploads:list', {})) as UploadJobView[]).find((j) => j.phase === 'ready'), 'the reviewed upload');
+      const job = await until(
+        async () => ((await winner.host.call('uploads:list', {})) as UploadJobView[]).find((j) => j.phase === 'ready'),
+        'the reviewed upload',
+      );
       // The done marker is on the share: the other desk, asked again, does not upload it either.
-      const marker = await until(async () => ((await readdir(join(share, 'PANO'))).some((f) => f.startsWith('.scanbridge-done-')) ? true : undefined), 'the done marker');
+      const marker = await until(
+        async () =>
+          (await readdir(join(share, 'PANO'))).some((f) => f.startsWith('.scanbridge-done-')) ? true : undefined,
+        'the done marker',
+      );
       expect(marker).toBe(true);
       const loser = winner === a ? b : a;
       const loserItem = winner === a ? ib : ia;
-      await expect(loser.host.call('inbox:upload', { id: loserItem.id })).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining(job.exam_id ?? 'x') });
-      expect((await api(emulator.info, emulator.info.keys.pro, 'GET', '/exams?limit=1')).json['total']).toBe(before + 1);
+      await expect(loser.host.call('inbox:upload', { id: loserItem.id })).rejects.toMatchObject({
+        code: 'conflict',
+        message: expect.stringContaining(job.exam_id ?? 'x'),
+      });
+      expect((await api(emulator.info, emulator.info.keys.pro, 'GET', '/exams?limit=1')).json['total']).toBe(
+        before + 1,
+      );
     } finally {
       await Promise.all([a.stop(), b.stop()]);
     }
@@ -216,7 +330,13 @@ describe('the agent pipeline', () => {
     const staging = join(scratch, 'superseded-staging');
     await mkdir(folder, { recursive: true });
     const names = ['SUP01.dcm', 'SUP02.dcm', 'SUP03.dcm'];
-    for (const name of names) await emulator.control('POST', '/faults', { target: 'storage', mode: 'error500', count: 100_000, match: objectName(name) });
+    for (const name of names)
+      await emulator.control('POST', '/faults', {
+        target: 'storage',
+        mode: 'error500',
+        count: 100_000,
+        match: objectName(name),
+      });
     const series = await smallSeries(join(staging, 'EXP'), 3, { fileName: (i) => names[i] ?? `x${i}.dcm` });
     const agent = await startAgent({
       dataDir: join(scratch, 'superseded-data'),
@@ -229,20 +349,37 @@ describe('the agent pipeline', () => {
     });
     const jobs = async (): Promise<UploadJobView[]> => (await agent.host.call('uploads:list', {})) as UploadJobView[];
     try {
-      await agent.host.call('folders:add', { path: folder, exam_type: 'cbct', mode: 'auto', settle_seconds: 1, polling: false });
+      await agent.host.call('folders:add', {
+        path: folder,
+        exam_type: 'cbct',
+        mode: 'auto',
+        settle_seconds: 1,
+        polling: false,
+      });
       // Only two of the three slices at first; the upload gets its exam, then storage keeps failing.
       await mkdir(join(folder, 'EXP'));
-      for (const f of series.files.slice(0, 2)) copyFileSync(f.path, join(folder, 'EXP', names[series.files.indexOf(f)] ?? 'x'));
-      const first = await until(async () => (await jobs()).find((j) => j.exam_id !== null && j.files_total === 2), 'the first upload to have its exam');
+      for (const f of series.files.slice(0, 2))
+        copyFileSync(f.path, join(folder, 'EXP', names[series.files.indexOf(f)] ?? 'x'));
+      const first = await until(
+        async () => (await jobs()).find((j) => j.exam_id !== null && j.files_total === 2),
+        'the first upload to have its exam',
+      );
       // The scanner writes the last slice: the export changed while its upload was unfinished.
       copyFileSync(series.files[2]?.path ?? '', join(folder, 'EXP', 'SUP03.dcm'));
-      await until(async () => ((await jobs()).find((j) => j.id === first.id)?.phase === 'cancelled' ? true : undefined), 'the first upload to be superseded');
+      await until(
+        async () => ((await jobs()).find((j) => j.id === first.id)?.phase === 'cancelled' ? true : undefined),
+        'the first upload to be superseded',
+      );
       const old = await api(emulator.info, emulator.info.keys.pro, 'GET', `/exams/${first.exam_id ?? ''}`);
       expect(old.status).toBe(404);
       // The study stays claimed on the share for the upload of its new files: no moment in which
       // another workstation could take it.
-      const claimFiles = (): string[] => readdirSync(join(folder, 'EXP')).filter((n) => n.startsWith('.scanbridge-claim-'));
-      await until(async () => ((await jobs()).some((j) => j.id !== first.id && j.files_total === 3) ? true : undefined), 'the upload of the new files');
+      const claimFiles = (): string[] =>
+        readdirSync(join(folder, 'EXP')).filter((n) => n.startsWith('.scanbridge-claim-'));
+      await until(
+        async () => ((await jobs()).some((j) => j.id !== first.id && j.files_total === 3) ? true : undefined),
+        'the upload of the new files',
+      );
       expect(claimFiles()).toHaveLength(1);
       // Storage answers again: the new files make the one exam.
       await emulator.control('DELETE', '/faults');

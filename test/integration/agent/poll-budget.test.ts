@@ -6,12 +6,16 @@ import { describe, it } from 'vitest';
 import { exhaust, idleAgentRun } from '../../bench/poll-budget';
 
 describe.concurrent('background polling budget', () => {
-  it('an idle agent on the Free plan makes fewer than 10 calls in an hour, and only its three refreshes', async ({ expect }) => {
+  it('an idle agent on the Free plan makes fewer than 10 calls in an hour, and only its three refreshes', async ({
+    expect,
+  }) => {
     const run = await idleAgentRun({ plan: 'free' });
     const hour = run.calls.filter((c) => c.at < run.hourMs);
     expect(hour.length).toBeGreaterThanOrEqual(3);
     expect(hour.length).toBeLessThan(10);
-    expect(new Set(hour.map((c) => `${c.method} ${c.path}`))).toEqual(new Set(['GET /api/v1/notifications', 'GET /api/v1/me', 'GET /api/v1/activity']));
+    expect(new Set(hour.map((c) => `${c.method} ${c.path}`))).toEqual(
+      new Set(['GET /api/v1/notifications', 'GET /api/v1/me', 'GET /api/v1/activity']),
+    );
     expect(hour.every((c) => c.status === 200)).toBe(true);
   });
 

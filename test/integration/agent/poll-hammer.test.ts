@@ -27,9 +27,14 @@ describe('polling under hammering', () => {
       const key = emulator.info.keys.pro;
       const exams: string[] = [];
       for (let i = 0; i < 12; i++) {
-        const c = await api(emulator.info, key, 'POST', '/exams', { name: `watch ${i}`, files: [{ name: 'a.dcm', size: 10 }] });
+        const c = await api(emulator.info, key, 'POST', '/exams', {
+          name: `watch ${i}`,
+          files: [{ name: 'a.dcm', size: 10 }],
+        });
         const id = String(c.json['id']);
-        expect((await api(emulator.info, key, 'POST', `/exams/${id}/consent`, { country_code: 'CL', locale: 'es' })).status).toBeLessThan(300);
+        expect(
+          (await api(emulator.info, key, 'POST', `/exams/${id}/consent`, { country_code: 'CL', locale: 'es' })).status,
+        ).toBeLessThan(300);
         exams.push(id);
       }
       const proxy = await countingProxy(emulator.info.base_url);
@@ -47,7 +52,8 @@ describe('polling under hammering', () => {
       const start = Date.now();
       try {
         // Each watch asked for many times over, as a window re-rendering in a loop would.
-        for (let round = 0; round < 50; round++) for (const id of exams) await agent.host.call('consent:watch', { exam_id: id });
+        for (let round = 0; round < 50; round++)
+          for (const id of exams) await agent.host.call('consent:watch', { exam_id: id });
         // A task that asks to run again at once, forever (through an API client of its own).
         const own = createApiClient({ baseUrl: proxy.url, apiKey: key });
         let runaway = 0;

@@ -11,10 +11,20 @@ import { emulatorScene, type EmulatorScene } from '../../support/emulator-scene'
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
-export type Proc = { child: ChildProcess; stdout: () => string[]; stderr: () => string; exited: Promise<number | null>; stop: () => Promise<number | null> };
+export type Proc = {
+  child: ChildProcess;
+  stdout: () => string[];
+  stderr: () => string;
+  exited: Promise<number | null>;
+  stop: () => Promise<number | null>;
+};
 
 function start(args: string[], env: NodeJS.ProcessEnv): Proc {
-  const child = spawn(process.execPath, ['main/bin/scanbridge.mjs', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['main/bin/scanbridge.mjs', ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout?.setEncoding('utf8').on('data', (d: string) => (out += d));
@@ -51,9 +61,14 @@ async function serving(p: Proc, timeoutMs: number): Promise<Served> {
   });
   const line = JSON.parse(first) as ServeLine;
   const rpc = async <T>(name: string, args: unknown = {}): Promise<T> => {
-    const res = await fetch(`http://127.0.0.1:${line.port}/rpc/${name}`, { method: 'POST', headers: { Authorization: `Bearer ${line.token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(args) });
+    const res = await fetch(`http://127.0.0.1:${line.port}/rpc/${name}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${line.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(args),
+    });
     const body = (await res.json()) as { result?: T; error?: { code: string; message: string } };
-    if (!res.ok || body.error) throw new Error(`${name} → ${res.status} ${body.error?.code ?? ''} ${body.error?.message ?? ''}`);
+    if (!res.ok || body.error)
+      throw new Error(`${name} → ${res.status} ${body.error?.code ?? ''} ${body.error?.message ?? ''}`);
     return body.result as T;
   };
   return { ...p, line, rpc };
@@ -62,12 +77,19 @@ async function serving(p: Proc, timeoutMs: number): Promise<Served> {
 export type Serve = Served & { call: <M extends MethodName>(name: M, args: MethodArgs<M>) => Promise<MethodResult<M>> };
 
 /** `scanbridge serve` with a placeholder window; resolves once it printed its URL line. */
-export async function startServe(scratch: string, env: NodeJS.ProcessEnv & { SCANBRIDGE_CONFIG_DIR: string; SCANBRIDGE_DATA_DIR: string }): Promise<Serve> {
+export async function startServe(
+  scratch: string,
+  env: NodeJS.ProcessEnv & { SCANBRIDGE_CONFIG_DIR: string; SCANBRIDGE_DATA_DIR: string },
+): Promise<Serve> {
   const renderer = join(scratch, 'placeholder-window');
   mkdirSync(renderer, { recursive: true });
   writeFileSync(join(renderer, 'index.html'), '<!doctype html><title>ScanBridge</title>');
-  const served = await serving(start(['serve', '--port', '0', '--renderer', renderer], { DBUS_SESSION_BUS_ADDRESS: 'disabled:', ...env }), 20_000);
-  const call = <M extends MethodName>(name: M, args: MethodArgs<M>): Promise<MethodResult<M>> => served.rpc<MethodResult<M>>(name, args);
+  const served = await serving(
+    start(['serve', '--port', '0', '--renderer', renderer], { DBUS_SESSION_BUS_ADDRESS: 'disabled:', ...env }),
+    20_000,
+  );
+  const call = <M extends MethodName>(name: M, args: MethodArgs<M>): Promise<MethodResult<M>> =>
+    served.rpc<MethodResult<M>>(name, args);
   return { ...served, call };
 }
 

@@ -26,7 +26,10 @@ describe('scanbridge serve', () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<title>ScanBridge</title>');
 
-    const rpc = async (name: string, args: unknown = {}): Promise<{ status: number; body: { result?: Record<string, unknown>; error?: { code: string } } }> => {
+    const rpc = async (
+      name: string,
+      args: unknown = {},
+    ): Promise<{ status: number; body: { result?: Record<string, unknown>; error?: { code: string } } }> => {
       const res = await fetch(`http://127.0.0.1:${line.port}/rpc/${name}`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${line.token}`, 'Content-Type': 'application/json' },
@@ -36,7 +39,11 @@ describe('scanbridge serve', () => {
     };
     expect((await rpc('app:info')).body.result).toMatchObject({ transport: 'http' });
     const status = await rpc('keys:status');
-    expect(status.body.result).toMatchObject({ keychain: { available: false }, live: { present: false }, active: null });
+    expect(status.body.result).toMatchObject({
+      keychain: { available: false },
+      live: { present: false },
+      active: null,
+    });
 
     const events = new AbortController();
     const stream = await fetch(`http://127.0.0.1:${line.port}/events?token=${line.token}`, { signal: events.signal });
@@ -70,7 +77,8 @@ describe('scanbridge serve', () => {
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
-    for (const name of readdirSync(configDir)) expect(readFileSync(join(configDir, name), 'utf8')).not.toContain(ctx.emulator.info.keys.sandbox);
+    for (const name of readdirSync(configDir))
+      expect(readFileSync(join(configDir, name), 'utf8')).not.toContain(ctx.emulator.info.keys.sandbox);
     expect(stderr()).not.toContain(ctx.emulator.info.keys.sandbox);
   });
 });

@@ -27,7 +27,13 @@ const serve = (dataDir: string, configDir: string, renderer: string): Promise<Se
     30_000,
   );
 
-async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs: number, everyMs = 100): Promise<T> {
+async function until<T>(
+  what: string,
+  read: () => Promise<T>,
+  ok: (v: T) => boolean,
+  timeoutMs: number,
+  everyMs = 100,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await read();
@@ -38,7 +44,11 @@ async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => bool
 }
 
 /** The take's journal: its planned files and, once POST /extras answered, the take and its URLs. */
-function takeJournal(dataDir: string): { files: { name: string; path: string }[]; take: string | null; urls: string[] } {
+function takeJournal(dataDir: string): {
+  files: { name: string; path: string }[];
+  take: string | null;
+  urls: string[];
+} {
   const jobs = join(dataDir, 'jobs');
   const names = readdirSync(jobs).filter((n) => n.endsWith('.jsonl'));
   expect(names).toHaveLength(1);
@@ -47,7 +57,13 @@ function takeJournal(dataDir: string): { files: { name: string; path: string }[]
   let urls: string[] = [];
   for (const line of readFileSync(join(jobs, names[0] ?? ''), 'utf8').split('\n')) {
     if (!line) continue;
-    const r = JSON.parse(line) as { t: string; files?: { name: string; path: string }[]; exam_id?: string; urls?: string[]; target?: unknown };
+    const r = JSON.parse(line) as {
+      t: string;
+      files?: { name: string; path: string }[];
+      exam_id?: string;
+      urls?: string[];
+      target?: unknown;
+    };
     if (r.t === 'planned') {
       expect(r.target).toMatchObject({ kind: 'extra', label: 'Segundo escaneo' });
       files = r.files ?? [];
@@ -64,13 +80,23 @@ describe('extra take through scanbridge serve', () => {
   it('kill -9 mid-upload, restart: the same take completes once, with every byte', async () => {
     const client = createApiClient({ baseUrl: ctx.emulator.info.base_url, apiKey: ctx.emulator.info.keys.pro });
     const seed = Buffer.from('first take, uploaded earlier by another computer');
-    const created = await client.exams.create({ name: 'Kill test — Muñoz', exam_type: 'cbct', files: [{ name: 'main/IMG1.dcm', size: seed.length }] });
+    const created = await client.exams.create({
+      name: 'Kill test — Muñoz',
+      exam_type: 'cbct',
+      files: [{ name: 'main/IMG1.dcm', size: seed.length }],
+    });
     const put = await fetch(created.upload_urls?.[0]?.url ?? '', { method: 'PUT', body: seed });
     expect(put.ok).toBe(true);
     await client.exams.confirm(created.id);
     const storageBefore = (await client.exams.get(created.id)).storage?.bytes ?? 0;
 
-    const ex = await writeCbctExport(join(ctx.scratch, 'SECOND_SCAN'), { volumeSlices: 30, scoutSlices: 2, rows: 256, cols: 256, dicomdir: false });
+    const ex = await writeCbctExport(join(ctx.scratch, 'SECOND_SCAN'), {
+      volumeSlices: 30,
+      scoutSlices: 2,
+      rows: 256,
+      cols: 256,
+      dicomdir: false,
+    });
     const renderer = join(ctx.scratch, 'dist');
     mkdirSync(renderer);
     writeFileSync(join(renderer, 'index.html'), '<!doctype html><title>ScanBridge</title>');
@@ -82,7 +108,11 @@ describe('extra take through scanbridge serve', () => {
     await first.rpc('settings:update', { upload: { bandwidth_limit: 300_000, concurrency: 2 } });
     const before = await first.rpc<TakesView>('takes:get', { exam_id: created.id });
     expect(before).toMatchObject({ exam_type: 'cbct', extra_series: [], blocked: null });
-    const { job_id } = await first.rpc<{ job_id: string }>('takes:add', { exam_id: created.id, label: 'Segundo escaneo', source: { kind: 'folder', path: ex.root } });
+    const { job_id } = await first.rpc<{ job_id: string }>('takes:add', {
+      exam_id: created.id,
+      label: 'Segundo escaneo',
+      source: { kind: 'folder', path: ex.root },
+    });
     const part = await until(
       'some files stored',
       async () => (await first.rpc<UploadJobView[]>('uploads:list')).find((j) => j.id === job_id),
@@ -110,11 +140,19 @@ describe('extra take through scanbridge serve', () => {
       (j) => j?.phase === 'ready' || j?.phase === 'failed',
       90_000,
     );
-    expect(done).toMatchObject({ phase: 'ready', exam_id: created.id, files_done: ex.files, files_total: ex.files, error: null });
+    expect(done).toMatchObject({
+      phase: 'ready',
+      exam_id: created.id,
+      files_done: ex.files,
+      files_total: ex.files,
+      error: null,
+    });
 
     // Exactly one extra, the one announced before the crash, with every byte.
     const exam = await client.exams.get(created.id);
-    expect((exam.extra_series ?? []).map((x) => [x.index, x.label, x.status, x.file_count, x.storage_bytes])).toEqual([[1, 'Segundo escaneo', 'ready', ex.files, ex.bytes]]);
+    expect((exam.extra_series ?? []).map((x) => [x.index, x.label, x.status, x.file_count, x.storage_bytes])).toEqual([
+      [1, 'Segundo escaneo', 'ready', ex.files, ex.bytes],
+    ]);
     expect(exam.storage?.bytes).toBe(storageBefore + ex.bytes);
     expect(journal.urls).toHaveLength(journal.files.length);
     for (const [i, url] of journal.urls.entries()) {

@@ -71,7 +71,9 @@ async function takeFolder(name: string): Promise<string> {
 async function ended(jobId: string): Promise<UploadJobView> {
   return waitFor(async () => {
     const j = (await harness.call('uploads:list', {})).find((x) => x.id === jobId);
-    return j && (j.phase === 'ready' || (j.phase === 'failed' && j.retry_at === null) || j.phase === 'cancelled') ? j : undefined;
+    return j && (j.phase === 'ready' || (j.phase === 'failed' && j.retry_at === null) || j.phase === 'cancelled')
+      ? j
+      : undefined;
   }, `job ${jobId} to end`);
 }
 
@@ -84,7 +86,11 @@ describe('extra take with a lost answer', () => {
     const examId = await readyExam('Toma perdida — Pérez');
     const folder = await takeFolder('lost-create');
     proxy.loseNext({ method: 'POST', path: new RegExp(`/exams/${examId}/extras$`) });
-    const { job_id } = await harness.call('takes:add', { exam_id: examId, label: 'Segunda toma', source: { kind: 'folder', path: folder } });
+    const { job_id } = await harness.call('takes:add', {
+      exam_id: examId,
+      label: 'Segunda toma',
+      source: { kind: 'folder', path: folder },
+    });
     const job = await ended(job_id);
     expect(proxy.lost).toEqual([expect.objectContaining({ method: 'POST', status: 201 })]);
     // Exactly one POST /extras reached the service: the lost one.
@@ -96,7 +102,11 @@ describe('extra take with a lost answer', () => {
     expect(await takesOf(examId)).toEqual([[1, 'uploading']]);
 
     // The exam's second slot is still free: a new take is accepted and ends ready.
-    const again = await harness.call('takes:add', { exam_id: examId, label: 'Tercera toma', source: { kind: 'folder', path: await takeFolder('after-lost') } });
+    const again = await harness.call('takes:add', {
+      exam_id: examId,
+      label: 'Tercera toma',
+      source: { kind: 'folder', path: await takeFolder('after-lost') },
+    });
     expect(await ended(again.job_id)).toMatchObject({ phase: 'ready', error: null });
     expect(await takesOf(examId)).toEqual([
       [1, 'uploading'],
@@ -108,9 +118,15 @@ describe('extra take with a lost answer', () => {
     const examId = await readyExam('Confirmación perdida — Soto');
     const folder = await takeFolder('lost-confirm');
     proxy.loseNext({ method: 'POST', path: new RegExp(`/exams/${examId}/extras/\\d+/confirm$`) });
-    const { job_id } = await harness.call('takes:add', { exam_id: examId, label: 'Segunda toma', source: { kind: 'folder', path: folder } });
+    const { job_id } = await harness.call('takes:add', {
+      exam_id: examId,
+      label: 'Segunda toma',
+      source: { kind: 'folder', path: folder },
+    });
     expect(await ended(job_id)).toMatchObject({ phase: 'ready', error: null });
-    expect(proxy.lost).toContainEqual(expect.objectContaining({ method: 'POST', path: `/api/v1/exams/${examId}/extras/1/confirm`, status: 200 }));
+    expect(proxy.lost).toContainEqual(
+      expect.objectContaining({ method: 'POST', path: `/api/v1/exams/${examId}/extras/1/confirm`, status: 200 }),
+    );
     expect(proxy.seen.filter((r) => r.method === 'POST' && r.path.endsWith(`/exams/${examId}/extras`))).toHaveLength(1);
     expect(await takesOf(examId)).toEqual([[1, 'ready']]);
     const view = await harness.call('takes:get', { exam_id: examId });

@@ -26,7 +26,8 @@ function open(dirs: { dataDir: string; configDir: string }, store: MemorySecretS
   });
 }
 
-const job = async (h: AgentHarness, id: string): Promise<UploadJobView | undefined> => (await h.call('uploads:list', {})).find((j) => j.id === id);
+const job = async (h: AgentHarness, id: string): Promise<UploadJobView | undefined> =>
+  (await h.call('uploads:list', {})).find((j) => j.id === id);
 
 describe('agent upload queue', () => {
   it('pauses and resumes, finishes the same exam after an app restart mid-upload, cancels and retries', async () => {
@@ -38,8 +39,21 @@ describe('agent upload queue', () => {
     let h = await open(dirs, store);
     await h.call('keys:save', { key });
     await h.call('settings:update', { upload: { bandwidth_limit: 250_000, mode: 'files', concurrency: 2 } });
-    await h.call('folders:add', { path: watched, exam_type: 'from_dicom', mode: 'review', settle_seconds: 1, polling: false });
-    await writeCbctExport(join(watched, 'CBCT'), { patientName: 'ÑÚÑEZ^BEGOÑA', volumeSlices: 40, scoutSlices: 2, rows: 128, cols: 128, dicomdir: false });
+    await h.call('folders:add', {
+      path: watched,
+      exam_type: 'from_dicom',
+      mode: 'review',
+      settle_seconds: 1,
+      polling: false,
+    });
+    await writeCbctExport(join(watched, 'CBCT'), {
+      patientName: 'ÑÚÑEZ^BEGOÑA',
+      volumeSlices: 40,
+      scoutSlices: 2,
+      rows: 128,
+      cols: 128,
+      dicomdir: false,
+    });
     const item = await waitFor(async () => (await h.call('inbox:list', {}))[0], 'the study in the inbox');
     const { job_id } = await h.call('inbox:upload', { id: item.id });
 
@@ -55,25 +69,45 @@ describe('agent upload queue', () => {
     expect((await job(h, job_id))?.phase).toBe('paused');
     await expect(h.call('uploads:resume', { id: 'up_missing' })).rejects.toMatchObject({ code: 'not_found' });
     expect((await h.call('uploads:resume', { id: job_id })).phase).not.toBe('paused');
-    await waitFor(async () => ((await job(h, job_id))?.bytes_sent ?? 0) > pausedAt ? true : undefined, 'the upload to move again');
+    await waitFor(
+      async () => (((await job(h, job_id))?.bytes_sent ?? 0) > pausedAt ? true : undefined),
+      'the upload to move again',
+    );
 
     // The app quits in the middle of the upload and starts again.
     await h.agent.stop();
     h = await open(dirs, store);
     await h.call('settings:update', { upload: { bandwidth_limit: 0 } });
-    const ready = await waitFor(async () => {
-      const j = await job(h, job_id);
-      return j?.phase === 'ready' ? j : undefined;
-    }, 'the resumed upload', 40_000);
+    const ready = await waitFor(
+      async () => {
+        const j = await job(h, job_id);
+        return j?.phase === 'ready' ? j : undefined;
+      },
+      'the resumed upload',
+      40_000,
+    );
     expect(ready.exam_id).toBe(moving.exam_id);
     const list = await api(ctx.emulator.info, key, 'GET', '/exams?limit=100');
     expect(list.json['total']).toBe(1);
-    expect((await api(ctx.emulator.info, key, 'GET', `/exams/${ready.exam_id}`)).json).toMatchObject({ status: 'ready', file_count: 42, patient_name: 'BEGOÑA ÑÚÑEZ' });
+    expect((await api(ctx.emulator.info, key, 'GET', `/exams/${ready.exam_id}`)).json).toMatchObject({
+      status: 'ready',
+      file_count: 42,
+      patient_name: 'BEGOÑA ÑÚÑEZ',
+    });
 
     // A second study: cancelled once its exam exists (the half-made exam is removed), then retried.
     await h.call('settings:update', { upload: { bandwidth_limit: 20_000 } });
-    await writeRadiograph(join(watched, 'PANO', 'PX1.dcm'), { modality: 'PX', patientName: 'GÓMEZ^ÍÑIGO', patientId: '7', studyDate: '20260302', charset: 'latin1' });
-    const pano = await waitFor(async () => (await h.call('inbox:list', {})).find((i) => i.modality === 'PX'), 'the radiograph in the inbox');
+    await writeRadiograph(join(watched, 'PANO', 'PX1.dcm'), {
+      modality: 'PX',
+      patientName: 'GÓMEZ^ÍÑIGO',
+      patientId: '7',
+      studyDate: '20260302',
+      charset: 'latin1',
+    });
+    const pano = await waitFor(
+      async () => (await h.call('inbox:list', {})).find((i) => i.modality === 'PX'),
+      'the radiograph in the inbox',
+    );
     const second = (await h.call('inbox:upload', { id: pano.id })).job_id;
     const half = await waitFor(async () => {
       const j = await job(h, second);
@@ -112,11 +146,23 @@ describe('agent upload queue', () => {
       tuning: { retryDelaysMs: [retryMs], engine: { maxAttempts: 2, backoff: { baseMs: 20, capMs: 20 } } },
     });
     await h.call('keys:save', { key });
-    await h.call('folders:add', { path: watched, exam_type: 'from_dicom', mode: 'review', settle_seconds: 1, polling: false });
+    await h.call('folders:add', {
+      path: watched,
+      exam_type: 'from_dicom',
+      mode: 'review',
+      settle_seconds: 1,
+      polling: false,
+    });
     // Every storage PUT fails with a 500 while the fault is armed.
     await ctx.emulator.control('POST', '/faults', { target: 'storage', mode: 'error500', count: 100_000 });
     try {
-      await writeRadiograph(join(watched, 'PANO', 'PX1.dcm'), { modality: 'PX', patientName: 'ROJAS^INÉS', patientId: '9', studyDate: '20260305', charset: 'latin1' });
+      await writeRadiograph(join(watched, 'PANO', 'PX1.dcm'), {
+        modality: 'PX',
+        patientName: 'ROJAS^INÉS',
+        patientId: '9',
+        studyDate: '20260305',
+        charset: 'latin1',
+      });
       const item = await waitFor(async () => (await h.call('inbox:list', {}))[0], 'the radiograph in the inbox');
       const { job_id } = await h.call('inbox:upload', { id: item.id });
       const waiting = await waitFor(async () => {
@@ -128,7 +174,8 @@ describe('agent upload queue', () => {
       const paused = await h.call('uploads:pause', { id: job_id });
       expect(paused).toMatchObject({ phase: 'paused', retry_at: null });
       type Armed = { armed: { count: number }[] };
-      const attemptsLeft = async (): Promise<number> => (await ctx.emulator.control<Armed>('GET', '/faults')).armed[0]?.count ?? 0;
+      const attemptsLeft = async (): Promise<number> =>
+        (await ctx.emulator.control<Armed>('GET', '/faults')).armed[0]?.count ?? 0;
       const before = await attemptsLeft();
       // Past the moment the retry was due: still paused, and no storage attempt was made.
       await sleep(retryMs + 1000);
@@ -142,7 +189,10 @@ describe('agent upload queue', () => {
         const j = await job(h, job_id);
         return j?.phase === 'ready' ? j : undefined;
       }, 'the resumed upload');
-      expect((await api(ctx.emulator.info, key, 'GET', `/exams/${ready.exam_id}`)).json).toMatchObject({ status: 'ready', file_count: 1 });
+      expect((await api(ctx.emulator.info, key, 'GET', `/exams/${ready.exam_id}`)).json).toMatchObject({
+        status: 'ready',
+        file_count: 1,
+      });
     } finally {
       await ctx.emulator.control('DELETE', '/faults');
       await h.agent.stop();

@@ -24,20 +24,26 @@ describe('client: typed errors built from the emulator’s answers', () => {
   });
 
   it('a missing resource is NotFoundError', async () => {
-    const err = await clientFor(emu, 'pro').client.exams.get('exm_doesnotexist').catch((e: unknown) => e);
+    const err = await clientFor(emu, 'pro')
+      .client.exams.get('exm_doesnotexist')
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'not_found' });
     expect((err as ApiError).code).toBe('not_found');
   });
 
   it('a key without the scope is InsufficientScopeError naming the scope', async () => {
-    const err = await clientFor(emu, 'readonly').client.exams.create({ name: 'x', files: [{ name: 'a.dcm', size: 1 }] }).catch((e: unknown) => e);
+    const err = await clientFor(emu, 'readonly')
+      .client.exams.create({ name: 'x', files: [{ name: 'a.dcm', size: 1 }] })
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'insufficient_scope' });
     expect((err as ApiError).requiredScope).toBe('exams:write');
     expect((err as ApiError).status).toBe(403);
   });
 
   it('an invalid exam is ValidationError with the fields at fault', async () => {
-    const err = await clientFor(emu, 'pro').client.exams.create({ name: '', birth_date: '2099-02-31', files: [{ name: 'a.dcm', size: 1 }] }).catch((e: unknown) => e);
+    const err = await clientFor(emu, 'pro')
+      .client.exams.create({ name: '', birth_date: '2099-02-31', files: [{ name: 'a.dcm', size: 1 }] })
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'validation_error' });
     const fields = (err as ApiError).details.map((d) => d.field);
     expect(fields).toContain('name');
@@ -46,20 +52,30 @@ describe('client: typed errors built from the emulator’s answers', () => {
   });
 
   it('radiografia on the Free plan is PlanRequiredError', async () => {
-    const err = await clientFor(emu, 'free').client.exams.create({ name: 'Panorámica', exam_type: 'radiografia', files: [{ name: 'a.dcm', size: 1 }] }).catch((e: unknown) => e);
+    const err = await clientFor(emu, 'free')
+      .client.exams.create({ name: 'Panorámica', exam_type: 'radiografia', files: [{ name: 'a.dcm', size: 1 }] })
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'plan_required' });
     expect((err as ApiError).code).toBe('plan_required');
   });
 
   it('more than 5000 files is LimitExceededError', async () => {
     const files = Array.from({ length: 5001 }, (_, i) => ({ name: `f${i}.dcm`, size: 1 }));
-    const err = await clientFor(emu, 'pro').client.exams.create({ name: 'big', files }).catch((e: unknown) => e);
+    const err = await clientFor(emu, 'pro')
+      .client.exams.create({ name: 'big', files })
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'limit_exceeded' });
   });
 
   it('confirming before the files are stored is upload_incomplete listing them', async () => {
     const { client } = clientFor(emu, 'pro');
-    const created = await client.exams.create({ name: 'incompleto', files: [{ name: 'a.dcm', size: 10 }, { name: 'b.dcm', size: 10 }] });
+    const created = await client.exams.create({
+      name: 'incompleto',
+      files: [
+        { name: 'a.dcm', size: 10 },
+        { name: 'b.dcm', size: 10 },
+      ],
+    });
     const err = await client.exams.confirm(created.id).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'upload_incomplete' });
     expect(err).toMatchObject({ status: 409 });
@@ -81,7 +97,8 @@ describe('client: typed errors built from the emulator’s answers', () => {
     await client.consent.signInPerson(exam.id, {
       signer_name: 'Juan Carlos Muñoz',
       signer_rut: '12.345.678-5',
-      signature_image: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+      signature_image:
+        'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
       accepted: true,
     });
     await expect(client.consent.init(exam.id)).rejects.toMatchObject({ code: 'conflict' });

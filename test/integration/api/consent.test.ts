@@ -42,10 +42,24 @@ describe('client: informed consent against the emulator', () => {
   it('refuses a bad RUT or a signature that is not a PNG with ValidationError', async () => {
     const { exam } = await readyExam(ctx.client);
     await ctx.client.consent.init(exam.id, { country_code: 'CL' });
-    const badRut = await ctx.client.consent.signInPerson(exam.id, { signer_name: 'A', signer_rut: '12.345.678-9', signature_image: PNG_1X1_BASE64, accepted: true }).catch((e: unknown) => e);
+    const badRut = await ctx.client.consent
+      .signInPerson(exam.id, {
+        signer_name: 'A',
+        signer_rut: '12.345.678-9',
+        signature_image: PNG_1X1_BASE64,
+        accepted: true,
+      })
+      .catch((e: unknown) => e);
     expect(badRut).toMatchObject({ code: 'validation_error' });
     expect((badRut as ApiError).details.map((d) => d.field)).toContain('signer_rut');
-    const notPng = await ctx.client.consent.signInPerson(exam.id, { signer_name: 'A', signer_rut: '12.345.678-5', signature_image: Buffer.from('GIF89a').toString('base64'), accepted: true }).catch((e: unknown) => e);
+    const notPng = await ctx.client.consent
+      .signInPerson(exam.id, {
+        signer_name: 'A',
+        signer_rut: '12.345.678-5',
+        signature_image: Buffer.from('GIF89a').toString('base64'),
+        accepted: true,
+      })
+      .catch((e: unknown) => e);
     expect(notPng).toMatchObject({ code: 'validation_error' });
   });
 
@@ -54,11 +68,17 @@ describe('client: informed consent against the emulator', () => {
     const sent = await ctx.client.consent.sendEmail(exam.id, { to: 'paciente@correo.cl', patient_name: 'Rosa Díaz' });
     expect(sent.sent).toBe(true);
     expect(sent.sign_url).toMatch(/^http/);
-    expect((await ctx.emulator.control<{ mail: unknown[] }>('GET', '/mail?to=paciente@correo.cl')).mail).toHaveLength(1);
+    expect((await ctx.emulator.control<{ mail: unknown[] }>('GET', '/mail?to=paciente@correo.cl')).mail).toHaveLength(
+      1,
+    );
     await ctx.emulator.control('POST', `/consent/${exam.id}/sign-remote`, { signer_name: 'Rosa Díaz' });
     const c = await ctx.client.consent.get(exam.id);
     expect(c?.status).toBe('signed');
     expect(c?.signing_method).toBe('email');
-    expect(c?.hash).toBe(createHash('sha256').update(await ctx.client.consent.pdf(exam.id, 'signed')).digest('hex'));
+    expect(c?.hash).toBe(
+      createHash('sha256')
+        .update(await ctx.client.consent.pdf(exam.id, 'signed'))
+        .digest('hex'),
+    );
   });
 });

@@ -14,16 +14,26 @@ const ENDPOINTS: [method: string, path: string, fn: string, call: Call][] = [
   // §4.2
   ['POST', '/exams', 'exams.create', (c) => c.exams.create({ name: 'n', files: [{ name: 'a', size: 1 }] })],
   ['GET', '/exams', 'exams.list', (c) => c.exams.list({ limit: 5 })],
-  ['GET', '/exams', 'exams.iterate', async (c) => {
-    for await (const _ of c.exams.iterate({ pageSize: 5 })) break;
-  }],
+  [
+    'GET',
+    '/exams',
+    'exams.iterate',
+    async (c) => {
+      for await (const _ of c.exams.iterate({ pageSize: 5 })) break;
+    },
+  ],
   ['GET', '/exams/{id}', 'exams.get', (c) => c.exams.get('exm_cov')],
   ['POST', '/exams/{id}/confirm', 'exams.confirm', (c) => c.exams.confirm('exm_cov')],
   ['POST', '/exams/{id}/process-zip', 'exams.processZip', (c) => c.exams.processZip('exm_cov')],
   ['DELETE', '/exams/{id}', 'exams.remove', (c) => c.exams.remove('exm_cov')],
   ['PATCH', '/exams/{id}', 'exams.update', (c) => c.exams.update('exm_cov', { name: 'x' })],
   ['POST', '/exams/{id}/share', 'exams.share', (c) => c.exams.share('exm_cov', { to: 'a@b.cl' })],
-  ['POST', '/exams/{id}/extras', 'exams.createExtra', (c) => c.exams.createExtra('exm_cov', { label: 'l', files: [{ name: 'a', size: 1 }] })],
+  [
+    'POST',
+    '/exams/{id}/extras',
+    'exams.createExtra',
+    (c) => c.exams.createExtra('exm_cov', { label: 'l', files: [{ name: 'a', size: 1 }] }),
+  ],
   ['POST', '/exams/{id}/extras/{index}/confirm', 'exams.confirmExtra', (c) => c.exams.confirmExtra('exm_cov', 1)],
   ['GET', '/exams/{id}/access-pin', 'exams.getAccessPin', (c) => c.exams.getAccessPin('exm_cov')],
   ['POST', '/exams/{id}/access-pin', 'exams.rotateAccessPin', (c) => c.exams.rotateAccessPin('exm_cov')],
@@ -35,7 +45,13 @@ const ENDPOINTS: [method: string, path: string, fn: string, call: Call][] = [
   // §4.3
   ['GET', '/exams/{id}/consent', 'consent.get', (c) => c.consent.get('exm_cov')],
   ['POST', '/exams/{id}/consent', 'consent.init', (c) => c.consent.init('exm_cov')],
-  ['POST', '/exams/{id}/consent/sign-inperson', 'consent.signInPerson', (c) => c.consent.signInPerson('exm_cov', { signer_name: 'a', signer_rut: '1-9', signature_image: 'x', accepted: true })],
+  [
+    'POST',
+    '/exams/{id}/consent/sign-inperson',
+    'consent.signInPerson',
+    (c) =>
+      c.consent.signInPerson('exm_cov', { signer_name: 'a', signer_rut: '1-9', signature_image: 'x', accepted: true }),
+  ],
   ['POST', '/exams/{id}/consent/email', 'consent.sendEmail', (c) => c.consent.sendEmail('exm_cov', { to: 'a@b.cl' })],
   ['GET', '/exams/{id}/consent/pdf', 'consent.pdf', (c) => c.consent.pdf('exm_cov', 'blank')],
   // §4.4
@@ -44,7 +60,12 @@ const ENDPOINTS: [method: string, path: string, fn: string, call: Call][] = [
   ['DELETE', '/exams/{id}/report', 'reports.remove', (c) => c.reports.remove('exm_cov')],
   ['POST', '/exams/{id}/report/sign', 'reports.sign', (c) => c.reports.sign('exm_cov')],
   // §4.5
-  ['POST', '/webhooks', 'webhooks.create', (c) => c.webhooks.create({ url: 'https://example.org/h', events: ['test.ping'] })],
+  [
+    'POST',
+    '/webhooks',
+    'webhooks.create',
+    (c) => c.webhooks.create({ url: 'https://example.org/h', events: ['test.ping'] }),
+  ],
   ['GET', '/webhooks', 'webhooks.list', (c) => c.webhooks.list()],
   ['GET', '/webhooks/{id}', 'webhooks.get', (c) => c.webhooks.get('wh_cov')],
   ['PATCH', '/webhooks/{id}', 'webhooks.update', (c) => c.webhooks.update('wh_cov', { enabled: true })],
@@ -74,9 +95,14 @@ const ENDPOINTS: [method: string, path: string, fn: string, call: Call][] = [
   ['GET', '/support/tickets/{id}', 'support.get', (c) => c.support.get('tkt_cov')],
   // §4.10
   ['GET', '/activity', 'activity.list', (c) => c.activity.list()],
-  ['GET', '/activity', 'activity.iterate', async (c) => {
-    for await (const _ of c.activity.iterate()) break;
-  }],
+  [
+    'GET',
+    '/activity',
+    'activity.iterate',
+    async (c) => {
+      for await (const _ of c.activity.iterate()) break;
+    },
+  ],
   ['GET', '/notifications', 'notifications.list', (c) => c.notifications.list()],
   ['POST', '/notifications/{id}/mark-read', 'notifications.markRead', (c) => c.notifications.markRead('ntf_cov')],
   ['POST', '/notifications/mark-all-read', 'notifications.markAllRead', (c) => c.notifications.markAllRead()],
@@ -108,16 +134,31 @@ describe('client: one function for every endpoint of API-v1.md §4', () => {
   });
 
   it('has a function for each endpoint', () => {
-    const missing = ENDPOINTS.filter(([, , fn]) => typeof lookup(rec.client, fn) !== 'function').map(([m, p, fn]) => `${m} ${p} → ${fn}`);
+    const missing = ENDPOINTS.filter(([, , fn]) => typeof lookup(rec.client, fn) !== 'function').map(
+      ([m, p, fn]) => `${m} ${p} → ${fn}`,
+    );
     expect(missing).toEqual([]);
   });
 
   it('has no endpoint function that the table does not account for', () => {
     const listed = new Set(ENDPOINTS.map(([, , fn]) => fn));
-    const groups = ['account', 'exams', 'consent', 'reports', 'webhooks', 'referrers', 'templates', 'implants', 'support', 'activity', 'notifications'] as const;
+    const groups = [
+      'account',
+      'exams',
+      'consent',
+      'reports',
+      'webhooks',
+      'referrers',
+      'templates',
+      'implants',
+      'support',
+      'activity',
+      'notifications',
+    ] as const;
     const extra: string[] = [];
     for (const g of groups) {
-      for (const [name, v] of Object.entries(rec.client[g])) if (typeof v === 'function' && !listed.has(`${g}.${name}`)) extra.push(`${g}.${name}`);
+      for (const [name, v] of Object.entries(rec.client[g]))
+        if (typeof v === 'function' && !listed.has(`${g}.${name}`)) extra.push(`${g}.${name}`);
     }
     expect(extra).toEqual([]);
   });
@@ -140,7 +181,9 @@ describe('client: one function for every endpoint of API-v1.md §4', () => {
   it('the emulator serves every endpoint of the table', async () => {
     const { api } = await emu.control<{ api: { method: string; path: string }[] }>('GET', '/routes');
     const served = new Set(api.map((r) => `${r.method} ${r.path.replace(/:[a-z_]+/g, '{}')}`));
-    const missing = [...new Set(ENDPOINTS.map(([m, p]) => `${m} ${p.replace(/\{[a-z]+\}/g, '{}')}`))].filter((e) => !served.has(e));
+    const missing = [...new Set(ENDPOINTS.map(([m, p]) => `${m} ${p.replace(/\{[a-z]+\}/g, '{}')}`))].filter(
+      (e) => !served.has(e),
+    );
     expect(missing).toEqual([]);
   });
 });

@@ -6,7 +6,11 @@ describe('client: referrers and report templates against the emulator', () => {
 
   it('keeps a referrer directory sorted by name, with create, read, update and idempotent delete', async () => {
     const zu = await ctx.client.referrers.create({ name: 'Zúñiga Pedro', specialty: 'Endodoncia' });
-    const al = await ctx.client.referrers.create({ name: 'Álvarez Carmen', email: 'alvarez@dental.cl', phone: '+56 9 1234 5678' });
+    const al = await ctx.client.referrers.create({
+      name: 'Álvarez Carmen',
+      email: 'alvarez@dental.cl',
+      phone: '+56 9 1234 5678',
+    });
     expect(zu.id).toMatch(/^rfr_/);
     expect(al.email).toBe('alvarez@dental.cl');
     const list = await ctx.client.referrers.list();
@@ -28,7 +32,15 @@ describe('client: referrers and report templates against the emulator', () => {
     const own = await ctx.client.templates.create({
       name: 'Panorámica + 2 cortes',
       description: 'Lámina propia',
-      pages: [{ name: 'Página 1', slots: [{ x: 0, y: 0, w: 1, h: 0.5, label: 'Panorámica' }, { x: 0, y: 0.5, w: 0.5, h: 0.5 }] }],
+      pages: [
+        {
+          name: 'Página 1',
+          slots: [
+            { x: 0, y: 0, w: 1, h: 0.5, label: 'Panorámica' },
+            { x: 0, y: 0.5, w: 0.5, h: 0.5 },
+          ],
+        },
+      ],
     });
     expect(own.id).toMatch(/^tpl_/);
     expect(own.is_default).toBe(false);
@@ -38,9 +50,13 @@ describe('client: referrers and report templates against the emulator', () => {
     expect(after.templates.map((t) => t.id)).toContain(own.id);
     expect((await ctx.client.templates.get(must(system[0]).id)).is_default).toBe(true);
     expect((await ctx.client.templates.update(own.id, { name: 'Renombrada' })).name).toBe('Renombrada');
-    await expect(ctx.client.templates.update(must(system[0]).id, { name: 'x' })).rejects.toMatchObject({ code: 'validation_error' });
+    await expect(ctx.client.templates.update(must(system[0]).id, { name: 'x' })).rejects.toMatchObject({
+      code: 'validation_error',
+    });
     await expect(ctx.client.templates.remove(must(system[0]).id)).rejects.toMatchObject({ code: 'validation_error' });
-    await expect(ctx.client.templates.create({ name: 'fuera', pages: [{ slots: [{ x: 0, y: 0, w: 1.5, h: 1 }] }] })).rejects.toMatchObject({ code: 'validation_error' });
+    await expect(
+      ctx.client.templates.create({ name: 'fuera', pages: [{ slots: [{ x: 0, y: 0, w: 1.5, h: 1 }] }] }),
+    ).rejects.toMatchObject({ code: 'validation_error' });
     expect((await ctx.client.templates.remove(own.id)).deleted).toBe(true);
     expect((await ctx.client.templates.remove(own.id)).already_deleted).toBe(true);
   });

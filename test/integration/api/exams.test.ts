@@ -23,7 +23,13 @@ describe('client: exams and their sub-resources against the emulator', () => {
       { name: 'S1/IM0002.dcm', size: 2500 },
       { name: 'S1/IM0003.dcm', size: 10 },
     ];
-    const created = await ctx.client.exams.create({ name: 'CBCT 3D maxilar', patient_name: 'María José Peña', patient_id: '11.111.111-1', birth_date: '1980-01-31', files });
+    const created = await ctx.client.exams.create({
+      name: 'CBCT 3D maxilar',
+      patient_name: 'María José Peña',
+      patient_id: '11.111.111-1',
+      birth_date: '1980-01-31',
+      files,
+    });
     expect(created.id).toMatch(/^exm_/);
     expect(created.status).toBe('uploading');
     expect(created.upload_urls?.map((u) => u.name)).toEqual(files.map((f) => f.name));
@@ -50,7 +56,11 @@ describe('client: exams and their sub-resources against the emulator', () => {
     const created = await ctx.client.exams.create({ name: 'Zip', upload_mode: 'zip', zip_size_bytes: zip.length });
     expect(created.upload_url?.url).toMatch(/^http/);
     expect(created.upload_urls ?? []).toHaveLength(0);
-    const put = await fetch(must(created.upload_url).url, { method: 'PUT', body: new Uint8Array(zip), headers: { 'Content-Length': String(zip.length) } });
+    const put = await fetch(must(created.upload_url).url, {
+      method: 'PUT',
+      body: new Uint8Array(zip),
+      headers: { 'Content-Length': String(zip.length) },
+    });
     expect(put.status).toBe(200);
     const done = await ctx.client.exams.processZip(created.id);
     expect(done.status).toBe('ready');
@@ -79,7 +89,8 @@ describe('client: exams and their sub-resources against the emulator', () => {
   it('lists one page and iterates every exam newest first without repeats', async () => {
     const c = clientFor(ctx.emulator, 'clinica').client;
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await c.exams.create({ name: `Lista ${i}`, files: [{ name: 'a.dcm', size: 1 }] })).id);
+    for (let i = 0; i < 5; i++)
+      ids.push((await c.exams.create({ name: `Lista ${i}`, files: [{ name: 'a.dcm', size: 1 }] })).id);
     const page = await c.exams.list({ limit: 2, offset: 1 });
     expect(page.exams.map((e) => e.id)).toEqual([ids[3], ids[2]]);
     expect(page.total).toBe(5);
@@ -91,7 +102,11 @@ describe('client: exams and their sub-resources against the emulator', () => {
 
   it('shares a ready exam by e-mail and the mail goes out', async () => {
     const { exam } = await readyExam(ctx.client);
-    const r = await ctx.client.exams.share(exam.id, { to: 'dra.rojas@clinica.cl', message: 'Adjunto examen', locale: 'es' });
+    const r = await ctx.client.exams.share(exam.id, {
+      to: 'dra.rojas@clinica.cl',
+      message: 'Adjunto examen',
+      locale: 'es',
+    });
     expect(r.sent).toBe(true);
     expect(typeof r.email_id).toBe('string');
     const mail = await ctx.emulator.control<{ mail: unknown[] }>('GET', '/mail?to=dra.rojas@clinica.cl');
@@ -118,7 +133,11 @@ describe('client: exams and their sub-resources against the emulator', () => {
     const off = await ctx.client.exams.getEmbed(exam.id);
     expect(off.enabled).toBe(false);
     expect(off.token ?? null).toBeNull();
-    const on = await ctx.client.exams.enableEmbed(exam.id, { title: 'Tomografía', show_year: true, show_study_type: false });
+    const on = await ctx.client.exams.enableEmbed(exam.id, {
+      title: 'Tomografía',
+      show_year: true,
+      show_study_type: false,
+    });
     expect(on.embed_url).toMatch(/^http/);
     expect(on.iframe_snippet).toContain('<iframe');
     expect((await fetch(on.embed_url)).status).toBe(200);
@@ -144,9 +163,13 @@ describe('client: exams and their sub-resources against the emulator', () => {
     expect(after.extra_series?.[0]).toMatchObject({ index: 1, label: 'Boca abierta' });
     expect((await ctx.client.exams.confirmExtra(exam.id, 1)).extra_series).toHaveLength(1);
     await ctx.client.exams.createExtra(exam.id, { label: 'Segunda', files });
-    await expect(ctx.client.exams.createExtra(exam.id, { label: 'Tercera', files })).rejects.toMatchObject({ code: 'limit_exceeded' });
+    await expect(ctx.client.exams.createExtra(exam.id, { label: 'Tercera', files })).rejects.toMatchObject({
+      code: 'limit_exceeded',
+    });
     const rx = await readyExam(ctx.client, { exam_type: 'radiografia' });
-    await expect(ctx.client.exams.createExtra(rx.exam.id, { label: 'x', files })).rejects.toMatchObject({ code: 'validation_error' });
+    await expect(ctx.client.exams.createExtra(rx.exam.id, { label: 'x', files })).rejects.toMatchObject({
+      code: 'validation_error',
+    });
   });
 
   it('answers ThumbnailNotReadyError until the thumbnail exists, then its image bytes', async () => {
@@ -161,12 +184,24 @@ describe('client: exams and their sub-resources against the emulator', () => {
     expect([...thumb.bytes.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
     // Same bytes twice: the body is binary, not text decoded and re-encoded.
     const again = await ctx.client.exams.thumbnail(exam.id);
-    expect(createHash('sha256').update(again.bytes).digest('hex')).toBe(createHash('sha256').update(thumb.bytes).digest('hex'));
+    expect(createHash('sha256').update(again.bytes).digest('hex')).toBe(
+      createHash('sha256').update(thumb.bytes).digest('hex'),
+    );
   });
 
   it('finds the other exams of the same patient', async () => {
-    const a = await ctx.client.exams.create({ name: 'Pano 2025', patient_name: 'Ana Núñez', patient_id: '22.222.222-2', files: [{ name: 'a', size: 1 }] });
-    const b = await ctx.client.exams.create({ name: 'CBCT 2026', patient_name: 'Ana Núñez', patient_id: '22.222.222-2', files: [{ name: 'a', size: 1 }] });
+    const a = await ctx.client.exams.create({
+      name: 'Pano 2025',
+      patient_name: 'Ana Núñez',
+      patient_id: '22.222.222-2',
+      files: [{ name: 'a', size: 1 }],
+    });
+    const b = await ctx.client.exams.create({
+      name: 'CBCT 2026',
+      patient_name: 'Ana Núñez',
+      patient_id: '22.222.222-2',
+      files: [{ name: 'a', size: 1 }],
+    });
     const others = await ctx.client.exams.patientExams(b.id);
     expect(others.exams.map((e) => e.id)).toContain(a.id);
     expect(others.exams.map((e) => e.id)).not.toContain(b.id);

@@ -31,7 +31,10 @@ describe('client: transient faults injected by the emulator', () => {
     const me = await client.account.me();
     expect(me.plan).toBe('pro');
     expect(attempts(events)).toBe(3);
-    expect(events.filter((e) => e.type === 'retry').map((e) => e.type === 'retry' && e.code)).toEqual(['server_error', 'server_error']);
+    expect(events.filter((e) => e.type === 'retry').map((e) => e.type === 'retry' && e.code)).toEqual([
+      'server_error',
+      'server_error',
+    ]);
     expect(await armed()).toEqual([]);
   });
 
@@ -66,7 +69,10 @@ describe('client: transient faults injected by the emulator', () => {
 
   it('surfaces a stall as TimeoutError once every attempt timed out', async () => {
     await arm('stall', 2, 'GET /api/v1/me');
-    const { client, events } = clientFor(emu, 'pro', { timeouts: { read: 200 }, retry: { maxAttempts: 2, baseMs: 5, capMs: 10 } });
+    const { client, events } = clientFor(emu, 'pro', {
+      timeouts: { read: 200 },
+      retry: { maxAttempts: 2, baseMs: 5, capMs: 10 },
+    });
     const err = await client.account.me().catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'timeout' });
     expect((err as ApiError).code).toBe('timeout');
@@ -112,7 +118,9 @@ describe('client: transient faults injected by the emulator', () => {
     });
     await client.account.me();
     expect(slept).toEqual([50, 100, 125]);
-    expect(events.filter((e) => e.type === 'retry').map((e) => e.type === 'retry' && e.delayMs)).toEqual([50, 100, 125]);
+    expect(events.filter((e) => e.type === 'retry').map((e) => e.type === 'retry' && e.delayMs)).toEqual([
+      50, 100, 125,
+    ]);
   });
 
   it('stops retrying at once when the caller cancels during the backoff', async () => {
@@ -167,15 +175,32 @@ describe('client: transient faults injected by the emulator', () => {
   const once: [string, (c: ApiClient) => Promise<unknown>, string][] = [
     ['exams.create', (c) => c.exams.create({ name: 'x', files: [{ name: 'a', size: 1 }] }), 'POST /api/v1/exams'],
     ['exams.share', (c) => c.exams.share('exm_x', { to: 'a@b.cl' }), 'POST /api/v1/exams/exm_x/share'],
-    ['exams.createExtra', (c) => c.exams.createExtra('exm_x', { label: 'l', files: [{ name: 'a', size: 1 }] }), 'POST /api/v1/exams/exm_x/extras'],
+    [
+      'exams.createExtra',
+      (c) => c.exams.createExtra('exm_x', { label: 'l', files: [{ name: 'a', size: 1 }] }),
+      'POST /api/v1/exams/exm_x/extras',
+    ],
     ['exams.rotateAccessPin', (c) => c.exams.rotateAccessPin('exm_x'), 'POST /api/v1/exams/exm_x/access-pin'],
     ['exams.enableEmbed', (c) => c.exams.enableEmbed('exm_x'), 'POST /api/v1/exams/exm_x/embed'],
     ['consent.init', (c) => c.consent.init('exm_x'), 'POST /api/v1/exams/exm_x/consent'],
-    ['consent.signInPerson', (c) => c.consent.signInPerson('exm_x', { signer_name: 'A', signer_rut: '1-9', signature_image: 'x', accepted: true }), 'POST /api/v1/exams/exm_x/consent/sign-inperson'],
-    ['consent.sendEmail', (c) => c.consent.sendEmail('exm_x', { to: 'a@b.cl' }), 'POST /api/v1/exams/exm_x/consent/email'],
+    [
+      'consent.signInPerson',
+      (c) =>
+        c.consent.signInPerson('exm_x', { signer_name: 'A', signer_rut: '1-9', signature_image: 'x', accepted: true }),
+      'POST /api/v1/exams/exm_x/consent/sign-inperson',
+    ],
+    [
+      'consent.sendEmail',
+      (c) => c.consent.sendEmail('exm_x', { to: 'a@b.cl' }),
+      'POST /api/v1/exams/exm_x/consent/email',
+    ],
     ['reports.upload', (c) => c.reports.upload('exm_x', { pdf_base64: 'JVBERi0=' }), 'POST /api/v1/exams/exm_x/report'],
     ['reports.sign', (c) => c.reports.sign('exm_x'), 'POST /api/v1/exams/exm_x/report/sign'],
-    ['webhooks.create', (c) => c.webhooks.create({ url: 'https://example.org/h', events: ['test.ping'] }), 'POST /api/v1/webhooks'],
+    [
+      'webhooks.create',
+      (c) => c.webhooks.create({ url: 'https://example.org/h', events: ['test.ping'] }),
+      'POST /api/v1/webhooks',
+    ],
     ['webhooks.test', (c) => c.webhooks.test('wh_x'), 'POST /api/v1/webhooks/wh_x/test'],
     ['referrers.create', (c) => c.referrers.create({ name: 'Dra. Pérez' }), 'POST /api/v1/referrers'],
     ['templates.create', (c) => c.templates.create({ name: 't', pages: [] }), 'POST /api/v1/templates'],

@@ -12,7 +12,11 @@ export type Recorded = { client: ApiClient; events: TransportEvent[] };
  * A client for one of the emulator's keys, with short back-offs so retry tests stay quick, and a
  * log of every attempt it makes.
  */
-export function clientFor(emu: EmulatorProcess, key: keyof EmulatorKeys | string, options: Partial<ApiClientOptions> = {}): Recorded {
+export function clientFor(
+  emu: EmulatorProcess,
+  key: keyof EmulatorKeys | string,
+  options: Partial<ApiClientOptions> = {},
+): Recorded {
   const events: TransportEvent[] = [];
   const apiKey = key in emu.info.keys ? emu.info.keys[key as keyof EmulatorKeys] : key;
   const client = createApiClient({
@@ -51,7 +55,8 @@ export function must<T>(value: T | null | undefined, what = 'value'): T {
 
 /** Attempts the client sent (429-refused ones included). */
 export function attempts(events: TransportEvent[], method?: string, path?: string): number {
-  return events.filter((e) => e.type === 'attempt' && (!method || e.method === method) && (!path || e.path === path)).length;
+  return events.filter((e) => e.type === 'attempt' && (!method || e.method === method) && (!path || e.path === path))
+    .length;
 }
 
 /** Deterministic file contents of a given size. */
@@ -63,17 +68,32 @@ export function fileBytes(name: string, size: number): Buffer {
 }
 
 /** PUTs each file to its presigned URL, as the upload engine would. */
-export async function uploadFiles(created: { upload_urls?: CreatedExam['upload_urls'] }, files: UploadFile[]): Promise<void> {
+export async function uploadFiles(
+  created: { upload_urls?: CreatedExam['upload_urls'] },
+  files: UploadFile[],
+): Promise<void> {
   for (const u of created.upload_urls ?? []) {
     const f = files.find((x) => x.name === u.name);
     if (!f) throw new Error(`no such file ${u.name}`);
-    const res = await fetch(u.url, { method: 'PUT', body: new Uint8Array(fileBytes(f.name, f.size)), headers: { 'Content-Length': String(f.size) } });
+    const res = await fetch(u.url, {
+      method: 'PUT',
+      body: new Uint8Array(fileBytes(f.name, f.size)),
+      headers: { 'Content-Length': String(f.size) },
+    });
     if (!res.ok) throw new Error(`PUT ${u.name} → ${res.status}: ${await res.text()}`);
   }
 }
 
 /** Creates a files-mode exam, uploads its files and confirms it. */
-export async function readyExam(client: ApiClient, fields: Partial<{ name: string; patient_name: string; patient_id: string; exam_type: 'cbct' | 'radiografia' | 'mesh' | 'atm' }> = {}) {
+export async function readyExam(
+  client: ApiClient,
+  fields: Partial<{
+    name: string;
+    patient_name: string;
+    patient_id: string;
+    exam_type: 'cbct' | 'radiografia' | 'mesh' | 'atm';
+  }> = {},
+) {
   const files = [
     { name: 'series1/IM0001.dcm', size: 2048 },
     { name: 'series1/IM0002.dcm', size: 3000 },

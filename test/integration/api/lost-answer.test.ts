@@ -24,7 +24,12 @@ afterEach(async () => {
   await scene.emulator.control('DELETE', '/faults');
 });
 
-const viaProxy = (options: Parameters<typeof clientFor>[2] = {}) => clientFor({ ...scene.emulator, info: { ...scene.emulator.info, base_url: proxy.baseUrl } } as typeof scene.emulator, 'pro', options);
+const viaProxy = (options: Parameters<typeof clientFor>[2] = {}) =>
+  clientFor(
+    { ...scene.emulator, info: { ...scene.emulator.info, base_url: proxy.baseUrl } } as typeof scene.emulator,
+    'pro',
+    options,
+  );
 
 describe('API client: a lost answer', () => {
   it('sends a call that is not safe to repeat once, and says its outcome is unknown (maybe_done on the contract)', async () => {
@@ -35,7 +40,9 @@ describe('API client: a lost answer', () => {
     expect(err).toMatchObject({ code: 'network_error', mayHaveReachedService: true, outcomeUnknown: true });
     expect(attempts(events, 'POST')).toBe(1);
     expect(toContractError(err)).toMatchObject({ code: 'maybe_done' });
-    const list = (await api(scene.emulator.info, scene.emulator.info.keys.pro, 'GET', '/referrers')).json['referrers'] as { name: string }[];
+    const list = (await api(scene.emulator.info, scene.emulator.info.keys.pro, 'GET', '/referrers')).json[
+      'referrers'
+    ] as { name: string }[];
     expect(list.filter((r) => r.name === 'Dra. Sin Respuesta')).toHaveLength(1);
   });
 
@@ -47,7 +54,12 @@ describe('API client: a lost answer', () => {
   });
 
   it('treats a time-out of a call that is not safe to repeat as unknown too', async () => {
-    await scene.emulator.control('POST', '/faults', { target: 'api', mode: 'stall', count: 1, match: 'POST /api/v1/referrers' });
+    await scene.emulator.control('POST', '/faults', {
+      target: 'api',
+      mode: 'stall',
+      count: 1,
+      match: 'POST /api/v1/referrers',
+    });
     const { client, events } = clientFor(scene.emulator, 'pro', { timeouts: { write: 300 } });
     const err = await client.referrers.create({ name: 'Dr. Lento' }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'timeout', outcomeUnknown: true });
@@ -60,9 +72,20 @@ describe('API client: a lost answer', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const { port } = closed.address() as AddressInfo;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const { client } = clientFor({ ...scene.emulator, info: { ...scene.emulator.info, base_url: `http://127.0.0.1:${port}/api/v1` } } as typeof scene.emulator, 'pro');
+    const { client } = clientFor(
+      {
+        ...scene.emulator,
+        info: { ...scene.emulator.info, base_url: `http://127.0.0.1:${port}/api/v1` },
+      } as typeof scene.emulator,
+      'pro',
+    );
     const err = await client.referrers.create({ name: 'Dr. Nunca' }).catch((e: unknown) => e);
-    expect(err).toMatchObject({ code: 'network_error', networkCode: 'ECONNREFUSED', mayHaveReachedService: false, outcomeUnknown: false });
+    expect(err).toMatchObject({
+      code: 'network_error',
+      networkCode: 'ECONNREFUSED',
+      mayHaveReachedService: false,
+      outcomeUnknown: false,
+    });
     expect(toContractError(err)).toMatchObject({ code: 'network_error' });
   });
 });

@@ -37,7 +37,9 @@ describe('client: radiology reports against the emulator', () => {
     const { exam } = await readyExam(ctx.client);
     const b64 = Buffer.from(minimalPdf()).toString('base64');
     expect((await ctx.client.reports.upload(exam.id, { pdf_base64: b64 })).signed).toBe(false);
-    await expect(ctx.client.reports.upload(exam.id, { pdf: new TextEncoder().encode('hello') })).rejects.toMatchObject({ code: 'validation_error' });
+    await expect(ctx.client.reports.upload(exam.id, { pdf: new TextEncoder().encode('hello') })).rejects.toMatchObject({
+      code: 'validation_error',
+    });
   });
 
   it('cannot sign when there is no report', async () => {

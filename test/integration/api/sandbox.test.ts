@@ -82,7 +82,9 @@ describe('client: sandbox key behaviour against the emulator', () => {
   it('implant catalog: identical to live', async () => {
     expect(await sandbox.implants.brands()).toEqual(await live.implants.brands());
     const brand = must((await live.implants.brands()).brands[0]).brand;
-    expect(await sandbox.implants.byBrand(brand, { limit: 5 })).toEqual(await live.implants.byBrand(brand, { limit: 5 }));
+    expect(await sandbox.implants.byBrand(brand, { limit: 5 })).toEqual(
+      await live.implants.byBrand(brand, { limit: 5 }),
+    );
   });
 
   it('share: nothing is sent (sent=false, reason test_mode_no_send)', async () => {

@@ -6,8 +6,16 @@ describe('client: support tickets against the emulator', () => {
   const ctx = proClientScene();
 
   it('opens tickets, lists them newest first and reads replies in order', async () => {
-    const a = await ctx.client.support.create({ subject: 'No sube el examen', message: 'Se queda en 40 %', category: 'bug' });
-    const b = await ctx.client.support.create({ subject: 'Factura', message: '¿Dónde descargo la factura?', category: 'billing' });
+    const a = await ctx.client.support.create({
+      subject: 'No sube el examen',
+      message: 'Se queda en 40 %',
+      category: 'bug',
+    });
+    const b = await ctx.client.support.create({
+      subject: 'Factura',
+      message: '¿Dónde descargo la factura?',
+      category: 'billing',
+    });
     expect(a.id).toMatch(/^tkt_/);
     expect(a.test_mode ?? false).toBe(false);
     const list = await ctx.client.support.list({ limit: 10 });
@@ -27,7 +35,9 @@ describe('client: support tickets against the emulator', () => {
   });
 
   it('refuses an unknown category and reads 404 for an unknown ticket', async () => {
-    await expect(ctx.client.support.create({ subject: 's', message: 'm', category: 'urgent' as TicketCategory })).rejects.toMatchObject({ code: 'validation_error' });
+    await expect(
+      ctx.client.support.create({ subject: 's', message: 'm', category: 'urgent' as TicketCategory }),
+    ).rejects.toMatchObject({ code: 'validation_error' });
     await expect(ctx.client.support.get('tkt_nope')).rejects.toMatchObject({ code: 'not_found' });
   });
 });

@@ -20,8 +20,17 @@ describe('client transport: headers and tolerant parsing', () => {
       req.setEncoding('utf8').on('data', (d: string) => (body += d));
       req.on('end', () => {
         seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
-        const r = replies.get(`${req.method} ${req.url}`) ?? { status: 404, type: 'application/json', body: '{"error":{"code":"not_found","message":"no"}}' };
-        res.writeHead(r.status, { 'Content-Type': r.type, 'X-RateLimit-Limit': '1000', 'X-RateLimit-Remaining': '42', 'X-RateLimit-Reset': '2000000000' });
+        const r = replies.get(`${req.method} ${req.url}`) ?? {
+          status: 404,
+          type: 'application/json',
+          body: '{"error":{"code":"not_found","message":"no"}}',
+        };
+        res.writeHead(r.status, {
+          'Content-Type': r.type,
+          'X-RateLimit-Limit': '1000',
+          'X-RateLimit-Remaining': '42',
+          'X-RateLimit-Reset': '2000000000',
+        });
         res.end(r.body);
       });
     });
@@ -32,24 +41,41 @@ describe('client transport: headers and tolerant parsing', () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
-  const me = { user_id: 'u', email: 'e@x.cl', plan: 'pro', scopes: ['exams:read'], storage: { used_bytes: 1, limit_bytes: 2, used_percent: 50 }, exams: { count: 0, limit: 5 } };
+  const me = {
+    user_id: 'u',
+    email: 'e@x.cl',
+    plan: 'pro',
+    scopes: ['exams:read'],
+    storage: { used_bytes: 1, limit_bytes: 2, used_percent: 50 },
+    exams: { count: 0, limit: 5 },
+  };
 
   it('sends Bearer auth, a ScanBridge User-Agent with the version, and JSON bodies', async () => {
     replies.set('GET /api/v1/me', { status: 200, type: 'application/json', body: JSON.stringify(me) });
-    replies.set('POST /api/v1/referrers', { status: 201, type: 'application/json', body: JSON.stringify({ id: 'rfr_1', name: 'Dra. Núñez' }) });
+    replies.set('POST /api/v1/referrers', {
+      status: 201,
+      type: 'application/json',
+      body: JSON.stringify({ id: 'rfr_1', name: 'Dra. Núñez' }),
+    });
     const client = createApiClient({ baseUrl: base, apiKey: 'cbct_live_abc' });
     await client.account.me();
     await client.referrers.create({ name: 'Dra. Núñez' });
     const [get, post] = seen.slice(-2);
     expect(get?.headers.authorization).toBe('Bearer cbct_live_abc');
-    expect(get?.headers['user-agent']).toMatch(new RegExp(`^ScanBridge/${APP_VERSION.replace(/\./g, '\\.')} \\(Node \\d+`));
+    expect(get?.headers['user-agent']).toMatch(
+      new RegExp(`^ScanBridge/${APP_VERSION.replace(/\./g, '\\.')} \\(Node \\d+`),
+    );
     expect(post?.headers['content-type']).toContain('application/json');
     expect(JSON.parse(post?.body ?? '')).toEqual({ name: 'Dra. Núñez' });
     expect(client.meter.snapshot().remaining).toBe(42);
   });
 
   it('keeps unknown fields and accepts a missing optional field', async () => {
-    replies.set('GET /api/v1/exams/exm_1', { status: 200, type: 'application/json', body: JSON.stringify({ id: 'exm_1', status: 'archived', future_field: { a: 1 } }) });
+    replies.set('GET /api/v1/exams/exm_1', {
+      status: 200,
+      type: 'application/json',
+      body: JSON.stringify({ id: 'exm_1', status: 'archived', future_field: { a: 1 } }),
+    });
     const exam = await createApiClient({ baseUrl: base, apiKey: 'k' }).exams.get('exm_1');
     expect(exam.status).toBe('archived');
     expect(exam['future_field']).toEqual({ a: 1 });
@@ -58,15 +84,21 @@ describe('client transport: headers and tolerant parsing', () => {
 
   it('rejects a success answer missing what the spec guarantees with InvalidResponseError', async () => {
     replies.set('GET /api/v1/me', { status: 200, type: 'application/json', body: JSON.stringify({ plan: 'pro' }) });
-    const err = await createApiClient({ baseUrl: base, apiKey: 'k' }).account.me().catch((e: unknown) => e);
+    const err = await createApiClient({ baseUrl: base, apiKey: 'k' })
+      .account.me()
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'invalid_response' });
     expect((err as ApiError).code).toBe('invalid_response');
     replies.set('GET /api/v1/me', { status: 200, type: 'text/html', body: '<html>maintenance</html>' });
-    await expect(createApiClient({ baseUrl: base, apiKey: 'k' }).account.me()).rejects.toMatchObject({ code: 'invalid_response' });
+    await expect(createApiClient({ baseUrl: base, apiKey: 'k' }).account.me()).rejects.toMatchObject({
+      code: 'invalid_response',
+    });
   });
 
   it('encodes ids into the path so they cannot change the endpoint', async () => {
-    await createApiClient({ baseUrl: base, apiKey: 'k' }).exams.get('../me?x=1').catch(() => undefined);
+    await createApiClient({ baseUrl: base, apiKey: 'k' })
+      .exams.get('../me?x=1')
+      .catch(() => undefined);
     expect(seen.at(-1)?.url).toBe('/api/v1/exams/..%2Fme%3Fx%3D1');
   });
 

@@ -33,7 +33,11 @@ describe('client: webhook subscriptions against the emulator', () => {
   });
 
   it('creates a subscription whose secret is shown once, lists, reads and updates it', async () => {
-    const created = await client.webhooks.create({ url: hookUrl, events: ['exam.confirmed', 'test.ping'], description: 'PACS de la clínica' });
+    const created = await client.webhooks.create({
+      url: hookUrl,
+      events: ['exam.confirmed', 'test.ping'],
+      description: 'PACS de la clínica',
+    });
     expect(created.id).toMatch(/^wh_/);
     expect(created.secret).toMatch(/^whsec_/);
     expect(created.enabled).toBe(true);
@@ -73,7 +77,11 @@ describe('client: webhook subscriptions against the emulator', () => {
   });
 
   it('refuses a non-HTTPS URL or an empty event list with ValidationError', async () => {
-    await expect(client.webhooks.create({ url: 'ftp://example.org/h', events: ['test.ping'] })).rejects.toMatchObject({ code: 'validation_error' });
-    await expect(client.webhooks.create({ url: hookUrl, events: [] })).rejects.toMatchObject({ code: 'validation_error' });
+    await expect(client.webhooks.create({ url: 'ftp://example.org/h', events: ['test.ping'] })).rejects.toMatchObject({
+      code: 'validation_error',
+    });
+    await expect(client.webhooks.create({ url: hookUrl, events: [] })).rejects.toMatchObject({
+      code: 'validation_error',
+    });
   });
 });

@@ -32,7 +32,11 @@ afterAll(async () => {
 });
 
 async function newExam(patient: string): Promise<string> {
-  const res = await api(emulator.info, emulator.info.keys.pro, 'POST', '/exams', { name: `desk ${Date.now()}`, patient_name: patient, files: [{ name: 'a.dcm', size: 10 }] });
+  const res = await api(emulator.info, emulator.info.keys.pro, 'POST', '/exams', {
+    name: `desk ${Date.now()}`,
+    patient_name: patient,
+    files: [{ name: 'a.dcm', size: 10 }],
+  });
   expect(res.status).toBe(201);
   return res.json['id'] as string;
 }
@@ -48,7 +52,9 @@ function desk(options: { client?: ApiClient; folder?: string } = {}) {
     display: pagePatientDisplay(() => 'http://127.0.0.1:1'),
     emitStatus: (exam_id, consent) => statuses.push({ exam_id, consent }),
     emitSession: (s) => sessions.push(s),
-    poller: new PollScheduler({ gate: () => ({ limit: null, remaining: null, blockedForWallMs: 0, resetInWallMs: null }) }),
+    poller: new PollScheduler({
+      gate: () => ({ limit: null, remaining: null, blockedForWallMs: 0, resetInWallMs: null }),
+    }),
   });
   return { d, statuses, sessions };
 }
@@ -68,11 +74,19 @@ describe('the consent desk', () => {
     const { d, statuses, sessions } = desk();
     expect((await d.overview(examId)).consent.status).toBe('none');
     const started = await d.start(examId, 'es');
-    expect(started).toMatchObject({ outcome: 'started', consent: { status: 'pending', country_code: 'CL', locale: 'es' } });
+    expect(started).toMatchObject({
+      outcome: 'started',
+      consent: { status: 'pending', country_code: 'CL', locale: 'es' },
+    });
 
     const session = await d.openDisplay(examId, 'Ana Muñoz');
     expect(session.patient_url).toBe(`http://127.0.0.1:1/?patient=${encodeURIComponent(session.token)}#/patient`);
-    expect(d.patientSession(session.id)).toMatchObject({ state: 'active', language: 'es', country_code: 'CL', signer_name: 'Ana Muñoz' });
+    expect(d.patientSession(session.id)).toMatchObject({
+      state: 'active',
+      language: 'es',
+      country_code: 'CL',
+      signer_name: 'Ana Muñoz',
+    });
     expect(d.patientSession('cs_other')).toEqual({ state: 'idle' });
     const blank = Buffer.from(await d.patientPdf(session.id), 'base64');
     expect(blank.subarray(0, 5).toString()).toBe('%PDF-');
@@ -88,7 +102,10 @@ describe('the consent desk', () => {
     expect(d.sessions.byToken(session.token)).toBeNull();
     expect(await failureCode(d.patientPdf(session.id))).toBe('session_ended');
     expect(sessions.map((s) => s?.phase ?? null)).toEqual(['waiting', 'waiting', 'signing', null]);
-    expect(statuses.at(-1)).toMatchObject({ exam_id: examId, consent: { status: 'signed', signing_method: 'in_person' } });
+    expect(statuses.at(-1)).toMatchObject({
+      exam_id: examId,
+      consent: { status: 'signed', signing_method: 'in_person' },
+    });
 
     const v = await d.verify(examId);
     expect(v.verified).toBe(true);
@@ -123,15 +140,33 @@ describe('the consent desk', () => {
     expect(session.signer_name).toBe('Dora Vidal');
     const form = { signer_name: 'Dora Vidal', document: '12.345.678-5', birth_date: null, signature_png: PNG };
     const b64 = (png: Buffer): string => png.toString('base64');
-    expect(await failureCode(d.patientSign(session.id, { ...form, signature_png: b64(plainPng(600, 200, [0, 0, 0, 0])) }))).toBe('signature_blank');
-    expect(await failureCode(d.patientSign(session.id, { ...form, signature_png: b64(plainPng(600, 200, [255, 255, 255, 255])) }))).toBe('signature_blank');
-    expect(await failureCode(d.patientSign(session.id, { ...form, signature_png: Buffer.from('%PDF-1.4 not an image').toString('base64') }))).toBe('signature_invalid');
-    expect(await failureCode(d.patientSign(session.id, { ...form, signature_png: b64(plainPng(5000, 100, [0, 0, 0, 0])) }))).toBe('signature_invalid');
+    expect(
+      await failureCode(d.patientSign(session.id, { ...form, signature_png: b64(plainPng(600, 200, [0, 0, 0, 0])) })),
+    ).toBe('signature_blank');
+    expect(
+      await failureCode(
+        d.patientSign(session.id, { ...form, signature_png: b64(plainPng(600, 200, [255, 255, 255, 255])) }),
+      ),
+    ).toBe('signature_blank');
+    expect(
+      await failureCode(
+        d.patientSign(session.id, { ...form, signature_png: Buffer.from('%PDF-1.4 not an image').toString('base64') }),
+      ),
+    ).toBe('signature_invalid');
+    expect(
+      await failureCode(d.patientSign(session.id, { ...form, signature_png: b64(plainPng(5000, 100, [0, 0, 0, 0])) })),
+    ).toBe('signature_invalid');
     // The 1×1 PNG the service itself would take is no signature either.
     const onePixel = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
-    expect(await failureCode(d.patientSign(session.id, { ...form, signature_png: onePixel }))).toBe('signature_invalid');
-    expect(await failureCode(d.patientSign(session.id, { ...form, signer_name: '\u0000' }))).toBe('signer_name_required');
-    expect(await failureCode(d.patientSign(session.id, { ...form, document: '\u0000\u0007' }))).toBe('signer_document_required');
+    expect(await failureCode(d.patientSign(session.id, { ...form, signature_png: onePixel }))).toBe(
+      'signature_invalid',
+    );
+    expect(await failureCode(d.patientSign(session.id, { ...form, signer_name: '\u0000' }))).toBe(
+      'signer_name_required',
+    );
+    expect(await failureCode(d.patientSign(session.id, { ...form, document: '\u0000\u0007' }))).toBe(
+      'signer_document_required',
+    );
     expect(await failureCode(d.email(examId, 'dora@example.cl', '\u0000'))).toBe('signer_name_required');
     expect(signCalls).toBe(0);
     expect((await d.overview(examId)).consent.status).toBe('pending');
@@ -150,7 +185,12 @@ describe('the consent desk', () => {
     expect(sessions).toEqual([]);
     await d.start(examId, 'es');
     const s = await d.openDisplay(examId, 'Elena Ríos');
-    await d.patientSign(s.id, { signer_name: 'Elena Ríos', document: '12.345.678-5', birth_date: null, signature_png: PNG });
+    await d.patientSign(s.id, {
+      signer_name: 'Elena Ríos',
+      document: '12.345.678-5',
+      birth_date: null,
+      signature_png: PNG,
+    });
     expect(await failureCode(d.openDisplay(examId, 'Elena Ríos'))).toBe('already_signed');
     // No session was opened for it, and the window hears the consent is signed.
     expect(d.sessions.get()).toBeNull();
@@ -163,7 +203,12 @@ describe('the consent desk', () => {
     const honest = desk();
     await honest.d.start(examId, 'en');
     const s = await honest.d.openDisplay(examId, 'Bruno Díaz');
-    await honest.d.patientSign(s.id, { signer_name: 'Bruno Díaz', document: '9.876.543-3', birth_date: null, signature_png: PNG });
+    await honest.d.patientSign(s.id, {
+      signer_name: 'Bruno Díaz',
+      document: '9.876.543-3',
+      birth_date: null,
+      signature_png: PNG,
+    });
     honest.d.close();
 
     // The same service, but the PDF arrives with one byte changed on the way.

@@ -37,7 +37,9 @@ beforeAll(async () => {
   // The window the shell serves: built by `npm test` before the suite; built here when missing.
   if (!existsSync(join(root, 'renderer', 'dist', 'index.html'))) {
     const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
-    await exec(process.execPath, [vite, 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'], { cwd: root });
+    await exec(process.execPath, [vite, 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'], {
+      cwd: root,
+    });
   }
 }, 120_000);
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -111,7 +113,14 @@ describe('the desktop shell', () => {
     const state = await shell.state();
     expect(state.lockRequested).toBe(true);
     expect(state.quitted).toBe(false);
-    const events = ['second-instance', 'activate', 'window-all-closed', 'before-quit', 'will-quit', 'web-contents-created'];
+    const events = [
+      'second-instance',
+      'activate',
+      'window-all-closed',
+      'before-quit',
+      'will-quit',
+      'web-contents-created',
+    ];
     expect(state.appEvents).toEqual(expect.arrayContaining(events));
     const before = windowOf(`${APP}/`)(state)?.calls.length ?? 0;
     await shell.request('appEvent', { event: 'second-instance' });
@@ -136,7 +145,8 @@ describe('the desktop shell', () => {
         'app://other/',
       ],
     });
-    for (const p of verdicts.permissions) expect(p, p.permission).toEqual({ permission: p.permission, requested: false, checked: false });
+    for (const p of verdicts.permissions)
+      expect(p, p.permission).toEqual({ permission: p.permission, requested: false, checked: false });
     expect(verdicts.devicePermission).toBe(false);
     expect(Object.fromEntries(verdicts.requests.map((r) => [r.url, r.cancelled]))).toEqual({
       [`${APP}/index.html`]: false,
@@ -151,7 +161,9 @@ describe('the desktop shell', () => {
       'app://other/': true,
     });
     const state = await shell.state();
-    expect(state.privilegedSchemes).toEqual([{ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) }]);
+    expect(state.privilegedSchemes).toEqual([
+      { scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) },
+    ]);
 
     // Every web contents: no navigation, redirect or new window away from the app, no webview.
     const away = await shell.request('contents', { window: 0, url: 'https://evil.example/' });
@@ -164,7 +176,11 @@ describe('the desktop shell', () => {
     });
     const inside = await shell.request('contents', { window: 0, url: `${APP}/#/settings` });
     // Window.open is denied even for our own pages (the app opens no second window of itself).
-    expect(inside).toMatchObject({ navigationPrevented: false, redirectPrevented: false, frameNavigationPrevented: false });
+    expect(inside).toMatchObject({
+      navigationPrevented: false,
+      redirectPrevented: false,
+      frameNavigationPrevented: false,
+    });
     expect(inside.windowOpen).toBe('deny');
     // Not an https link of the configured service: not opened in the browser either.
     expect((await shell.state()).openedExternally).toEqual([]);
@@ -218,15 +234,29 @@ describe('the desktop shell', () => {
     // No keychain module here: the key from the environment is held for the session only.
     expect(await call('keys:status')).toMatchObject({
       ok: true,
-      result: { keychain: { available: false, reason: 'no_module' }, live: { present: true, session_only: true }, active: 'live' },
+      result: {
+        keychain: { available: false, reason: 'no_module' },
+        live: { present: true, session_only: true },
+        active: 'live',
+      },
     });
     expect(own).toMatchObject({ ok: true, result: { api_base_url: emulator.info.base_url } });
-    for (const frameUrl of ['https://evil.example/', 'file:///tmp/page.html', 'app://other/', 'app://user:pass@scanbridge/']) {
+    for (const frameUrl of [
+      'https://evil.example/',
+      'file:///tmp/page.html',
+      'app://other/',
+      'app://user:pass@scanbridge/',
+    ]) {
       const reply = await shell.request('invoke', { channel: 'settings:get', frameUrl, window: 0 });
       expect(reply, frameUrl).toEqual({ ok: false, error: { code: 'forbidden_origin', message: expect.any(String) } });
     }
     // Our own page, but in a subframe.
-    const subframe = await shell.request('invoke', { channel: 'settings:get', frameUrl: `${APP}/`, subframe: true, window: 0 });
+    const subframe = await shell.request('invoke', {
+      channel: 'settings:get',
+      frameUrl: `${APP}/`,
+      subframe: true,
+      window: 0,
+    });
     expect(subframe).toMatchObject({ ok: false, error: { code: 'forbidden_origin' } });
   });
 
@@ -242,7 +272,9 @@ describe('the desktop shell', () => {
 
     const reply = await call('settings:update', { language: 'en' });
     expect(reply).toMatchObject({ ok: true, result: { language: 'en' } });
-    const english = await shell.until('English tray labels', (s) => s.trays.find((t) => t.menu.includes('Open ScanBridge')));
+    const english = await shell.until('English tray labels', (s) =>
+      s.trays.find((t) => t.menu.includes('Open ScanBridge')),
+    );
     expect(english).toEqual({
       image: idle,
       toolTip: 'ScanBridge: no uploads running',
@@ -258,7 +290,11 @@ describe('the desktop shell', () => {
     const listed = await call('consent:displays');
     expect(listed).toMatchObject({
       ok: true,
-      result: [{ id: 1, primary: true }, { id: 2, primary: false }, { id: 3, label: 'Pen display', width: 1024, height: 768 }],
+      result: [
+        { id: 1, primary: true },
+        { id: 2, primary: false },
+        { id: 3, label: 'Pen display', width: 1024, height: 768 },
+      ],
     });
 
     const opened = await call('consent:display-open', { exam_id: 'exam-1', signer_name: 'Ana Pérez' });
@@ -270,7 +306,11 @@ describe('the desktop shell', () => {
     });
     const { x, y, width, height } = penDisplay.bounds;
     expect(patient.options).toMatchObject({ x, y, width, height, frame: false, show: false });
-    expect(patient.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
+    expect(patient.options.webPreferences).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+    });
     const preload = patient.options.webPreferences?.preload ?? '';
     expect(preload).toBe(join(root, 'main', '.build', 'patient-preload.cjs'));
     expect(existsSync(preload)).toBe(true);
@@ -322,14 +362,24 @@ describe('the desktop shell', () => {
       patientName: 'PEÑA^INÉS',
       patientId: 'Q-1',
     });
-    const added = await call('folders:add', { path: scans, exam_type: 'cbct', mode: 'review', settle_seconds: 1, polling: false });
+    const added = await call('folders:add', {
+      path: scans,
+      exam_type: 'cbct',
+      mode: 'review',
+      settle_seconds: 1,
+      polling: false,
+    });
     expect(added).toMatchObject({ ok: true });
     await shell.until('the study in the inbox', (s) =>
-      windowOf(`${APP}/`)(s)?.sent.some((m) => m.channel === 'inbox:changed' && Array.isArray(m.payload) && m.payload.length > 0),
+      windowOf(`${APP}/`)(s)?.sent.some(
+        (m) => m.channel === 'inbox:changed' && Array.isArray(m.payload) && m.payload.length > 0,
+      ),
     );
 
     // The patient display is open too: it refuses the patient's close, not the app's quit.
-    expect(await call('consent:display-open', { exam_id: 'exam-1', signer_name: 'Ana Pérez' })).toMatchObject({ ok: true });
+    expect(await call('consent:display-open', { exam_id: 'exam-1', signer_name: 'Ana Pérez' })).toMatchObject({
+      ok: true,
+    });
     await shell.until('the patient display shown', (s) => windowOf(`${APP}/index.html#/patient`)(s)?.visible);
 
     await shell.request('trayClick', { label: 'Quit' });

@@ -32,7 +32,12 @@ describe('lost-answer proxy', () => {
   });
 
   it('passes answers on when no rule matches', async () => {
-    const me = await api({ ...scene.emulator.info, base_url: proxy.baseUrl }, scene.emulator.info.keys.pro, 'GET', '/me');
+    const me = await api(
+      { ...scene.emulator.info, base_url: proxy.baseUrl },
+      scene.emulator.info.keys.pro,
+      'GET',
+      '/me',
+    );
     expect(me.status).toBe(200);
     expect(me.json['plan']).toBe('pro');
   });

@@ -27,7 +27,10 @@ describe('upload engine: API retries', () => {
     job.on((e) => {
       if (e.type === 'notice') notices.push(e.code);
     });
-    const err: unknown = await job.run().then(() => null, (e: unknown) => e);
+    const err: unknown = await job.run().then(
+      () => null,
+      (e: unknown) => e,
+    );
     const { armed: left } = await ctx.emulator.control<Armed>('GET', '/faults');
     await ctx.emulator.control('DELETE', '/faults');
 

@@ -3,7 +3,17 @@ import { UploadJob, type UploadEvent } from '../../../main/core/upload/engine';
 import { UploadError } from '../../../main/core/upload/upload-errors';
 import { readJournal } from '../../../main/core/upload/journal';
 import { planUpload } from '../../../main/core/upload/plan';
-import { connect, examsNamed, expectedHashes, FAST, makeFiles, nextEvent, recording, storedHashes, uploadScene } from './support';
+import {
+  connect,
+  examsNamed,
+  expectedHashes,
+  FAST,
+  makeFiles,
+  nextEvent,
+  recording,
+  storedHashes,
+  uploadScene,
+} from './support';
 
 describe('upload engine: pause, cancel, bandwidth, progress, rate limit', () => {
   // 0.001: the 1-hour rate window lasts 3.6 s, so a Free key's 100 calls refill quickly.
@@ -16,7 +26,11 @@ describe('upload engine: pause, cancel, bandwidth, progress, rate limit', () => 
     const { port } = connect(ctx.emulator, 'pro');
     const rec = recording(port);
     const plan = await planUpload({ root, fields: { name: 'pause' }, files, mode: 'files' });
-    const job = UploadJob.create(plan, { port: rec.port, dataDir: dataDir(), options: { ...FAST, bandwidthLimit: 1_500_000, concurrency: 2 } });
+    const job = UploadJob.create(plan, {
+      port: rec.port,
+      dataDir: dataDir(),
+      options: { ...FAST, bandwidthLimit: 1_500_000, concurrency: 2 },
+    });
     const events: { at: number; e: UploadEvent }[] = [];
     job.on((e) => events.push({ at: Date.now(), e }));
     // A file whose PUT already finished when pause() came may still complete: let those settle
@@ -38,7 +52,9 @@ describe('upload engine: pause, cancel, bandwidth, progress, rate limit', () => 
     expect(afterPause).toBe(settled);
     expect(settled).toBeLessThan(8);
     const resumedAt = pausedAt + 750;
-    const sentDuringPause = events.filter(({ at, e }) => at > pausedAt && at < resumedAt - 10 && e.type === 'file' && e.progress.state === 'sending');
+    const sentDuringPause = events.filter(
+      ({ at, e }) => at > pausedAt && at < resumedAt - 10 && e.type === 'file' && e.progress.state === 'sending',
+    );
     expect(sentDuringPause).toHaveLength(0);
     const statuses = events.flatMap(({ e }) => (e.type === 'status' ? [e.status] : []));
     expect(statuses).toEqual(['creating', 'transferring', 'paused', 'transferring', 'confirming', 'ready']);
@@ -52,9 +68,16 @@ describe('upload engine: pause, cancel, bandwidth, progress, rate limit', () => 
     const { client, port } = connect(ctx.emulator, 'pro');
     const rec = recording(port);
     const plan = await planUpload({ root, fields: { name: 'cancel me' }, files, mode: 'files' });
-    const job = UploadJob.create(plan, { port: rec.port, dataDir: dataDir(), options: { ...FAST, bandwidthLimit: 500_000 } });
+    const job = UploadJob.create(plan, {
+      port: rec.port,
+      dataDir: dataDir(),
+      options: { ...FAST, bandwidthLimit: 500_000 },
+    });
     void nextEvent(job.on.bind(job), (e) => e.type === 'file' && e.progress.state === 'done').then(() => job.cancel());
-    const err: unknown = await job.run().then(() => null, (e: unknown) => e);
+    const err: unknown = await job.run().then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(UploadError);
     expect((err as UploadError).code).toBe('cancelled');
     const examId = rec.created[0]?.id ?? '';
@@ -71,7 +94,11 @@ describe('upload engine: pause, cancel, bandwidth, progress, rate limit', () => 
     const { port } = connect(ctx.emulator, 'pro');
     const plan = await planUpload({ root, fields: { name: 'limited' }, files, mode: 'files' });
     const limit = 1_000_000; // 3 MB at 1 MB/s: 3 s
-    const job = UploadJob.create(plan, { port, dataDir: dataDir(), options: { bandwidthLimit: limit, concurrency: 3 } });
+    const job = UploadJob.create(plan, {
+      port,
+      dataDir: dataDir(),
+      options: { bandwidthLimit: limit, concurrency: 3 },
+    });
     let start = 0;
     let end = 0;
     let progressEvents = 0;
@@ -101,7 +128,9 @@ describe('upload engine: pause, cancel, bandwidth, progress, rate limit', () => 
     // Spend the Free plan's 100 calls of the (scaled) hour.
     let limited = false;
     for (let i = 0; i < 120 && !limited; i++) {
-      const res = await fetch(`${ctx.emulator.info.base_url}/me`, { headers: { Authorization: `Bearer ${ctx.emulator.info.keys.free}` } });
+      const res = await fetch(`${ctx.emulator.info.base_url}/me`, {
+        headers: { Authorization: `Bearer ${ctx.emulator.info.keys.free}` },
+      });
       await res.arrayBuffer();
       limited = res.status === 429;
     }

@@ -5,7 +5,18 @@ import { findFolderJobs } from '../../../main/core/upload/job-store';
 import { readJournal } from '../../../main/core/upload/journal';
 import { planUpload } from '../../../main/core/upload/plan';
 import type { ExamsPort } from '../../../main/core/upload/ports';
-import { connect, examsNamed, expectedHashes, failure, FAST, makeFiles, nextEvent, recording, storedHashes, uploadScene } from './support';
+import {
+  connect,
+  examsNamed,
+  expectedHashes,
+  failure,
+  FAST,
+  makeFiles,
+  nextEvent,
+  recording,
+  storedHashes,
+  uploadScene,
+} from './support';
 
 describe('upload engine: crashes, interruptions and changed files', () => {
   // Short-lived upload URLs (2 s) to test a resume after they expired.
@@ -50,7 +61,11 @@ describe('upload engine: crashes, interruptions and changed files', () => {
     const rec = recording(port);
     const plan = await planUpload({ root, fields: { name: 'stop resume' }, files, mode: 'files' });
     // About 1 s in total at 1 MB/s: stop after three files are stored.
-    const job = UploadJob.create(plan, { port: rec.port, dataDir: dataDir(), options: { ...FAST, bandwidthLimit: 1_000_000, concurrency: 2 } });
+    const job = UploadJob.create(plan, {
+      port: rec.port,
+      dataDir: dataDir(),
+      options: { ...FAST, bandwidthLimit: 1_000_000, concurrency: 2 },
+    });
     let done = 0;
     job.on((e) => {
       if (e.type === 'file' && e.progress.state === 'done' && ++done === 3) void job.stop();
@@ -62,7 +77,11 @@ describe('upload engine: crashes, interruptions and changed files', () => {
     const stored = job.filesDone;
     expect(stored).toBeGreaterThanOrEqual(3);
 
-    const again = UploadJob.open(findFolderJobs(dataDir(), root).unfinished ?? '', { port: rec.port, dataDir: dataDir(), options: FAST });
+    const again = UploadJob.open(findFolderJobs(dataDir(), root).unfinished ?? '', {
+      port: rec.port,
+      dataDir: dataDir(),
+      options: FAST,
+    });
     const result = await again.run();
     expect(result).toMatchObject({ exam_id: examId, resumed: true, api_calls: 1 }); // confirm only
     // Only files not journaled as stored go again (those in flight at the stop among them).
@@ -78,7 +97,11 @@ describe('upload engine: crashes, interruptions and changed files', () => {
     const files = makeFiles(root, 6, 60_000);
     const { client, port } = connect(ctx.emulator, 'pro');
     const plan = await planUpload({ root, fields: { name: 'expired resume' }, files, mode: 'files' });
-    const job = UploadJob.create(plan, { port, dataDir: dataDir(), options: { ...FAST, bandwidthLimit: 300_000, concurrency: 1 } });
+    const job = UploadJob.create(plan, {
+      port,
+      dataDir: dataDir(),
+      options: { ...FAST, bandwidthLimit: 300_000, concurrency: 1 },
+    });
     void nextEvent(job.on.bind(job), (e) => e.type === 'file' && e.progress.state === 'done').then(() => job.stop());
     await failure(job.run());
     const firstExam = job.examId;
@@ -91,7 +114,9 @@ describe('upload engine: crashes, interruptions and changed files', () => {
     const result = await again.run();
     expect(notices).toContain('exam_recreated');
     expect(result.exam_id).not.toBe(firstExam);
-    expect(await examsNamed(client, 'expired resume')).toEqual([expect.objectContaining({ id: result.exam_id, status: 'ready', storage: plan.bytes })]);
+    expect(await examsNamed(client, 'expired resume')).toEqual([
+      expect.objectContaining({ id: result.exam_id, status: 'ready', storage: plan.bytes }),
+    ]);
   });
 
   it('fails plainly, naming the file, when a file changed after planning; no exam is left', async () => {
@@ -112,7 +137,11 @@ describe('upload engine: crashes, interruptions and changed files', () => {
     const files = makeFiles(root, 8, 50_000);
     const { client, port } = connect(ctx.emulator, 'pro');
     const plan = await planUpload({ root, fields: { name: 'changed during' }, files, mode: 'files' });
-    const job = UploadJob.create(plan, { port, dataDir: dataDir(), options: { ...FAST, bandwidthLimit: 400_000, concurrency: 1 } });
+    const job = UploadJob.create(plan, {
+      port,
+      dataDir: dataDir(),
+      options: { ...FAST, bandwidthLimit: 400_000, concurrency: 1 },
+    });
     const victim = files[6]?.path ?? '';
     void nextEvent(job.on.bind(job), (e) => e.type === 'file' && e.progress.state === 'done').then(() => {
       writeFileSync(victim, Buffer.alloc(50_006, 7));

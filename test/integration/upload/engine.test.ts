@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { UploadJob } from '../../../main/core/upload/engine';
 import { planUpload } from '../../../main/core/upload/plan';
-import { connect, examsNamed, expectedHashes, FAST, makeFiles, recording, remainingCalls, storedHashes, uploadScene } from './support';
+import {
+  connect,
+  examsNamed,
+  expectedHashes,
+  FAST,
+  makeFiles,
+  recording,
+  remainingCalls,
+  storedHashes,
+  uploadScene,
+} from './support';
 
 describe('upload engine against the emulator', () => {
   const ctx = uploadScene('sb-engine-');
@@ -46,11 +56,23 @@ describe('upload engine against the emulator', () => {
     const { port } = connect(ctx.emulator, 'pro');
     const planSmall = await planUpload({ root: small, fields: { name: 'auto small' }, files: many, mode: 'auto' });
     expect(planSmall.mode).toBe('zip');
-    expect(await UploadJob.create(planSmall, { port, dataDir: dataDir() }).run()).toMatchObject({ status: 'ready', mode: 'zip', files: 240 });
+    expect(await UploadJob.create(planSmall, { port, dataDir: dataDir() }).run()).toMatchObject({
+      status: 'ready',
+      mode: 'zip',
+      files: 240,
+    });
     const big = folder('auto-big');
-    const planBig = await planUpload({ root: big, fields: { name: 'auto big' }, files: makeFiles(big, 3, 400_000), mode: 'auto' });
+    const planBig = await planUpload({
+      root: big,
+      fields: { name: 'auto big' },
+      files: makeFiles(big, 3, 400_000),
+      mode: 'auto',
+    });
     expect(planBig.mode).toBe('files');
-    expect(await UploadJob.create(planBig, { port, dataDir: dataDir() }).run()).toMatchObject({ status: 'ready', mode: 'files' });
+    expect(await UploadJob.create(planBig, { port, dataDir: dataDir() }).run()).toMatchObject({
+      status: 'ready',
+      mode: 'files',
+    });
   });
 
   for (const mode of ['error500', 'reset', 'stall'] as const) {
@@ -82,7 +104,12 @@ describe('upload engine against the emulator', () => {
     const { client, port } = connect(ctx.emulator, 'clinica');
     const rec = recording(port);
     const plan = await planUpload({ root, fields: { name: 'fault expire' }, files, mode: 'files' });
-    await ctx.emulator.control('POST', '/faults', { target: 'storage', mode: 'expire', count: 1, match: 'PUT /storage/' });
+    await ctx.emulator.control('POST', '/faults', {
+      target: 'storage',
+      mode: 'expire',
+      count: 1,
+      match: 'PUT /storage/',
+    });
     const notices: string[] = [];
     const job = UploadJob.create(plan, { port: rec.port, dataDir: dataDir(), options: FAST });
     job.on((e) => {
@@ -94,7 +121,9 @@ describe('upload engine against the emulator', () => {
     const [first, second] = rec.created;
     expect(result.exam_id).toBe(second?.id);
     expect(await client.exams.get(first?.id ?? '').catch((e: { code?: string }) => e.code)).toBe('not_found');
-    expect(await examsNamed(client, 'fault expire')).toEqual([expect.objectContaining({ id: result.exam_id, status: 'ready' })]);
+    expect(await examsNamed(client, 'fault expire')).toEqual([
+      expect.objectContaining({ id: result.exam_id, status: 'ready' }),
+    ]);
     if (second) expect(await storedHashes(second)).toEqual(expectedHashes(files));
   });
 
@@ -103,7 +132,12 @@ describe('upload engine against the emulator', () => {
     const files = makeFiles(root, 40, 30_000);
     const { client, port } = connect(ctx.emulator, 'clinica');
     const plan = await planUpload({ root, fields: { name: 'zip fault' }, files, mode: 'zip' });
-    await ctx.emulator.control('POST', '/faults', { target: 'storage', mode: 'reset', count: 1, match: 'PUT /storage/' });
+    await ctx.emulator.control('POST', '/faults', {
+      target: 'storage',
+      mode: 'reset',
+      count: 1,
+      match: 'PUT /storage/',
+    });
     const result = await UploadJob.create(plan, { port, dataDir: dataDir(), options: FAST }).run();
     expect(result.status).toBe('ready');
     expect((await client.exams.get(result.exam_id)).storage?.bytes).toBe(plan.bytes);

@@ -41,7 +41,10 @@ export function uploadScene(prefix: string, options?: EmulatorOptions): UploadSc
 
 /** The UploadError a promise rejects with (the test fails if it resolves or rejects with something else). */
 export async function failure(p: Promise<unknown>): Promise<UploadError> {
-  const err: unknown = await p.then(() => null, (e: unknown) => e);
+  const err: unknown = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(UploadError);
   return err as UploadError;
 }
@@ -67,7 +70,10 @@ export function fileSha(path: string): string {
 }
 
 /** The API client and the engine's port for one key of the emulator. */
-export function connect(emu: EmulatorProcess, key: keyof EmulatorProcess['info']['keys'] = 'ultra'): { client: ApiClient; port: ExamsPort } {
+export function connect(
+  emu: EmulatorProcess,
+  key: keyof EmulatorProcess['info']['keys'] = 'ultra',
+): { client: ApiClient; port: ExamsPort } {
   const client = createApiClient({ baseUrl: emu.info.base_url, apiKey: emu.info.keys[key] });
   return { client, port: examsPortFromClient(client) };
 }
@@ -103,20 +109,38 @@ export function expectedHashes(files: readonly PlanFileInput[]): Map<string, str
 }
 
 /** Exams of the account named `name` (newest first). */
-export async function examsNamed(client: ApiClient, name: string): Promise<{ id: string; status: string | null | undefined; file_count: number | null | undefined; storage: number | null | undefined }[]> {
+export async function examsNamed(
+  client: ApiClient,
+  name: string,
+): Promise<
+  {
+    id: string;
+    status: string | null | undefined;
+    file_count: number | null | undefined;
+    storage: number | null | undefined;
+  }[]
+> {
   const page = await client.exams.list({ limit: 100 });
-  return page.exams.filter((e) => e.name === name).map((e) => ({ id: e.id, status: e.status, file_count: e.file_count, storage: e.storage?.bytes }));
+  return page.exams
+    .filter((e) => e.name === name)
+    .map((e) => ({ id: e.id, status: e.status, file_count: e.file_count, storage: e.storage?.bytes }));
 }
 
 /** X-RateLimit-Remaining of a key, read with one GET /me (which itself counts). */
-export async function remainingCalls(emu: EmulatorProcess, key: keyof EmulatorProcess['info']['keys']): Promise<number> {
+export async function remainingCalls(
+  emu: EmulatorProcess,
+  key: keyof EmulatorProcess['info']['keys'],
+): Promise<number> {
   const res = await fetch(`${emu.info.base_url}/me`, { headers: { Authorization: `Bearer ${emu.info.keys[key]}` } });
   await res.arrayBuffer();
   return Number(res.headers.get('x-ratelimit-remaining'));
 }
 
 /** Resolves on the first event matching `pred`. */
-export function nextEvent(on: (l: (e: UploadEvent) => void) => () => void, pred: (e: UploadEvent) => boolean): Promise<UploadEvent> {
+export function nextEvent(
+  on: (l: (e: UploadEvent) => void) => () => void,
+  pred: (e: UploadEvent) => boolean,
+): Promise<UploadEvent> {
   return new Promise((resolve) => {
     const off = on((e) => {
       if (pred(e)) {

@@ -9,7 +9,13 @@ import { UploadError } from '../../../main/core/upload/upload-errors';
 import { findFolderJobs } from '../../../main/core/upload/job-store';
 import { planUpload } from '../../../main/core/upload/plan';
 import { ExamsPortError, type ExamFields, type ExamsPort } from '../../../main/core/upload/ports';
-import { extraTakePort, parseTakeHandle, takeHandle, TARGET_ENGINE_OPTIONS, type UploadTarget } from '../../../main/core/upload/target';
+import {
+  extraTakePort,
+  parseTakeHandle,
+  takeHandle,
+  TARGET_ENGINE_OPTIONS,
+  type UploadTarget,
+} from '../../../main/core/upload/target';
 import { connect, expectedHashes, failure, FAST, makeFiles, sha256, uploadScene } from './support';
 
 describe('upload target: extra takes', () => {
@@ -27,13 +33,23 @@ describe('upload target: extra takes', () => {
     return c.id;
   }
 
-  async function job(root: string, examId: string, label: string, port?: (p: ExamsPort) => ExamsPort, count = 6): Promise<{ job: UploadJob; fields: ExamFields; target: UploadTarget; files: ReturnType<typeof makeFiles> }> {
+  async function job(
+    root: string,
+    examId: string,
+    label: string,
+    port?: (p: ExamsPort) => ExamsPort,
+    count = 6,
+  ): Promise<{ job: UploadJob; fields: ExamFields; target: UploadTarget; files: ReturnType<typeof makeFiles> }> {
     const files = makeFiles(root, count, 20_000);
     const fields: ExamFields = { name: 'Take test', exam_type: 'cbct' };
     const target: UploadTarget = { kind: 'extra', exam_id: examId, label };
     const plan = await planUpload({ root, fields, files, mode: 'files' });
     const base = extraTakePort(client, target, fields);
-    const j = UploadJob.create(plan, { port: port ? port(base) : base, dataDir: dataDir(), options: { ...FAST, ...TARGET_ENGINE_OPTIONS } }, target);
+    const j = UploadJob.create(
+      plan,
+      { port: port ? port(base) : base, dataDir: dataDir(), options: { ...FAST, ...TARGET_ENGINE_OPTIONS } },
+      target,
+    );
     return { job: j, fields, target, files };
   }
 
@@ -50,7 +66,9 @@ describe('upload target: extra takes', () => {
     expect(result.exam_id).toBe(takeHandle(examId, 1));
     const e = await client.exams.get(examId);
     const bytes = files.reduce((s, f) => s + 20_000 + Number(f.name.slice(-9, -4)), 0);
-    expect(e.extra_series?.map((x) => [x.index, x.label, x.status, x.file_count, x.storage_bytes])).toEqual([[1, 'Segunda toma', 'ready', 6, bytes]]);
+    expect(e.extra_series?.map((x) => [x.index, x.label, x.status, x.file_count, x.storage_bytes])).toEqual([
+      [1, 'Segunda toma', 'ready', 6, bytes],
+    ]);
     await j.whenCompacted();
     // A take is not an upload of the folder as an exam: the CLI's folder lookup does not offer it.
     expect(findFolderJobs(dataDir(), root)).toEqual({ unfinished: null, finished: [] });
@@ -60,14 +78,25 @@ describe('upload target: extra takes', () => {
     const examId = await exam('take resumed');
     const root = folder('resumed');
     const urls: string[] = [];
-    const { job: j, files, fields, target } = await job(root, examId, 'Toma reanudada', (p) => ({
-      ...p,
-      createExam: async (input, o) => {
-        const c = await p.createExam(input, o);
-        urls.push(...(c.upload_urls ?? []).map((u) => u.url));
-        return c;
-      },
-    }), 20);
+    const {
+      job: j,
+      files,
+      fields,
+      target,
+    } = await job(
+      root,
+      examId,
+      'Toma reanudada',
+      (p) => ({
+        ...p,
+        createExam: async (input, o) => {
+          const c = await p.createExam(input, o);
+          urls.push(...(c.upload_urls ?? []).map((u) => u.url));
+          return c;
+        },
+      }),
+      20,
+    );
     const stopped = j.run().catch((e: unknown) => e);
     await new Promise<void>((resolve) => {
       const off = j.on((ev) => {
@@ -80,7 +109,11 @@ describe('upload target: extra takes', () => {
     await j.stop();
     expect(await stopped).toBeInstanceOf(UploadError);
     expect(j.examId).toBe(takeHandle(examId, 1));
-    const again = UploadJob.open(j.journalPath, { port: extraTakePort(client, target, fields), dataDir: dataDir(), options: { ...FAST, ...TARGET_ENGINE_OPTIONS } });
+    const again = UploadJob.open(j.journalPath, {
+      port: extraTakePort(client, target, fields),
+      dataDir: dataDir(),
+      options: { ...FAST, ...TARGET_ENGINE_OPTIONS },
+    });
     expect(again.target).toEqual(target);
     const r = await again.run();
     expect(r).toMatchObject({ exam_id: takeHandle(examId, 1), resumed: true, files: 20 });
@@ -88,7 +121,8 @@ describe('upload target: extra takes', () => {
     expect(e.extra_series?.map((x) => [x.index, x.status])).toEqual([[1, 'ready']]);
     const want = expectedHashes(files);
     const got = new Map<string, string>();
-    for (const [i, f] of files.entries()) got.set(f.name, sha256(new Uint8Array(await (await fetch(urls[i] ?? '')).arrayBuffer())));
+    for (const [i, f] of files.entries())
+      got.set(f.name, sha256(new Uint8Array(await (await fetch(urls[i] ?? '')).arrayBuffer())));
     expect(got).toEqual(want);
   });
 

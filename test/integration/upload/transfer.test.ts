@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFileRange } from '../../../main/core/upload/file-source';
-import { createAgents, putOnce, putWithRetry, TransferError, type TransferAgents } from '../../../main/core/upload/transfer';
+import {
+  createAgents,
+  putOnce,
+  putWithRetry,
+  TransferError,
+  type TransferAgents,
+} from '../../../main/core/upload/transfer';
 import { EmulatorProcess } from '../../support/emulator';
 import { connect, fileSha, sha256 } from './support';
 
@@ -28,12 +34,20 @@ describe('presigned PUT transfer', () => {
 
   async function slot(): Promise<{ id: string; url: string }> {
     const { client } = connect(emu, 'ultra');
-    const c = await client.exams.create({ name: 'transfer', upload_mode: 'files', files: [{ name: 'a.dcm', size: SIZE }] });
+    const c = await client.exams.create({
+      name: 'transfer',
+      upload_mode: 'files',
+      files: [{ name: 'a.dcm', size: SIZE }],
+    });
     return { id: c.id, url: c.upload_urls?.[0]?.url ?? '' };
   }
   const body = { size: SIZE, open: () => openFileRange(file, SIZE) };
   const base = { stallTimeoutMs: 2000, maxAttempts: 4, backoff: { baseMs: 10, capMs: 50 } };
-  const kindOf = (p: Promise<unknown>): Promise<string> => p.then(() => 'ok', (e: unknown) => (e instanceof TransferError ? e.kind : String(e)));
+  const kindOf = (p: Promise<unknown>): Promise<string> =>
+    p.then(
+      () => 'ok',
+      (e: unknown) => (e instanceof TransferError ? e.kind : String(e)),
+    );
 
   it('streams the file with its exact length and counts progress to the byte', async () => {
     const { url } = await slot();
@@ -49,7 +63,12 @@ describe('presigned PUT transfer', () => {
     await emu.control('POST', '/faults', { target: 'storage', mode: 'reset', count: 1, match: 'PUT /storage/' });
     let progress = 0;
     const attempts: number[] = [];
-    await putWithRetry(url, body, { agents, ...base, onProgress: (d) => (progress += d), onRetry: (r) => attempts.push(r.attempt) });
+    await putWithRetry(url, body, {
+      agents,
+      ...base,
+      onProgress: (d) => (progress += d),
+      onRetry: (r) => attempts.push(r.attempt),
+    });
     expect(attempts).toEqual([1, 2]);
     expect(progress).toBe(SIZE);
     expect(sha256(new Uint8Array(await (await fetch(url)).arrayBuffer()))).toBe(fileSha(file));
@@ -80,7 +99,11 @@ describe('presigned PUT transfer', () => {
     expect(await kindOf(putWithRetry(expired.url, body, { agents, ...base }))).toBe('expired');
 
     const wrong = await slot();
-    expect(await kindOf(putOnce(wrong.url, { size: SIZE - 1, open: () => openFileRange(file, SIZE - 1) }, { agents, ...base }))).toBe('size_mismatch');
+    expect(
+      await kindOf(
+        putOnce(wrong.url, { size: SIZE - 1, open: () => openFileRange(file, SIZE - 1) }, { agents, ...base }),
+      ),
+    ).toBe('size_mismatch');
 
     const { client } = connect(emu, 'ultra');
     const done = await slot();
@@ -110,7 +133,11 @@ describe('presigned PUT transfer', () => {
   it('aborts at once when its signal fires', async () => {
     const { url } = await slot();
     const ac = new AbortController();
-    const p = putOnce(url, { size: SIZE, open: () => openFileRange(file, SIZE) }, { agents, ...base, signal: ac.signal, bucket: undefined });
+    const p = putOnce(
+      url,
+      { size: SIZE, open: () => openFileRange(file, SIZE) },
+      { agents, ...base, signal: ac.signal, bucket: undefined },
+    );
     ac.abort();
     await expect(p).rejects.toMatchObject({ name: 'AbortError' });
   });

@@ -28,7 +28,12 @@ type Cli = { child: ChildProcess; stdout: () => string[]; stderr: () => string; 
 function startCli(args: string[], dataDir: string): Cli {
   const child = spawn(process.execPath, ['main/bin/scanbridge.mjs', ...args], {
     cwd: root,
-    env: { ...process.env, SCANBRIDGE_API_URL: emulator.info.base_url, SCANBRIDGE_API_KEY: emulator.info.keys.pro, SCANBRIDGE_DATA_DIR: dataDir },
+    env: {
+      ...process.env,
+      SCANBRIDGE_API_URL: emulator.info.base_url,
+      SCANBRIDGE_API_KEY: emulator.info.keys.pro,
+      SCANBRIDGE_DATA_DIR: dataDir,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.push(child);
@@ -59,7 +64,13 @@ describe('scanbridge watch', () => {
     const series = await smallSeries(join(watched, 'CBCT_EXPORT'), 4);
     await waitFor(() => cli.stdout().length === 1, 15_000, `the upload: ${cli.stderr()}`);
     const line = JSON.parse(cli.stdout()[0] as string) as Record<string, unknown>;
-    expect(line).toEqual({ exam_id: expect.any(String), status: 'ready', files: 4, bytes: series.bytes, study_uid: series.studyUid });
+    expect(line).toEqual({
+      exam_id: expect.any(String),
+      status: 'ready',
+      files: 4,
+      bytes: series.bytes,
+      study_uid: series.studyUid,
+    });
     const exam = await api(emulator.info, emulator.info.keys.pro, 'GET', `/exams/${line['exam_id'] as string}`);
     expect(exam.json).toMatchObject({ status: 'ready', file_count: 4, exam_type: 'cbct', patient_id: 'T-1' });
     expect(await stop(cli)).toBe(0);
@@ -68,7 +79,11 @@ describe('scanbridge watch', () => {
     expect(cli.stderr()).not.toMatch(/PRUEBA|T-1/);
 
     const again = startCli(['watch', watched, '--settle', '1'], dataDir);
-    await waitFor(() => again.stderr().includes('already uploaded'), 15_000, `the restart to skip the study: ${again.stderr()}`);
+    await waitFor(
+      () => again.stderr().includes('already uploaded'),
+      15_000,
+      `the restart to skip the study: ${again.stderr()}`,
+    );
     expect(await stop(again)).toBe(0);
     expect(again.stdout()).toEqual([]);
   });
@@ -79,10 +94,18 @@ describe('scanbridge watch', () => {
     const before = await examCount();
     const a = startCli(['watch', watched, '--settle', '1', '--poll'], join(scratch, 'data-a'));
     const b = startCli(['watch', watched, '--settle', '1', '--poll'], join(scratch, 'data-b'));
-    await waitFor(() => a.stderr().includes('Watching') && b.stderr().includes('Watching'), 15_000, 'both watchers to start');
+    await waitFor(
+      () => a.stderr().includes('Watching') && b.stderr().includes('Watching'),
+      15_000,
+      'both watchers to start',
+    );
     const series = await smallSeries(join(watched, 'SHARED_EXPORT'), 5);
     const lines = (): string[] => [...a.stdout(), ...b.stdout()];
-    await waitFor(() => lines().length === 1 && (a.stderr() + b.stderr()).includes('already uploaded'), 20_000, `one upload and one skip:\n${a.stderr()}\n${b.stderr()}`);
+    await waitFor(
+      () => lines().length === 1 && (a.stderr() + b.stderr()).includes('already uploaded'),
+      20_000,
+      `one upload and one skip:\n${a.stderr()}\n${b.stderr()}`,
+    );
     expect(JSON.parse(lines()[0] as string)).toMatchObject({ status: 'ready', files: 5, study_uid: series.studyUid });
     expect(await Promise.all([stop(a), stop(b)])).toEqual([0, 0]);
     expect(lines()).toHaveLength(1);

@@ -159,7 +159,13 @@ export function createElectronDouble(options: DoubleOptions) {
     devicePermission: DevicePermissionHandler | null;
     beforeRequest: BeforeRequestListener | null;
     beforeRequestFilter: WebRequestFilter | null;
-  } = { permissionRequest: null, permissionCheck: null, devicePermission: null, beforeRequest: null, beforeRequestFilter: null };
+  } = {
+    permissionRequest: null,
+    permissionCheck: null,
+    devicePermission: null,
+    beforeRequest: null,
+    beforeRequestFilter: null,
+  };
 
   class AppDouble extends EventEmitter {
     readonly isPackaged = false;
@@ -234,7 +240,12 @@ export function createElectronDouble(options: DoubleOptions) {
 
     constructor(readonly options: BrowserWindowConstructorOptions = {}) {
       super();
-      this.bounds = { x: options.x ?? 0, y: options.y ?? 0, width: options.width ?? 800, height: options.height ?? 600 };
+      this.bounds = {
+        x: options.x ?? 0,
+        y: options.y ?? 0,
+        width: options.width ?? 800,
+        height: options.height ?? 600,
+      };
       windows.push(this);
       app.emit('web-contents-created', electronEvent({}), this.webContents);
       changed();
@@ -313,10 +324,22 @@ export function createElectronDouble(options: DoubleOptions) {
       changed();
     }
   }
-  WindowDouble satisfies new (options?: BrowserWindowConstructorOptions) => Pick<
+  WindowDouble satisfies new (
+    options?: BrowserWindowConstructorOptions,
+  ) => Pick<
     BrowserWindow,
-    | 'loadURL' | 'show' | 'hide' | 'focus' | 'restore' | 'isMinimized' | 'isDestroyed'
-    | 'getBounds' | 'setBounds' | 'setFullScreen' | 'setKiosk' | 'close'
+    | 'loadURL'
+    | 'show'
+    | 'hide'
+    | 'focus'
+    | 'restore'
+    | 'isMinimized'
+    | 'isDestroyed'
+    | 'getBounds'
+    | 'setBounds'
+    | 'setFullScreen'
+    | 'setKiosk'
+    | 'close'
   >;
 
   class TrayDouble extends EventEmitter {
@@ -352,10 +375,10 @@ export function createElectronDouble(options: DoubleOptions) {
       changed();
     }
   }
-  TrayDouble satisfies new (image: NativeImage | string, guid?: string) => Pick<
-    Tray,
-    'setToolTip' | 'setContextMenu' | 'setImage' | 'destroy'
-  >;
+  TrayDouble satisfies new (
+    image: NativeImage | string,
+    guid?: string,
+  ) => Pick<Tray, 'setToolTip' | 'setContextMenu' | 'setImage' | 'destroy'>;
 
   const Menu = {
     buildFromTemplate(template: MenuTemplate): Menu {
@@ -391,7 +414,10 @@ export function createElectronDouble(options: DoubleOptions) {
       },
     },
     webRequest: {
-      onBeforeRequest(filterOrListener: WebRequestFilter | BeforeRequestListener | null, listener?: BeforeRequestListener | null): void {
+      onBeforeRequest(
+        filterOrListener: WebRequestFilter | BeforeRequestListener | null,
+        listener?: BeforeRequestListener | null,
+      ): void {
         if (typeof filterOrListener === 'function' || filterOrListener === null) {
           sessionRules.beforeRequest = filterOrListener;
           sessionRules.beforeRequestFilter = null;
@@ -401,7 +427,10 @@ export function createElectronDouble(options: DoubleOptions) {
         }
       },
     },
-  } satisfies Pick<Session, 'setPermissionRequestHandler' | 'setPermissionCheckHandler' | 'setDevicePermissionHandler'> & {
+  } satisfies Pick<
+    Session,
+    'setPermissionRequestHandler' | 'setPermissionCheckHandler' | 'setDevicePermissionHandler'
+  > & {
     protocol: Pick<Session['protocol'], 'handle'>;
     webRequest: Pick<Session['webRequest'], 'onBeforeRequest'>;
   };
@@ -450,7 +479,10 @@ export function createElectronDouble(options: DoubleOptions) {
       return best ? { ...best } : this.getPrimaryDisplay();
     }
   }
-  const screen = new ScreenDouble() satisfies Pick<Screen, 'getAllDisplays' | 'getPrimaryDisplay' | 'getDisplayMatching'>;
+  const screen = new ScreenDouble() satisfies Pick<
+    Screen,
+    'getAllDisplays' | 'getPrimaryDisplay' | 'getDisplayMatching'
+  >;
 
   const shell = {
     openExternal(url: string, _options?: OpenExternalOptions): Promise<void> {
@@ -460,10 +492,16 @@ export function createElectronDouble(options: DoubleOptions) {
   } satisfies Pick<Shell, 'openExternal'>;
 
   // No OS notifications here: the shell checks isSupported() before making one.
-  const Notification = { isSupported: (): boolean => false } satisfies Pick<typeof ElectronModule.Notification, 'isSupported'>;
+  const Notification = { isSupported: (): boolean => false } satisfies Pick<
+    typeof ElectronModule.Notification,
+    'isSupported'
+  >;
 
   const dialog = {
-    showOpenDialog(_windowOrOptions: BaseWindow | OpenDialogOptions, _options?: OpenDialogOptions): Promise<OpenDialogReturnValue> {
+    showOpenDialog(
+      _windowOrOptions: BaseWindow | OpenDialogOptions,
+      _options?: OpenDialogOptions,
+    ): Promise<OpenDialogReturnValue> {
       return Promise.resolve({ canceled: true, filePaths: [] });
     },
   } satisfies Pick<Dialog, 'showOpenDialog'>;
@@ -478,7 +516,10 @@ export function createElectronDouble(options: DoubleOptions) {
     decryptString(_encrypted: Buffer): string {
       throw new Error('Encryption is not available.');
     },
-  } satisfies Pick<SafeStorage, 'isEncryptionAvailable' | 'getSelectedStorageBackend' | 'encryptString' | 'decryptString'>;
+  } satisfies Pick<
+    SafeStorage,
+    'isEncryptionAvailable' | 'getSelectedStorageBackend' | 'encryptString' | 'decryptString'
+  >;
 
   const electron = {
     app,

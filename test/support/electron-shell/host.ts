@@ -133,7 +133,9 @@ const handlers: { [K in ShellCommand]: (args: ShellRequests[K]['args']) => Promi
     // A USB device as Chromium would describe it; the shell's handler looks at none of its fields.
     type DeviceDetails = Parameters<NonNullable<typeof rules.devicePermission>>[0];
     const device = { deviceId: '1', productId: 1, vendorId: 1 } as unknown as DeviceDetails['device'];
-    const devicePermission = rules.devicePermission ? rules.devicePermission({ deviceType: 'usb', origin, device }) : null;
+    const devicePermission = rules.devicePermission
+      ? rules.devicePermission({ deviceType: 'usb', origin, device })
+      : null;
     const requests: SessionVerdicts['requests'] = [];
     for (const url of urls) {
       let cancelled: boolean | null = null;
@@ -201,7 +203,13 @@ process.on('message', (message: ShellMessage) => {
   const run = handlers[message.cmd] as (args: unknown) => Promise<unknown>;
   run(message.args).then(
     (result) => send({ kind: 'reply', id: message.id, ok: true, result }),
-    (e: unknown) => send({ kind: 'reply', id: message.id, ok: false, error: e instanceof Error ? `${e.name}: ${e.message}` : String(e) }),
+    (e: unknown) =>
+      send({
+        kind: 'reply',
+        id: message.id,
+        ok: false,
+        error: e instanceof Error ? `${e.name}: ${e.message}` : String(e),
+      }),
   );
 });
 

@@ -56,9 +56,15 @@ export type ContentsVerdicts = {
 export type ShellRequests = {
   state: { args: Record<string, never>; result: ShellState };
   /** A request to a scheme served on the default session (app://…), as the window's would be. */
-  fetch: { args: { url: string; method?: string }; result: { status: number; headers: Record<string, string>; body: string } };
+  fetch: {
+    args: { url: string; method?: string };
+    result: { status: number; headers: Record<string, string>; body: string };
+  };
   /** Calls an IPC handler as the top frame (or a subframe) at `frameUrl` of the window at index `window`. */
-  invoke: { args: { channel: string; payload?: unknown; frameUrl: string; subframe?: boolean; window: number }; result: unknown };
+  invoke: {
+    args: { channel: string; payload?: unknown; frameUrl: string; subframe?: boolean; window: number };
+    result: unknown;
+  };
   session: { args: { permissions: string[]; urls: string[] }; result: SessionVerdicts };
   /** What the rules applied to every web contents say about going to `url` from the window at index `window`. */
   contents: { args: { window: number; url: string }; result: ContentsVerdicts };
@@ -68,13 +74,19 @@ export type ShellRequests = {
   appEvent: { args: { event: 'second-instance' | 'activate' }; result: null };
   /** Changes the displays and emits the screen event. */
   screen: {
-    args: { displays: Display[]; primaryDisplayId: number; event: 'display-added' | 'display-removed' | 'display-metrics-changed' };
+    args: {
+      displays: Display[];
+      primaryDisplayId: number;
+      event: 'display-added' | 'display-removed' | 'display-metrics-changed';
+    };
     result: null;
   };
 };
 
 export type ShellCommand = keyof ShellRequests;
-export type ShellMessage = { [K in ShellCommand]: { id: number; cmd: K; args: ShellRequests[K]['args'] } }[ShellCommand];
+export type ShellMessage = {
+  [K in ShellCommand]: { id: number; cmd: K; args: ShellRequests[K]['args'] };
+}[ShellCommand];
 export type HostMessage =
   | { kind: 'reply'; id: number; ok: true; result: unknown }
   | { kind: 'reply'; id: number; ok: false; error: string }

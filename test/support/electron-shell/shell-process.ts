@@ -120,7 +120,8 @@ export class ShellProcess {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(() => {
-        const said = (how: string): void => reject(new Error(`The app did not quit in ${timeoutMs} ms (${how}). Its log:\n${this.err}`));
+        const said = (how: string): void =>
+          reject(new Error(`The app did not quit in ${timeoutMs} ms (${how}). Its log:\n${this.err}`));
         this.state().then(
           (s) => said(`quit asked ${s.quitRequests} times, refused by a window ${s.quitsRefusedByWindow} times`),
           (e: unknown) => said(String(e)),

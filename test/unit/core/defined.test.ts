@@ -5,7 +5,12 @@ import { definedFields } from '../../../main/core/defined';
 
 describe('definedFields', () => {
   it('copies the named fields that are set, falsy ones included, and nothing else', () => {
-    const source: { a?: string; b?: number; c?: boolean | undefined; d: string } = { a: 'x', b: 0, c: undefined, d: 'not named' };
+    const source: { a?: string; b?: number; c?: boolean | undefined; d: string } = {
+      a: 'x',
+      b: 0,
+      c: undefined,
+      d: 'not named',
+    };
     const out = definedFields(source, ['a', 'b', 'c']);
     expect(out).toEqual({ a: 'x', b: 0 });
     expect('c' in out).toBe(false);

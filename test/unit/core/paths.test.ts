@@ -11,6 +11,8 @@ describe('app data folder', () => {
     expect(appDataDir({ XDG_DATA_HOME: '/x' }, 'linux', '/home/u')).toBe('/x/scanbridge');
     expect(appDataDir({ XDG_DATA_HOME: 'relative' }, 'linux', '/home/u')).toBe('/home/u/.local/share/scanbridge');
     expect(appDataDir({}, 'darwin', '/Users/u')).toBe('/Users/u/Library/Application Support/ScanBridge');
-    expect(appDataDir({ APPDATA: 'C:/Users/u/AppData/Roaming' }, 'win32', 'C:/Users/u')).toMatch(/AppData[/\\]Roaming[/\\]ScanBridge$/);
+    expect(appDataDir({ APPDATA: 'C:/Users/u/AppData/Roaming' }, 'win32', 'C:/Users/u')).toMatch(
+      /AppData[/\\]Roaming[/\\]ScanBridge$/,
+    );
   });
 });

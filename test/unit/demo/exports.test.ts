@@ -16,7 +16,8 @@ let scan: ScanResult;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sb-demo-exports-'));
-  for (const e of sampleExports({ cbctSlices: 12, cbctSize: 64, studyDate: '20260302' })) await writeLikeAScanner(e, dir, 0);
+  for (const e of sampleExports({ cbctSlices: 12, cbctSize: 64, studyDate: '20260302' }))
+    await writeLikeAScanner(e, dir, 0);
   scan = await scanFolder(dir, { workers: false });
 }, 60_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -36,9 +37,27 @@ describe('demo sample exports', () => {
   it('read back as three studies with the Spanish names in both character sets', () => {
     expect(scan.skipped).toEqual([]);
     const byModality = new Map(scan.studies.map((s) => [s.modality, s]));
-    expect(byModality.get('CT')).toMatchObject({ patient_name: 'JUAN CARLOS MUÑOZ', patient_name_raw: 'MUÑOZ^JUAN CARLOS', character_set: 'ISO_IR 100', suggested_exam_type: 'cbct', files: 12, study_date: '2026-03-02', birth_date: '1980-01-31' });
-    expect(byModality.get('PX')).toMatchObject({ patient_name: 'MARÍA JOSÉ PÉREZ', character_set: 'ISO_IR 192', suggested_exam_type: 'radiografia', files: 1 });
-    expect(byModality.get('IO')).toMatchObject({ patient_name: 'ÁLVARO NÚÑEZ', character_set: 'ISO_IR 100', suggested_exam_type: 'radiografia', files: 4 });
+    expect(byModality.get('CT')).toMatchObject({
+      patient_name: 'JUAN CARLOS MUÑOZ',
+      patient_name_raw: 'MUÑOZ^JUAN CARLOS',
+      character_set: 'ISO_IR 100',
+      suggested_exam_type: 'cbct',
+      files: 12,
+      study_date: '2026-03-02',
+      birth_date: '1980-01-31',
+    });
+    expect(byModality.get('PX')).toMatchObject({
+      patient_name: 'MARÍA JOSÉ PÉREZ',
+      character_set: 'ISO_IR 192',
+      suggested_exam_type: 'radiografia',
+      files: 1,
+    });
+    expect(byModality.get('IO')).toMatchObject({
+      patient_name: 'ÁLVARO NÚÑEZ',
+      character_set: 'ISO_IR 100',
+      suggested_exam_type: 'radiografia',
+      files: 4,
+    });
     for (const s of scan.studies) {
       expect(s.warnings).toEqual([]);
       expect(s.series.flatMap((x) => x.file_list).every((f) => f.complete)).toBe(true);

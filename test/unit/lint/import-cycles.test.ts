@@ -15,7 +15,9 @@ beforeAll(() => {
 /** The cycle messages for `code` if it were the file at `path` (other rules left out). */
 async function cycles(path: string, code: string): Promise<{ rule: string; message: string }[]> {
   const [result] = await eslint.lintText(code, { filePath: `${root}/${path}` });
-  return (result?.messages ?? []).filter((m) => m.ruleId && /no-cycle|no-import-cycle/.test(m.ruleId)).map((m) => ({ rule: m.ruleId ?? '', message: m.message }));
+  return (result?.messages ?? [])
+    .filter((m) => m.ruleId && /no-cycle|no-import-cycle/.test(m.ruleId))
+    .map((m) => ({ rule: m.ruleId ?? '', message: m.message }));
 }
 
 // The agent's queue imports the upload plan (queue/upload-queue.ts → upload/plan.ts): a plan that
@@ -24,10 +26,15 @@ const PLAN = 'main/core/upload/plan.ts';
 
 describe('import cycle lint rules', () => {
   it('catch a type import that closes a cycle, naming the way round and the architecture section', async () => {
-    const found = await cycles(PLAN, "import type { UploadQueue } from '../agent/queue/upload-queue';\nexport type Q = UploadQueue;\n");
+    const found = await cycles(
+      PLAN,
+      "import type { UploadQueue } from '../agent/queue/upload-queue';\nexport type Q = UploadQueue;\n",
+    );
     expect(found).toHaveLength(1);
     expect(found[0]?.rule).toBe('cycles/no-import-cycle');
-    expect(found[0]?.message).toContain('main/core/upload/plan.ts → main/core/agent/queue/upload-queue.ts → main/core/upload/plan.ts');
+    expect(found[0]?.message).toContain(
+      'main/core/upload/plan.ts → main/core/agent/queue/upload-queue.ts → main/core/upload/plan.ts',
+    );
     expect(found[0]?.message).toContain('main/ARCHITECTURE.md §6');
   });
 
@@ -38,12 +45,21 @@ describe('import cycle lint rules', () => {
   });
 
   it('let the same imports through where there is no way back', async () => {
-    expect(await cycles('main/core/agent/probe.ts', "import type { UploadQueue } from './queue/upload-queue';\nimport { startAgent } from '.';\nexport const s: [UploadQueue?, typeof startAgent?] = [];\n")).toEqual([]);
+    expect(
+      await cycles(
+        'main/core/agent/probe.ts',
+        "import type { UploadQueue } from './queue/upload-queue';\nimport { startAgent } from '.';\nexport const s: [UploadQueue?, typeof startAgent?] = [];\n",
+      ),
+    ).toEqual([]);
   });
 
   it('find no cycle in the handlers: each domain module imports the shared context, never the index', async () => {
     const file = 'main/core/agent/handlers/handlers-takes.ts';
-    expect(await cycles(file, "import { checkFolder } from './handler-context';\nexport const c = checkFolder;\n")).toEqual([]);
-    expect(await cycles(file, "import { createHandlers } from '.';\nexport const c = createHandlers;\n")).toHaveLength(2);
+    expect(
+      await cycles(file, "import { checkFolder } from './handler-context';\nexport const c = checkFolder;\n"),
+    ).toEqual([]);
+    expect(await cycles(file, "import { createHandlers } from '.';\nexport const c = createHandlers;\n")).toHaveLength(
+      2,
+    );
   });
 });

@@ -21,7 +21,10 @@ async function problems(path: string, code: string): Promise<string[]> {
 
 describe('layering lint rules', () => {
   it('keep the core free of the Electron shell, and point to the architecture document', async () => {
-    const shell = await problems('main/core/agent/probe.ts', "import { main } from '../../index';\nexport const x = main;\n");
+    const shell = await problems(
+      'main/core/agent/probe.ts',
+      "import { main } from '../../index';\nexport const x = main;\n",
+    );
     expect(shell).toHaveLength(1);
     expect(shell[0]).toContain('main/ARCHITECTURE.md §1');
     expect(await problems('main/core/cli/probe.ts', "export { x } from '../../cli';\n")).toHaveLength(1);
@@ -29,8 +32,13 @@ describe('layering lint rules', () => {
   });
 
   it('forbid loading Electron in the core, statically or with a dynamic import()', async () => {
-    expect(await problems('main/core/agent/probe.ts', "import { app } from 'electron';\nexport const x = app;\n")).toHaveLength(1);
-    const dynamic = await problems('main/core/agent/probe.ts', "export async function f(): Promise<unknown> {\n  return import('electron');\n}\n");
+    expect(
+      await problems('main/core/agent/probe.ts', "import { app } from 'electron';\nexport const x = app;\n"),
+    ).toHaveLength(1);
+    const dynamic = await problems(
+      'main/core/agent/probe.ts',
+      "export async function f(): Promise<unknown> {\n  return import('electron');\n}\n",
+    );
     expect(dynamic).toHaveLength(1);
     expect(dynamic[0]).toMatch(/import\(\)/);
   });
@@ -38,54 +46,131 @@ describe('layering lint rules', () => {
   it("keep the core's own order (api, dicom below upload and watch, below agent, below bridge and cli)", async () => {
     expect(await problems('main/core/api/probe.ts', "export { planUpload } from '../upload/plan';\n")).toHaveLength(1);
     // Spelled the long way round, it lands in the same place.
-    expect(await problems('main/core/api/probe.ts', "export { planUpload } from '../api/../upload/plan';\n")).toHaveLength(1);
+    expect(
+      await problems('main/core/api/probe.ts', "export { planUpload } from '../api/../upload/plan';\n"),
+    ).toHaveLength(1);
     expect(await problems('main/core/dicom/probe.ts', "export { Ledger } from '../watch/ledger';\n")).toHaveLength(1);
     expect(await problems('main/core/upload/probe.ts', "export { Ledger } from '../watch/ledger';\n")).toHaveLength(1);
-    expect(await problems('main/core/watch/probe.ts', "export { UploadJob } from '../upload/engine';\n")).toHaveLength(1);
+    expect(await problems('main/core/watch/probe.ts', "export { UploadJob } from '../upload/engine';\n")).toHaveLength(
+      1,
+    );
     expect(await problems('main/core/upload/probe.ts', "export { startAgent } from '../agent';\n")).toHaveLength(1);
-    expect(await problems('main/core/agent/probe.ts', "export { startBridge } from '../bridge/server';\n")).toHaveLength(1);
-    expect(await problems('main/core/bridge/probe.ts', "export { createServeCommand } from '../cli/serve';\n")).toHaveLength(1);
+    expect(
+      await problems('main/core/agent/probe.ts', "export { startBridge } from '../bridge/server';\n"),
+    ).toHaveLength(1);
+    expect(
+      await problems('main/core/bridge/probe.ts', "export { createServeCommand } from '../cli/serve';\n"),
+    ).toHaveLength(1);
     // Downward imports are fine.
-    expect(await problems('main/core/agent/probe.ts', "export { planUpload } from '../upload/plan';\nexport { Ledger } from '../watch/ledger';\n")).toEqual([]);
-    expect(await problems('main/core/cli/probe.ts', "export { startBridge } from '../bridge/server';\nexport { startAgent } from '../agent';\n")).toEqual([]);
+    expect(
+      await problems(
+        'main/core/agent/probe.ts',
+        "export { planUpload } from '../upload/plan';\nexport { Ledger } from '../watch/ledger';\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await problems(
+        'main/core/cli/probe.ts',
+        "export { startBridge } from '../bridge/server';\nexport { startAgent } from '../agent';\n",
+      ),
+    ).toEqual([]);
   });
 
   it("keep the agent's rooms in their order (host at the bottom, handlers on top)", async () => {
-    const up = await problems('main/core/agent/host/probe.ts', "export type { UploadQueue } from '../queue/upload-queue';\n");
+    const up = await problems(
+      'main/core/agent/host/probe.ts',
+      "export type { UploadQueue } from '../queue/upload-queue';\n",
+    );
     expect(up).toHaveLength(1);
     expect(up[0]).toContain('main/ARCHITECTURE.md §2');
-    expect(await problems('main/core/agent/queue/probe.ts', "export type { Inbox } from '../inbox/inbox';\n")).toHaveLength(1);
-    expect(await problems('main/core/agent/pipeline/probe.ts', "export { createHandlers } from '../handlers';\n")).toHaveLength(1);
+    expect(
+      await problems('main/core/agent/queue/probe.ts', "export type { Inbox } from '../inbox/inbox';\n"),
+    ).toHaveLength(1);
+    expect(
+      await problems('main/core/agent/pipeline/probe.ts', "export { createHandlers } from '../handlers';\n"),
+    ).toHaveLength(1);
     // Downward, and from the entry, is fine.
-    const downward = "export type { Inbox } from '../inbox/inbox';\nexport type { UploadQueue } from '../queue/upload-queue';\n";
+    const downward =
+      "export type { Inbox } from '../inbox/inbox';\nexport type { UploadQueue } from '../queue/upload-queue';\n";
     expect(await problems('main/core/agent/pipeline/probe.ts', downward)).toEqual([]);
-    expect(await problems('main/core/agent/handlers/probe.ts', "export type { Watchers } from '../pipeline/watchers';\n")).toEqual([]);
+    expect(
+      await problems('main/core/agent/handlers/probe.ts', "export type { Watchers } from '../pipeline/watchers';\n"),
+    ).toEqual([]);
   });
 
   it('keep test/ out of main/', async () => {
-    expect(await problems('main/core/agent/probe.ts', "export { EmulatorProcess } from '../../../test/support/emulator';\n")).toHaveLength(1);
-    expect(await problems('main/windows/probe.ts', "export { writeRadiograph } from '../../test/fixtures/dicom/generate';\n")).toHaveLength(1);
+    expect(
+      await problems('main/core/agent/probe.ts', "export { EmulatorProcess } from '../../../test/support/emulator';\n"),
+    ).toHaveLength(1);
+    expect(
+      await problems(
+        'main/windows/probe.ts',
+        "export { writeRadiograph } from '../../test/fixtures/dicom/generate';\n",
+      ),
+    ).toHaveLength(1);
   });
 
   it('let the renderer import only types from preload/contract, whatever the path spelling', async () => {
     const file = 'renderer/src/features/probe.ts';
-    expect(await problems(file, "import { methods } from '../../../preload/contract';\nexport const m = methods;\n")).toHaveLength(1);
-    expect(await problems(file, "import { methods } from '../../../preload/contract/index';\nexport const m = methods;\n")).toHaveLength(1);
-    expect(await problems(file, "import { appMethods } from '../../../renderer/../preload/contract/app-methods';\nexport const m = appMethods;\n")).toHaveLength(1);
+    expect(
+      await problems(file, "import { methods } from '../../../preload/contract';\nexport const m = methods;\n"),
+    ).toHaveLength(1);
+    expect(
+      await problems(file, "import { methods } from '../../../preload/contract/index';\nexport const m = methods;\n"),
+    ).toHaveLength(1);
+    expect(
+      await problems(
+        file,
+        "import { appMethods } from '../../../renderer/../preload/contract/app-methods';\nexport const m = appMethods;\n",
+      ),
+    ).toHaveLength(1);
     expect(await problems(file, "export * from '../../../preload/contract/error-codes';\n")).toHaveLength(1);
-    expect(await problems(file, "import type { Settings } from '../../../preload/contract';\nexport type S = Settings;\n")).toEqual([]);
-    expect(await problems(file, "import { type Settings } from '../../../preload/contract/index';\nexport type S = Settings;\n")).toEqual([]);
+    expect(
+      await problems(file, "import type { Settings } from '../../../preload/contract';\nexport type S = Settings;\n"),
+    ).toEqual([]);
+    expect(
+      await problems(
+        file,
+        "import { type Settings } from '../../../preload/contract/index';\nexport type S = Settings;\n",
+      ),
+    ).toEqual([]);
     // The shared lists of vocabulary.ts (plain constants, no zod) are the one exception, by that path only.
-    expect(await problems(file, "import { EXAM_TYPES } from '../../../preload/contract/vocabulary';\nexport const e = EXAM_TYPES;\n")).toEqual([]);
-    expect(await problems(file, "import { EXAM_TYPES } from '../../../preload/contract';\nexport const e = EXAM_TYPES;\n")).toHaveLength(1);
+    expect(
+      await problems(
+        file,
+        "import { EXAM_TYPES } from '../../../preload/contract/vocabulary';\nexport const e = EXAM_TYPES;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await problems(file, "import { EXAM_TYPES } from '../../../preload/contract';\nexport const e = EXAM_TYPES;\n"),
+    ).toHaveLength(1);
     // Nothing else of preload, nothing of main.
-    expect(await problems(file, "import type { Api } from '../../../preload/index';\nexport type A = Api;\n")).toHaveLength(1);
-    expect(await problems(file, "import type { Agent } from '../../../main/core/agent';\nexport type A = Agent;\n")).toHaveLength(1);
+    expect(
+      await problems(file, "import type { Api } from '../../../preload/index';\nexport type A = Api;\n"),
+    ).toHaveLength(1);
+    expect(
+      await problems(file, "import type { Agent } from '../../../main/core/agent';\nexport type A = Agent;\n"),
+    ).toHaveLength(1);
   });
 
   it('forbid Node built-ins in the renderer without mistaking a module of ours named like one', async () => {
-    expect(await problems('renderer/src/app/probe.ts', "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n")).toHaveLength(1);
-    expect(await problems('renderer/src/app/probe.ts', "import { EventEmitter } from 'events';\nexport const e = EventEmitter;\n")).toHaveLength(1);
-    expect(await problems('renderer/src/features/uploads/probe.ts', "export { useEventBinding } from '../../app/queries';\nexport * from './events';\nexport * from './path';\n")).toEqual([]);
+    expect(
+      await problems(
+        'renderer/src/app/probe.ts',
+        "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n",
+      ),
+    ).toHaveLength(1);
+    expect(
+      await problems(
+        'renderer/src/app/probe.ts',
+        "import { EventEmitter } from 'events';\nexport const e = EventEmitter;\n",
+      ),
+    ).toHaveLength(1);
+    expect(
+      await problems(
+        'renderer/src/features/uploads/probe.ts',
+        "export { useEventBinding } from '../../app/queries';\nexport * from './events';\nexport * from './path';\n",
+      ),
+    ).toEqual([]);
   });
 });

@@ -23,7 +23,8 @@ const load = (lang: string): Map<string, string> => flatten(loadLocaleTree(lang)
 const en = load('en');
 const es = load('es');
 const placeholders = (text: string): string[] => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1] as string).sort();
-const has = (texts: Map<string, string>, key: string): boolean => texts.has(key) || (texts.has(`${key}_one`) && texts.has(`${key}_other`));
+const has = (texts: Map<string, string>, key: string): boolean =>
+  texts.has(key) || (texts.has(`${key}_one`) && texts.has(`${key}_other`));
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -47,7 +48,9 @@ describe('the locale files', () => {
   });
 
   it('use the same placeholders in both languages', () => {
-    const differing = [...en.keys()].filter((k) => placeholders(en.get(k) ?? '').join() !== placeholders(es.get(k) ?? '').join());
+    const differing = [...en.keys()].filter(
+      (k) => placeholders(en.get(k) ?? '').join() !== placeholders(es.get(k) ?? '').join(),
+    );
     expect(differing).toEqual([]);
   });
 
@@ -64,7 +67,13 @@ describe('the locale files', () => {
     // One list, the one ContractFailure, ApiError and UploadError are typed with.
     const codes: string[] = [...ERROR_CODES];
     expect(codes.length).toBeGreaterThan(40);
-    const missing = codes.filter((c) => !en.has(`errors.${c}.title`) || !en.has(`errors.${c}.action`) || !es.has(`errors.${c}.title`) || !es.has(`errors.${c}.action`));
+    const missing = codes.filter(
+      (c) =>
+        !en.has(`errors.${c}.title`) ||
+        !en.has(`errors.${c}.action`) ||
+        !es.has(`errors.${c}.title`) ||
+        !es.has(`errors.${c}.action`),
+    );
     expect([...new Set(missing)]).toEqual([]);
   });
 

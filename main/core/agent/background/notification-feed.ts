@@ -48,7 +48,11 @@ export class NotificationFeed {
     const first = this.state === null;
     const fresh = list.notifications.filter((n) => !n.read && !this.seen.has(n.id));
     for (const n of list.notifications) this.seen.add(n.id);
-    this.state = { notifications: list.notifications.map(view), unread_count: list.unread_count, updated_at: new Date().toISOString() };
+    this.state = {
+      notifications: list.notifications.map(view),
+      unread_count: list.unread_count,
+      updated_at: new Date().toISOString(),
+    };
     // The first list after start-up is what was already there, not news.
     if (!first) {
       for (const n of fresh.slice(0, MAX_OS_NOTICES)) {
@@ -83,7 +87,11 @@ export class NotificationFeed {
   async markAllRead(client: ApiClient): Promise<NotificationsState> {
     await client.notifications.markAllRead();
     const state = this.state ?? { notifications: [], unread_count: 0, updated_at: '' };
-    this.state = { notifications: state.notifications.map((n) => ({ ...n, read: true })), unread_count: 0, updated_at: new Date().toISOString() };
+    this.state = {
+      notifications: state.notifications.map((n) => ({ ...n, read: true })),
+      unread_count: 0,
+      updated_at: new Date().toISOString(),
+    };
     this.push(this.state);
     return this.state;
   }

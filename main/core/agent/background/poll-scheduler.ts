@@ -205,7 +205,13 @@ export class PollScheduler {
     let at = best.at;
     if (gate.blockedForWallMs > 0) at = Math.max(at, now + this.clock.fromWallMs(gate.blockedForWallMs));
     // A reading whose reset has passed is stale: the window has moved on since.
-    if (gate.limit !== null && gate.remaining !== null && gate.remaining < gate.limit * RESERVE_SHARE && gate.resetInWallMs !== null && gate.resetInWallMs > 0) {
+    if (
+      gate.limit !== null &&
+      gate.remaining !== null &&
+      gate.remaining < gate.limit * RESERVE_SHARE &&
+      gate.resetInWallMs !== null &&
+      gate.resetInWallMs > 0
+    ) {
       at = Math.max(at, now + this.clock.fromWallMs(gate.resetInWallMs));
     }
     return { entry: best.entry, at };
@@ -278,7 +284,9 @@ export class PollScheduler {
       } else {
         entry.failures += 1;
         const backoff = Math.min(task.maxBackoffMs ?? HOUR_MS, interval * 2 ** entry.failures);
-        const retryAfter = isApiError(error, 'rate_limited') ? this.clock.fromWallMs(error.retryAfterSeconds * 1000) : 0;
+        const retryAfter = isApiError(error, 'rate_limited')
+          ? this.clock.fromWallMs(error.retryAfterSeconds * 1000)
+          : 0;
         entry.nextAt = now + Math.max(backoff, retryAfter);
       }
     }

@@ -44,8 +44,11 @@ export function buildDiagnostics(input: DiagnosticsInput): Diagnostics {
     watch_folder_exam_types: [...new Set(folders.map((f) => f.exam_type))].sort().join(',') || null,
   };
   const counts = new Map<string, number>();
-  for (const j of input.jobs) if (j.error && /^[a-z_]+$/.test(j.error.code)) counts.set(j.error.code, (counts.get(j.error.code) ?? 0) + 1);
-  const upload_errors = [...counts].map(([code, count]) => ({ code, count })).sort((a, b) => b.count - a.count || a.code.localeCompare(b.code));
+  for (const j of input.jobs)
+    if (j.error && /^[a-z_]+$/.test(j.error.code)) counts.set(j.error.code, (counts.get(j.error.code) ?? 0) + 1);
+  const upload_errors = [...counts]
+    .map(([code, count]) => ({ code, count }))
+    .sort((a, b) => b.count - a.count || a.code.localeCompare(b.code));
   const os = `${input.os.platform} ${input.os.release} (${input.os.arch})`;
   const text = [
     '--- ScanBridge diagnostics ---',

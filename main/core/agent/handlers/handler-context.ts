@@ -42,21 +42,34 @@ export function updateSettings(store: SettingsStore, patch: SettingsPatch): void
   try {
     store.update(patch);
   } catch (e) {
-    if (e instanceof SettingsValidationError) throw new ContractFailure('invalid_args', 'These settings are not valid.', e.issues.map((i) => ({ field: i.path || '(settings)', message: i.message })));
+    if (e instanceof SettingsValidationError)
+      throw new ContractFailure(
+        'invalid_args',
+        'These settings are not valid.',
+        e.issues.map((i) => ({ field: i.path || '(settings)', message: i.message })),
+      );
     throw e;
   }
 }
 
 /** Checks a folder path from the window: absolute, existing, a folder. Returns it resolved. */
 export async function checkFolder(path: string): Promise<string> {
-  if (!isAbsolute(path)) throw new ContractFailure('invalid_args', 'Give the full path of the folder.', [{ field: 'path', message: 'must be an absolute path' }]);
+  if (!isAbsolute(path))
+    throw new ContractFailure('invalid_args', 'Give the full path of the folder.', [
+      { field: 'path', message: 'must be an absolute path' },
+    ]);
   const full = resolve(path);
   let isDir: boolean;
   try {
     isDir = (await stat(full)).isDirectory();
   } catch {
-    throw new ContractFailure('folder_not_found', 'This folder does not exist or cannot be read.', [{ field: 'path', message: 'not found' }]);
+    throw new ContractFailure('folder_not_found', 'This folder does not exist or cannot be read.', [
+      { field: 'path', message: 'not found' },
+    ]);
   }
-  if (!isDir) throw new ContractFailure('not_a_folder', 'This path is a file, not a folder.', [{ field: 'path', message: 'not a folder' }]);
+  if (!isDir)
+    throw new ContractFailure('not_a_folder', 'This path is a file, not a folder.', [
+      { field: 'path', message: 'not a folder' },
+    ]);
   return full;
 }

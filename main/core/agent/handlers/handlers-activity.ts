@@ -21,10 +21,18 @@ export function createActivityHandlers(
   return {
     'activity:list': async (args) => {
       const client = ctx.service.require();
-      const page = await client.activity.list({ limit: args.limit ?? 25, ...(args.before ? { before: args.before } : {}), ...(args.action ? { action: args.action } : {}) });
+      const page = await client.activity.list({
+        limit: args.limit ?? 25,
+        ...(args.before ? { before: args.before } : {}),
+        ...(args.action ? { action: args.action } : {}),
+      });
       // The window just read the newest entries: the background check can wait.
       if (!args.before && !args.action) ctx.poll.markFresh('activity');
-      return { entries: page.activity.map(entryView), next_cursor: page.has_more === false ? null : (page.next_cursor ?? null), sandbox: client.sandbox };
+      return {
+        entries: page.activity.map(entryView),
+        next_cursor: page.has_more === false ? null : (page.next_cursor ?? null),
+        sandbox: client.sandbox,
+      };
     },
     'notifications:list': async (args) => {
       const client = ctx.service.require();

@@ -10,16 +10,36 @@ import type { HandlerContext } from './handler-context';
 import { definedFields } from '../../defined';
 
 type ConsentMethod =
-  | 'consent:get' | 'consent:start' | 'consent:display-open' | 'consent:display-close' | 'consent:email' | 'consent:watch'
-  | 'consent:unwatch' | 'consent:verify' | 'consent:pdf' | 'consent:displays' | 'consent:settings'
-  | 'patient:session' | 'patient:pdf' | 'patient:progress' | 'patient:sign';
+  | 'consent:get'
+  | 'consent:start'
+  | 'consent:display-open'
+  | 'consent:display-close'
+  | 'consent:email'
+  | 'consent:watch'
+  | 'consent:unwatch'
+  | 'consent:verify'
+  | 'consent:pdf'
+  | 'consent:displays'
+  | 'consent:settings'
+  | 'patient:session'
+  | 'patient:pdf'
+  | 'patient:progress'
+  | 'patient:sign';
 
-function updateConsentSettings(store: SettingsStore, change: { country_code?: string; copies_folder?: string | null; display_id?: number | null }): void {
+function updateConsentSettings(
+  store: SettingsStore,
+  change: { country_code?: string; copies_folder?: string | null; display_id?: number | null },
+): void {
   const current = store.get().consent;
   try {
     store.update({ consent: { ...current, ...change } });
   } catch (e) {
-    if (e instanceof SettingsValidationError) throw new ContractFailure('invalid_args', 'These settings are not valid.', e.issues.map((i) => ({ field: i.path || '(settings)', message: i.message })));
+    if (e instanceof SettingsValidationError)
+      throw new ContractFailure(
+        'invalid_args',
+        'These settings are not valid.',
+        e.issues.map((i) => ({ field: i.path || '(settings)', message: i.message })),
+      );
     throw e;
   }
 }
@@ -55,7 +75,9 @@ export function createConsentHandlers(ctx: HandlerContext): Pick<Handlers, Conse
       const change: Change = definedFields(args, ['country_code', 'display_id']);
       if (args.copies_folder !== undefined) {
         if (args.copies_folder !== null && !isAbsolute(args.copies_folder)) {
-          throw new ContractFailure('invalid_args', 'Give the full path of the folder.', [{ field: 'copies_folder', message: 'must be an absolute path' }]);
+          throw new ContractFailure('invalid_args', 'Give the full path of the folder.', [
+            { field: 'copies_folder', message: 'must be an absolute path' },
+          ]);
         }
         change.copies_folder = args.copies_folder === null ? null : resolve(args.copies_folder);
       }

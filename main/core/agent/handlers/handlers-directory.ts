@@ -15,7 +15,9 @@ export function referrerView(r: Referrer): ReferrerView {
 const orNull = <T>(v: T | null | undefined): T | null => v ?? null;
 
 /** Handlers of the `referrers:*` methods. */
-export function createDirectoryHandlers(ctx: Pick<HandlerContext, 'service'>): Pick<Handlers, 'referrers:list' | 'referrers:create' | 'referrers:update' | 'referrers:delete'> {
+export function createDirectoryHandlers(
+  ctx: Pick<HandlerContext, 'service'>,
+): Pick<Handlers, 'referrers:list' | 'referrers:create' | 'referrers:update' | 'referrers:delete'> {
   return {
     'referrers:list': async () => {
       const client = ctx.service.require();
@@ -38,7 +40,10 @@ export function createDirectoryHandlers(ctx: Pick<HandlerContext, 'service'>): P
       if (changes.email !== undefined) body.email = orNull(changes.email);
       if (changes.phone !== undefined) body.phone = orNull(changes.phone);
       if (changes.specialty !== undefined) body.specialty = orNull(changes.specialty);
-      if (Object.keys(body).length === 0) throw new ContractFailure('invalid_args', 'Nothing was changed.', [{ field: 'changes', message: 'give at least one field' }]);
+      if (Object.keys(body).length === 0)
+        throw new ContractFailure('invalid_args', 'Nothing was changed.', [
+          { field: 'changes', message: 'give at least one field' },
+        ]);
       const client = ctx.service.require();
       const updated = await client.referrers.update(args.id, body);
       return { referrer: referrerView(updated), sandbox: client.sandbox };

@@ -25,7 +25,9 @@ export function examView(e: Exam): ExamView {
     radiograph_subtype: e.radiograph_subtype ?? null,
     file_count: e.file_count ?? null,
     storage_bytes: e.storage?.bytes ?? null,
-    counters: e.counters ? { views: e.counters.views ?? 0, shares: e.counters.shares ?? 0, downloads: e.counters.downloads ?? 0 } : null,
+    counters: e.counters
+      ? { views: e.counters.views ?? 0, shares: e.counters.shares ?? 0, downloads: e.counters.downloads ?? 0 }
+      : null,
     extra_series: e.extra_series?.length ?? 0,
     viewer_url: e.viewer_url ?? null,
     share_url: e.share_url ?? null,
@@ -35,20 +37,35 @@ export function examView(e: Exam): ExamView {
   };
 }
 
-export function createExamsHandlers(ctx: HandlerContext): Pick<Handlers, 'exams:list' | 'exams:get' | 'exams:thumbnail' | 'exams:patient-exams' | 'exams:update' | 'exams:delete'> {
+export function createExamsHandlers(
+  ctx: HandlerContext,
+): Pick<
+  Handlers,
+  'exams:list' | 'exams:get' | 'exams:thumbnail' | 'exams:patient-exams' | 'exams:update' | 'exams:delete'
+> {
   return {
     'exams:list': async (args) => {
       const page = await ctx.service.require().exams.list({ limit: args.limit, offset: args.offset });
       // The list never carries secrets to the window: only the detail does.
       const exams = page.exams.map((e) => ({ ...examView(e), share_password: null, public_page_pin: null }));
-      return { exams, total: page.total ?? args.offset + exams.length, limit: page.limit ?? args.limit, offset: page.offset ?? args.offset };
+      return {
+        exams,
+        total: page.total ?? args.offset + exams.length,
+        limit: page.limit ?? args.limit,
+        offset: page.offset ?? args.offset,
+      };
     },
     'exams:get': async (args) => examView(await ctx.service.require().exams.get(args.id)),
     'exams:thumbnail': async (args) => {
       try {
         const t = await ctx.service.require().exams.thumbnail(args.id);
-        if (!/^image\/(png|jpeg)$/.test(t.contentType)) throw new ContractFailure('invalid_response', 'The preview image has an unexpected format.');
-        return { ready: true as const, content_type: t.contentType, base64: Buffer.from(t.bytes.buffer, t.bytes.byteOffset, t.bytes.byteLength).toString('base64') };
+        if (!/^image\/(png|jpeg)$/.test(t.contentType))
+          throw new ContractFailure('invalid_response', 'The preview image has an unexpected format.');
+        return {
+          ready: true as const,
+          content_type: t.contentType,
+          base64: Buffer.from(t.bytes.buffer, t.bytes.byteOffset, t.bytes.byteLength).toString('base64'),
+        };
       } catch (e) {
         if (isApiError(e, 'thumbnail_not_ready')) return { ready: false as const };
         throw e;
@@ -57,12 +74,32 @@ export function createExamsHandlers(ctx: HandlerContext): Pick<Handlers, 'exams:
     'exams:patient-exams': async (args) => {
       const id = args.id;
       const res = await ctx.service.require().exams.patientExams(id);
-      return { exams: res.exams.filter((x) => x.id !== id).map((x) => ({ id: x.id, name: x.name ?? null, exam_type: x.exam_type ?? null, created_at: x.created_at ?? null })) };
+      return {
+        exams: res.exams
+          .filter((x) => x.id !== id)
+          .map((x) => ({
+            id: x.id,
+            name: x.name ?? null,
+            exam_type: x.exam_type ?? null,
+            created_at: x.created_at ?? null,
+          })),
+      };
     },
     'exams:update': async (args) => {
-      const fields = ['name', 'patient_name', 'patient_id', 'birth_date', 'reason', 'expiration_days', 'radiograph_subtype'] as const;
+      const fields = [
+        'name',
+        'patient_name',
+        'patient_id',
+        'birth_date',
+        'reason',
+        'expiration_days',
+        'radiograph_subtype',
+      ] as const;
       const body: UpdateExamRequest = definedFields(args.fields, fields);
-      if (Object.keys(body).length === 0) throw new ContractFailure('invalid_args', 'Nothing to change.', [{ field: 'fields', message: 'no field given' }]);
+      if (Object.keys(body).length === 0)
+        throw new ContractFailure('invalid_args', 'Nothing to change.', [
+          { field: 'fields', message: 'no field given' },
+        ]);
       return examView(await ctx.service.require().exams.update(args.id, body));
     },
     'exams:delete': async (args) => {

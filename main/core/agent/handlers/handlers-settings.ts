@@ -18,20 +18,28 @@ type KeyMethod = 'keys:status' | 'keys:verify' | 'keys:save' | 'keys:activate' |
 
 export function createSettingsHandlers(ctx: HandlerContext): Pick<Handlers, SettingsMethod> {
   return {
-    'app:info': async () => ({ version: APP_VERSION, transport: ctx.transport, platform: process.platform, system_language: ctx.systemLanguage }),
+    'app:info': async () => ({
+      version: APP_VERSION,
+      transport: ctx.transport,
+      platform: process.platform,
+      system_language: ctx.systemLanguage,
+    }),
 
     'settings:get': async () => ctx.settingsView(),
     'settings:update': async (args) => {
       const patch: SettingsPatch = definedFields(args, ['language']);
       if (args.upload) {
         patch.upload = definedFields(args.upload, ['concurrency', 'mode']);
-        if (args.upload.bandwidth_limit !== undefined) patch.upload.bandwidth_limit_bytes_per_s = args.upload.bandwidth_limit;
+        if (args.upload.bandwidth_limit !== undefined)
+          patch.upload.bandwidth_limit_bytes_per_s = args.upload.bandwidth_limit;
       }
       if (args.exam_name_template !== undefined || args.default_expiration_days !== undefined) {
         patch.inbox = {
           ...ctx.settingsStore.get().inbox,
           ...(args.exam_name_template !== undefined ? { exam_name_template: args.exam_name_template } : {}),
-          ...(args.default_expiration_days !== undefined ? { default_expiration_days: args.default_expiration_days } : {}),
+          ...(args.default_expiration_days !== undefined
+            ? { default_expiration_days: args.default_expiration_days }
+            : {}),
         };
       }
       if (Object.keys(patch).length > 0) updateSettings(ctx.settingsStore, patch);
@@ -57,17 +65,26 @@ export function createFolderHandlers(ctx: HandlerContext): Pick<Handlers, Folder
   return {
     'folders:add': async (args) => {
       const path = await checkFolder(args.path);
-      if (folders().some((f) => resolve(f.path) === path)) throw new ContractFailure('folder_exists', 'This folder is already watched.', [{ field: 'path', message: 'already watched' }]);
+      if (folders().some((f) => resolve(f.path) === path))
+        throw new ContractFailure('folder_exists', 'This folder is already watched.', [
+          { field: 'path', message: 'already watched' },
+        ]);
       const folder = newWatchFolder({ ...args, path });
       updateSettings(ctx.settingsStore, { watch_folders: [...folders(), folder] });
       return ctx.settingsView();
     },
     'folders:update': async (args) => {
       const current = findFolder(args.id);
-      const next: WatchFolder = { ...current, ...definedFields(args, ['exam_type', 'mode', 'settle_seconds', 'polling']) };
+      const next: WatchFolder = {
+        ...current,
+        ...definedFields(args, ['exam_type', 'mode', 'settle_seconds', 'polling']),
+      };
       if (args.path !== undefined) {
         next.path = await checkFolder(args.path);
-        if (folders().some((f) => f.id !== args.id && resolve(f.path) === next.path)) throw new ContractFailure('folder_exists', 'This folder is already watched.', [{ field: 'path', message: 'already watched' }]);
+        if (folders().some((f) => f.id !== args.id && resolve(f.path) === next.path))
+          throw new ContractFailure('folder_exists', 'This folder is already watched.', [
+            { field: 'path', message: 'already watched' },
+          ]);
       }
       updateSettings(ctx.settingsStore, { watch_folders: folders().map((f) => (f.id === args.id ? next : f)) });
       return ctx.settingsView();

@@ -2,7 +2,12 @@
 import type { Handlers } from '../host/contract-host';
 import type { HandlerContext } from './handler-context';
 
-export function createShareHandlers(ctx: HandlerContext): Pick<Handlers, 'share:email' | 'share:public-page' | 'share:rotate-pin' | 'share:embed' | 'share:embed-enable' | 'share:embed-revoke'> {
+export function createShareHandlers(
+  ctx: HandlerContext,
+): Pick<
+  Handlers,
+  'share:email' | 'share:public-page' | 'share:rotate-pin' | 'share:embed' | 'share:embed-enable' | 'share:embed-revoke'
+> {
   return {
     'share:email': async (args) => {
       const r = await ctx.service.require().exams.share(args.exam_id, {

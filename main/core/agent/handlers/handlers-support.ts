@@ -20,7 +20,9 @@ const ticketView = (t: Ticket): TicketView => ({
   test_mode: t.test_mode === true,
 });
 
-export function createSupportHandlers(ctx: HandlerContext): Pick<Handlers, 'support:list' | 'support:get' | 'support:create' | 'support:diagnostics'> {
+export function createSupportHandlers(
+  ctx: HandlerContext,
+): Pick<Handlers, 'support:list' | 'support:get' | 'support:create' | 'support:diagnostics'> {
   const diagnostics = (): Diagnostics =>
     buildDiagnostics({
       appVersion: APP_VERSION,
@@ -41,7 +43,10 @@ export function createSupportHandlers(ctx: HandlerContext): Pick<Handlers, 'supp
     'support:get': async (args) => {
       const client = ctx.service.require();
       const detail = await client.support.get(args.id);
-      return { ticket: ticketView(detail.ticket), replies: detail.replies.map((r) => ({ body: r.body, created_at: r.created_at ?? null })) };
+      return {
+        ticket: ticketView(detail.ticket),
+        replies: detail.replies.map((r) => ({ body: r.body, created_at: r.created_at ?? null })),
+      };
     },
     'support:create': async (args) => {
       const client = ctx.service.require();

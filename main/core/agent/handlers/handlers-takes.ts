@@ -56,7 +56,16 @@ function fieldsOf(exam: Exam): ExamFields {
 export function createTakesHandlers(ctx: HandlerContext): Pick<Handlers, 'takes:get' | 'takes:add'> {
   /** Takes of `examId` queued here whose take is not on the service yet (no take made: no exam id in the view). */
   const pendingJobs = (examId: string): number =>
-    ctx.queue.list().filter((j) => j.extra_take?.exam_id === examId && j.exam_id === null && j.phase !== 'ready' && j.phase !== 'cancelled' && !(j.phase === 'failed' && j.retry_at === null)).length;
+    ctx.queue
+      .list()
+      .filter(
+        (j) =>
+          j.extra_take?.exam_id === examId &&
+          j.exam_id === null &&
+          j.phase !== 'ready' &&
+          j.phase !== 'cancelled' &&
+          !(j.phase === 'failed' && j.retry_at === null),
+      ).length;
 
   return {
     'takes:get': async (args) => {
@@ -67,21 +76,35 @@ export function createTakesHandlers(ctx: HandlerContext): Pick<Handlers, 'takes:
       const client = ctx.service.require();
       const exam = await client.exams.get(args.exam_id);
       const block = takeBlock(exam.exam_type, exam.extra_series?.length ?? 0, pendingJobs(exam.id));
-      if (block === 'not_for_type') throw new ContractFailure('take_not_available', `Extra takes are only for CBCT and TMJ exams; this one is ${exam.exam_type ?? 'unknown'}.`);
-      if (block === 'limit_reached') throw new ContractFailure('take_limit', `This exam already has ${MAX_EXTRAS} extra takes (or they are being sent).`);
+      if (block === 'not_for_type')
+        throw new ContractFailure(
+          'take_not_available',
+          `Extra takes are only for CBCT and TMJ exams; this one is ${exam.exam_type ?? 'unknown'}.`,
+        );
+      if (block === 'limit_reached')
+        throw new ContractFailure(
+          'take_limit',
+          `This exam already has ${MAX_EXTRAS} extra takes (or they are being sent).`,
+        );
       const target = { kind: 'extra' as const, exam_id: exam.id, label: args.label };
       const fields = fieldsOf(exam);
       let request: UploadRequest;
       if (args.source.kind === 'inbox') {
         const item = ctx.inbox.get(args.source.inbox_id);
-        if (item.status !== 'review') throw new ContractFailure('conflict', 'This study is already being uploaded or was uploaded.');
+        if (item.status !== 'review')
+          throw new ContractFailure('conflict', 'This study is already being uploaded or was uploaded.');
         const base = await ctx.inbox.uploadRequest(args.source.inbox_id, 'review');
         request = { ...base, fields, expirationDays: null, ledger: null, target };
       } else {
         const root = await checkFolder(args.source.path);
         const scan = await scanFolder(root);
-        const files = scan.studies.flatMap((s) => s.series.flatMap((x) => x.file_list)).map((f) => ({ path: f.path, name: relative(root, f.path).split(sep).join('/') }));
-        if (files.length === 0) throw new ContractFailure('no_dicom', 'No DICOM images were found in this folder.', [{ field: 'path', message: 'no DICOM files' }]);
+        const files = scan.studies
+          .flatMap((s) => s.series.flatMap((x) => x.file_list))
+          .map((f) => ({ path: f.path, name: relative(root, f.path).split(sep).join('/') }));
+        if (files.length === 0)
+          throw new ContractFailure('no_dicom', 'No DICOM images were found in this folder.', [
+            { field: 'path', message: 'no DICOM files' },
+          ]);
         request = { inboxId: null, source: 'review', root, files, fields, expirationDays: null, ledger: null, target };
       }
       const job = await ctx.queue.enqueue(request);

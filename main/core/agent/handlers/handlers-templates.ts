@@ -7,7 +7,10 @@ import { ContractFailure } from '../host/contract-host';
 import type { HandlerContext } from './handler-context';
 import { definedFields } from '../../defined';
 
-type PageInput = { name?: string | undefined; slots: { x: number; y: number; w: number; h: number; label?: string | undefined }[] };
+type PageInput = {
+  name?: string | undefined;
+  slots: { x: number; y: number; w: number; h: number; label?: string | undefined }[];
+};
 
 /** A template as the window sees it (only the fields the spec names). */
 export function templateView(t: Template): TemplateView {
@@ -27,7 +30,9 @@ function pagesBody(pages: PageInput[]): TemplatePage[] {
 }
 
 /** Handlers of the `templates:*` methods. */
-export function createTemplatesHandlers(ctx: Pick<HandlerContext, 'service'>): Pick<Handlers, 'templates:list' | 'templates:get' | 'templates:create' | 'templates:update' | 'templates:delete'> {
+export function createTemplatesHandlers(
+  ctx: Pick<HandlerContext, 'service'>,
+): Pick<Handlers, 'templates:list' | 'templates:get' | 'templates:create' | 'templates:update' | 'templates:delete'> {
   return {
     'templates:list': async () => {
       const client = ctx.service.require();
@@ -44,7 +49,10 @@ export function createTemplatesHandlers(ctx: Pick<HandlerContext, 'service'>): P
     'templates:update': async (args) => {
       const body: UpdateTemplateRequest = definedFields(args, ['name', 'description']);
       if (args.pages !== undefined) body.pages = pagesBody(args.pages);
-      if (Object.keys(body).length === 0) throw new ContractFailure('invalid_args', 'Nothing was changed.', [{ field: 'name', message: 'give at least one field' }]);
+      if (Object.keys(body).length === 0)
+        throw new ContractFailure('invalid_args', 'Nothing was changed.', [
+          { field: 'name', message: 'give at least one field' },
+        ]);
       const client = ctx.service.require();
       return { template: templateView(await client.templates.update(args.id, body)), sandbox: client.sandbox };
     },

@@ -6,7 +6,8 @@ import { ContractFailure } from '../host/contract-host';
 import type { HandlerContext } from './handler-context';
 
 type InboxMethod = 'inbox:list' | 'inbox:update' | 'inbox:upload' | 'inbox:dismiss';
-type UploadMethod = 'uploads:list' | 'uploads:pause' | 'uploads:resume' | 'uploads:cancel' | 'uploads:retry' | 'uploads:clear-finished';
+type UploadMethod =
+  'uploads:list' | 'uploads:pause' | 'uploads:resume' | 'uploads:cancel' | 'uploads:retry' | 'uploads:clear-finished';
 
 export function createInboxHandlers(ctx: HandlerContext): Pick<Handlers, InboxMethod> {
   return {
@@ -19,12 +20,18 @@ export function createInboxHandlers(ctx: HandlerContext): Pick<Handlers, InboxMe
       const request = await ctx.inbox.uploadRequest(args.id, 'review', args.allow_incomplete === true);
       let claim: Claim | null = null;
       if (request.ledger) {
-        const c = await ctx.recorder.claimForReview(item.id, item.export_path, request.ledger, item.warnings.includes('already_uploaded_changed'));
+        const c = await ctx.recorder.claimForReview(
+          item.id,
+          item.export_path,
+          request.ledger,
+          item.warnings.includes('already_uploaded_changed'),
+        );
         if (c.kind === 'done') {
           ctx.inbox.setStatus(args.id, 'uploaded', null);
           throw new ContractFailure('conflict', `Another computer already uploaded this study (exam ${c.exam_id}).`);
         }
-        if (c.kind === 'held') throw new ContractFailure('conflict', 'Another computer is uploading this study right now.');
+        if (c.kind === 'held')
+          throw new ContractFailure('conflict', 'Another computer is uploading this study right now.');
         claim = c.claim;
       }
       let view;
@@ -52,7 +59,9 @@ export function createUploadHandlers(ctx: HandlerContext): Pick<Handlers, Upload
     'uploads:resume': async (args) => ctx.queue.resume(args.id),
     'uploads:cancel': async (args) => ctx.queue.cancel(args.id),
     'uploads:retry': async (args) => {
-      const view = await ctx.queue.retry(args.id, async (v) => (v.inbox_id && ctx.inbox.has(v.inbox_id) ? ctx.inbox.uploadRequest(v.inbox_id, 'review') : null));
+      const view = await ctx.queue.retry(args.id, async (v) =>
+        v.inbox_id && ctx.inbox.has(v.inbox_id) ? ctx.inbox.uploadRequest(v.inbox_id, 'review') : null,
+      );
       if (view.inbox_id && ctx.inbox.has(view.inbox_id)) ctx.inbox.setStatus(view.inbox_id, 'queued', view.id);
       return view;
     },

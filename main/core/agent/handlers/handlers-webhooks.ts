@@ -42,7 +42,10 @@ const isLoopbackHttp = (url: string): boolean => {
 
 export function createWebhooksHandlers(
   ctx: HandlerContext,
-): Pick<Handlers, 'webhooks:list' | 'webhooks:create' | 'webhooks:update' | 'webhooks:remove' | 'webhooks:test' | 'webhooks:deliveries'> {
+): Pick<
+  Handlers,
+  'webhooks:list' | 'webhooks:create' | 'webhooks:update' | 'webhooks:remove' | 'webhooks:test' | 'webhooks:deliveries'
+> {
   return {
     'webhooks:list': async () => {
       const { webhooks } = await ctx.service.require().webhooks.list();
@@ -53,14 +56,23 @@ export function createWebhooksHandlers(
       // Plain HTTP only reaches a receiver on this computer, and only while the service itself is a
       // local test service; the real service accepts HTTPS only.
       if (!args.url.startsWith('https:') && !(isLoopbackHttp(args.url) && isLoopbackHttp(client.baseUrl))) {
-        throw new ContractFailure('invalid_args', 'The address must start with https://.', [{ field: 'url', message: 'must be an https:// address' }]);
+        throw new ContractFailure('invalid_args', 'The address must start with https://.', [
+          { field: 'url', message: 'must be an https:// address' },
+        ]);
       }
-      const created = await client.webhooks.create({ url: args.url, events: args.events, ...(args.description ? { description: args.description } : {}) });
+      const created = await client.webhooks.create({
+        url: args.url,
+        events: args.events,
+        ...(args.description ? { description: args.description } : {}),
+      });
       return { ...webhookView(created), secret: created.secret };
     },
     'webhooks:update': async (args) => {
       const { id, ...fields } = args;
-      if (Object.keys(fields).length === 0) throw new ContractFailure('invalid_args', 'Nothing to change.', [{ field: '(args)', message: 'no field given' }]);
+      if (Object.keys(fields).length === 0)
+        throw new ContractFailure('invalid_args', 'Nothing to change.', [
+          { field: '(args)', message: 'no field given' },
+        ]);
       return webhookView(await ctx.service.require().webhooks.update(id, fields));
     },
     'webhooks:remove': async (args) => {

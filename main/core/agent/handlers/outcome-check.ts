@@ -51,7 +51,12 @@ export async function checkOutcome(client: OutcomeReader, check: OutcomeCheck): 
         report = null;
       }
       if (check.action === 'report_upload') {
-        return { action: 'report_upload', present: report !== null, filename: report?.filename ?? null, uploaded_at: report?.uploaded_at ?? null };
+        return {
+          action: 'report_upload',
+          present: report !== null,
+          filename: report?.filename ?? null,
+          uploaded_at: report?.uploaded_at ?? null,
+        };
       }
       const signed = report !== null && (report.signed === true || !!report.signature);
       return { action: 'report_sign', signed, signed_at: report?.signature?.signed_at ?? null };
@@ -59,7 +64,12 @@ export async function checkOutcome(client: OutcomeReader, check: OutcomeCheck): 
     case 'consent': {
       const consent = await client.consent.get(check.exam_id);
       if (!consent) return { action: 'consent', status: 'none', signing_method: null, signed_at: null };
-      return { action: 'consent', status: consent.status === 'signed' ? 'signed' : 'pending', signing_method: consent.signing_method ?? null, signed_at: consent.signed_at ?? null };
+      return {
+        action: 'consent',
+        status: consent.status === 'signed' ? 'signed' : 'pending',
+        signing_method: consent.signing_method ?? null,
+        signed_at: consent.signed_at ?? null,
+      };
     }
     case 'webhook_create': {
       const { webhooks } = await client.webhooks.list();

@@ -34,7 +34,9 @@ export function isMethodName(name: string): name is MethodName {
 export function parseArgs<M extends MethodName>(name: M, raw: unknown): z.output<Methods[M]['args']> {
   const parsed = methods[name].args.safeParse(raw ?? {});
   if (!parsed.success) {
-    const details = parsed.error.issues.slice(0, 20).map((i) => ({ field: i.path.map(String).join('.') || '(args)', message: i.message }));
+    const details = parsed.error.issues
+      .slice(0, 20)
+      .map((i) => ({ field: i.path.map(String).join('.') || '(args)', message: i.message }));
     throw new ContractFailure('invalid_args', `Invalid arguments for ${name}.`, details);
   }
   return parsed.data as z.output<Methods[M]['args']>;
@@ -45,13 +47,20 @@ export function parseArgs<M extends MethodName>(name: M, raw: unknown): z.output
  * errors become `internal` with a generic message (details go to the log).
  */
 export function toContractError(e: unknown): ContractError & { code: ErrorCode } {
-  if (e instanceof ContractFailure) return e.details ? { code: e.code, message: e.message, details: e.details } : { code: e.code, message: e.message };
+  if (e instanceof ContractFailure)
+    return e.details ? { code: e.code, message: e.message, details: e.details } : { code: e.code, message: e.message };
   const maybeDone = maybeDoneFailure(e);
   if (maybeDone) return { code: maybeDone.code, message: maybeDone.message };
-  if (e instanceof ApiError) return e.details.length > 0 ? { code: e.code, message: e.message, details: e.details } : { code: e.code, message: e.message };
+  if (e instanceof ApiError)
+    return e.details.length > 0
+      ? { code: e.code, message: e.message, details: e.details }
+      : { code: e.code, message: e.message };
   if (e instanceof UploadError) return { code: e.code, message: e.message };
   if (e instanceof KeychainUnavailableError) return { code: e.code, message: e.message };
-  return { code: 'internal', message: 'Something went wrong inside ScanBridge. Try again; if it keeps happening, restart the app.' };
+  return {
+    code: 'internal',
+    message: 'Something went wrong inside ScanBridge. Try again; if it keeps happening, restart the app.',
+  };
 }
 
 /** A ContractFailure from any error (for transports that need an Error instance). */
@@ -67,7 +76,11 @@ export type Logger = { info(message: string): void; warn(message: string): void;
  * Builds the host from the handlers: validates, runs, maps errors. Unexpected errors are logged by
  * name and message only (messages of our own modules never carry patient data).
  */
-export function createContractHost(handlers: Handlers, subscribe: ContractHost['subscribe'], log: Logger): ContractHost {
+export function createContractHost(
+  handlers: Handlers,
+  subscribe: ContractHost['subscribe'],
+  log: Logger,
+): ContractHost {
   return {
     subscribe,
     async call(name, rawArgs) {
@@ -78,7 +91,8 @@ export function createContractHost(handlers: Handlers, subscribe: ContractHost['
         return await handler(args);
       } catch (e) {
         const failure = toContractFailure(e);
-        if (failure.code === 'internal') log.error(`${name} failed: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
+        if (failure.code === 'internal')
+          log.error(`${name} failed: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
         throw failure;
       }
     },

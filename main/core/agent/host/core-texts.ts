@@ -57,5 +57,7 @@ export function languageOfLocale(locale: string | undefined): Language {
 /** The OS language as Node sees it (LANG/LC_ALL, else ICU's default locale). */
 export function systemLanguage(env: NodeJS.ProcessEnv = process.env): Language {
   const fromEnv = env['LC_ALL'] || env['LC_MESSAGES'] || env['LANG'];
-  return languageOfLocale(fromEnv && fromEnv !== 'C' && fromEnv !== 'POSIX' ? fromEnv : Intl.DateTimeFormat().resolvedOptions().locale);
+  return languageOfLocale(
+    fromEnv && fromEnv !== 'C' && fromEnv !== 'POSIX' ? fromEnv : Intl.DateTimeFormat().resolvedOptions().locale,
+  );
 }

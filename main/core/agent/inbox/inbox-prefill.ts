@@ -35,9 +35,7 @@ export function renderExamName(template: string, v: NameValues, language: Langua
   };
   const filled = template.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole);
   // An empty value must not leave "CBCT  - " behind: collapse spaces, drop separators at the ends.
-  const name = filled
-    .replace(/\s+/g, ' ')
-    .replace(/^[\s\-–·|,]+|[\s\-–·|,]+$/gu, '');
+  const name = filled.replace(/\s+/g, ' ').replace(/^[\s\-–·|,]+|[\s\-–·|,]+$/gu, '');
   const fallback = [TYPE_LABELS[language][v.type], v.date ?? ''].join(' ').trim();
   return (name || fallback).slice(0, 200);
 }
@@ -77,14 +75,18 @@ export type PrefillContext = {
 export function prefillFields(study: Study, ctx: PrefillContext): InboxFields {
   const exam_type = ctx.folderExamType === 'from_dicom' ? study.suggested_exam_type : ctx.folderExamType;
   return {
-    name: renderExamName(ctx.template, {
-      patient: study.patient_name,
-      patient_id: study.patient_id,
-      type: exam_type,
-      date: study.study_date,
-      description: study.description,
-      modality: study.modality,
-    }, ctx.language),
+    name: renderExamName(
+      ctx.template,
+      {
+        patient: study.patient_name,
+        patient_id: study.patient_id,
+        type: exam_type,
+        date: study.study_date,
+        description: study.description,
+        modality: study.modality,
+      },
+      ctx.language,
+    ),
     patient_name: study.patient_name.slice(0, 200),
     patient_id: study.patient_id.slice(0, 64),
     birth_date: study.birth_date,

@@ -29,25 +29,37 @@ const itemSchema = z.object({
   modality: z.string(),
   description: z.string().nullable(),
   fields: fieldsSchema,
-  series: z.array(z.object({
-    series_uid: z.string(),
-    modality: z.string(),
-    description: z.string().nullable(),
-    files: z.number(),
-    bytes: z.number(),
-    excluded: z.boolean(),
-  })),
+  series: z.array(
+    z.object({
+      series_uid: z.string(),
+      modality: z.string(),
+      description: z.string().nullable(),
+      files: z.number(),
+      bytes: z.number(),
+      excluded: z.boolean(),
+    }),
+  ),
   files: z.number(),
   bytes: z.number(),
   skipped: z.number(),
   // Warnings written by a newer version are dropped rather than failing the whole item.
   warnings: z.array(z.string()).transform((list) => list as InboxItem['warnings']),
-  incomplete: z.array(z.object({ name: z.string(), reason: z.enum(['cut_short', 'unreadable', 'permission_denied', 'damaged']) })).optional(),
+  incomplete: z
+    .array(z.object({ name: z.string(), reason: z.enum(['cut_short', 'unreadable', 'permission_denied', 'damaged']) }))
+    .optional(),
   status: z.enum(INBOX_STATUSES),
   job_id: z.string().nullable(),
 });
 
-const fieldNames = ['name', 'patient_name', 'patient_id', 'birth_date', 'reason', 'exam_type', 'expiration_days'] as const;
+const fieldNames = [
+  'name',
+  'patient_name',
+  'patient_id',
+  'birth_date',
+  'reason',
+  'exam_type',
+  'expiration_days',
+] as const;
 
 const recordSchema = z.object({
   item: itemSchema,
@@ -62,7 +74,10 @@ const fileSchema = z.object({
   v: z.literal(1),
   records: z.array(z.unknown()),
   /** Studies staff dismissed (id and file set): found again unchanged, they stay out of the inbox. */
-  dismissed: z.array(z.object({ id: z.string(), fingerprint: z.string() })).catch([]).default([]),
+  dismissed: z
+    .array(z.object({ id: z.string(), fingerprint: z.string() }))
+    .catch([])
+    .default([]),
 });
 
 /** Dismissals remembered (the oldest are forgotten first). */
@@ -104,7 +119,9 @@ export class InboxStore {
 
   /** Items, newest detection first. */
   list(): InboxItem[] {
-    return [...this.records.values()].map((r) => r.item).sort((a, b) => (a.detected_at < b.detected_at ? 1 : a.detected_at > b.detected_at ? -1 : 0));
+    return [...this.records.values()]
+      .map((r) => r.item)
+      .sort((a, b) => (a.detected_at < b.detected_at ? 1 : a.detected_at > b.detected_at ? -1 : 0));
   }
 
   get(id: string): InboxRecord | undefined {
@@ -119,7 +136,11 @@ export class InboxStore {
   }
 
   /** Applies staff edits: the fields given, and the series left out. */
-  edit(id: string, fields: Partial<InboxFields> | undefined, excluded: readonly string[] | undefined): InboxItem | undefined {
+  edit(
+    id: string,
+    fields: Partial<InboxFields> | undefined,
+    excluded: readonly string[] | undefined,
+  ): InboxItem | undefined {
     const rec = this.records.get(id);
     if (!rec) return undefined;
     const edited = new Set(rec.edited);

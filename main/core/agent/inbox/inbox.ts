@@ -70,7 +70,12 @@ export class Inbox {
     this.incomplete.set(id, incomplete);
     const old = this.store.get(id);
     const p = this.prefill();
-    const proposed = prefillFields(d.study, { folderExamType: d.folder.exam_type, template: p.template, language: p.language, defaultExpirationDays: p.defaultExpirationDays });
+    const proposed = prefillFields(d.study, {
+      folderExamType: d.folder.exam_type,
+      template: p.template,
+      language: p.language,
+      defaultExpirationDays: p.defaultExpirationDays,
+    });
     const skipped = skippedUnder(d.study.root, d.skipped);
     const sameFiles = old?.fingerprint === fingerprint;
     if (old && sameFiles && old.item.status !== 'review') return old.item;
@@ -116,9 +121,15 @@ export class Inbox {
       const study = this.studies.get(item.id);
       if (!rec || !study || item.status !== 'review') continue;
       // The item's type is the folder's or the DICOM's already (or staff's, which stays).
-      const proposed = prefillFields(study, { folderExamType: item.fields.exam_type, template: p.template, language: p.language, defaultExpirationDays: p.defaultExpirationDays });
+      const proposed = prefillFields(study, {
+        folderExamType: item.fields.exam_type,
+        template: p.template,
+        language: p.language,
+        defaultExpirationDays: p.defaultExpirationDays,
+      });
       const fields = { ...item.fields };
-      for (const k of Object.keys(proposed) as (keyof InboxFields)[]) if (!rec.edited.includes(k)) (fields as Record<string, unknown>)[k] = proposed[k];
+      for (const k of Object.keys(proposed) as (keyof InboxFields)[])
+        if (!rec.edited.includes(k)) (fields as Record<string, unknown>)[k] = proposed[k];
       if (JSON.stringify(fields) === JSON.stringify(item.fields)) continue;
       this.store.put({ ...rec, item: { ...item, fields } });
       changed = true;
@@ -129,11 +140,15 @@ export class Inbox {
   /** Staff edits (fields and excluded series). */
   update(id: string, fields: Partial<InboxFields> | undefined, excluded: readonly string[] | undefined): InboxItem {
     const rec = this.require(id);
-    if (rec.item.status === 'queued') throw new ContractFailure('conflict', 'This study is being uploaded; cancel the upload to change it.');
+    if (rec.item.status === 'queued')
+      throw new ContractFailure('conflict', 'This study is being uploaded; cancel the upload to change it.');
     if (excluded) {
       const known = new Set(rec.item.series.map((s) => s.series_uid));
       const unknown = excluded.filter((uid) => !known.has(uid));
-      if (unknown.length > 0) throw new ContractFailure('invalid_args', 'Unknown series.', [{ field: 'excluded_series', message: `${unknown.length} series are not part of this study` }]);
+      if (unknown.length > 0)
+        throw new ContractFailure('invalid_args', 'Unknown series.', [
+          { field: 'excluded_series', message: `${unknown.length} series are not part of this study` },
+        ]);
     }
     const item = this.store.edit(id, fields, excluded);
     this.changed();
@@ -146,7 +161,8 @@ export class Inbox {
 
   dismiss(id: string): void {
     const rec = this.require(id);
-    if (rec.item.status === 'queued') throw new ContractFailure('conflict', 'This study is being uploaded; cancel the upload first.');
+    if (rec.item.status === 'queued')
+      throw new ContractFailure('conflict', 'This study is being uploaded; cancel the upload first.');
     this.store.dismiss(id);
     this.studies.delete(id);
     this.incomplete.delete(id);
@@ -175,7 +191,10 @@ export class Inbox {
     const incomplete = this.incomplete.get(id) ?? [];
     if (incomplete.length > 0 && !allowIncomplete) {
       if (source === 'auto') this.setStatus(id, 'review', null);
-      throw new ContractFailure('incomplete_study', `${incomplete.length} file(s) of this study cannot be read whole; confirm to upload it without them, or wait.`);
+      throw new ContractFailure(
+        'incomplete_study',
+        `${incomplete.length} file(s) of this study cannot be read whole; confirm to upload it without them, or wait.`,
+      );
     }
     const leftOut = new Set(incomplete.map((f) => f.path));
     const excluded = new Set(rec.item.series.filter((s) => s.excluded).map((s) => s.series_uid));
@@ -184,7 +203,8 @@ export class Inbox {
       .flatMap((s) => s.file_list)
       .filter((f) => !leftOut.has(f.path))
       .map((f) => ({ path: f.path, name: f.relative_path }));
-    if (files.length === 0) throw new ContractFailure('no_series', 'Every series is left out; select at least one series to upload.');
+    if (files.length === 0)
+      throw new ContractFailure('no_series', 'Every series is left out; select at least one series to upload.');
     return {
       inboxId: id,
       source,
@@ -192,7 +212,12 @@ export class Inbox {
       files,
       fields: examFieldsOf(rec.item.fields),
       expirationDays: rec.item.fields.expiration_days,
-      ledger: { study_uid: study.study_uid, fingerprint: studyFingerprint(study), files: study.files, bytes: study.bytes },
+      ledger: {
+        study_uid: study.study_uid,
+        fingerprint: studyFingerprint(study),
+        files: study.files,
+        bytes: study.bytes,
+      },
     };
   }
 

@@ -9,7 +9,10 @@ import { tryClaim, writeDoneMarker } from '../../watch';
 import type { Logger } from '../host/contract-host';
 import type { Inbox } from '../inbox/inbox';
 
-export type ReadyInfo = { ledger: (LedgerKey & { files: number; bytes: number }) | null; result: { exam_id: string; files: number; bytes: number } };
+export type ReadyInfo = {
+  ledger: (LedgerKey & { files: number; bytes: number }) | null;
+  result: { exam_id: string; files: number; bytes: number };
+};
 
 export class ExamRecorder {
   /** Claims this agent holds, by inbox item. */
@@ -39,7 +42,12 @@ export class ExamRecorder {
         return { kind: 'held', by: outcome.by };
       case 'done':
         // The same files went up from another workstation: this one records it too.
-        if (outcome.same) await this.o.ledger.record({ ...key, files: outcome.marker.files, bytes: outcome.marker.bytes }, outcome.marker.exam_id, 'elsewhere');
+        if (outcome.same)
+          await this.o.ledger.record(
+            { ...key, files: outcome.marker.files, bytes: outcome.marker.bytes },
+            outcome.marker.exam_id,
+            'elsewhere',
+          );
         return { kind: 'done', exam_id: outcome.marker.exam_id };
     }
   }
@@ -71,15 +79,16 @@ export class ExamRecorder {
     const key = info.ledger;
     if (!key) return;
     const { exam_id: examId, files, bytes } = info.result;
-    const exportPath = claim?.exportDir ?? (view.inbox_id && this.o.inbox.has(view.inbox_id) ? this.o.inbox.get(view.inbox_id).export_path : null);
+    const exportPath =
+      claim?.exportDir ??
+      (view.inbox_id && this.o.inbox.has(view.inbox_id) ? this.o.inbox.get(view.inbox_id).export_path : null);
     try {
       // A claim taken for earlier files of the study (superseded since) would mark the wrong file set.
       if (claim && claim.key.fingerprint === key.fingerprint) await claim.complete(examId, files, bytes);
       else if (claim) {
         await writeDoneMarker(claim.exportDir, key, { agentId: this.o.agentId, examId, files, bytes });
         await claim.release();
-      }
-      else if (exportPath) await writeDoneMarker(exportPath, key, { agentId: this.o.agentId, examId, files, bytes });
+      } else if (exportPath) await writeDoneMarker(exportPath, key, { agentId: this.o.agentId, examId, files, bytes });
     } catch {
       // Paths name patients: the code of the failure only.
       this.o.log.warn(`exam ${examId} is ready but its done marker could not be written on the share`);

@@ -77,7 +77,16 @@ export class Watchers {
   private async detected(d: DetectedStudy): Promise<void> {
     const { inbox, queue, recorder } = this.o;
     const auto = d.action === 'auto';
-    const item = inbox.detected({ folder: d.folder, exportPath: d.exportPath, study: d.study, skipped: d.skipped, changedSinceUpload: d.changedFrom !== null }, auto ? 'queued' : 'review');
+    const item = inbox.detected(
+      {
+        folder: d.folder,
+        exportPath: d.exportPath,
+        study: d.study,
+        skipped: d.skipped,
+        changedSinceUpload: d.changedFrom !== null,
+      },
+      auto ? 'queued' : 'review',
+    );
     if (!auto) return;
     if (!item) {
       await d.claim?.release();
@@ -88,7 +97,13 @@ export class Watchers {
       const view = await queue.enqueue(request);
       if (d.claim) recorder.hold(item.id, d.claim, () => void queue.standDown(item.id));
       inbox.setStatus(item.id, 'queued', view.id);
-      this.o.activity.emit('study:queued', { folderId: d.folder.id, exportPath: d.exportPath, study: d.study, exam_type: d.exam_type, job_id: view.id });
+      this.o.activity.emit('study:queued', {
+        folderId: d.folder.id,
+        exportPath: d.exportPath,
+        study: d.study,
+        exam_type: d.exam_type,
+        job_id: view.id,
+      });
     } catch (e) {
       // The study's claim: this one, or the one kept from an upload of its earlier files.
       await (d.claim ? d.claim.release() : recorder.release(item.id));

@@ -41,7 +41,9 @@ export type ViewStep = {
 
 /** The view after one engine event. */
 export function reduceJobView(view: UploadJobView, ev: UploadEvent, userPaused: boolean): ViewStep {
-  const troubled = (ev.type === 'file' && ev.progress.state === 'retrying') || (ev.type === 'notice' && (ev.code === 'api_retry' || ev.code === 'rate_limited'));
+  const troubled =
+    (ev.type === 'file' && ev.progress.state === 'retrying') ||
+    (ev.type === 'notice' && (ev.code === 'api_retry' || ev.code === 'rate_limited'));
   // A 429 wait shows as an error on a job that is still running; the next movement clears it.
   let v = ev.type !== 'notice' && view.error?.code === 'rate_limited' ? { ...view, error: null } : view;
   switch (ev.type) {
@@ -52,11 +54,22 @@ export function reduceJobView(view: UploadJobView, ev: UploadEvent, userPaused: 
       // A take's events name the take; its view links to the exam it belongs to.
       if (ev.examId) v = { ...v, exam_id: v.extra_take ? v.extra_take.exam_id : ev.examId };
       const phase = ENGINE_PHASE[ev.status];
-      const follow = phase !== null && phase !== 'ready' && phase !== 'failed' && phase !== 'cancelled' && !(userPaused && phase !== 'paused');
+      const follow =
+        phase !== null &&
+        phase !== 'ready' &&
+        phase !== 'failed' &&
+        phase !== 'cancelled' &&
+        !(userPaused && phase !== 'paused');
       return { view: v, phase: follow ? phase : null, changed: true, troubled };
     }
     case 'notice':
-      if (ev.code === 'rate_limited') return { view: { ...v, error: { code: 'rate_limited', message: ev.message } }, phase: null, changed: true, troubled };
+      if (ev.code === 'rate_limited')
+        return {
+          view: { ...v, error: { code: 'rate_limited', message: ev.message } },
+          phase: null,
+          changed: true,
+          troubled,
+        };
       return { view: v, phase: null, changed: v !== view, troubled };
     case 'file':
       return { view: v, phase: null, changed: v !== view, troubled };
@@ -64,7 +77,11 @@ export function reduceJobView(view: UploadJobView, ev: UploadEvent, userPaused: 
 }
 
 /** The view of a job just planned. */
-export function newJobView(id: string, request: { inboxId: string | null; fields: ExamFields; target?: { exam_id: string; label: string } }, plan: JobPlan): UploadJobView {
+export function newJobView(
+  id: string,
+  request: { inboxId: string | null; fields: ExamFields; target?: { exam_id: string; label: string } },
+  plan: JobPlan,
+): UploadJobView {
   const at = new Date().toISOString();
   return {
     id,
@@ -83,7 +100,9 @@ export function newJobView(id: string, request: { inboxId: string | null; fields
     rate: 0,
     eta_seconds: null,
     error: null,
-    extra_take: request.target ? { exam_id: request.target.exam_id, exam_name: request.fields.name, label: request.target.label } : null,
+    extra_take: request.target
+      ? { exam_id: request.target.exam_id, exam_name: request.fields.name, label: request.target.label }
+      : null,
     retry_at: null,
     created_at: at,
     updated_at: at,
@@ -92,10 +111,28 @@ export function newJobView(id: string, request: { inboxId: string | null; fields
 
 /** The view of a job whose exam is ready (`examId`: for a take, the exam it was added to). */
 export function readyView(view: UploadJobView, examId: string): UploadJobView {
-  return { ...view, exam_id: examId, bytes_sent: view.bytes_total, files_done: view.files_total, rate: 0, eta_seconds: 0, error: null, retry_at: null };
+  return {
+    ...view,
+    exam_id: examId,
+    bytes_sent: view.bytes_total,
+    files_done: view.files_total,
+    rate: 0,
+    eta_seconds: 0,
+    error: null,
+    retry_at: null,
+  };
 }
 
 /** The view of a job planned afresh (a retry after a final failure): nothing sent, no exam yet. */
 export function replannedView(view: UploadJobView, plan: JobPlan): UploadJobView {
-  return { ...view, mode: plan.mode, exam_id: null, viewer_url: null, bytes_total: plan.mode === 'zip' ? plan.zipSize : plan.bytes, bytes_sent: 0, files_total: plan.files.length, files_done: 0 };
+  return {
+    ...view,
+    mode: plan.mode,
+    exam_id: null,
+    viewer_url: null,
+    bytes_total: plan.mode === 'zip' ? plan.zipSize : plan.bytes,
+    bytes_sent: 0,
+    files_total: plan.files.length,
+    files_done: 0,
+  };
 }

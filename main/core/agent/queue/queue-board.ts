@@ -10,8 +10,8 @@ import { type Entry, isLive, type QueueState, recordOf } from './queue-entry';
 import { type JobRecord, UploadListFile } from './upload-list-store';
 import { Emitter } from '../../emitter';
 
-const byCreated = (a: Entry, b: Entry): number => (a.view.created_at < b.view.created_at ? -1 : a.view.created_at > b.view.created_at ? 1 : 0);
-
+const byCreated = (a: Entry, b: Entry): number =>
+  a.view.created_at < b.view.created_at ? -1 : a.view.created_at > b.view.created_at ? 1 : 0;
 
 export class QueueBoard {
   private readonly entries = new Map<string, Entry>();
@@ -20,9 +20,20 @@ export class QueueBoard {
   /** Tray updates must not break uploads. */
   private readonly statusChanges = new Emitter<[]>();
 
-  constructor(o: { file: string; keepFinished?: number | undefined; log: Logger; batchMs?: number | undefined; push: (changed: UploadJobView[]) => void }) {
+  constructor(o: {
+    file: string;
+    keepFinished?: number | undefined;
+    log: Logger;
+    batchMs?: number | undefined;
+    push: (changed: UploadJobView[]) => void;
+  }) {
     this.batcher = new ChangeBatcher({ intervalMs: o.batchMs ?? 250, push: o.push });
-    this.store = new UploadListFile({ file: o.file, keepFinished: o.keepFinished, log: o.log, records: () => this.newestFirst().map(recordOf) });
+    this.store = new UploadListFile({
+      file: o.file,
+      keepFinished: o.keepFinished,
+      log: o.log,
+      records: () => this.newestFirst().map(recordOf),
+    });
   }
 
   /** The entry of a job; a ContractFailure for the window when there is none. */

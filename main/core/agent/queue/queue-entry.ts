@@ -31,7 +31,10 @@ export type QueueSettings = { concurrency: number; bandwidthLimit: number; mode:
 
 /** What the queue tells the rest of the agent when a job ends. */
 export type QueueHooks = {
-  onReady(view: UploadJobView, info: { source: 'review' | 'auto'; ledger: UploadRequest['ledger']; result: UploadResult }): Promise<void> | void;
+  onReady(
+    view: UploadJobView,
+    info: { source: 'review' | 'auto'; ledger: UploadRequest['ledger']; result: UploadResult },
+  ): Promise<void> | void;
   /**
    * A final failure or a cancellation (nothing is retried by itself). `superseded`: cancelled
    * because the study's files changed; a new upload of the same inbox item follows at once.
@@ -138,7 +141,12 @@ export function isSameUpload(e: Entry, request: UploadRequest): boolean {
 /** A live job of the same inbox item and folder whose files have changed since: the request replaces it. */
 export function isSupersededBy(e: Entry, request: UploadRequest): boolean {
   if (!request.inboxId || !request.ledger || !e.ledger) return false;
-  return e.view.inbox_id === request.inboxId && e.root === request.root && isLive(e.state) && e.ledger.fingerprint !== request.ledger.fingerprint;
+  return (
+    e.view.inbox_id === request.inboxId &&
+    e.root === request.root &&
+    isLive(e.state) &&
+    e.ledger.fingerprint !== request.ledger.fingerprint
+  );
 }
 
 /** A new entry for a planned request. */
@@ -186,7 +194,14 @@ export function restoredEntry(rec: JobRecord, reopen: (journal: string) => Uploa
     entry.view = { ...entry.view, phase: rec.user_paused ? 'paused' : 'queued', error: null };
   } else {
     entry.state = { kind: 'needs_staff' };
-    entry.view = { ...entry.view, phase: 'failed', error: { code: 'interrupted', message: 'The upload was interrupted and cannot be resumed; retry it from the inbox.' } };
+    entry.view = {
+      ...entry.view,
+      phase: 'failed',
+      error: {
+        code: 'interrupted',
+        message: 'The upload was interrupted and cannot be resumed; retry it from the inbox.',
+      },
+    };
   }
   return entry;
 }

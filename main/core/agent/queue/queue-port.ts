@@ -20,7 +20,11 @@ export type PortSource = {
  * built once per job and key in use, never per call: rebuilt, it would forget the lost take and let
  * the job announce a second one in its place.
  */
-export function lazyPort(source: PortSource, target?: UploadTarget, fields?: ExamFields | (() => ExamFields | undefined)): ExamsPort {
+export function lazyPort(
+  source: PortSource,
+  target?: UploadTarget,
+  fields?: ExamFields | (() => ExamFields | undefined),
+): ExamsPort {
   let take: { base: ExamsPort; port: ExamsPort } | null = null;
   const current = (): ExamsPort => {
     const f = typeof fields === 'function' ? fields() : fields;

@@ -8,7 +8,17 @@ import { EXAM_TYPES } from '../../../../preload/contract/vocabulary';
 import { DebouncedSave, writeJsonAtomic } from '../../atomic-file';
 import type { Logger } from '../host/contract-host';
 
-const phaseSchema = z.enum(['queued', 'planning', 'creating', 'uploading', 'confirming', 'paused', 'ready', 'failed', 'cancelled']);
+const phaseSchema = z.enum([
+  'queued',
+  'planning',
+  'creating',
+  'uploading',
+  'confirming',
+  'paused',
+  'ready',
+  'failed',
+  'cancelled',
+]);
 const viewSchema = z.object({
   id: z.string(),
   inbox_id: z.string().nullable(),

@@ -18,7 +18,21 @@ import type { UploadTarget } from '../../upload/target';
 import { uploadLockKeys, withStudyLock } from '../../upload/study-lock';
 import { TokenBucket } from '../../upload/token-bucket';
 import { newJobView, readyView, reduceJobView, replannedView } from './job-view';
-import { FINISHED, type Entry, type Halt, holdsTheLine, isLive, isSameUpload, isSupersededBy, newEntry, pausedByStaff, type QueueState, restoredEntry, type UploadQueueOptions, type UploadRequest } from './queue-entry';
+import {
+  FINISHED,
+  type Entry,
+  type Halt,
+  holdsTheLine,
+  isLive,
+  isSameUpload,
+  isSupersededBy,
+  newEntry,
+  pausedByStaff,
+  type QueueState,
+  restoredEntry,
+  type UploadQueueOptions,
+  type UploadRequest,
+} from './queue-entry';
 import { lazyPort } from './queue-port';
 import { isStruggling, retryWaitMs } from './retry-policy';
 import { QueueBoard } from './queue-board';
@@ -85,7 +99,8 @@ export class UploadQueue {
     if (existing) {
       existing.request = request;
       if (existing.state.kind === 'running') existing.state.halt = null;
-      if (existing.state.kind === 'paused' && !existing.state.byUser) this.board.moveTo(existing, { kind: 'waiting' }, 'queued');
+      if (existing.state.kind === 'paused' && !existing.state.byUser)
+        this.board.moveTo(existing, { kind: 'waiting' }, 'queued');
       this.pump();
       return { ...existing.view };
     }
@@ -145,13 +160,19 @@ export class UploadQueue {
   /** Runs a failed or cancelled job again: resumes it when it can, else plans it afresh. */
   async retry(id: string, replan: (view: UploadJobView) => Promise<UploadRequest | null>): Promise<UploadJobView> {
     const e = this.board.get(id);
-    if (e.view.phase !== 'failed' && e.view.phase !== 'cancelled') throw new ContractFailure('conflict', 'Only a failed or cancelled upload can be retried.');
-    if (e.state.kind === 'running') throw new ContractFailure('conflict', 'This upload is still stopping; try again in a moment.');
+    if (e.view.phase !== 'failed' && e.view.phase !== 'cancelled')
+      throw new ContractFailure('conflict', 'Only a failed or cancelled upload can be retried.');
+    if (e.state.kind === 'running')
+      throw new ContractFailure('conflict', 'This upload is still stopping; try again in a moment.');
     this.stopRetryTimer(e);
     const resumable = e.job !== null && e.job.phase !== 'failed' && e.job.phase !== 'cancelled';
     if (!resumable) {
       const request = e.request ?? (await replan({ ...e.view }));
-      if (!request) throw new ContractFailure('not_found', 'The files of this upload are no longer known; upload the study again from the inbox.');
+      if (!request)
+        throw new ContractFailure(
+          'not_found',
+          'The files of this upload are no longer known; upload the study again from the inbox.',
+        );
       const plan = await this.plan(request);
       e.unsubscribe?.();
       e.job = this.newJob(plan, request);
@@ -249,7 +270,9 @@ export class UploadQueue {
       e.view = { ...e.view, viewer_url: extra.viewer_url };
       this.board.changed(e, true);
     } catch (err) {
-      this.o.log.warn(`exam ${result.exam_id} is ready but its expiry or link could not be set: ${err instanceof Error ? err.message : String(err)}`);
+      this.o.log.warn(
+        `exam ${result.exam_id} is ready but its expiry or link could not be set: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
   }
 
@@ -263,7 +286,10 @@ export class UploadQueue {
       this.board.moveTo(e, { kind: 'paused', byUser: false }, 'paused');
       return;
     }
-    const u = err instanceof UploadError ? err : new UploadError('network', err instanceof Error ? err.message : String(err), true);
+    const u =
+      err instanceof UploadError
+        ? err
+        : new UploadError('network', err instanceof Error ? err.message : String(err), true);
     if (u.code === 'cancelled' || ran.halt === 'cancel' || ran.halt === 'superseded' || e.view.phase === 'cancelled') {
       if (e.view.phase !== 'cancelled') this.endWith(e, 'cancelled', null, ran.halt === 'superseded');
       else e.state = { kind: 'over' };
@@ -277,7 +303,13 @@ export class UploadQueue {
       // A network fault, a 429 that would not end, the service restarting: try again by itself.
       const wait = retryWaitMs(e.retries, this.o.retryDelaysMs);
       e.retries++;
-      e.view = { ...e.view, error: { code: u.code, message: u.message }, retry_at: new Date(Date.now() + wait).toISOString(), rate: 0, eta_seconds: null };
+      e.view = {
+        ...e.view,
+        error: { code: u.code, message: u.message },
+        retry_at: new Date(Date.now() + wait).toISOString(),
+        rate: 0,
+        eta_seconds: null,
+      };
       const timer = setTimeout(() => {
         if (e.state.kind !== 'retry_wait' || e.state.timer !== timer) return;
         e.view = { ...e.view, retry_at: null };
@@ -292,7 +324,12 @@ export class UploadQueue {
     this.endWith(e, 'failed', { code: u.code, message: u.message });
   }
 
-  private endWith(e: Entry, phase: 'failed' | 'cancelled', error: { code: string; message: string } | null, superseded = false): void {
+  private endWith(
+    e: Entry,
+    phase: 'failed' | 'cancelled',
+    error: { code: string; message: string } | null,
+    superseded = false,
+  ): void {
     e.view = { ...e.view, error, retry_at: null, rate: 0, eta_seconds: null };
     this.board.moveTo(e, phase === 'failed' ? { kind: 'needs_staff' } : { kind: 'over' }, phase);
     this.o.hooks.onEnded({ ...e.view }, { source: e.source, superseded });
@@ -300,7 +337,11 @@ export class UploadQueue {
   }
 
   private async cancelEntry(e: Entry, why: 'cancel' | 'superseded'): Promise<UploadJobView> {
-    if (e.view.phase === 'ready') throw new ContractFailure('conflict', 'This exam is already uploaded; delete it in the web app if it is not wanted.');
+    if (e.view.phase === 'ready')
+      throw new ContractFailure(
+        'conflict',
+        'This exam is already uploaded; delete it in the web app if it is not wanted.',
+      );
     if (e.view.phase === 'cancelled') return { ...e.view };
     this.stopRetryTimer(e);
     if (e.state.kind === 'running') e.state.halt = why;
@@ -364,24 +405,40 @@ export class UploadQueue {
       try {
         await this.cancelEntry(e, 'superseded');
       } catch (err) {
-        this.o.log.warn(`job ${e.view.id}: superseded, but its exam could not be removed yet (${err instanceof Error ? err.name : 'error'})`);
+        this.o.log.warn(
+          `job ${e.view.id}: superseded, but its exam could not be removed yet (${err instanceof Error ? err.name : 'error'})`,
+        );
       }
     }
   }
 
   private engineOptions(target: UploadTarget | undefined): EngineOptions {
     const s = this.o.settings();
-    return { concurrency: s.concurrency, bucket: this.bucket, ...this.o.engine, ...(target ? TARGET_ENGINE_OPTIONS : {}) };
+    return {
+      concurrency: s.concurrency,
+      bucket: this.bucket,
+      ...this.o.engine,
+      ...(target ? TARGET_ENGINE_OPTIONS : {}),
+    };
   }
 
   /** Plans a request; a take is always sent file by file (the service has no ZIP route for takes). */
   private plan(request: UploadRequest): Promise<JobPlan> {
-    return planUpload({ root: request.root, fields: request.fields, files: request.files, mode: request.target ? 'files' : this.o.settings().mode });
+    return planUpload({
+      root: request.root,
+      fields: request.fields,
+      files: request.files,
+      mode: request.target ? 'files' : this.o.settings().mode,
+    });
   }
 
   private newJob(plan: JobPlan, request: UploadRequest): UploadJob {
     const port = lazyPort(this.o, request.target, plan.fields);
-    return UploadJob.create(plan, { port, dataDir: this.o.dataDir, options: this.engineOptions(request.target) }, request.target);
+    return UploadJob.create(
+      plan,
+      { port, dataDir: this.o.dataDir, options: this.engineOptions(request.target) },
+      request.target,
+    );
   }
 
   // ---- persistence -----------------------------------------------------------------------
@@ -399,7 +456,11 @@ export class UploadQueue {
     if (!existsSync(journal)) return null;
     try {
       let opened: UploadJob | null = null;
-      opened = UploadJob.open(journal, { port: lazyPort(this.o, target, () => opened?.fields), dataDir: this.o.dataDir, options: this.engineOptions(target) });
+      opened = UploadJob.open(journal, {
+        port: lazyPort(this.o, target, () => opened?.fields),
+        dataDir: this.o.dataDir,
+        options: this.engineOptions(target),
+      });
       return opened;
     } catch (err) {
       this.o.log.warn(`upload journal could not be reopened: ${err instanceof Error ? err.message : String(err)}`);

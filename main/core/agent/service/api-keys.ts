@@ -120,6 +120,7 @@ export class KeyManager {
     this.keychain = keychainState(err);
     this.lastProbe = Date.now();
     // Said once per cause, not at every key. The library's detail can help support; it never contains a key.
-    if (before.available || this.keychain.available || before.reason !== this.keychain.reason) this.log.warn(`keychain unavailable (${err.problem}): ${err.detail}`);
+    if (before.available || this.keychain.available || before.reason !== this.keychain.reason)
+      this.log.warn(`keychain unavailable (${err.problem}): ${err.detail}`);
   }
 }

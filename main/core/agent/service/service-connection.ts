@@ -24,7 +24,11 @@ export function accountView(a: Account, client: ApiClient): AccountView {
     email: a.email,
     plan: a.plan,
     scopes: a.scopes,
-    storage: { used_bytes: a.storage.used_bytes, limit_bytes: a.storage.limit_bytes, used_percent: a.storage.used_percent },
+    storage: {
+      used_bytes: a.storage.used_bytes,
+      limit_bytes: a.storage.limit_bytes,
+      used_percent: a.storage.used_percent,
+    },
     exams: { count: a.exams.count, limit: a.exams.limit },
     sandbox: client.sandbox,
     rate: rateView(client.meter.snapshot()),
@@ -37,7 +41,8 @@ function build(baseUrl: string, apiKey: string, appVersion: string, meter?: Rate
   try {
     return createApiClient({ baseUrl, apiKey, appVersion, ...(meter ? { meter } : {}) });
   } catch (e) {
-    if (e instanceof ClientConfigError) throw new ContractFailure(/address|URL/i.test(e.message) ? 'invalid_api_url' : 'invalid_key', e.message);
+    if (e instanceof ClientConfigError)
+      throw new ContractFailure(/address|URL/i.test(e.message) ? 'invalid_api_url' : 'invalid_key', e.message);
     throw e;
   }
 }
@@ -90,14 +95,22 @@ export class ServiceConnection {
   /** The active client, or a ContractFailure saying what is missing. */
   require(): ApiClient {
     if (this.current) return this.current.client;
-    if (!this.baseUrl) throw new ContractFailure('no_api_url', 'No service address is configured (settings file or SCANBRIDGE_API_URL).');
+    if (!this.baseUrl)
+      throw new ContractFailure(
+        'no_api_url',
+        'No service address is configured (settings file or SCANBRIDGE_API_URL).',
+      );
     if (!this.hasKey) throw new ContractFailure('no_key', 'No API key is in use. Paste a key to start.');
     throw new ContractFailure('invalid_api_url', 'The service address or the key cannot be used.');
   }
 
   /** Calls GET /me with a key that is not (yet) in use. */
   async verify(apiKey: string): Promise<AccountView> {
-    if (!this.baseUrl) throw new ContractFailure('no_api_url', 'No service address is configured (settings file or SCANBRIDGE_API_URL).');
+    if (!this.baseUrl)
+      throw new ContractFailure(
+        'no_api_url',
+        'No service address is configured (settings file or SCANBRIDGE_API_URL).',
+      );
     const client = build(this.baseUrl, apiKey, this.appVersion, this.meters.get(keyId(apiKey)));
     const account = await client.account.me();
     return accountView(account, client);

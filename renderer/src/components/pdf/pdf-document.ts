@@ -21,7 +21,11 @@ export function openPdf(bytes: Uint8Array, strict: boolean): Promise<PDFDocument
  * Draws one page on a canvas as wide on screen as `cssWidth` says for the page's natural width, sharp
  * on high-density displays (the canvas holds devicePixelRatio times as many pixels).
  */
-export function drawPage(page: PDFPageProxy, canvas: HTMLCanvasElement, cssWidth: (naturalWidth: number) => number): RenderTask {
+export function drawPage(
+  page: PDFPageProxy,
+  canvas: HTMLCanvasElement,
+  cssWidth: (naturalWidth: number) => number,
+): RenderTask {
   const ratio = window.devicePixelRatio || 1;
   const natural = page.getViewport({ scale: 1 }).width;
   const viewport = page.getViewport({ scale: cssWidth(natural) / natural });

@@ -49,7 +49,12 @@ function usePdfDocument(base64: string, strict: boolean): Loaded {
 }
 
 /** Every page drawn one below the other; `onReadToEnd` once the box was scrolled to its end. */
-function ScrollPages({ doc, box, onReadToEnd, onDrawn }: {
+function ScrollPages({
+  doc,
+  box,
+  onReadToEnd,
+  onDrawn,
+}: {
   doc: PDFDocumentProxy;
   box: RefObject<HTMLDivElement | null>;
   onReadToEnd: (() => void) | undefined;
@@ -132,18 +137,35 @@ function PagedPages({ doc }: { doc: PDFDocumentProxy }) {
   return (
     <Stack gap="xs">
       <Group gap="sm">
-        <Button size="xs" variant="default" onClick={() => setPage((n) => Math.max(1, n - 1))} disabled={page <= 1}
-          data-testid="pdf-prev">
+        <Button
+          size="xs"
+          variant="default"
+          onClick={() => setPage((n) => Math.max(1, n - 1))}
+          disabled={page <= 1}
+          data-testid="pdf-prev"
+        >
           {t('pdf.prev')}
         </Button>
-        <Text size="sm" aria-live="polite" data-testid="pdf-page">{t('pdf.page', { n: page, total: pages })}</Text>
-        <Button size="xs" variant="default" onClick={() => setPage((n) => Math.min(pages, n + 1))} disabled={page >= pages}
-          data-testid="pdf-next">
+        <Text size="sm" aria-live="polite" data-testid="pdf-page">
+          {t('pdf.page', { n: page, total: pages })}
+        </Text>
+        <Button
+          size="xs"
+          variant="default"
+          onClick={() => setPage((n) => Math.min(pages, n + 1))}
+          disabled={page >= pages}
+          data-testid="pdf-next"
+        >
           {t('pdf.next')}
         </Button>
       </Group>
-      <canvas ref={canvasRef} className="pdf-canvas" role="img" aria-label={t('pdf.page', { n: page, total: pages })}
-        data-testid="pdf-canvas" />
+      <canvas
+        ref={canvasRef}
+        className="pdf-canvas"
+        role="img"
+        aria-label={t('pdf.page', { n: page, total: pages })}
+        data-testid="pdf-canvas"
+      />
     </Stack>
   );
 }
@@ -172,8 +194,14 @@ export function PdfView({ base64, label, layout }: Props) {
       style={scroll ? { height: layout.height } : undefined}
     >
       {state === 'loading' && <Loader size="sm" aria-label={t('common.loading')} />}
-      {state === 'failed' && <Alert color="red" role="alert">{t('pdf.failed')}</Alert>}
-      {loaded.doc && scroll && <ScrollPages doc={loaded.doc} box={box} onReadToEnd={layout.onReadToEnd} onDrawn={setDrawn} />}
+      {state === 'failed' && (
+        <Alert color="red" role="alert">
+          {t('pdf.failed')}
+        </Alert>
+      )}
+      {loaded.doc && scroll && (
+        <ScrollPages doc={loaded.doc} box={box} onReadToEnd={layout.onReadToEnd} onDrawn={setDrawn} />
+      )}
       {loaded.doc && !scroll && <PagedPages doc={loaded.doc} />}
     </Box>
   );

@@ -59,7 +59,11 @@ export function AccountPage() {
                 testId="exams-meter"
                 label={t('account.exams')}
                 value={percent(a.exams.count, a.exams.limit)}
-                text={t('account.examsText', { count: a.exams.count, countText: formatNumber(a.exams.count, lang), limit: formatNumber(a.exams.limit, lang) })}
+                text={t('account.examsText', {
+                  count: a.exams.count,
+                  countText: formatNumber(a.exams.count, lang),
+                  limit: formatNumber(a.exams.limit, lang),
+                })}
               />
               <RateGauge rate={rate} />
             </Stack>

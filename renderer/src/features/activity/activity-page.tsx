@@ -22,7 +22,11 @@ export function ActivityPage() {
   const log = useInfiniteQuery<ActivityPageView, ContractError>({
     queryKey: [...keys.activity, action ?? 'all'],
     queryFn: ({ pageParam }) =>
-      transport.call('activity:list', { limit: PAGE, ...(action ? { action } : {}), ...(typeof pageParam === 'string' ? { before: pageParam } : {}) }),
+      transport.call('activity:list', {
+        limit: PAGE,
+        ...(action ? { action } : {}),
+        ...(typeof pageParam === 'string' ? { before: pageParam } : {}),
+      }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next_cursor ?? undefined,
     staleTime: 60_000,
@@ -99,7 +103,13 @@ export function ActivityPage() {
         </Table>
       )}
       {log.hasNextPage && (
-        <Button variant="default" onClick={() => void log.fetchNextPage()} loading={log.isFetchingNextPage} data-testid="activity-more" style={{ alignSelf: 'center' }}>
+        <Button
+          variant="default"
+          onClick={() => void log.fetchNextPage()}
+          loading={log.isFetchingNextPage}
+          data-testid="activity-more"
+          style={{ alignSelf: 'center' }}
+        >
           {t('activity.more')}
         </Button>
       )}

@@ -1,18 +1,48 @@
-import { Alert, Anchor, Badge, Button, Card, Code, Group, Loader, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Code,
+  Group,
+  Loader,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { QRCodeSVG } from 'qrcode.react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import type { ConsentEmailView, ConsentOverview, ConsentSessionView, ConsentStatusView } from '../../../../preload/contract';
+import type {
+  ConsentEmailView,
+  ConsentOverview,
+  ConsentSessionView,
+  ConsentStatusView,
+} from '../../../../preload/contract';
 import { useCall, useKeysStatus } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 import { fromBase64 } from '../../components/pdf/base64';
 import { PdfView } from '../../components/pdf/pdf-view';
 import { useLanguage } from '../../components/use-language';
-import { consentKeys, useBlankPdf, useConsentEvents, useConsentOverview, useConsentWatch, useVerification } from './consent-queries';
+import {
+  consentKeys,
+  useBlankPdf,
+  useConsentEvents,
+  useConsentOverview,
+  useConsentWatch,
+  useVerification,
+} from './consent-queries';
 
-const STATUS_COLOR: Record<ConsentStatusView['status'], string> = { none: 'gray.7', pending: 'blue.8', signed: '#216e39' };
+const STATUS_COLOR: Record<ConsentStatusView['status'], string> = {
+  none: 'gray.7',
+  pending: 'blue.8',
+  signed: '#216e39',
+};
 
 /** A PDF as a file the browser saves (to print it, or keep it). */
 function DownloadLink({ pdfBase64, name, label }: { pdfBase64: string; name: string; label: string }) {
@@ -22,7 +52,11 @@ function DownloadLink({ pdfBase64, name, label }: { pdfBase64: string; name: str
     setHref(url);
     return () => URL.revokeObjectURL(url);
   }, [pdfBase64]);
-  return href ? <Anchor href={href} download={name}>{label}</Anchor> : null;
+  return href ? (
+    <Anchor href={href} download={name}>
+      {label}
+    </Anchor>
+  ) : null;
 }
 
 function StatusCard({ consent }: { consent: ConsentStatusView }) {
@@ -32,12 +66,27 @@ function StatusCard({ consent }: { consent: ConsentStatusView }) {
     <Card withBorder data-testid="consent-status" data-status={consent.status}>
       <Group gap="sm">
         <Text fw={600}>{t('consent.status.label')}</Text>
-        <Badge color={STATUS_COLOR[consent.status]} size="lg">{t(`consent.status.${consent.status}`)}</Badge>
+        <Badge color={STATUS_COLOR[consent.status]} size="lg">
+          {t(`consent.status.${consent.status}`)}
+        </Badge>
       </Group>
       {consent.status === 'signed' && (
         <Stack gap={2} mt="xs">
-          <Text size="sm">{t('consent.signedHow', { method: t(consent.signing_method === 'email' ? 'consent.method.email' : 'consent.method.in_person') })}</Text>
-          {consent.signed_at && <Text size="sm">{t('consent.signedAt', { when: new Intl.DateTimeFormat(lang === 'es' ? 'es-CL' : 'en-US', { dateStyle: 'long', timeStyle: 'short' }).format(new Date(consent.signed_at)) })}</Text>}
+          <Text size="sm">
+            {t('consent.signedHow', {
+              method: t(consent.signing_method === 'email' ? 'consent.method.email' : 'consent.method.in_person'),
+            })}
+          </Text>
+          {consent.signed_at && (
+            <Text size="sm">
+              {t('consent.signedAt', {
+                when: new Intl.DateTimeFormat(lang === 'es' ? 'es-CL' : 'en-US', {
+                  dateStyle: 'long',
+                  timeStyle: 'short',
+                }).format(new Date(consent.signed_at)),
+              })}
+            </Text>
+          )}
           <Text size="sm">
             {t('consent.serviceHash')} <Code data-testid="consent-service-hash">{consent.hash ?? '—'}</Code>
           </Text>
@@ -51,35 +100,68 @@ function Verification({ examId }: { examId: string }) {
   const { t } = useTranslation();
   const v = useVerification(examId, true);
   const [show, setShow] = useState(false);
-  if (v.isPending) return <Group gap="xs"><Loader size="sm" aria-label={t('consent.verifying')} /><Text size="sm">{t('consent.verifying')}</Text></Group>;
+  if (v.isPending)
+    return (
+      <Group gap="xs">
+        <Loader size="sm" aria-label={t('consent.verifying')} />
+        <Text size="sm">{t('consent.verifying')}</Text>
+      </Group>
+    );
   if (v.error) return <ErrorAlert error={v.error} />;
   const r = v.data;
   return (
     <Stack gap="xs">
       {r.verified ? (
         <Group gap="sm">
-          <Badge color="#216e39" size="lg" data-testid="consent-verified">{t('consent.verified')}</Badge>
+          <Badge color="#216e39" size="lg" data-testid="consent-verified">
+            {t('consent.verified')}
+          </Badge>
           <Text size="sm">{t('consent.verifiedHelp')}</Text>
         </Group>
       ) : (
         <Alert color="red" role="alert" title={t('consent.mismatchTitle')} data-testid="consent-mismatch">
           <Text size="sm">{t('consent.mismatchHelp')}</Text>
-          <Text size="sm">{t('consent.localHash')} <Code>{r.local_hash}</Code></Text>
-          <Text size="sm">{t('consent.serviceHash')} <Code>{r.service_hash ?? '—'}</Code></Text>
+          <Text size="sm">
+            {t('consent.localHash')} <Code>{r.local_hash}</Code>
+          </Text>
+          <Text size="sm">
+            {t('consent.serviceHash')} <Code>{r.service_hash ?? '—'}</Code>
+          </Text>
         </Alert>
       )}
-      {r.saved_to && <Text size="sm" data-testid="consent-saved-to">{t('consent.savedTo', { path: r.saved_to })}</Text>}
-      {r.verified && !r.saved_to && <Alert color="orange" title={t('consent.notSavedTitle')}>{t('consent.notSavedHelp', { reason: r.save_error ?? '' })}</Alert>}
+      {r.saved_to && (
+        <Text size="sm" data-testid="consent-saved-to">
+          {t('consent.savedTo', { path: r.saved_to })}
+        </Text>
+      )}
+      {r.verified && !r.saved_to && (
+        <Alert color="orange" title={t('consent.notSavedTitle')}>
+          {t('consent.notSavedHelp', { reason: r.save_error ?? '' })}
+        </Alert>
+      )}
       <Group>
-        <Button variant="default" onClick={() => setShow((s) => !s)} aria-expanded={show}>{show ? t('consent.hideSigned') : t('consent.viewSigned')}</Button>
-        <DownloadLink pdfBase64={r.pdf_base64} name={`consent-${examId}-signed.pdf`} label={t('consent.downloadSigned')} />
+        <Button variant="default" onClick={() => setShow((s) => !s)} aria-expanded={show}>
+          {show ? t('consent.hideSigned') : t('consent.viewSigned')}
+        </Button>
+        <DownloadLink
+          pdfBase64={r.pdf_base64}
+          name={`consent-${examId}-signed.pdf`}
+          label={t('consent.downloadSigned')}
+        />
       </Group>
-      {show && <PdfView base64={r.pdf_base64} label={t('consent.signedDocument')} layout={{ kind: 'scroll', height: 480 }} />}
+      {show && (
+        <PdfView base64={r.pdf_base64} label={t('consent.signedDocument')} layout={{ kind: 'scroll', height: 480 }} />
+      )}
     </Stack>
   );
 }
 
-const PHASE_COLOR: Record<ConsentSessionView['phase'], string> = { waiting: 'gray.7', reading: 'blue.8', signing: 'indigo.8', signed: '#216e39' };
+const PHASE_COLOR: Record<ConsentSessionView['phase'], string> = {
+  waiting: 'gray.7',
+  reading: 'blue.8',
+  signing: 'indigo.8',
+  signed: '#216e39',
+};
 
 function DisplayCard({ overview }: { overview: ConsentOverview }) {
   const { t } = useTranslation();
@@ -89,14 +171,30 @@ function DisplayCard({ overview }: { overview: ConsentOverview }) {
   const session = overview.session;
   return (
     <Card withBorder>
-      <Title order={3} size="h4">{t('consent.display.title')}</Title>
-      <Text size="sm" c="dimmed" mb="sm">{t('consent.display.help')}</Text>
-      <TextInput label={t('consent.display.signer')} value={signer} onChange={(e) => setSigner(e.currentTarget.value)} maxLength={200} />
+      <Title order={3} size="h4">
+        {t('consent.display.title')}
+      </Title>
+      <Text size="sm" c="dimmed" mb="sm">
+        {t('consent.display.help')}
+      </Text>
+      <TextInput
+        label={t('consent.display.signer')}
+        value={signer}
+        onChange={(e) => setSigner(e.currentTarget.value)}
+        maxLength={200}
+      />
       <Group mt="sm">
-        <Button onClick={() => open.mutate({ exam_id: overview.exam.id, signer_name: signer.trim() })} loading={open.isPending}>
+        <Button
+          onClick={() => open.mutate({ exam_id: overview.exam.id, signer_name: signer.trim() })}
+          loading={open.isPending}
+        >
           {session ? t('consent.display.reopen') : t('consent.display.open')}
         </Button>
-        {session && <Button variant="default" onClick={() => close.mutate({})}>{t('consent.display.close')}</Button>}
+        {session && (
+          <Button variant="default" onClick={() => close.mutate({})}>
+            {t('consent.display.close')}
+          </Button>
+        )}
       </Group>
       <ErrorAlert error={open.error ?? close.error} />
       {session && (
@@ -108,7 +206,9 @@ function DisplayCard({ overview }: { overview: ConsentOverview }) {
           {session.patient_url && (
             <Text size="sm">
               {t('consent.display.pageHelp')}{' '}
-              <Anchor href={session.patient_url} target="_blank" rel="noopener" data-testid="patient-page-link">{t('consent.display.pageLink')}</Anchor>
+              <Anchor href={session.patient_url} target="_blank" rel="noopener" data-testid="patient-page-link">
+                {t('consent.display.pageLink')}
+              </Anchor>
             </Text>
           )}
         </Stack>
@@ -126,8 +226,12 @@ function EmailCard({ overview, sandbox }: { overview: ConsentOverview; sandbox: 
   const canSend = /^\S+@\S+\.\S+$/.test(to.trim()) && name.trim().length > 0;
   return (
     <Card withBorder>
-      <Title order={3} size="h4">{t('consent.email.title')}</Title>
-      <Text size="sm" c="dimmed" mb="sm">{t('consent.email.help')}</Text>
+      <Title order={3} size="h4">
+        {t('consent.email.title')}
+      </Title>
+      <Text size="sm" c="dimmed" mb="sm">
+        {t('consent.email.help')}
+      </Text>
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -135,20 +239,49 @@ function EmailCard({ overview, sandbox }: { overview: ConsentOverview; sandbox: 
         }}
       >
         <Stack gap="xs">
-          <TextInput label={t('consent.email.to')} type="email" value={to} onChange={(e) => setTo(e.currentTarget.value)} required autoComplete="off" />
-          <TextInput label={t('consent.email.patient')} value={name} onChange={(e) => setName(e.currentTarget.value)} required maxLength={200} />
+          <TextInput
+            label={t('consent.email.to')}
+            type="email"
+            value={to}
+            onChange={(e) => setTo(e.currentTarget.value)}
+            required
+            autoComplete="off"
+          />
+          <TextInput
+            label={t('consent.email.patient')}
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+            required
+            maxLength={200}
+          />
           <Group>
-            <Button type="submit" disabled={!canSend} loading={send.isPending}>{t('consent.email.send')}</Button>
+            <Button type="submit" disabled={!canSend} loading={send.isPending}>
+              {t('consent.email.send')}
+            </Button>
           </Group>
         </Stack>
       </form>
-      <ErrorAlert error={send.error} check={{ action: 'consent', exam_id: overview.exam.id }} note={t('maybeDone.consent.emailNote')} />
+      <ErrorAlert
+        error={send.error}
+        check={{ action: 'consent', exam_id: overview.exam.id }}
+        note={t('maybeDone.consent.emailNote')}
+      />
       {sent && (
         <Stack gap="xs" mt="sm" data-testid="consent-email-sent">
-          <Text size="sm" fw={600}>{sent.sent ? t('consent.email.sent') : sandbox ? t('consent.email.testKey') : t('consent.email.notSent')}</Text>
+          <Text size="sm" fw={600}>
+            {sent.sent ? t('consent.email.sent') : sandbox ? t('consent.email.testKey') : t('consent.email.notSent')}
+          </Text>
           <Text size="sm">{t('consent.email.qrHelp')}</Text>
-          <QRCodeSVG value={sent.sign_url} size={168} marginSize={2} title={t('consent.email.qrTitle')} data-testid="consent-qr" />
-          <Code data-testid="consent-sign-url" style={{ wordBreak: 'break-all' }}>{sent.sign_url}</Code>
+          <QRCodeSVG
+            value={sent.sign_url}
+            size={168}
+            marginSize={2}
+            title={t('consent.email.qrTitle')}
+            data-testid="consent-qr"
+          />
+          <Code data-testid="consent-sign-url" style={{ wordBreak: 'break-all' }}>
+            {sent.sign_url}
+          </Code>
         </Stack>
       )}
     </Card>
@@ -171,7 +304,9 @@ export function ConsentPanel() {
   const blank = useBlankPdf(examId, showBlank);
   const start = useCall({ name: 'consent:start' }, (r) => {
     setAlreadySigned(r.outcome === 'already_signed');
-    qc.setQueryData<ConsentOverview>(consentKeys.overview(examId), (old) => (old ? { ...old, consent: r.consent } : old));
+    qc.setQueryData<ConsentOverview>(consentKeys.overview(examId), (old) =>
+      old ? { ...old, consent: r.consent } : old,
+    );
   });
 
   return (
@@ -183,11 +318,18 @@ export function ConsentPanel() {
         <>
           <Text>
             {t('consent.exam', { name: overview.data.exam.name })}
-            {overview.data.exam.patient_name ? ` · ${t('consent.patient', { name: overview.data.exam.patient_name })}` : ''}
+            {overview.data.exam.patient_name
+              ? ` · ${t('consent.patient', { name: overview.data.exam.patient_name })}`
+              : ''}
           </Text>
           <StatusCard consent={consent} />
           {alreadySigned && (
-            <Alert color="blue" role="status" title={t('consent.alreadySignedTitle')} data-testid="consent-already-signed">
+            <Alert
+              color="blue"
+              role="status"
+              title={t('consent.alreadySignedTitle')}
+              data-testid="consent-already-signed"
+            >
               {t('consent.alreadySignedHelp')}
             </Alert>
           )}
@@ -204,18 +346,29 @@ export function ConsentPanel() {
                 {showBlank ? t('consent.hideBlank') : t('consent.viewBlank')}
               </Button>
             )}
-            {showBlank && blank.data && <DownloadLink pdfBase64={blank.data.pdf_base64} name={`consent-${examId}.pdf`} label={t('consent.downloadBlank')} />}
+            {showBlank && blank.data && (
+              <DownloadLink
+                pdfBase64={blank.data.pdf_base64}
+                name={`consent-${examId}.pdf`}
+                label={t('consent.downloadBlank')}
+              />
+            )}
           </Group>
           <ErrorAlert
             error={start.error ?? blank.error}
             check={start.error ? { action: 'consent', exam_id: examId } : undefined}
             onFound={(f) => {
-              if (f.action === 'consent' && f.status !== consent.status) void qc.invalidateQueries({ queryKey: consentKeys.overview(examId) });
+              if (f.action === 'consent' && f.status !== consent.status)
+                void qc.invalidateQueries({ queryKey: consentKeys.overview(examId) });
             }}
           />
           {showBlank && blank.isPending && <Loader aria-label={t('common.loading')} />}
           {showBlank && blank.data && (
-            <PdfView base64={blank.data.pdf_base64} label={t('consent.blankDocument')} layout={{ kind: 'scroll', height: 420 }} />
+            <PdfView
+              base64={blank.data.pdf_base64}
+              label={t('consent.blankDocument')}
+              layout={{ kind: 'scroll', height: 420 }}
+            />
           )}
           {consent.status === 'pending' && (
             <SimpleGrid cols={{ base: 1, md: 2 }}>

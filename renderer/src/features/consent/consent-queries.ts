@@ -30,7 +30,9 @@ export function useConsentEvents(examId: string): void {
     const offStatus = t.on('consent:status', (e) => {
       if (e.exam_id === examId) update((o) => ({ ...o, consent: e.consent }));
     });
-    const offSession = t.on('consent:session', (s) => update((o) => ({ ...o, session: s && s.exam_id === examId ? s : null })));
+    const offSession = t.on('consent:session', (s) =>
+      update((o) => ({ ...o, session: s && s.exam_id === examId ? s : null })),
+    );
     return () => {
       offStatus();
       offSession();

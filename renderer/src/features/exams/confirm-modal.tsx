@@ -17,14 +17,27 @@ type Props = {
 export function ConfirmModal({ opened, title, body, confirm, danger, loading, onConfirm, onClose, testId }: Props) {
   const { t } = useTranslation();
   return (
-    <Modal opened={opened} onClose={onClose} title={title} centered data-testid={testId} closeButtonProps={{ 'aria-label': t('common.close') }} transitionProps={{ duration: 0 }}>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={title}
+      centered
+      data-testid={testId}
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+      transitionProps={{ duration: 0 }}
+    >
       <Stack>
         <Text size="sm">{body}</Text>
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose} data-autofocus data-testid={`${testId}-cancel`}>
             {t('common.cancel')}
           </Button>
-          <Button color={danger ? 'red.9' : 'blue'} onClick={onConfirm} loading={loading} data-testid={`${testId}-confirm`}>
+          <Button
+            color={danger ? 'red.9' : 'blue'}
+            onClick={onConfirm}
+            loading={loading}
+            data-testid={`${testId}-confirm`}
+          >
             {confirm}
           </Button>
         </Group>

@@ -39,8 +39,13 @@ export function EditPanel() {
     e.preventDefault();
     const local: Partial<Record<Field, string>> = {};
     if (form.name.trim() === '') local.name = t('exams.edit.required');
-    if (form.birth_date !== '' && !/^\d{4}-\d{2}-\d{2}$/.test(form.birth_date)) local.birth_date = t('exams.edit.badDate');
-    if (form.expiration_days !== '' && (!Number.isInteger(form.expiration_days) || form.expiration_days < 1 || form.expiration_days > 3650)) local.expiration_days = t('exams.edit.badDays');
+    if (form.birth_date !== '' && !/^\d{4}-\d{2}-\d{2}$/.test(form.birth_date))
+      local.birth_date = t('exams.edit.badDate');
+    if (
+      form.expiration_days !== '' &&
+      (!Number.isInteger(form.expiration_days) || form.expiration_days < 1 || form.expiration_days > 3650)
+    )
+      local.expiration_days = t('exams.edit.badDays');
     setProblems(local);
     if (Object.keys(local).length > 0 || Object.keys(changes).length === 0) return;
     update.mutate({ id: exam.id, fields: changes });
@@ -50,9 +55,25 @@ export function EditPanel() {
   return (
     <Paper withBorder p="md" maw={720} component="form" onSubmit={submit} noValidate data-testid="exam-edit">
       <Stack gap="sm">
-        <Title order={3} size="h4">{t('exams.edit.title')}</Title>
-        <TextInput label={t('exams.edit.name')} value={form.name} onChange={(e) => set('name', e.currentTarget.value)} error={errorOf('name')} required maxLength={200} data-testid="edit-name" />
-        <TextInput label={t('exams.edit.type')} value={t(`examType.${exam.exam_type}`, { defaultValue: exam.exam_type })} readOnly variant="filled" data-testid="edit-type" />
+        <Title order={3} size="h4">
+          {t('exams.edit.title')}
+        </Title>
+        <TextInput
+          label={t('exams.edit.name')}
+          value={form.name}
+          onChange={(e) => set('name', e.currentTarget.value)}
+          error={errorOf('name')}
+          required
+          maxLength={200}
+          data-testid="edit-name"
+        />
+        <TextInput
+          label={t('exams.edit.type')}
+          value={t(`examType.${exam.exam_type}`, { defaultValue: exam.exam_type })}
+          readOnly
+          variant="filled"
+          data-testid="edit-type"
+        />
         {exam.exam_type === 'radiografia' && (
           <Select
             label={t('exams.edit.subtype')}
@@ -65,11 +86,31 @@ export function EditPanel() {
           />
         )}
         <Group grow align="flex-start">
-          <TextInput label={t('exams.edit.patientName')} value={form.patient_name} onChange={(e) => set('patient_name', e.currentTarget.value)} error={errorOf('patient_name')} data-testid="edit-patient-name" />
-          <TextInput label={t('exams.edit.patientId')} value={form.patient_id} onChange={(e) => set('patient_id', e.currentTarget.value)} error={errorOf('patient_id')} data-testid="edit-patient-id" />
+          <TextInput
+            label={t('exams.edit.patientName')}
+            value={form.patient_name}
+            onChange={(e) => set('patient_name', e.currentTarget.value)}
+            error={errorOf('patient_name')}
+            data-testid="edit-patient-name"
+          />
+          <TextInput
+            label={t('exams.edit.patientId')}
+            value={form.patient_id}
+            onChange={(e) => set('patient_id', e.currentTarget.value)}
+            error={errorOf('patient_id')}
+            data-testid="edit-patient-id"
+          />
         </Group>
         <Group grow align="flex-start">
-          <TextInput label={t('exams.edit.birthDate')} description={t('exams.edit.birthDateHelp')} placeholder="1980-01-31" value={form.birth_date} onChange={(e) => set('birth_date', e.currentTarget.value.trim())} error={errorOf('birth_date')} data-testid="edit-birth-date" />
+          <TextInput
+            label={t('exams.edit.birthDate')}
+            description={t('exams.edit.birthDateHelp')}
+            placeholder="1980-01-31"
+            value={form.birth_date}
+            onChange={(e) => set('birth_date', e.currentTarget.value.trim())}
+            error={errorOf('birth_date')}
+            data-testid="edit-birth-date"
+          />
           <NumberInput
             label={t('exams.edit.expiration')}
             description={t('exams.edit.expirationHelp')}
@@ -82,9 +123,22 @@ export function EditPanel() {
             data-testid="edit-expiration"
           />
         </Group>
-        <Textarea label={t('exams.edit.reason')} value={form.reason} onChange={(e) => set('reason', e.currentTarget.value)} error={errorOf('reason')} autosize minRows={2} maxRows={5} data-testid="edit-reason" />
+        <Textarea
+          label={t('exams.edit.reason')}
+          value={form.reason}
+          onChange={(e) => set('reason', e.currentTarget.value)}
+          error={errorOf('reason')}
+          autosize
+          minRows={2}
+          maxRows={5}
+          data-testid="edit-reason"
+        />
         {update.error && !update.error.details?.length && <ErrorAlert error={update.error} />}
-        {saved && nothing && <Alert color="teal" role="status" data-testid="edit-saved">{t('exams.edit.saved')}</Alert>}
+        {saved && nothing && (
+          <Alert color="teal" role="status" data-testid="edit-saved">
+            {t('exams.edit.saved')}
+          </Alert>
+        )}
         <Group justify="flex-end">
           <Button type="submit" loading={update.isPending} disabled={nothing} data-testid="edit-save">
             {t('exams.edit.save')}

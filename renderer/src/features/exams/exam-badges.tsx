@@ -17,7 +17,12 @@ export function ExamStatusBadge({ status }: { status: string }) {
   const { t } = useTranslation();
   const known = status === 'ready' || status === 'uploading';
   return (
-    <Badge variant="light" color={status === 'ready' ? 'teal' : 'yellow'} data-testid="exam-status" data-status={status}>
+    <Badge
+      variant="light"
+      color={status === 'ready' ? 'teal' : 'yellow'}
+      data-testid="exam-status"
+      data-status={status}
+    >
       {known ? t(`exams.status.${status}`) : t('exams.status.other', { status })}
     </Badge>
   );
@@ -28,5 +33,7 @@ export function formatDateTime(iso: string | null, lang: 'es' | 'en'): string {
   if (!iso) return '';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '';
-  return new Intl.DateTimeFormat(lang === 'es' ? 'es-ES' : 'en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(d);
+  return new Intl.DateTimeFormat(lang === 'es' ? 'es-ES' : 'en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(
+    d,
+  );
 }

@@ -2,7 +2,15 @@
 import type { ExamEdit, ExamView, RadiographSubtype } from '../../../../preload/contract';
 import { RADIOGRAPH_SUBTYPES } from '../../../../preload/contract/vocabulary';
 
-export type Form = { name: string; patient_name: string; patient_id: string; birth_date: string; reason: string; expiration_days: number | ''; radiograph_subtype: string };
+export type Form = {
+  name: string;
+  patient_name: string;
+  patient_id: string;
+  birth_date: string;
+  reason: string;
+  expiration_days: number | '';
+  radiograph_subtype: string;
+};
 export type Field = keyof Form;
 
 export function formOf(e: ExamView): Form {
@@ -26,9 +34,14 @@ export function changedFields(exam: ExamView, form: Form): ExamEdit {
   if (form.patient_id !== before.patient_id) out.patient_id = form.patient_id;
   if (form.birth_date !== before.birth_date && form.birth_date !== '') out.birth_date = form.birth_date;
   if (form.reason !== before.reason) out.reason = form.reason;
-  if (form.expiration_days !== before.expiration_days) out.expiration_days = form.expiration_days === '' ? null : form.expiration_days;
+  if (form.expiration_days !== before.expiration_days)
+    out.expiration_days = form.expiration_days === '' ? null : form.expiration_days;
   const subtypeChanged = form.radiograph_subtype !== before.radiograph_subtype;
-  if (exam.exam_type === 'radiografia' && subtypeChanged && (RADIOGRAPH_SUBTYPES as readonly string[]).includes(form.radiograph_subtype)) {
+  if (
+    exam.exam_type === 'radiografia' &&
+    subtypeChanged &&
+    (RADIOGRAPH_SUBTYPES as readonly string[]).includes(form.radiograph_subtype)
+  ) {
     out.radiograph_subtype = form.radiograph_subtype as RadiographSubtype;
   }
   return out;

@@ -56,7 +56,13 @@ export function ExamLayout() {
           <nav aria-label={t('exams.tabsLabel')}>
             <Group gap={4} style={{ borderBottom: '1px solid var(--mantine-color-gray-4)' }} pb={4}>
               {TABS.map((tab) => (
-                <NavLink key={tab.key} to={tab.to ? `${base}/${tab.to}` : base} end={tab.end} data-testid={`exam-tab-${tab.key}`} style={{ textDecoration: 'none' }}>
+                <NavLink
+                  key={tab.key}
+                  to={tab.to ? `${base}/${tab.to}` : base}
+                  end={tab.end}
+                  data-testid={`exam-tab-${tab.key}`}
+                  style={{ textDecoration: 'none' }}
+                >
                   {({ isActive }) => (
                     <Button component="span" variant={isActive ? 'filled' : 'subtle'} size="sm" tabIndex={-1}>
                       {t(`exams.tabs.${tab.key}`)}

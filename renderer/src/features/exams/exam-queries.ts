@@ -3,7 +3,14 @@
 // sub-resources (PIN, embed, report) load only when their panel is open.
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
-import type { ContractError, ExamPage, ExamView, MethodArgs, MethodName, MethodResult } from '../../../../preload/contract';
+import type {
+  ContractError,
+  ExamPage,
+  ExamView,
+  MethodArgs,
+  MethodName,
+  MethodResult,
+} from '../../../../preload/contract';
 import { useTransport } from '../../app/transport-context';
 
 /** Exams fetched per list page (the API allows up to 100); one page per scroll step. */
@@ -44,9 +51,21 @@ export const examKeys = {
   referrers: ['referrers'] as const,
 };
 
-function useServiceQuery<M extends MethodName>(key: readonly unknown[], name: M, args: MethodArgs<M>, staleTime: number, enabled = true) {
+function useServiceQuery<M extends MethodName>(
+  key: readonly unknown[],
+  name: M,
+  args: MethodArgs<M>,
+  staleTime: number,
+  enabled = true,
+) {
   const t = useTransport();
-  return useQuery<MethodResult<M>, ContractError>({ queryKey: key, queryFn: () => t.call(name, args), staleTime, enabled, retry: 0 });
+  return useQuery<MethodResult<M>, ContractError>({
+    queryKey: key,
+    queryFn: () => t.call(name, args),
+    staleTime,
+    enabled,
+    retry: 0,
+  });
 }
 
 /** The account's exams, newest first, page by page. */
@@ -56,18 +75,26 @@ export function useExamPages() {
     queryKey: examKeys.list,
     queryFn: ({ pageParam }) => t.call('exams:list', { limit: PAGE_SIZE, offset: pageParam as number }),
     initialPageParam: 0,
-    getNextPageParam: (last) => (last.offset + last.exams.length < last.total && last.exams.length > 0 ? last.offset + last.exams.length : undefined),
+    getNextPageParam: (last) =>
+      last.offset + last.exams.length < last.total && last.exams.length > 0
+        ? last.offset + last.exams.length
+        : undefined,
     staleTime: staleTimes.list,
     retry: 0,
   });
 }
 
 export const useExam = (id: string) => useServiceQuery(examKeys.exam(id), 'exams:get', { id }, staleTimes.exam);
-export const usePatientExams = (id: string) => useServiceQuery(examKeys.patientExams(id), 'exams:patient-exams', { id }, staleTimes.patientExams);
-export const usePublicPage = (examId: string) => useServiceQuery(examKeys.publicPage, 'share:public-page', { exam_id: examId }, staleTimes.publicPage);
-export const useEmbed = (examId: string) => useServiceQuery(examKeys.embed(examId), 'share:embed', { exam_id: examId }, staleTimes.embed);
-export const useReport = (examId: string) => useServiceQuery(examKeys.report(examId), 'reports:get', { exam_id: examId }, staleTimes.report);
-export const useReportPdf = (examId: string, enabled: boolean) => useServiceQuery(examKeys.reportPdf(examId), 'reports:pdf', { exam_id: examId }, staleTimes.reportPdf, enabled);
+export const usePatientExams = (id: string) =>
+  useServiceQuery(examKeys.patientExams(id), 'exams:patient-exams', { id }, staleTimes.patientExams);
+export const usePublicPage = (examId: string) =>
+  useServiceQuery(examKeys.publicPage, 'share:public-page', { exam_id: examId }, staleTimes.publicPage);
+export const useEmbed = (examId: string) =>
+  useServiceQuery(examKeys.embed(examId), 'share:embed', { exam_id: examId }, staleTimes.embed);
+export const useReport = (examId: string) =>
+  useServiceQuery(examKeys.report(examId), 'reports:get', { exam_id: examId }, staleTimes.report);
+export const useReportPdf = (examId: string, enabled: boolean) =>
+  useServiceQuery(examKeys.reportPdf(examId), 'reports:pdf', { exam_id: examId }, staleTimes.reportPdf, enabled);
 export const useReferrers = () => useServiceQuery(examKeys.referrers, 'referrers:list', {}, staleTimes.referrers);
 
 /** The thumbnail; while the service is still generating it, asked again every minute (a few times). */
@@ -78,7 +105,8 @@ export function useThumbnail(id: string) {
     queryFn: () => t.call('exams:thumbnail', { id }),
     staleTime: staleTimes.thumbnail,
     retry: 0,
-    refetchInterval: (q) => (q.state.data && !q.state.data.ready && q.state.dataUpdateCount < THUMBNAIL_MAX_TRIES ? THUMBNAIL_RETRY_MS : false),
+    refetchInterval: (q) =>
+      q.state.data && !q.state.data.ready && q.state.dataUpdateCount < THUMBNAIL_MAX_TRIES ? THUMBNAIL_RETRY_MS : false,
   });
 }
 
@@ -91,9 +119,26 @@ export function storeExam(qc: QueryClient, exam: ExamView): void {
 /** Forgets a deleted exam everywhere. */
 export function forgetExam(qc: QueryClient, id: string): void {
   qc.setQueryData<{ pages: ExamPage[]; pageParams: unknown[] }>(examKeys.list, (old) =>
-    old ? { ...old, pages: old.pages.map((p) => ({ ...p, exams: p.exams.filter((e) => e.id !== id), total: Math.max(0, p.total - 1) })) } : old,
+    old
+      ? {
+          ...old,
+          pages: old.pages.map((p) => ({
+            ...p,
+            exams: p.exams.filter((e) => e.id !== id),
+            total: Math.max(0, p.total - 1),
+          })),
+        }
+      : old,
   );
-  for (const key of [examKeys.exam(id), examKeys.thumbnail(id), examKeys.patientExams(id), examKeys.embed(id), examKeys.report(id), examKeys.reportPdf(id)]) qc.removeQueries({ queryKey: key });
+  for (const key of [
+    examKeys.exam(id),
+    examKeys.thumbnail(id),
+    examKeys.patientExams(id),
+    examKeys.embed(id),
+    examKeys.report(id),
+    examKeys.reportPdf(id),
+  ])
+    qc.removeQueries({ queryKey: key });
 }
 
 export function useExamCache(): QueryClient {

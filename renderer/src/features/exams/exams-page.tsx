@@ -30,7 +30,9 @@ function ExamRow({ exam }: { exam: ExamView }) {
       style={{ display: 'flex', alignItems: 'center', gap: 16, textDecoration: 'none', color: 'inherit' }}
     >
       <Stack gap={0} style={{ minWidth: 0, flex: 1 }}>
-        <Text fw={700} truncate data-testid="exam-name">{exam.name}</Text>
+        <Text fw={700} truncate data-testid="exam-name">
+          {exam.name}
+        </Text>
         <Text size="sm" c="dimmed" truncate>
           {[exam.patient_name || t('exams.noPatient'), exam.patient_id].filter(Boolean).join(' · ')}
         </Text>
@@ -79,7 +81,10 @@ export function ExamsPage() {
         <Title order={2}>{t('exams.title')}</Title>
         {pages.data && (
           <Text size="sm" c="dimmed" data-testid="exams-count">
-            {t('exams.count', { shown: formatNumber(filtering ? shown.length : loaded.length, lang), total: formatNumber(total, lang) })}
+            {t('exams.count', {
+              shown: formatNumber(filtering ? shown.length : loaded.length, lang),
+              total: formatNumber(total, lang),
+            })}
           </Text>
         )}
       </Group>
@@ -98,24 +103,59 @@ export function ExamsPage() {
       />
       {pages.isPending && <Loader aria-label={t('common.loading')} />}
       <ErrorAlert error={pages.error} />
-      {pages.data && loaded.length === 0 && <Text c="dimmed" data-testid="exams-empty">{t('exams.empty')}</Text>}
+      {pages.data && loaded.length === 0 && (
+        <Text c="dimmed" data-testid="exams-empty">
+          {t('exams.empty')}
+        </Text>
+      )}
       {filtering && hasNextPage && (
         <Group gap="sm">
-          <Text size="sm" data-testid="exams-partial">{shown.length === 0 ? t('exams.noMatch', { loaded: loaded.length }) : t('exams.partialSearch', { loaded: loaded.length, total })}</Text>
-          <Button size="xs" variant="default" onClick={() => void fetchNextPage()} loading={isFetchingNextPage} data-testid="exams-search-older">
+          <Text size="sm" data-testid="exams-partial">
+            {shown.length === 0
+              ? t('exams.noMatch', { loaded: loaded.length })
+              : t('exams.partialSearch', { loaded: loaded.length, total })}
+          </Text>
+          <Button
+            size="xs"
+            variant="default"
+            onClick={() => void fetchNextPage()}
+            loading={isFetchingNextPage}
+            data-testid="exams-search-older"
+          >
             {t('exams.searchOlder')}
           </Button>
         </Group>
       )}
-      {filtering && !hasNextPage && shown.length === 0 && loaded.length > 0 && <Text size="sm" data-testid="exams-no-match">{t('exams.noMatch', { loaded: loaded.length })}</Text>}
+      {filtering && !hasNextPage && shown.length === 0 && loaded.length > 0 && (
+        <Text size="sm" data-testid="exams-no-match">
+          {t('exams.noMatch', { loaded: loaded.length })}
+        </Text>
+      )}
       {shown.length > 0 && (
-        <div ref={scrollRef} style={{ height: 'calc(100vh - 290px)', overflowY: 'auto' }} data-testid="exams-list" role="region" aria-label={t('exams.listLabel')} tabIndex={-1}>
+        <div
+          ref={scrollRef}
+          style={{ height: 'calc(100vh - 290px)', overflowY: 'auto' }}
+          data-testid="exams-list"
+          role="region"
+          aria-label={t('exams.listLabel')}
+          tabIndex={-1}
+        >
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {items.map((row) => {
               const exam = shown[row.index];
               if (!exam) return null;
               return (
-                <div key={row.key} style={{ position: 'absolute', top: 0, left: 0, right: 4, height: ROW_HEIGHT, transform: `translateY(${row.start}px)` }}>
+                <div
+                  key={row.key}
+                  style={{
+                    position: 'absolute',
+                    top: 0,
+                    left: 0,
+                    right: 4,
+                    height: ROW_HEIGHT,
+                    transform: `translateY(${row.start}px)`,
+                  }}
+                >
                   <ExamRow exam={exam} />
                 </div>
               );
@@ -123,7 +163,11 @@ export function ExamsPage() {
           </div>
         </div>
       )}
-      {isFetchingNextPage && !filtering && <Text size="sm" c="dimmed" data-testid="exams-loading-more">{t('exams.loadingMore')}</Text>}
+      {isFetchingNextPage && !filtering && (
+        <Text size="sm" c="dimmed" data-testid="exams-loading-more">
+          {t('exams.loadingMore')}
+        </Text>
+      )}
     </Stack>
   );
 }

@@ -17,15 +17,33 @@ function Thumbnail({ exam }: { exam: ExamView }) {
   const { t } = useTranslation();
   const thumb = useThumbnail(exam.id);
   return (
-    <Paper withBorder p="sm" h={260} style={{ display: 'flex', alignItems: 'center', justifyContent: 'center' }} data-testid="exam-thumbnail" data-state={thumb.data ? (thumb.data.ready ? 'ready' : 'not-ready') : thumb.error ? 'error' : 'loading'}>
+    <Paper
+      withBorder
+      p="sm"
+      h={260}
+      style={{ display: 'flex', alignItems: 'center', justifyContent: 'center' }}
+      data-testid="exam-thumbnail"
+      data-state={thumb.data ? (thumb.data.ready ? 'ready' : 'not-ready') : thumb.error ? 'error' : 'loading'}
+    >
       {thumb.isPending && <Loader aria-label={t('common.loading')} />}
-      {thumb.data?.ready && <Image src={`data:${thumb.data.content_type};base64,${thumb.data.base64}`} alt={t('exams.overview.thumbnail', { name: exam.name })} fit="contain" mah={240} />}
+      {thumb.data?.ready && (
+        <Image
+          src={`data:${thumb.data.content_type};base64,${thumb.data.base64}`}
+          alt={t('exams.overview.thumbnail', { name: exam.name })}
+          fit="contain"
+          mah={240}
+        />
+      )}
       {thumb.data && !thumb.data.ready && (
         <Text size="sm" ta="center" c="gray.8" role="status">
           {t('exams.overview.thumbnailNotReady')}
         </Text>
       )}
-      {thumb.error && <Text size="sm" c="red.9">{t('exams.overview.thumbnailError')}</Text>}
+      {thumb.error && (
+        <Text size="sm" c="red.9">
+          {t('exams.overview.thumbnailError')}
+        </Text>
+      )}
     </Paper>
   );
 }
@@ -36,10 +54,16 @@ function OtherExams({ exam }: { exam: ExamView }) {
   const others = usePatientExams(exam.id);
   return (
     <Paper withBorder p="md" data-testid="patient-exams">
-      <Title order={3} size="h5" mb="xs">{t('exams.overview.otherExams')}</Title>
+      <Title order={3} size="h5" mb="xs">
+        {t('exams.overview.otherExams')}
+      </Title>
       {others.isPending && <Loader size="sm" aria-label={t('common.loading')} />}
       <ErrorAlert error={others.error} />
-      {others.data && others.data.exams.length === 0 && <Text size="sm" c="dimmed">{t('exams.overview.noOtherExams')}</Text>}
+      {others.data && others.data.exams.length === 0 && (
+        <Text size="sm" c="dimmed">
+          {t('exams.overview.noOtherExams')}
+        </Text>
+      )}
       {others.data && others.data.exams.length > 0 && (
         <List spacing={4} size="sm">
           {others.data.exams.map((o) => (
@@ -75,21 +99,47 @@ export function OverviewPanel() {
   const none = t('exams.overview.none');
   const facts: [string, ReactNode, string][] = [
     [t('exams.overview.name'), exam.name, 'name'],
-    [t('exams.overview.type'), i18n.exists(`examType.${exam.exam_type}`) ? t(`examType.${exam.exam_type}`) : exam.exam_type, 'type'],
-    ...(exam.exam_type === 'radiografia' ? [[t('exams.overview.subtype'), exam.radiograph_subtype ? t(`exams.edit.subtypes.${exam.radiograph_subtype}`, { defaultValue: exam.radiograph_subtype }) : none, 'subtype'] as [string, ReactNode, string]] : []),
+    [
+      t('exams.overview.type'),
+      i18n.exists(`examType.${exam.exam_type}`) ? t(`examType.${exam.exam_type}`) : exam.exam_type,
+      'type',
+    ],
+    ...(exam.exam_type === 'radiografia'
+      ? [
+          [
+            t('exams.overview.subtype'),
+            exam.radiograph_subtype
+              ? t(`exams.edit.subtypes.${exam.radiograph_subtype}`, { defaultValue: exam.radiograph_subtype })
+              : none,
+            'subtype',
+          ] as [string, ReactNode, string],
+        ]
+      : []),
     [t('exams.overview.patientName'), exam.patient_name || none, 'patient-name'],
     [t('exams.overview.patientId'), exam.patient_id || none, 'patient-id'],
     [t('exams.overview.birthDate'), exam.birth_date ? formatDate(exam.birth_date, lang) : none, 'birth-date'],
     [t('exams.overview.reason'), exam.reason || none, 'reason'],
     [t('exams.overview.statusLabel'), <ExamStatusBadge key="s" status={exam.status} />, 'status'],
-    [t('exams.overview.storage'), exam.storage_bytes !== null ? formatBytes(exam.storage_bytes, lang) : none, 'storage'],
+    [
+      t('exams.overview.storage'),
+      exam.storage_bytes !== null ? formatBytes(exam.storage_bytes, lang) : none,
+      'storage',
+    ],
     [t('exams.overview.files'), exam.file_count !== null ? formatNumber(exam.file_count, lang) : none, 'files'],
     [t('exams.overview.extraSeries'), formatNumber(exam.extra_series, lang), 'extra-series'],
     [t('exams.overview.views'), formatNumber(exam.counters?.views ?? 0, lang), 'views'],
     [t('exams.overview.shares'), formatNumber(exam.counters?.shares ?? 0, lang), 'shares'],
     [t('exams.overview.downloads'), formatNumber(exam.counters?.downloads ?? 0, lang), 'downloads'],
     [t('exams.overview.created'), exam.created_at ? formatDateTime(exam.created_at, lang) : none, 'created'],
-    [t('exams.overview.expires'), exam.expires_at ? formatDateTime(exam.expires_at, lang) : exam.expiration_days === null ? t('exams.overview.never') : none, 'expires'],
+    [
+      t('exams.overview.expires'),
+      exam.expires_at
+        ? formatDateTime(exam.expires_at, lang)
+        : exam.expiration_days === null
+          ? t('exams.overview.never')
+          : none,
+      'expires',
+    ],
   ];
   const patient = exam.patient_name || t('exams.overview.deleteNoPatient');
   return (
@@ -102,7 +152,9 @@ export function OverviewPanel() {
       </div>
       <div style={{ flex: 7, minWidth: 0 }}>
         <Paper withBorder p="md">
-          <Title order={3} size="h5" mb="sm">{t('exams.overview.details')}</Title>
+          <Title order={3} size="h5" mb="sm">
+            {t('exams.overview.details')}
+          </Title>
           <dl className="facts" data-testid="exam-facts">
             {facts.map(([label, value, id]) => (
               <div key={id} style={{ display: 'contents' }}>

@@ -14,7 +14,9 @@ export function hasPdfMagic(bytes: Uint8Array): boolean {
 }
 
 /** Checks a report file before it is uploaded: size, PDF signature, and that pdf.js can open it. */
-export async function checkReportFile(file: File): Promise<{ ok: true; bytes: Uint8Array; pages: number } | { ok: false; problem: PdfProblem }> {
+export async function checkReportFile(
+  file: File,
+): Promise<{ ok: true; bytes: Uint8Array; pages: number } | { ok: false; problem: PdfProblem }> {
   if (file.size === 0) return { ok: false, problem: 'empty' };
   if (file.size > MAX_REPORT_BYTES) return { ok: false, problem: 'tooLarge' };
   const bytes = new Uint8Array(await file.arrayBuffer());

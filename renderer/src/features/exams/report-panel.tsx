@@ -55,7 +55,9 @@ function PdfDrop({ onPicked, busy }: { onPicked: (file: Picked) => void; busy: b
       >
         <Stack align="center" gap={4} py="md" style={{ pointerEvents: 'none' }}>
           <Text fw={600}>{t('exams.report.drop')}</Text>
-          <Text size="sm" c="dimmed">{t('exams.report.dropHelp', { size })}</Text>
+          <Text size="sm" c="dimmed">
+            {t('exams.report.dropHelp', { size })}
+          </Text>
         </Stack>
       </Dropzone>
       {problem && (
@@ -76,17 +78,41 @@ function Signature({ report }: { report: ReportView }) {
     <Paper withBorder p="md" data-testid="report-signature">
       <Group align="flex-start" justify="space-between" wrap="nowrap">
         <Stack gap={6} style={{ minWidth: 0 }}>
-          <Title order={4} size="h5">{t('exams.report.signatureTitle')}</Title>
-          <Text size="sm"><b>{t('exams.report.signatureId')}:</b> <span data-testid="signature-id">{sig.signature_id}</span></Text>
-          {sig.signed_at && <Text size="sm"><b>{t('exams.report.signedAt')}:</b> {formatDateTime(sig.signed_at, lang)}</Text>}
+          <Title order={4} size="h5">
+            {t('exams.report.signatureTitle')}
+          </Title>
+          <Text size="sm">
+            <b>{t('exams.report.signatureId')}:</b> <span data-testid="signature-id">{sig.signature_id}</span>
+          </Text>
+          {sig.signed_at && (
+            <Text size="sm">
+              <b>{t('exams.report.signedAt')}:</b> {formatDateTime(sig.signed_at, lang)}
+            </Text>
+          )}
           {sig.verification_url && (
             <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
               <b>{t('exams.report.verification')}:</b>{' '}
-              <Anchor href={sig.verification_url} target="_blank" rel="noopener noreferrer" data-testid="verification-url">{sig.verification_url}</Anchor>
+              <Anchor
+                href={sig.verification_url}
+                target="_blank"
+                rel="noopener noreferrer"
+                data-testid="verification-url"
+              >
+                {sig.verification_url}
+              </Anchor>
             </Text>
           )}
         </Stack>
-        {sig.verification_url && <QRCodeSVG value={sig.verification_url} size={112} role="img" aria-label={t('exams.report.verificationQr')} title={t('exams.report.verificationQr')} data-testid="verification-qr" />}
+        {sig.verification_url && (
+          <QRCodeSVG
+            value={sig.verification_url}
+            size={112}
+            role="img"
+            aria-label={t('exams.report.verificationQr')}
+            title={t('exams.report.verificationQr')}
+            data-testid="verification-qr"
+          />
+        )}
       </Group>
     </Paper>
   );
@@ -100,7 +126,9 @@ function ReportDetails({ exam, report }: { exam: ExamView; report: ReportView })
   const pdf = useReportPdf(exam.id, viewing);
   const cache = useQueryClient();
   const sign = useCall({ name: 'reports:sign' }, (s, qc) => {
-    qc.setQueryData<{ report: ReportView | null }>(examKeys.report(exam.id), (old) => (old?.report ? { report: { ...old.report, signed: true, signature: s } } : old));
+    qc.setQueryData<{ report: ReportView | null }>(examKeys.report(exam.id), (old) =>
+      old?.report ? { report: { ...old.report, signed: true, signature: s } } : old,
+    );
     setConfirm(null);
   });
   const remove = useCall({ name: 'reports:delete' }, (_r, qc) => {
@@ -118,30 +146,56 @@ function ReportDetails({ exam, report }: { exam: ExamView; report: ReportView })
       <dl className="facts">
         <dt>{t('exams.report.file')}</dt>
         <dd data-testid="report-filename">{name}</dd>
-        {report.size_bytes !== null && (<><dt>{t('exams.report.size')}</dt><dd>{formatBytes(report.size_bytes, lang)}</dd></>)}
-        {report.uploaded_at && (<><dt>{t('exams.report.uploadedAt')}</dt><dd>{formatDateTime(report.uploaded_at, lang)}</dd></>)}
+        {report.size_bytes !== null && (
+          <>
+            <dt>{t('exams.report.size')}</dt>
+            <dd>{formatBytes(report.size_bytes, lang)}</dd>
+          </>
+        )}
+        {report.uploaded_at && (
+          <>
+            <dt>{t('exams.report.uploadedAt')}</dt>
+            <dd>{formatDateTime(report.uploaded_at, lang)}</dd>
+          </>
+        )}
         <dt>{t('exams.report.state')}</dt>
         <dd data-testid="report-state">{report.signed ? t('exams.report.signed') : t('exams.report.unsigned')}</dd>
       </dl>
       <Group gap="sm">
-        <Button variant={viewing ? 'default' : 'filled'} onClick={() => setViewing((v) => !v)} data-testid="report-view">
+        <Button
+          variant={viewing ? 'default' : 'filled'}
+          onClick={() => setViewing((v) => !v)}
+          data-testid="report-view"
+        >
           {viewing ? t('exams.report.hide') : t('exams.report.view')}
         </Button>
         {!report.signed && (
-          <Button variant="default" onClick={() => setConfirm('sign')} data-testid="report-sign">{t('exams.report.sign')}</Button>
+          <Button variant="default" onClick={() => setConfirm('sign')} data-testid="report-sign">
+            {t('exams.report.sign')}
+          </Button>
         )}
-        <Button variant="default" color="red" onClick={() => setConfirm('delete')} data-testid="report-delete">{t('exams.report.delete')}</Button>
+        <Button variant="default" color="red" onClick={() => setConfirm('delete')} data-testid="report-delete">
+          {t('exams.report.delete')}
+        </Button>
       </Group>
       <ErrorAlert
         error={sign.error ?? remove.error ?? pdf.error}
         check={sign.error ? { action: 'report_sign', exam_id: exam.id } : undefined}
         onFound={(f) => {
-          if (f.action === 'report_sign' && f.signed) void cache.invalidateQueries({ queryKey: examKeys.report(exam.id) });
+          if (f.action === 'report_sign' && f.signed)
+            void cache.invalidateQueries({ queryKey: examKeys.report(exam.id) });
         }}
       />
       <Signature report={report} />
-      {viewing && pdf.isPending && <Group gap="xs"><Loader size="sm" /><Text size="sm">{t('exams.report.loadingPdf')}</Text></Group>}
-      {viewing && pdf.data && <PdfView base64={pdf.data.base64} label={t('exams.report.title')} layout={{ kind: 'paged' }} />}
+      {viewing && pdf.isPending && (
+        <Group gap="xs">
+          <Loader size="sm" />
+          <Text size="sm">{t('exams.report.loadingPdf')}</Text>
+        </Group>
+      )}
+      {viewing && pdf.data && (
+        <PdfView base64={pdf.data.base64} label={t('exams.report.title')} layout={{ kind: 'paged' }} />
+      )}
       <ConfirmModal
         opened={confirm === 'sign'}
         title={t('exams.report.signTitle')}
@@ -187,29 +241,51 @@ export function ReportPanel() {
   };
   const current = report.data?.report ?? null;
   return (
-    <Paper withBorder p="md" maw={960} data-testid="report-panel" data-state={report.data ? (current ? 'present' : 'none') : 'loading'}>
+    <Paper
+      withBorder
+      p="md"
+      maw={960}
+      data-testid="report-panel"
+      data-state={report.data ? (current ? 'present' : 'none') : 'loading'}
+    >
       <Stack gap="md">
-        <Title order={3} size="h4">{t('exams.report.title')}</Title>
+        <Title order={3} size="h4">
+          {t('exams.report.title')}
+        </Title>
         {report.isPending && <Loader aria-label={t('common.loading')} />}
         <ErrorAlert
           error={report.error ?? upload.error}
           check={!report.error && upload.error ? { action: 'report_upload', exam_id: exam.id } : undefined}
           onFound={(f) => {
-            if (f.action === 'report_upload' && f.present) void cache.invalidateQueries({ queryKey: examKeys.report(exam.id) });
+            if (f.action === 'report_upload' && f.present)
+              void cache.invalidateQueries({ queryKey: examKeys.report(exam.id) });
           }}
         />
-        {done && <Alert color="teal" role="status" data-testid="report-uploaded">{t('exams.report.uploaded')}</Alert>}
-        {upload.isPending && <Group gap="xs"><Loader size="sm" /><Text size="sm">{t('exams.report.uploading')}</Text></Group>}
+        {done && (
+          <Alert color="teal" role="status" data-testid="report-uploaded">
+            {t('exams.report.uploaded')}
+          </Alert>
+        )}
+        {upload.isPending && (
+          <Group gap="xs">
+            <Loader size="sm" />
+            <Text size="sm">{t('exams.report.uploading')}</Text>
+          </Group>
+        )}
         {report.data && !current && (
           <>
-            <Text size="sm" c="dimmed" data-testid="report-none">{t('exams.report.none')}</Text>
+            <Text size="sm" c="dimmed" data-testid="report-none">
+              {t('exams.report.none')}
+            </Text>
             <PdfDrop onPicked={send} busy={upload.isPending} />
           </>
         )}
         {current && (
           <>
             <ReportDetails exam={exam} report={current} />
-            <Title order={4} size="h5">{t('exams.report.replace')}</Title>
+            <Title order={4} size="h5">
+              {t('exams.report.replace')}
+            </Title>
             <PdfDrop onPicked={setPending} busy={upload.isPending} />
           </>
         )}

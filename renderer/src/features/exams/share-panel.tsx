@@ -1,4 +1,18 @@
-import { Alert, Anchor, Button, Checkbox, Group, Loader, Paper, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Checkbox,
+  Group,
+  Loader,
+  Paper,
+  Select,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { QRCodeSVG } from 'qrcode.react';
 import { useEffect, useRef, useState } from 'react';
@@ -58,12 +72,28 @@ function EmailSection({ exam }: { exam: ExamView }) {
     setResult(null);
     if (next.to || next.cc) return;
     setSharesBefore(exam.counters?.shares);
-    share.mutate({ exam_id: exam.id, to: a.ok, cc: b.ok, ...(message.trim() ? { message: message.trim() } : {}), locale });
+    share.mutate({
+      exam_id: exam.id,
+      to: a.ok,
+      cc: b.ok,
+      ...(message.trim() ? { message: message.trim() } : {}),
+      locale,
+    });
   };
   return (
-    <Paper withBorder p="md" component="form" onSubmit={submit} noValidate data-testid="share-email" aria-labelledby="share-email-title">
+    <Paper
+      withBorder
+      p="md"
+      component="form"
+      onSubmit={submit}
+      noValidate
+      data-testid="share-email"
+      aria-labelledby="share-email-title"
+    >
       <Stack gap="sm">
-        <Title order={3} size="h5" id="share-email-title">{t('exams.share.emailTitle')}</Title>
+        <Title order={3} size="h5" id="share-email-title">
+          {t('exams.share.emailTitle')}
+        </Title>
         <Select
           label={t('exams.share.referrer')}
           placeholder={withEmail.length ? t('exams.share.referrerPlaceholder') : t('exams.share.noReferrers')}
@@ -75,9 +105,35 @@ function EmailSection({ exam }: { exam: ExamView }) {
           nothingFoundMessage={t('exams.share.noReferrers')}
           data-testid="share-referrer"
         />
-        <TextInput label={t('exams.share.to')} description={t('exams.share.toHelp')} value={to} onChange={(e) => setTo(e.currentTarget.value)} error={errors.to} required data-testid="share-to" autoComplete="off" />
-        <TextInput label={t('exams.share.cc')} description={t('exams.share.ccHelp')} value={cc} onChange={(e) => setCc(e.currentTarget.value)} error={errors.cc} data-testid="share-cc" autoComplete="off" />
-        <Textarea label={t('exams.share.message')} value={message} onChange={(e) => setMessage(e.currentTarget.value)} maxLength={2000} autosize minRows={2} maxRows={4} data-testid="share-message" />
+        <TextInput
+          label={t('exams.share.to')}
+          description={t('exams.share.toHelp')}
+          value={to}
+          onChange={(e) => setTo(e.currentTarget.value)}
+          error={errors.to}
+          required
+          data-testid="share-to"
+          autoComplete="off"
+        />
+        <TextInput
+          label={t('exams.share.cc')}
+          description={t('exams.share.ccHelp')}
+          value={cc}
+          onChange={(e) => setCc(e.currentTarget.value)}
+          error={errors.cc}
+          data-testid="share-cc"
+          autoComplete="off"
+        />
+        <Textarea
+          label={t('exams.share.message')}
+          value={message}
+          onChange={(e) => setMessage(e.currentTarget.value)}
+          maxLength={2000}
+          autosize
+          minRows={2}
+          maxRows={4}
+          data-testid="share-message"
+        />
         <Select
           label={t('exams.share.locale')}
           data={(['es', 'en', 'pt'] as const).map((l) => ({ value: l, label: t(`exams.share.locales.${l}`) }))}
@@ -96,7 +152,8 @@ function EmailSection({ exam }: { exam: ExamView }) {
           check={{ action: 'share', exam_id: exam.id }}
           before={{ ...(sharesBefore !== undefined ? { shares: sharesBefore } : {}) }}
           onFound={(f) => {
-            if (f.action === 'share' && exam.counters) storeExam(cache, { ...exam, counters: { ...exam.counters, shares: f.shares } });
+            if (f.action === 'share' && exam.counters)
+              storeExam(cache, { ...exam, counters: { ...exam.counters, shares: f.shares } });
           }}
         />
         {result && result.sent && (
@@ -105,7 +162,14 @@ function EmailSection({ exam }: { exam: ExamView }) {
           </Alert>
         )}
         {result && !result.sent && (
-          <Alert color="yellow" role="status" title={t('exams.share.notSentTitle')} data-testid="share-result" data-sent="false" data-reason={result.reason ?? ''}>
+          <Alert
+            color="yellow"
+            role="status"
+            title={t('exams.share.notSentTitle')}
+            data-testid="share-result"
+            data-sent="false"
+            data-reason={result.reason ?? ''}
+          >
             <Text size="sm">{t('exams.share.notSentBody')}</Text>
           </Alert>
         )}
@@ -120,18 +184,42 @@ function ViewerSection({ exam }: { exam: ExamView }) {
   return (
     <Paper withBorder p="md" data-testid="share-viewer">
       <Stack gap="sm">
-        <Title order={3} size="h5">{t('exams.share.viewerTitle')}</Title>
+        <Title order={3} size="h5">
+          {t('exams.share.viewerTitle')}
+        </Title>
         {exam.viewer_url ? (
           <>
-            <CopyField label={t('exams.share.viewerLink')} value={exam.viewer_url} copyLabel={t('exams.share.copyLink')} testId="viewer-url" />
-            {exam.share_password && <CopyField label={t('exams.share.password')} value={exam.share_password} copyLabel={t('exams.share.copyPassword')} testId="viewer-password" mono />}
+            <CopyField
+              label={t('exams.share.viewerLink')}
+              value={exam.viewer_url}
+              copyLabel={t('exams.share.copyLink')}
+              testId="viewer-url"
+            />
+            {exam.share_password && (
+              <CopyField
+                label={t('exams.share.password')}
+                value={exam.share_password}
+                copyLabel={t('exams.share.copyPassword')}
+                testId="viewer-password"
+                mono
+              />
+            )}
             {/* A new window is denied by the desktop shell and the link goes to the system browser when its host is allowed (main/windows/security.ts). */}
-            <Anchor href={exam.viewer_url} target="_blank" rel="noopener noreferrer" size="sm" fw={600} data-testid="viewer-open">
+            <Anchor
+              href={exam.viewer_url}
+              target="_blank"
+              rel="noopener noreferrer"
+              size="sm"
+              fw={600}
+              data-testid="viewer-open"
+            >
               {t('exams.share.openViewer')}
             </Anchor>
           </>
         ) : (
-          <Text size="sm" c="dimmed">{t('exams.share.noViewer')}</Text>
+          <Text size="sm" c="dimmed">
+            {t('exams.share.noViewer')}
+          </Text>
         )}
       </Stack>
     </Paper>
@@ -161,19 +249,40 @@ function PinSection({ exam }: { exam: ExamView }) {
   return (
     <Paper withBorder p="md" data-testid="share-pin">
       <Stack gap="sm">
-        <Title order={3} size="h5">{t('exams.share.pinTitle')}</Title>
+        <Title order={3} size="h5">
+          {t('exams.share.pinTitle')}
+        </Title>
         {page.isPending && <Loader size="sm" aria-label={t('common.loading')} />}
         <ErrorAlert error={page.error} />
         <Group align="flex-start" wrap="nowrap" gap="lg">
           <Stack gap="sm" style={{ flex: 1, minWidth: 0 }}>
-            {pin && <CopyField label={t('exams.share.pin')} value={pin} copyLabel={t('exams.share.copy')} testId="pin-value" mono />}
-            {url && <CopyField label={t('exams.share.publicUrl')} value={url} copyLabel={t('exams.share.copyLink')} testId="public-url" />}
+            {pin && (
+              <CopyField
+                label={t('exams.share.pin')}
+                value={pin}
+                copyLabel={t('exams.share.copy')}
+                testId="pin-value"
+                mono
+              />
+            )}
+            {url && (
+              <CopyField
+                label={t('exams.share.publicUrl')}
+                value={url}
+                copyLabel={t('exams.share.copyLink')}
+                testId="public-url"
+              />
+            )}
             <Group>
               <Button variant="default" color="red" onClick={() => setConfirming(true)} data-testid="pin-rotate">
                 {t('exams.share.rotate')}
               </Button>
             </Group>
-            {rotated && <Alert color="teal" role="status" data-testid="pin-rotated">{t('exams.share.rotated')}</Alert>}
+            {rotated && (
+              <Alert color="teal" role="status" data-testid="pin-rotated">
+                {t('exams.share.rotated')}
+              </Alert>
+            )}
             <ErrorAlert
               error={rotate.error}
               check={{ action: 'rotate_pin', exam_id: exam.id }}
@@ -185,7 +294,13 @@ function PinSection({ exam }: { exam: ExamView }) {
           </Stack>
           {url && (
             <div data-testid="public-qr">
-              <QRCodeSVG value={url} size={128} role="img" aria-label={t('exams.share.qrLabel')} title={t('exams.share.qrLabel')} />
+              <QRCodeSVG
+                value={url}
+                size={128}
+                role="img"
+                aria-label={t('exams.share.qrLabel')}
+                title={t('exams.share.qrLabel')}
+              />
             </div>
           )}
         </Group>
@@ -219,11 +334,21 @@ function EmbedSection({ exam }: { exam: ExamView }) {
   const [revoked, setRevoked] = useState(false);
   const cache = useQueryClient();
   const enable = useCall({ name: 'share:embed-enable' }, (r, qc) => {
-    qc.setQueryData<EmbedView>(examKeys.embed(exam.id), (old) => ({ enabled: true, token: r.token, snippet: r.iframe_snippet, view_count: old?.view_count ?? 0 }));
+    qc.setQueryData<EmbedView>(examKeys.embed(exam.id), (old) => ({
+      enabled: true,
+      token: r.token,
+      snippet: r.iframe_snippet,
+      view_count: old?.view_count ?? 0,
+    }));
     setRevoked(false);
   });
   const revoke = useCall({ name: 'share:embed-revoke' }, (_r, qc) => {
-    qc.setQueryData<EmbedView>(examKeys.embed(exam.id), (old) => ({ enabled: false, token: null, snippet: null, view_count: old?.view_count ?? 0 }));
+    qc.setQueryData<EmbedView>(examKeys.embed(exam.id), (old) => ({
+      enabled: false,
+      token: null,
+      snippet: null,
+      view_count: old?.view_count ?? 0,
+    }));
     setConfirming(false);
     setRevoked(true);
   });
@@ -231,20 +356,31 @@ function EmbedSection({ exam }: { exam: ExamView }) {
   return (
     <Paper withBorder p="md" data-testid="share-embed" data-enabled={state ? String(state.enabled) : undefined}>
       <Stack gap="sm">
-        <Title order={3} size="h5">{t('exams.share.embedTitle')}</Title>
+        <Title order={3} size="h5">
+          {t('exams.share.embedTitle')}
+        </Title>
         {embed.isPending && <Loader size="sm" aria-label={t('common.loading')} />}
         <ErrorAlert
           error={embed.error ?? enable.error ?? revoke.error}
           check={!embed.error && enable.error ? { action: 'embed_enable', exam_id: exam.id } : undefined}
           onFound={(f) => {
-            if (f.action === 'embed_enable' && f.enabled) void cache.invalidateQueries({ queryKey: examKeys.embed(exam.id) });
+            if (f.action === 'embed_enable' && f.enabled)
+              void cache.invalidateQueries({ queryKey: examKeys.embed(exam.id) });
           }}
         />
         {state?.enabled && state.snippet && (
           <>
-            <CopyField label={t('exams.share.snippet')} value={state.snippet} copyLabel={t('exams.share.copySnippet')} testId="embed-snippet" mono />
+            <CopyField
+              label={t('exams.share.snippet')}
+              value={state.snippet}
+              copyLabel={t('exams.share.copySnippet')}
+              testId="embed-snippet"
+              mono
+            />
             <Group justify="space-between">
-              <Text size="sm" data-testid="embed-views">{t('exams.share.views', { count: formatNumber(state.view_count, lang) })}</Text>
+              <Text size="sm" data-testid="embed-views">
+                {t('exams.share.views', { count: formatNumber(state.view_count, lang) })}
+              </Text>
               <Button variant="default" color="red" onClick={() => setConfirming(true)} data-testid="embed-revoke">
                 {t('exams.share.revoke')}
               </Button>
@@ -255,14 +391,43 @@ function EmbedSection({ exam }: { exam: ExamView }) {
           <form
             onSubmit={(e) => {
               e.preventDefault();
-              enable.mutate({ exam_id: exam.id, ...(title.trim() ? { title: title.trim() } : {}), show_year: showYear, show_study_type: showType });
+              enable.mutate({
+                exam_id: exam.id,
+                ...(title.trim() ? { title: title.trim() } : {}),
+                show_year: showYear,
+                show_study_type: showType,
+              });
             }}
           >
             <Stack gap="xs">
-              {revoked ? <Alert color="teal" role="status" data-testid="embed-revoked">{t('exams.share.revoked')}</Alert> : <Text size="sm" c="dimmed">{t('exams.share.embedOff')}</Text>}
-              <TextInput label={t('exams.share.embedTitleField')} value={title} onChange={(e) => setTitle(e.currentTarget.value)} maxLength={200} data-testid="embed-title" />
-              <Checkbox label={t('exams.share.showYear')} checked={showYear} onChange={(e) => setShowYear(e.currentTarget.checked)} data-testid="embed-show-year" />
-              <Checkbox label={t('exams.share.showStudyType')} checked={showType} onChange={(e) => setShowType(e.currentTarget.checked)} data-testid="embed-show-type" />
+              {revoked ? (
+                <Alert color="teal" role="status" data-testid="embed-revoked">
+                  {t('exams.share.revoked')}
+                </Alert>
+              ) : (
+                <Text size="sm" c="dimmed">
+                  {t('exams.share.embedOff')}
+                </Text>
+              )}
+              <TextInput
+                label={t('exams.share.embedTitleField')}
+                value={title}
+                onChange={(e) => setTitle(e.currentTarget.value)}
+                maxLength={200}
+                data-testid="embed-title"
+              />
+              <Checkbox
+                label={t('exams.share.showYear')}
+                checked={showYear}
+                onChange={(e) => setShowYear(e.currentTarget.checked)}
+                data-testid="embed-show-year"
+              />
+              <Checkbox
+                label={t('exams.share.showStudyType')}
+                checked={showType}
+                onChange={(e) => setShowType(e.currentTarget.checked)}
+                data-testid="embed-show-type"
+              />
               <Group justify="flex-end">
                 <Button type="submit" loading={enable.isPending} data-testid="embed-enable">
                   {t('exams.share.enable')}

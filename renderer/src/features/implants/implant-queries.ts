@@ -8,7 +8,11 @@ export const PAGE_SIZE = 25;
 
 export function useImplantBrands() {
   const t = useTransport();
-  return useQuery<ImplantBrandsView, ContractError>({ queryKey: ['implants', 'brands'], queryFn: () => t.call('implants:brands', {}), staleTime: STALE });
+  return useQuery<ImplantBrandsView, ContractError>({
+    queryKey: ['implants', 'brands'],
+    queryFn: () => t.call('implants:brands', {}),
+    staleTime: STALE,
+  });
 }
 
 export function useImplantModels(brand: string | null, offset: number) {

@@ -47,14 +47,28 @@ export function ImplantTable({ implants, caption, near, testId, hideBrand = fals
           const dd = near ? diff(e.diameter, near.diameter) : null;
           const dl = near ? diff(e.length, near.length) : null;
           return (
-            <Table.Tr key={e.id ?? `${e.brand}-${e.product_line}-${e.diameter}-${e.length}-${i}`} data-testid="implant-row" data-near={near ? 'true' : 'false'}>
+            <Table.Tr
+              key={e.id ?? `${e.brand}-${e.product_line}-${e.diameter}-${e.length}-${i}`}
+              data-testid="implant-row"
+              data-near={near ? 'true' : 'false'}
+            >
               {!hideBrand && <Table.Td>{e.brand}</Table.Td>}
               <Table.Td>{e.product_line}</Table.Td>
               <Table.Td>
-                {mm(e.diameter)} {dd && <Text span size="xs" fw={700} className="implant-diff">({dd})</Text>}
+                {mm(e.diameter)}{' '}
+                {dd && (
+                  <Text span size="xs" fw={700} className="implant-diff">
+                    ({dd})
+                  </Text>
+                )}
               </Table.Td>
               <Table.Td>
-                {mm(e.length)} {dl && <Text span size="xs" fw={700} className="implant-diff">({dl})</Text>}
+                {mm(e.length)}{' '}
+                {dl && (
+                  <Text span size="xs" fw={700} className="implant-diff">
+                    ({dl})
+                  </Text>
+                )}
               </Table.Td>
               <Table.Td>{e.platform ?? '—'}</Table.Td>
               <Table.Td>
@@ -78,7 +92,19 @@ export function ImplantTable({ implants, caption, near, testId, hideBrand = fals
 }
 
 /** Page numbers under a list, with the range shown in words. */
-export function Pager({ total, limit, offset, onOffset, label }: { total: number; limit: number; offset: number; onOffset: (o: number) => void; label: string }) {
+export function Pager({
+  total,
+  limit,
+  offset,
+  onOffset,
+  label,
+}: {
+  total: number;
+  limit: number;
+  offset: number;
+  onOffset: (o: number) => void;
+  label: string;
+}) {
   const { t } = useTranslation();
   if (total <= limit) return null;
   const pages = Math.ceil(total / limit);
@@ -89,13 +115,13 @@ export function Pager({ total, limit, offset, onOffset, label }: { total: number
       </Text>
       <nav aria-label={label}>
         <Pagination
-        total={pages}
-        value={Math.floor(offset / limit) + 1}
-        onChange={(p) => onOffset((p - 1) * limit)}
-        size="sm"
-        getControlProps={(control) => ({ 'aria-label': t(`implants.pager.${control}`) })}
-        getItemProps={(page) => ({ 'aria-label': t('implants.pager.page', { page }) })}
-        data-testid="implant-pager"
+          total={pages}
+          value={Math.floor(offset / limit) + 1}
+          onChange={(p) => onOffset((p - 1) * limit)}
+          size="sm"
+          getControlProps={(control) => ({ 'aria-label': t(`implants.pager.${control}`) })}
+          getItemProps={(page) => ({ 'aria-label': t('implants.pager.page', { page }) })}
+          data-testid="implant-pager"
         />
       </nav>
     </Group>

@@ -1,4 +1,17 @@
-import { Alert, Button, Group, Loader, NumberInput, ScrollArea, Stack, Tabs, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Group,
+  Loader,
+  NumberInput,
+  ScrollArea,
+  Stack,
+  Tabs,
+  Text,
+  TextInput,
+  Title,
+  UnstyledButton,
+} from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../../components/error-alert';
@@ -21,7 +34,11 @@ function BrandsPanel() {
         {brands.isPending && <Loader size="sm" aria-label={t('common.loading')} />}
         <ErrorAlert error={brands.error} />
         <ScrollArea h="calc(100vh - 280px)" type="auto" offsetScrollbars>
-          <ul aria-labelledby="implant-brands-title" style={{ listStyle: 'none', margin: 0, padding: 0 }} data-testid="implant-brands">
+          <ul
+            aria-labelledby="implant-brands-title"
+            style={{ listStyle: 'none', margin: 0, padding: 0 }}
+            data-testid="implant-brands"
+          >
             {brands.data?.brands.map((b) => (
               <li key={b.brand}>
                 <UnstyledButton
@@ -47,8 +64,19 @@ function BrandsPanel() {
         <ErrorAlert error={models.error} />
         {brand && models.data && (
           <>
-            <ImplantTable implants={models.data.implants} caption={t('implants.modelsOf', { brand, count: models.data.total })} testId="implant-models" hideBrand />
-            <Pager total={models.data.total} limit={models.data.limit} offset={offset} onOffset={setOffset} label={t('implants.pager.label')} />
+            <ImplantTable
+              implants={models.data.implants}
+              caption={t('implants.modelsOf', { brand, count: models.data.total })}
+              testId="implant-models"
+              hideBrand
+            />
+            <Pager
+              total={models.data.total}
+              limit={models.data.limit}
+              offset={offset}
+              onOffset={setOffset}
+              label={t('implants.pager.label')}
+            />
           </>
         )}
       </Stack>
@@ -76,7 +104,14 @@ function SearchPanel() {
         }}
       >
         <Group align="flex-end">
-          <TextInput label={t('implants.searchLabel')} description={t('implants.searchHelp')} value={text} onChange={(e) => setText(e.currentTarget.value)} w={420} data-testid="implant-search" />
+          <TextInput
+            label={t('implants.searchLabel')}
+            description={t('implants.searchHelp')}
+            value={text}
+            onChange={(e) => setText(e.currentTarget.value)}
+            w={420}
+            data-testid="implant-search"
+          />
           <Button type="submit" disabled={!text.trim()} data-testid="implant-search-go">
             {t('implants.searchButton')}
           </Button>
@@ -84,11 +119,23 @@ function SearchPanel() {
       </form>
       {query && results.isPending && <Loader aria-label={t('common.loading')} />}
       <ErrorAlert error={results.error} />
-      {query && results.data && results.data.implants.length === 0 && <Text c="dimmed">{t('implants.noResults', { query })}</Text>}
+      {query && results.data && results.data.implants.length === 0 && (
+        <Text c="dimmed">{t('implants.noResults', { query })}</Text>
+      )}
       {query && results.data && results.data.implants.length > 0 && (
         <>
-          <ImplantTable implants={results.data.implants} caption={t('implants.searchResults', { query, count: results.data.total })} testId="implant-search-results" />
-          <Pager total={results.data.total} limit={results.data.limit} offset={offset} onOffset={setOffset} label={t('implants.pager.label')} />
+          <ImplantTable
+            implants={results.data.implants}
+            caption={t('implants.searchResults', { query, count: results.data.total })}
+            testId="implant-search-results"
+          />
+          <Pager
+            total={results.data.total}
+            limit={results.data.limit}
+            offset={offset}
+            onOffset={setOffset}
+            label={t('implants.pager.label')}
+          />
         </>
       )}
     </Stack>
@@ -111,7 +158,14 @@ function SizePanel() {
   const [offset, setOffset] = useState(0);
   const [problem, setProblem] = useState(false);
   const results = useImplantSize(size, offset);
-  const asked = size ? [size.diameter !== undefined ? t('implants.askedDiameter', { mm: mm(size.diameter) }) : null, size.length !== undefined ? t('implants.askedLength', { mm: mm(size.length) }) : null].filter(Boolean).join(', ') : '';
+  const asked = size
+    ? [
+        size.diameter !== undefined ? t('implants.askedDiameter', { mm: mm(size.diameter) }) : null,
+        size.length !== undefined ? t('implants.askedLength', { mm: mm(size.length) }) : null,
+      ]
+        .filter(Boolean)
+        .join(', ')
+    : '';
   return (
     <Stack gap="sm">
       <form
@@ -120,7 +174,10 @@ function SizePanel() {
           e.preventDefault();
           const l = asMm(length);
           const d = asMm(diameter);
-          const bad = (length !== '' && l === undefined) || (diameter !== '' && d === undefined) || (l === undefined && d === undefined);
+          const bad =
+            (length !== '' && l === undefined) ||
+            (diameter !== '' && d === undefined) ||
+            (l === undefined && d === undefined);
           setProblem(bad);
           if (bad) return;
           setSize({ ...(l !== undefined ? { length: l } : {}), ...(d !== undefined ? { diameter: d } : {}) });
@@ -128,8 +185,32 @@ function SizePanel() {
         }}
       >
         <Group align="flex-start">
-          <NumberInput label={t('implants.diameter')} value={diameter} onChange={setDiameter} min={0.1} max={100} step={0.1} decimalScale={2} suffix=" mm" decimalSeparator={decimalSeparator} w={180} data-testid="implant-diameter" />
-          <NumberInput label={t('implants.length')} value={length} onChange={setLength} min={0.1} max={100} step={0.5} decimalScale={2} suffix=" mm" decimalSeparator={decimalSeparator} w={180} data-testid="implant-length" />
+          <NumberInput
+            label={t('implants.diameter')}
+            value={diameter}
+            onChange={setDiameter}
+            min={0.1}
+            max={100}
+            step={0.1}
+            decimalScale={2}
+            suffix=" mm"
+            decimalSeparator={decimalSeparator}
+            w={180}
+            data-testid="implant-diameter"
+          />
+          <NumberInput
+            label={t('implants.length')}
+            value={length}
+            onChange={setLength}
+            min={0.1}
+            max={100}
+            step={0.5}
+            decimalScale={2}
+            suffix=" mm"
+            decimalSeparator={decimalSeparator}
+            w={180}
+            data-testid="implant-length"
+          />
           <Button type="submit" mt={25} data-testid="implant-size-go">
             {t('implants.lookUp')}
           </Button>
@@ -147,26 +228,47 @@ function SizePanel() {
       <ErrorAlert error={results.error} />
       {size && results.data && (
         <Stack gap="md">
-            {results.data.implants.length > 0 ? (
-              <>
-                <ImplantTable implants={results.data.implants} caption={t('implants.exactTitle', { asked, count: results.data.total })} testId="implant-exact" />
-                <Pager total={results.data.total} limit={results.data.limit} offset={offset} onOffset={setOffset} label={t('implants.pager.label')} />
-              </>
-            ) : (
-              <Text data-testid="implant-no-exact">{t('implants.noExact', { asked })}</Text>
-            )}
-            {results.data.near_matches.length > 0 ? (
-              <section data-testid="implant-near">
-                <Alert color="orange" variant="light" p="xs" mb="xs" title={t('implants.nearTitle', { count: results.data.near_matches.length })}>
-                  <Text size="sm">{t('implants.nearExplain')}</Text>
-                </Alert>
-                <ImplantTable implants={results.data.near_matches} caption={t('implants.nearCaption', { asked })} near={size} testId="implant-near-table" />
-              </section>
-            ) : (
-              <Text c="dimmed" size="sm">
-                {t('implants.noNear')}
-              </Text>
-            )}
+          {results.data.implants.length > 0 ? (
+            <>
+              <ImplantTable
+                implants={results.data.implants}
+                caption={t('implants.exactTitle', { asked, count: results.data.total })}
+                testId="implant-exact"
+              />
+              <Pager
+                total={results.data.total}
+                limit={results.data.limit}
+                offset={offset}
+                onOffset={setOffset}
+                label={t('implants.pager.label')}
+              />
+            </>
+          ) : (
+            <Text data-testid="implant-no-exact">{t('implants.noExact', { asked })}</Text>
+          )}
+          {results.data.near_matches.length > 0 ? (
+            <section data-testid="implant-near">
+              <Alert
+                color="orange"
+                variant="light"
+                p="xs"
+                mb="xs"
+                title={t('implants.nearTitle', { count: results.data.near_matches.length })}
+              >
+                <Text size="sm">{t('implants.nearExplain')}</Text>
+              </Alert>
+              <ImplantTable
+                implants={results.data.near_matches}
+                caption={t('implants.nearCaption', { asked })}
+                near={size}
+                testId="implant-near-table"
+              />
+            </section>
+          ) : (
+            <Text c="dimmed" size="sm">
+              {t('implants.noNear')}
+            </Text>
+          )}
         </Stack>
       )}
     </Stack>

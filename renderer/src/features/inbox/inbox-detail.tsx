@@ -1,4 +1,18 @@
-import { Anchor, Badge, Button, Grid, Group, NativeSelect, NumberInput, Paper, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Grid,
+  Group,
+  NativeSelect,
+  NumberInput,
+  Paper,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import type { QueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -30,7 +44,14 @@ function StudyHeading({ item }: { item: InboxItem }) {
           {item.description || t('inbox.untitledStudy')}
         </Title>
         <Text size="sm" c="dimmed">
-          {[formatDate(item.study_date, lang), item.modality, t('inbox.filesCount', { count: item.files }), formatBytes(item.bytes, lang)].filter(Boolean).join(' · ')}
+          {[
+            formatDate(item.study_date, lang),
+            item.modality,
+            t('inbox.filesCount', { count: item.files }),
+            formatBytes(item.bytes, lang),
+          ]
+            .filter(Boolean)
+            .join(' · ')}
         </Text>
         <Text size="xs" c="dimmed" ff="monospace" truncate="start" title={item.export_path}>
           <bdi dir="ltr">{item.export_path}</bdi>
@@ -44,7 +65,12 @@ function StudyHeading({ item }: { item: InboxItem }) {
 }
 
 /** The prefilled fields, editable while the study waits for review. */
-function StudyFields({ form, set, problem, editable }: {
+function StudyFields({
+  form,
+  set,
+  problem,
+  editable,
+}: {
   form: FormState;
   set: Setter;
   problem: (k: keyof FormState) => string | undefined;
@@ -67,18 +93,42 @@ function StudyFields({ form, set, problem, editable }: {
         />
       </Grid.Col>
       <Grid.Col span={4}>
-        <NativeSelect label={t('inbox.fields.examType')} value={form.exam_type} data={examTypeOptions(t)} onChange={(e) => set('exam_type', e.currentTarget.value as ExamType)} disabled={!editable} data-testid="field-exam-type" />
+        <NativeSelect
+          label={t('inbox.fields.examType')}
+          value={form.exam_type}
+          data={examTypeOptions(t)}
+          onChange={(e) => set('exam_type', e.currentTarget.value as ExamType)}
+          disabled={!editable}
+          data-testid="field-exam-type"
+        />
       </Grid.Col>
       <Grid.Col span={5}>
-        <TextInput label={t('inbox.fields.patientName')} value={form.patient_name} onChange={(e) => set('patient_name', e.currentTarget.value)} maxLength={200} readOnly={!editable} data-testid="field-patient-name" />
+        <TextInput
+          label={t('inbox.fields.patientName')}
+          value={form.patient_name}
+          onChange={(e) => set('patient_name', e.currentTarget.value)}
+          maxLength={200}
+          readOnly={!editable}
+          data-testid="field-patient-name"
+        />
       </Grid.Col>
       <Grid.Col span={3}>
-        <TextInput label={t('inbox.fields.patientId')} value={form.patient_id} onChange={(e) => set('patient_id', e.currentTarget.value)} error={problem('patient_id')} maxLength={64} readOnly={!editable} data-testid="field-patient-id" />
+        <TextInput
+          label={t('inbox.fields.patientId')}
+          value={form.patient_id}
+          onChange={(e) => set('patient_id', e.currentTarget.value)}
+          error={problem('patient_id')}
+          maxLength={64}
+          readOnly={!editable}
+          data-testid="field-patient-id"
+        />
       </Grid.Col>
       <Grid.Col span={4}>
         <TextInput
           label={t('inbox.fields.birthDate')}
-          description={isCalendarDate(form.birth_date) ? formatDate(form.birth_date, lang) : t('inbox.fields.birthDateHelp')}
+          description={
+            isCalendarDate(form.birth_date) ? formatDate(form.birth_date, lang) : t('inbox.fields.birthDateHelp')
+          }
           placeholder={t('inbox.fields.birthDatePlaceholder')}
           inputWrapperOrder={['label', 'input', 'description', 'error']}
           value={form.birth_date}
@@ -91,7 +141,17 @@ function StudyFields({ form, set, problem, editable }: {
         />
       </Grid.Col>
       <Grid.Col span={8}>
-        <Textarea label={t('inbox.fields.reason')} value={form.reason} onChange={(e) => set('reason', e.currentTarget.value)} autosize minRows={1} maxRows={4} maxLength={2000} readOnly={!editable} data-testid="field-reason" />
+        <Textarea
+          label={t('inbox.fields.reason')}
+          value={form.reason}
+          onChange={(e) => set('reason', e.currentTarget.value)}
+          autosize
+          minRows={1}
+          maxRows={4}
+          maxLength={2000}
+          readOnly={!editable}
+          data-testid="field-reason"
+        />
       </Grid.Col>
       <Grid.Col span={4}>
         <NumberInput
@@ -112,7 +172,11 @@ function StudyFields({ form, set, problem, editable }: {
 }
 
 /** The study's series, each one included in the upload or left out. */
-function SeriesSection({ item, disabled, onToggle }: {
+function SeriesSection({
+  item,
+  disabled,
+  onToggle,
+}: {
   item: InboxItem;
   disabled: boolean;
   onToggle: (uid: string, include: boolean) => void;
@@ -125,9 +189,16 @@ function SeriesSection({ item, disabled, onToggle }: {
   return (
     <Stack gap={6}>
       <Group justify="space-between">
-        <Text fw={600} size="sm">{t('inbox.series')}</Text>
+        <Text fw={600} size="sm">
+          {t('inbox.series')}
+        </Text>
         <Text size="sm" c="dimmed" data-testid="series-summary">
-          {t('inbox.seriesSummary', { included: included.length, total: item.series.length, files: includedFiles, size: formatBytes(includedBytes, lang) })}
+          {t('inbox.seriesSummary', {
+            included: included.length,
+            total: item.series.length,
+            files: includedFiles,
+            size: formatBytes(includedBytes, lang),
+          })}
         </Text>
       </Group>
       <SeriesList series={item.series} disabled={disabled} onToggle={onToggle} />
@@ -146,9 +217,26 @@ function SentLinks({ item, job }: { item: InboxItem; job: UploadJobView | undefi
           {item.status === 'queued' ? t('inbox.seeUploads') : t('inbox.seeInUploads')}
         </Anchor>
       </Text>
-      {job?.phase === 'ready' && job.exam_id && <Anchor component={Link} to={`/exams/${encodeURIComponent(job.exam_id)}`} size="sm" fw={600} data-testid="inbox-exam-link">{t('exams.openExam')}</Anchor>}
+      {job?.phase === 'ready' && job.exam_id && (
+        <Anchor
+          component={Link}
+          to={`/exams/${encodeURIComponent(job.exam_id)}`}
+          size="sm"
+          fw={600}
+          data-testid="inbox-exam-link"
+        >
+          {t('exams.openExam')}
+        </Anchor>
+      )}
       {job?.viewer_url && (
-        <Anchor href={job.viewer_url} target="_blank" rel="noopener noreferrer" size="sm" fw={600} data-testid="inbox-viewer-link">
+        <Anchor
+          href={job.viewer_url}
+          target="_blank"
+          rel="noopener noreferrer"
+          size="sm"
+          fw={600}
+          data-testid="inbox-viewer-link"
+        >
           {t('uploads.openViewer')}
         </Anchor>
       )}
@@ -180,7 +268,8 @@ export function InboxDetail({ item, onUploaded }: { item: InboxItem; onUploaded:
   const changes = changedFields(form, item.fields);
   const dirty = Object.keys(changes).length > 0;
   const includedCount = item.series.filter((s) => !s.excluded).length;
-  const problem = (k: keyof FormState): string | undefined => (showProblems && problems[k] ? t(`inbox.problems.${problems[k]}`) : undefined);
+  const problem = (k: keyof FormState): string | undefined =>
+    showProblems && problems[k] ? t(`inbox.problems.${problems[k]}`) : undefined;
   const set = <K extends keyof FormState>(k: K, v: FormState[K]): void => setForm((f) => ({ ...f, [k]: v }));
 
   const save = async (): Promise<boolean> => {
@@ -219,7 +308,9 @@ export function InboxDetail({ item, onUploaded }: { item: InboxItem; onUploaded:
         <Stack gap="md">
           <StudyHeading item={item} />
 
-          {editable && incomplete.length > 0 && <IncompleteFiles files={incomplete} pending={upload.isPending} onUploadAnyway={() => onUpload(true)} />}
+          {editable && incomplete.length > 0 && (
+            <IncompleteFiles files={incomplete} pending={upload.isPending} onUploadAnyway={() => onUpload(true)} />
+          )}
           {editable && <StudyWarnings warnings={item.warnings} />}
 
           <StudyFields form={form} set={set} problem={problem} editable={editable} />
@@ -240,14 +331,31 @@ export function InboxDetail({ item, onUploaded }: { item: InboxItem; onUploaded:
           <ErrorAlert error={dismiss.error} />
           {editable ? (
             <Group justify="space-between" className="sticky-actions">
-              <Button variant="subtle" color="gray" onClick={() => dismiss.mutate({ id: item.id })} loading={dismiss.isPending} data-testid="inbox-dismiss">
+              <Button
+                variant="subtle"
+                color="gray"
+                onClick={() => dismiss.mutate({ id: item.id })}
+                loading={dismiss.isPending}
+                data-testid="inbox-dismiss"
+              >
                 {t('inbox.dismiss')}
               </Button>
               <Group>
-                <Button variant="default" disabled={!dirty} loading={update.isPending && !upload.isPending} onClick={() => void save().catch(() => undefined)} data-testid="inbox-save">
+                <Button
+                  variant="default"
+                  disabled={!dirty}
+                  loading={update.isPending && !upload.isPending}
+                  onClick={() => void save().catch(() => undefined)}
+                  data-testid="inbox-save"
+                >
                   {t('inbox.saveChanges')}
                 </Button>
-                <Button type="submit" loading={upload.isPending} disabled={includedCount === 0 || incomplete.length > 0} data-testid="inbox-upload">
+                <Button
+                  type="submit"
+                  loading={upload.isPending}
+                  disabled={includedCount === 0 || incomplete.length > 0}
+                  data-testid="inbox-upload"
+                >
                   {t('inbox.upload')}
                 </Button>
               </Group>

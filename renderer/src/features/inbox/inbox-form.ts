@@ -11,7 +11,8 @@ export type FormState = {
   expiration_days: number | string;
 };
 
-export type FormProblem = 'name_required' | 'name_too_long' | 'patient_id_too_long' | 'birth_date_invalid' | 'expiration_invalid';
+export type FormProblem =
+  'name_required' | 'name_too_long' | 'patient_id_too_long' | 'birth_date_invalid' | 'expiration_invalid';
 
 export function toForm(f: InboxFields): FormState {
   return { ...f, birth_date: f.birth_date ?? '', expiration_days: f.expiration_days ?? '' };

@@ -16,16 +16,40 @@ export function InboxList({ items, selectedId, onSelect, height }: Props) {
   const { t } = useTranslation();
   const lang = useLanguage();
   const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: items.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW, overscan: 6 });
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW,
+    overscan: 6,
+  });
   return (
-    <div ref={scrollRef} style={{ height, overflowY: 'auto' }} data-testid="inbox-list" role="region" aria-label={t('inbox.listLabel')}>
-      <ul style={{ height: virtualizer.getTotalSize(), position: 'relative', margin: 0, padding: 0, listStyle: 'none' }}>
+    <div
+      ref={scrollRef}
+      style={{ height, overflowY: 'auto' }}
+      data-testid="inbox-list"
+      role="region"
+      aria-label={t('inbox.listLabel')}
+    >
+      <ul
+        style={{ height: virtualizer.getTotalSize(), position: 'relative', margin: 0, padding: 0, listStyle: 'none' }}
+      >
         {virtualizer.getVirtualItems().map((row) => {
           const item = items[row.index];
           if (!item) return null;
           const selected = item.id === selectedId;
           return (
-            <li key={item.id} style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW, transform: `translateY(${row.start}px)`, padding: '3px 4px' }}>
+            <li
+              key={item.id}
+              style={{
+                position: 'absolute',
+                top: 0,
+                left: 0,
+                right: 0,
+                height: ROW,
+                transform: `translateY(${row.start}px)`,
+                padding: '3px 4px',
+              }}
+            >
               <UnstyledButton
                 onClick={() => onSelect(item.id)}
                 aria-current={selected ? 'true' : undefined}
@@ -53,7 +77,14 @@ export function InboxList({ items, selectedId, onSelect, height }: Props) {
                   {item.fields.name}
                 </Text>
                 <Text size="xs" c="dimmed" truncate>
-                  {[formatDate(item.study_date, lang), item.modality, t('inbox.filesCount', { count: item.files }), formatBytes(item.bytes, lang)].filter(Boolean).join(' · ')}
+                  {[
+                    formatDate(item.study_date, lang),
+                    item.modality,
+                    t('inbox.filesCount', { count: item.files }),
+                    formatBytes(item.bytes, lang),
+                  ]
+                    .filter(Boolean)
+                    .join(' · ')}
                   {item.warnings.length > 0 ? ` · ⚠ ${item.warnings.length}` : ''}
                 </Text>
               </UnstyledButton>

@@ -37,12 +37,23 @@ export function InboxPage() {
         aria-label={t('inbox.filterLabel')}
         value={filter}
         onChange={(v) => setFilter(v as Filter)}
-        data={(['review', 'queued', 'uploaded', 'all'] as const).map((f) => ({ value: f, label: `${t(`inbox.filter.${f}`)} (${count(f)})` }))}
+        data={(['review', 'queued', 'uploaded', 'all'] as const).map((f) => ({
+          value: f,
+          label: `${t(`inbox.filter.${f}`)} (${count(f)})`,
+        }))}
         w="fit-content"
         data-testid="inbox-filter"
       />
       {queued && (
-        <Alert color="teal" variant="light" role="status" data-testid="upload-queued" withCloseButton closeButtonLabel={t('common.close')} onClose={() => setQueued(null)}>
+        <Alert
+          color="teal"
+          variant="light"
+          role="status"
+          data-testid="upload-queued"
+          withCloseButton
+          closeButtonLabel={t('common.close')}
+          onClose={() => setQueued(null)}
+        >
           {t('inbox.queuedNotice', { name: queued })}{' '}
           <Anchor component={Link} to="/uploads" data-testid="see-uploads">
             {t('inbox.seeUploads')}
@@ -59,7 +70,12 @@ export function InboxPage() {
       {items.length > 0 && (
         <Grid gap="md">
           <Grid.Col span={4}>
-            <InboxList items={items} selectedId={selected?.id ?? null} onSelect={setSelectedId} height="calc(100vh - 230px)" />
+            <InboxList
+              items={items}
+              selectedId={selected?.id ?? null}
+              onSelect={setSelectedId}
+              height="calc(100vh - 230px)"
+            />
           </Grid.Col>
           <Grid.Col span={8}>{shown && <InboxDetail key={shown.id} item={shown} onUploaded={setQueued} />}</Grid.Col>
         </Grid>

@@ -28,12 +28,25 @@ function FileList({ files, testId }: { files: IncompleteFileView[]; testId: stri
  * is not uploaded as it is. Staff either wait (ScanBridge looks again when the files change) or
  * upload the rest after confirming, knowing the exam will lack those files.
  */
-export function IncompleteFiles({ files, onUploadAnyway, pending }: { files: IncompleteFileView[]; onUploadAnyway: () => Promise<void>; pending: boolean }) {
+export function IncompleteFiles({
+  files,
+  onUploadAnyway,
+  pending,
+}: {
+  files: IncompleteFileView[];
+  onUploadAnyway: () => Promise<void>;
+  pending: boolean;
+}) {
   const { t } = useTranslation();
   const [confirming, setConfirming] = useState(false);
   const [waiting, setWaiting] = useState(false);
   return (
-    <Alert color="red" variant="light" title={t('completeness.title', { count: files.length })} data-testid="incomplete-files">
+    <Alert
+      color="red"
+      variant="light"
+      title={t('completeness.title', { count: files.length })}
+      data-testid="incomplete-files"
+    >
       <Stack gap="sm">
         <Text size="sm">{t('completeness.explain')}</Text>
         <FileList files={files} testId="incomplete-list" />
@@ -53,7 +66,15 @@ export function IncompleteFiles({ files, onUploadAnyway, pending }: { files: Inc
           </Button>
         </Group>
       </Stack>
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title={t('completeness.confirmTitle', { count: files.length })} size="lg" centered closeButtonProps={{ 'aria-label': t('completeness.confirmCancel') }} data-testid="incomplete-confirm">
+      <Modal
+        opened={confirming}
+        onClose={() => setConfirming(false)}
+        title={t('completeness.confirmTitle', { count: files.length })}
+        size="lg"
+        centered
+        closeButtonProps={{ 'aria-label': t('completeness.confirmCancel') }}
+        data-testid="incomplete-confirm"
+      >
         <Stack gap="md">
           <Text size="sm">{t('completeness.confirmText', { count: files.length })}</Text>
           <FileList files={files} testId="incomplete-confirm-list" />

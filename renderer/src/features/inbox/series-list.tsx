@@ -15,7 +15,12 @@ export function SeriesList({ series, disabled, onToggle }: Props) {
   const { t } = useTranslation();
   const lang = useLanguage();
   const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: series.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW, overscan: 8 });
+  const virtualizer = useVirtualizer({
+    count: series.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW,
+    overscan: 8,
+  });
   const height = Math.min(series.length, 6) * ROW + 2;
   return (
     <div
@@ -36,7 +41,15 @@ export function SeriesList({ series, disabled, onToggle }: Props) {
               justify="space-between"
               wrap="nowrap"
               px="sm"
-              style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW, transform: `translateY(${row.start}px)`, borderBottom: '1px solid var(--mantine-color-gray-2)' }}
+              style={{
+                position: 'absolute',
+                top: 0,
+                left: 0,
+                right: 0,
+                height: ROW,
+                transform: `translateY(${row.start}px)`,
+                borderBottom: '1px solid var(--mantine-color-gray-2)',
+              }}
               data-testid="series-row"
             >
               <Checkbox

@@ -1,4 +1,16 @@
-import { ActionIcon, Badge, Button, Group, Indicator, Popover, ScrollArea, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import {
+  ActionIcon,
+  Badge,
+  Button,
+  Group,
+  Indicator,
+  Popover,
+  ScrollArea,
+  Stack,
+  Text,
+  Title,
+  UnstyledButton,
+} from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,7 +26,17 @@ const STALE_ON_OPEN_MS = 30_000;
 
 function BellIcon() {
   return (
-    <svg width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+    <svg
+      width="22"
+      height="22"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+    >
       <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
       <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
     </svg>
@@ -56,7 +78,16 @@ export function NotificationBell() {
   };
   return (
     <Indicator label={unread > 99 ? '99+' : unread} size={18} color="red.9" disabled={unread === 0} offset={4} inline>
-      <Popover opened={opened} onChange={setOpened} width={420} position="bottom-end" shadow="md" trapFocus returnFocus withArrow>
+      <Popover
+        opened={opened}
+        onChange={setOpened}
+        width={420}
+        position="bottom-end"
+        shadow="md"
+        trapFocus
+        returnFocus
+        withArrow
+      >
         <Popover.Target>
           <ActionIcon
             variant="subtle"
@@ -71,67 +102,91 @@ export function NotificationBell() {
             <BellIcon />
           </ActionIcon>
         </Popover.Target>
-      <Popover.Dropdown p="sm" data-testid="notification-panel" role="dialog" aria-labelledby="notifications-title">
-        <Title order={2} size="h5" id="notifications-title" ref={titleRef} tabIndex={-1} mb={6}>
-          {t('notifications.title')}
-        </Title>
-        <Group justify="flex-end" gap="xs" mb="xs">
-          <Button size="xs" variant="default" onClick={() => refresh.mutate({ refresh: true })} loading={refresh.isPending}>
-            {t('notifications.check')}
-          </Button>
-          <Button size="xs" variant="light" onClick={() => markAll.mutate({})} disabled={unread === 0} loading={markAll.isPending} data-testid="notifications-mark-all">
-            {t('notifications.markAll')}
-          </Button>
-        </Group>
-        <ErrorAlert error={list.error ?? refresh.error ?? markOne.error ?? markAll.error} />
-        {items.length === 0 && !list.isPending && (
-          <Text size="sm" c="dimmed" py="md" data-testid="notifications-empty">
-            {t('notifications.empty')}
-          </Text>
-        )}
-        <ScrollArea.Autosize mah={420} type="auto">
-          <Stack gap={6} component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
-            {items.map((n) => (
-              <li key={n.id} data-testid="notification" data-id={n.id} data-read={n.read}>
-                <Group justify="space-between" align="flex-start" wrap="nowrap" p={8} style={{ borderRadius: 6, background: n.read ? undefined : 'var(--mantine-color-blue-0)' }}>
-                  <Stack gap={2} style={{ minWidth: 0 }}>
-                    <Group gap={6} wrap="nowrap">
-                      {!n.read && (
-                        <Badge size="xs" color="blue.8" variant="filled" style={{ flexShrink: 0 }}>
-                          {t('notifications.new')}
-                        </Badge>
+        <Popover.Dropdown p="sm" data-testid="notification-panel" role="dialog" aria-labelledby="notifications-title">
+          <Title order={2} size="h5" id="notifications-title" ref={titleRef} tabIndex={-1} mb={6}>
+            {t('notifications.title')}
+          </Title>
+          <Group justify="flex-end" gap="xs" mb="xs">
+            <Button
+              size="xs"
+              variant="default"
+              onClick={() => refresh.mutate({ refresh: true })}
+              loading={refresh.isPending}
+            >
+              {t('notifications.check')}
+            </Button>
+            <Button
+              size="xs"
+              variant="light"
+              onClick={() => markAll.mutate({})}
+              disabled={unread === 0}
+              loading={markAll.isPending}
+              data-testid="notifications-mark-all"
+            >
+              {t('notifications.markAll')}
+            </Button>
+          </Group>
+          <ErrorAlert error={list.error ?? refresh.error ?? markOne.error ?? markAll.error} />
+          {items.length === 0 && !list.isPending && (
+            <Text size="sm" c="dimmed" py="md" data-testid="notifications-empty">
+              {t('notifications.empty')}
+            </Text>
+          )}
+          <ScrollArea.Autosize mah={420} type="auto">
+            <Stack gap={6} component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+              {items.map((n) => (
+                <li key={n.id} data-testid="notification" data-id={n.id} data-read={n.read}>
+                  <Group
+                    justify="space-between"
+                    align="flex-start"
+                    wrap="nowrap"
+                    p={8}
+                    style={{ borderRadius: 6, background: n.read ? undefined : 'var(--mantine-color-blue-0)' }}
+                  >
+                    <Stack gap={2} style={{ minWidth: 0 }}>
+                      <Group gap={6} wrap="nowrap">
+                        {!n.read && (
+                          <Badge size="xs" color="blue.8" variant="filled" style={{ flexShrink: 0 }}>
+                            {t('notifications.new')}
+                          </Badge>
+                        )}
+                        <Text size="sm" fw={n.read ? 400 : 700} lineClamp={2}>
+                          {n.title}
+                        </Text>
+                      </Group>
+                      {n.body && (
+                        <Text size="xs" lineClamp={3}>
+                          {n.body}
+                        </Text>
                       )}
-                      <Text size="sm" fw={n.read ? 400 : 700} lineClamp={2}>
-                        {n.title}
-                      </Text>
-                    </Group>
-                    {n.body && (
-                      <Text size="xs" lineClamp={3}>
-                        {n.body}
-                      </Text>
+                      {n.created_at && (
+                        <Text size="xs" c="dimmed">
+                          {formatTime(n.created_at, lang)}
+                        </Text>
+                      )}
+                    </Stack>
+                    {!n.read && (
+                      <UnstyledButton
+                        onClick={() => markOne.mutate({ id: n.id })}
+                        aria-label={t('notifications.markOneLabel', { title: n.title })}
+                        data-testid="notification-mark-read"
+                        style={{
+                          fontSize: 12,
+                          fontWeight: 600,
+                          color: 'var(--mantine-color-blue-9)',
+                          whiteSpace: 'nowrap',
+                          textDecoration: 'underline',
+                        }}
+                      >
+                        {t('notifications.markOne')}
+                      </UnstyledButton>
                     )}
-                    {n.created_at && (
-                      <Text size="xs" c="dimmed">
-                        {formatTime(n.created_at, lang)}
-                      </Text>
-                    )}
-                  </Stack>
-                  {!n.read && (
-                    <UnstyledButton
-                      onClick={() => markOne.mutate({ id: n.id })}
-                      aria-label={t('notifications.markOneLabel', { title: n.title })}
-                      data-testid="notification-mark-read"
-                      style={{ fontSize: 12, fontWeight: 600, color: 'var(--mantine-color-blue-9)', whiteSpace: 'nowrap', textDecoration: 'underline' }}
-                    >
-                      {t('notifications.markOne')}
-                    </UnstyledButton>
-                  )}
-                </Group>
-              </li>
-            ))}
-          </Stack>
-        </ScrollArea.Autosize>
-      </Popover.Dropdown>
+                  </Group>
+                </li>
+              ))}
+            </Stack>
+          </ScrollArea.Autosize>
+        </Popover.Dropdown>
       </Popover>
     </Indicator>
   );

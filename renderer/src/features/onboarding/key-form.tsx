@@ -42,13 +42,16 @@ export function KeyForm({ onSaved }: Props) {
   const onSave = (): void => {
     if (!check()) return;
     verify.reset();
-    save.mutate({ key: trimmed }, {
-      onSuccess: (r) => {
-        setVerified({ key: trimmed, account: r.account });
-        setSavedStatus(r.status);
-        onSaved?.(r.status);
+    save.mutate(
+      { key: trimmed },
+      {
+        onSuccess: (r) => {
+          setVerified({ key: trimmed, account: r.account });
+          setSavedStatus(r.status);
+          onSaved?.(r.status);
+        },
       },
-    });
+    );
   };
 
   return (
@@ -80,15 +83,25 @@ export function KeyForm({ onSaved }: Props) {
           {kind && (
             <Text size="sm" data-testid="key-kind-guess">
               {kind === 'sandbox' ? (
-                <Badge color="yellow.4" c="#1a1200" mr={6}>{t('keys.sandbox')}</Badge>
+                <Badge color="yellow.4" c="#1a1200" mr={6}>
+                  {t('keys.sandbox')}
+                </Badge>
               ) : (
-                <Badge color="teal.9" mr={6}>{t('keys.live')}</Badge>
+                <Badge color="teal.9" mr={6}>
+                  {t('keys.live')}
+                </Badge>
               )}
               {kind === 'sandbox' ? t('onboarding.looksSandbox') : t('onboarding.looksLive')}
             </Text>
           )}
           <Group>
-            <Button type="submit" variant="default" loading={verify.isPending} disabled={!trimmed} data-testid="verify-key">
+            <Button
+              type="submit"
+              variant="default"
+              loading={verify.isPending}
+              disabled={!trimmed}
+              data-testid="verify-key"
+            >
               {t('onboarding.verify')}
             </Button>
             <Button type="button" onClick={onSave} loading={save.isPending} disabled={!trimmed} data-testid="save-key">
@@ -109,17 +122,26 @@ export function KeyForm({ onSaved }: Props) {
           <AccountSummary account={verified.account} />
         </Stack>
       )}
-      {savedStatus && (
-        savedStatus.keychain.available ? (
+      {savedStatus &&
+        (savedStatus.keychain.available ? (
           <Alert color="teal" variant="light" title={t('onboarding.savedTitle')} role="status" data-testid="key-saved">
             {t('onboarding.savedBody')}
           </Alert>
         ) : (
-          <Alert color="yellow" variant="light" title={t('errors.keychain_unavailable.title')} role="status" data-testid="key-saved-session">
-            {t(!savedStatus.keychain.available && savedStatus.keychain.reason === 'no_module' ? 'errors.keychain_unavailable.no_module_action' : 'errors.keychain_unavailable.action')}
+          <Alert
+            color="yellow"
+            variant="light"
+            title={t('errors.keychain_unavailable.title')}
+            role="status"
+            data-testid="key-saved-session"
+          >
+            {t(
+              !savedStatus.keychain.available && savedStatus.keychain.reason === 'no_module'
+                ? 'errors.keychain_unavailable.no_module_action'
+                : 'errors.keychain_unavailable.action',
+            )}
           </Alert>
-        )
-      )}
+        ))}
     </Stack>
   );
 }

@@ -17,14 +17,18 @@ export function OnboardingPage() {
     <>
       <header>
         <Group justify="space-between" px="lg" h={60} style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
-          <Text fw={700} size="xl">ScanBridge</Text>
+          <Text fw={700} size="xl">
+            ScanBridge
+          </Text>
           <LanguageSwitch />
         </Group>
       </header>
       <Center component="main" py={40}>
         <Paper withBorder shadow="sm" p="xl" w={640} radius="md">
           <Stack gap="md">
-            <Title order={1} size="h2">{t('onboarding.title')}</Title>
+            <Title order={1} size="h2">
+              {t('onboarding.title')}
+            </Title>
             <Text>{t('onboarding.intro')}</Text>
             <KeyForm
               onSaved={(s) => {

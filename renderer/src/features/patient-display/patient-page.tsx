@@ -1,4 +1,17 @@
-import { Alert, Box, Button, Center, Checkbox, Grid, Group, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Box,
+  Button,
+  Center,
+  Checkbox,
+  Grid,
+  Group,
+  Loader,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { QRCodeSVG } from 'qrcode.react';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -14,7 +27,16 @@ import { SignatureField } from './signature-field';
 /** How often the display asks whether a session started (a local call: it costs no API calls). */
 const POLL_MS = 1500;
 /** Refusals of a signature the patient can correct, each with its own words (`patient.error_<code>`). */
-const PATIENT_ERRORS = ['invalid_rut', 'missing_hyphen', 'already_signed', 'signer_name_required', 'signer_document_required', 'signature_blank', 'signature_invalid', 'maybe_done'];
+const PATIENT_ERRORS = [
+  'invalid_rut',
+  'missing_hyphen',
+  'already_signed',
+  'signer_name_required',
+  'signer_document_required',
+  'signature_blank',
+  'signature_invalid',
+  'maybe_done',
+];
 /** How long the thank-you stays before the display goes back to idle. */
 export const THANKS_MS = 8000;
 
@@ -25,8 +47,12 @@ function Idle() {
   return (
     <Center h="100vh" p="xl">
       <Stack align="center" gap="md" data-testid="patient-idle">
-        <Title order={1} ta="center">{t('patient.idleTitle')}</Title>
-        <Text size="xl" ta="center">{t('patient.idleHelp')}</Text>
+        <Title order={1} ta="center">
+          {t('patient.idleTitle')}
+        </Title>
+        <Text size="xl" ta="center">
+          {t('patient.idleHelp')}
+        </Text>
       </Stack>
     </Center>
   );
@@ -37,8 +63,12 @@ function Thanks() {
   return (
     <Center h="100vh" p="xl">
       <Stack align="center" gap="md" data-testid="patient-thanks" role="status">
-        <Title order={1} ta="center">{t('patient.thanksTitle')}</Title>
-        <Text size="xl" ta="center">{t('patient.thanksHelp')}</Text>
+        <Title order={1} ta="center">
+          {t('patient.thanksTitle')}
+        </Title>
+        <Text size="xl" ta="center">
+          {t('patient.thanksHelp')}
+        </Text>
       </Stack>
     </Center>
   );
@@ -72,7 +102,17 @@ function useConsentDocument(transport: PatientTransport, session: string, onEnde
   return { pdf, pdfError, read, readToEnd };
 }
 
-function SigningForm({ view, transport, onSigned, onEnded }: { view: ActiveView; transport: PatientTransport; onSigned: () => void; onEnded: () => void }) {
+function SigningForm({
+  view,
+  transport,
+  onSigned,
+  onEnded,
+}: {
+  view: ActiveView;
+  transport: PatientTransport;
+  onSigned: () => void;
+  onEnded: () => void;
+}) {
   const { t } = useTranslation();
   const session = view.session_id;
   const { pdf, pdfError, read, readToEnd } = useConsentDocument(transport, session, onEnded);
@@ -96,9 +136,17 @@ function SigningForm({ view, transport, onSigned, onEnded }: { view: ActiveView;
     setDocTouched(true);
     if (!read) return setProblem(t('patient.readFirst'));
     if (name.trim() === '') return setProblem(t('patient.nameMissing'));
-    if (docProblem) return setProblem(docProblem === 'empty' ? t(chile ? 'patient.rutMissing' : 'patient.documentMissing') : t(`patient.rut_${docProblem}`));
+    if (docProblem)
+      return setProblem(
+        docProblem === 'empty'
+          ? t(chile ? 'patient.rutMissing' : 'patient.documentMissing')
+          : t(`patient.rut_${docProblem}`),
+      );
     const signature = pad.current?.read();
-    if (!signature || 'problem' in signature) return setProblem(t(signature?.problem === 'too_short' ? 'patient.signatureTooShort' : 'patient.signatureMissing'));
+    if (!signature || 'problem' in signature)
+      return setProblem(
+        t(signature?.problem === 'too_short' ? 'patient.signatureTooShort' : 'patient.signatureMissing'),
+      );
     if (!accepted) return setProblem(t('patient.acceptMissing'));
     setBusy(true);
     try {
@@ -122,11 +170,19 @@ function SigningForm({ view, transport, onSigned, onEnded }: { view: ActiveView;
 
   return (
     <Box p="md" mih="100vh">
-      <Title order={1} size="h2" mb="sm">{t('patient.title')}</Title>
+      <Title order={1} size="h2" mb="sm">
+        {t('patient.title')}
+      </Title>
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: 7 }}>
-          <Text mb="xs" fw={600} id="read-help">{read ? t('patient.readDone') : t('patient.readHelp')}</Text>
-          {pdfError && <Alert color="red" role="alert">{t('patient.pdfFailed')}</Alert>}
+          <Text mb="xs" fw={600} id="read-help">
+            {read ? t('patient.readDone') : t('patient.readHelp')}
+          </Text>
+          {pdfError && (
+            <Alert color="red" role="alert">
+              {t('patient.pdfFailed')}
+            </Alert>
+          )}
           {!pdf && !pdfError && <Loader aria-label={t('common.loading')} />}
           {pdf && (
             <PdfView
@@ -151,7 +207,15 @@ function SigningForm({ view, transport, onSigned, onEnded }: { view: ActiveView;
                   <Text size="sm">{t('patient.phoneHelp')}</Text>
                 </Group>
               )}
-              <TextInput label={t('patient.name')} value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={200} required size="md" disabled={!read} />
+              <TextInput
+                label={t('patient.name')}
+                value={name}
+                onChange={(e) => setName(e.currentTarget.value)}
+                maxLength={200}
+                required
+                size="md"
+                disabled={!read}
+              />
               <TextInput
                 label={chile ? t('patient.rut') : t('patient.documentNumber')}
                 description={chile ? t('patient.rutHelp') : undefined}
@@ -166,11 +230,36 @@ function SigningForm({ view, transport, onSigned, onEnded }: { view: ActiveView;
                 disabled={!read}
                 data-testid="patient-document"
               />
-              <TextInput label={t('patient.birthDate')} type="date" value={birth} max={today()} onChange={(e) => setBirth(e.currentTarget.value)} size="md" disabled={!read} />
-              <SignatureField ref={pad} label={t('patient.signature')} disabled={!read} onChange={() => setProblem(null)} />
-              <Checkbox label={t('patient.accept')} checked={accepted} onChange={(e) => setAccepted(e.currentTarget.checked)} size="md" disabled={!read} />
-              {problem && <Alert color="red" role="alert" data-testid="patient-problem">{problem}</Alert>}
-              <Button type="submit" size="lg" loading={busy} disabled={!read}>{t('patient.submit')}</Button>
+              <TextInput
+                label={t('patient.birthDate')}
+                type="date"
+                value={birth}
+                max={today()}
+                onChange={(e) => setBirth(e.currentTarget.value)}
+                size="md"
+                disabled={!read}
+              />
+              <SignatureField
+                ref={pad}
+                label={t('patient.signature')}
+                disabled={!read}
+                onChange={() => setProblem(null)}
+              />
+              <Checkbox
+                label={t('patient.accept')}
+                checked={accepted}
+                onChange={(e) => setAccepted(e.currentTarget.checked)}
+                size="md"
+                disabled={!read}
+              />
+              {problem && (
+                <Alert color="red" role="alert" data-testid="patient-problem">
+                  {problem}
+                </Alert>
+              )}
+              <Button type="submit" size="lg" loading={busy} disabled={!read}>
+                {t('patient.submit')}
+              </Button>
             </Stack>
           </form>
         </Grid.Col>
@@ -227,9 +316,24 @@ export function PatientPage({ transport }: { transport: PatientTransport }) {
     setView({ state: 'idle' });
   }, []);
 
-  if (!ready) return <Center h="100vh"><Loader aria-label={t('common.loading')} /></Center>;
-  if (thanks) return <main><Thanks /></main>;
-  if (view.state === 'idle') return <main><Idle /></main>;
+  if (!ready)
+    return (
+      <Center h="100vh">
+        <Loader aria-label={t('common.loading')} />
+      </Center>
+    );
+  if (thanks)
+    return (
+      <main>
+        <Thanks />
+      </main>
+    );
+  if (view.state === 'idle')
+    return (
+      <main>
+        <Idle />
+      </main>
+    );
   return (
     <main>
       <SigningForm key={view.session_id} view={view} transport={transport} onSigned={onSigned} onEnded={onEnded} />

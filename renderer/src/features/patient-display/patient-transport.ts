@@ -38,7 +38,11 @@ export function takePatientToken(location: Location, history: History, storage: 
 
 /** True when this page is the patient display (the desktop's patient window, or the page opened with its token). */
 export function isPatientPage(win: Window): boolean {
-  return 'scanbridgePatient' in win || new URLSearchParams(win.location.search).has('patient') || win.location.hash.startsWith('#/patient');
+  return (
+    'scanbridgePatient' in win ||
+    new URLSearchParams(win.location.search).has('patient') ||
+    win.location.hash.startsWith('#/patient')
+  );
 }
 
 export function selectPatientTransport(win: Window): PatientTransport | null {

@@ -16,7 +16,10 @@ type Props = { label: string; disabled?: boolean; onChange?: () => void };
  * The signature pad: pointer events (mouse, finger, pen), pen pressure where the device reports
  * it, sharp on high-density screens, and the strokes kept when the window is resized or rotated.
  */
-export const SignatureField = forwardRef<SignatureHandle, Props>(function SignatureField({ label, disabled = false, onChange }, ref) {
+export const SignatureField = forwardRef<SignatureHandle, Props>(function SignatureField(
+  { label, disabled = false, onChange },
+  ref,
+) {
   const { t } = useTranslation();
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const padRef = useRef<SignaturePad | null>(null);
@@ -26,12 +29,18 @@ export const SignatureField = forwardRef<SignatureHandle, Props>(function Signat
   useEffect(() => {
     const canvas = canvasRef.current;
     if (!canvas) return;
-    const pad = new SignaturePad(canvas, { minWidth: 0.8, maxWidth: 3, penColor: '#111827', backgroundColor: 'rgb(255,255,255)' });
+    const pad = new SignaturePad(canvas, {
+      minWidth: 0.8,
+      maxWidth: 3,
+      penColor: '#111827',
+      backgroundColor: 'rgb(255,255,255)',
+    });
     padRef.current = pad;
     const onBegin = (e: Event): void => {
       // A pen that reports pressure draws wider when pressed harder; mouse and fingers keep the defaults.
       const detail = (e as CustomEvent<PointerEvent | MouseEvent | TouchEvent>).detail;
-      const pressure = 'pointerType' in detail && detail.pointerType === 'pen' && detail.pressure > 0 ? detail.pressure : null;
+      const pressure =
+        'pointerType' in detail && detail.pointerType === 'pen' && detail.pressure > 0 ? detail.pressure : null;
       pad.minWidth = pressure === null ? 0.8 : 0.5 + pressure;
       pad.maxWidth = pressure === null ? 3 : 1.5 + pressure * 3;
     };
@@ -90,19 +99,38 @@ export const SignatureField = forwardRef<SignatureHandle, Props>(function Signat
 
   return (
     <Box>
-      <Text fw={600} id="signature-label" mb={4}>{label}</Text>
+      <Text fw={600} id="signature-label" mb={4}>
+        {label}
+      </Text>
       <canvas
         ref={canvasRef}
         role="img"
         aria-labelledby="signature-label"
         data-testid="signature-pad"
-        style={{ width: '100%', height: 200, touchAction: 'none', border: '2px dashed var(--mantine-color-gray-6)', borderRadius: 8, background: '#fff', opacity: disabled ? 0.45 : 1, display: 'block', cursor: disabled ? 'not-allowed' : 'crosshair' }}
+        style={{
+          width: '100%',
+          height: 200,
+          touchAction: 'none',
+          border: '2px dashed var(--mantine-color-gray-6)',
+          borderRadius: 8,
+          background: '#fff',
+          opacity: disabled ? 0.45 : 1,
+          display: 'block',
+          cursor: disabled ? 'not-allowed' : 'crosshair',
+        }}
       />
       <Group justify="flex-end" mt={4}>
-        <Button variant="default" size="sm" disabled={disabled} onClick={() => {
-          padRef.current?.clear();
-          changed.current?.();
-        }}>{t('patient.clear')}</Button>
+        <Button
+          variant="default"
+          size="sm"
+          disabled={disabled}
+          onClick={() => {
+            padRef.current?.clear();
+            changed.current?.();
+          }}
+        >
+          {t('patient.clear')}
+        </Button>
       </Group>
     </Box>
   );

@@ -6,7 +6,14 @@ import type { ReferrerSaved, ReferrerView } from '../../../../preload/contract';
 import { useCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 import { referrersKey } from './referrer-queries';
-import { changedFields, checkReferrer, emptyReferrer, type ReferrerProblems, type ReferrerValues, valuesOf } from './referrer-form';
+import {
+  changedFields,
+  checkReferrer,
+  emptyReferrer,
+  type ReferrerProblems,
+  type ReferrerValues,
+  valuesOf,
+} from './referrer-form';
 
 type Props = {
   /** The referrer to edit, or null to add one. */
@@ -36,19 +43,26 @@ export function ReferrerDialog({ referrer, onClose, onSaved }: Props) {
   });
   const pending = create.isPending || update.isPending;
 
-  const set = (k: keyof ReferrerValues) => (e: React.ChangeEvent<HTMLInputElement>): void => {
-    const v = e.currentTarget.value;
-    setValues((old) => ({ ...old, [k]: v }));
-    setUnchanged(false);
-    if (problems[k]) setProblems((old) => ({ ...old, [k]: undefined }));
-  };
+  const set =
+    (k: keyof ReferrerValues) =>
+    (e: React.ChangeEvent<HTMLInputElement>): void => {
+      const v = e.currentTarget.value;
+      setValues((old) => ({ ...old, [k]: v }));
+      setUnchanged(false);
+      if (problems[k]) setProblems((old) => ({ ...old, [k]: undefined }));
+    };
 
   const submit = (): void => {
     const found = checkReferrer(values);
     setProblems(found);
     if (Object.values(found).some(Boolean)) return;
     if (!referrer) {
-      create.mutate({ name: values.name.trim(), email: values.email.trim(), phone: values.phone.trim(), specialty: values.specialty.trim() });
+      create.mutate({
+        name: values.name.trim(),
+        email: values.email.trim(),
+        phone: values.phone.trim(),
+        specialty: values.specialty.trim(),
+      });
       return;
     }
     const changes = changedFields(original, values);
@@ -56,9 +70,16 @@ export function ReferrerDialog({ referrer, onClose, onSaved }: Props) {
     update.mutate({ id: referrer.id, changes });
   };
 
-  const problem = (k: keyof ReferrerValues): string | undefined => (problems[k] ? t(`referrers.problems.${problems[k]}`) : undefined);
+  const problem = (k: keyof ReferrerValues): string | undefined =>
+    problems[k] ? t(`referrers.problems.${problems[k]}`) : undefined;
   return (
-    <Modal opened onClose={onClose} title={referrer ? t('referrers.editTitle', { name: referrer.name }) : t('referrers.addTitle')} size="lg" closeButtonProps={{ 'aria-label': t('common.close') }}>
+    <Modal
+      opened
+      onClose={onClose}
+      title={referrer ? t('referrers.editTitle', { name: referrer.name }) : t('referrers.addTitle')}
+      size="lg"
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+    >
       <form
         noValidate
         onSubmit={(e) => {
@@ -68,11 +89,45 @@ export function ReferrerDialog({ referrer, onClose, onSaved }: Props) {
         data-testid="referrer-form"
       >
         <Stack gap="sm">
-          <TextInput label={t('referrers.fields.name')} description={t('referrers.fields.nameHelp')} required value={values.name} onChange={set('name')} error={problem('name')} maxLength={200} data-autofocus data-testid="referrer-name" />
-          <TextInput label={t('referrers.fields.email')} description={t('referrers.fields.emailHelp')} type="email" value={values.email} onChange={set('email')} error={problem('email')} spellCheck={false} data-testid="referrer-email" />
+          <TextInput
+            label={t('referrers.fields.name')}
+            description={t('referrers.fields.nameHelp')}
+            required
+            value={values.name}
+            onChange={set('name')}
+            error={problem('name')}
+            maxLength={200}
+            data-autofocus
+            data-testid="referrer-name"
+          />
+          <TextInput
+            label={t('referrers.fields.email')}
+            description={t('referrers.fields.emailHelp')}
+            type="email"
+            value={values.email}
+            onChange={set('email')}
+            error={problem('email')}
+            spellCheck={false}
+            data-testid="referrer-email"
+          />
           <Group grow align="flex-start">
-            <TextInput label={t('referrers.fields.phone')} value={values.phone} onChange={set('phone')} error={problem('phone')} type="tel" data-testid="referrer-phone" />
-            <TextInput label={t('referrers.fields.specialty')} description={t('referrers.fields.specialtyHelp')} value={values.specialty} onChange={set('specialty')} error={problem('specialty')} maxLength={200} data-testid="referrer-specialty" />
+            <TextInput
+              label={t('referrers.fields.phone')}
+              value={values.phone}
+              onChange={set('phone')}
+              error={problem('phone')}
+              type="tel"
+              data-testid="referrer-phone"
+            />
+            <TextInput
+              label={t('referrers.fields.specialty')}
+              description={t('referrers.fields.specialtyHelp')}
+              value={values.specialty}
+              onChange={set('specialty')}
+              error={problem('specialty')}
+              maxLength={200}
+              data-testid="referrer-specialty"
+            />
           </Group>
           {unchanged && (
             <Text size="sm" role="status" data-testid="referrer-unchanged">

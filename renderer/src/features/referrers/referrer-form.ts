@@ -3,7 +3,8 @@
 import type { ReferrerView } from '../../../../preload/contract';
 
 export type ReferrerValues = { name: string; email: string; phone: string; specialty: string };
-export type ReferrerProblem = 'name_required' | 'name_too_long' | 'email_invalid' | 'phone_invalid' | 'specialty_too_long';
+export type ReferrerProblem =
+  'name_required' | 'name_too_long' | 'email_invalid' | 'phone_invalid' | 'specialty_too_long';
 export type ReferrerProblems = Partial<Record<keyof ReferrerValues, ReferrerProblem>>;
 
 export const emptyReferrer: ReferrerValues = { name: '', email: '', phone: '', specialty: '' };
@@ -42,7 +43,14 @@ export function changedFields(original: ReferrerValues, next: ReferrerValues): P
 
 /** True when the referrer matches every word of the search (name, e-mail, specialty, phone), ignoring case and accents. */
 export function matchesSearch(r: ReferrerView, search: string): boolean {
-  const fold = (s: string): string => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  const fold = (s: string): string =>
+    s
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase();
   const hay = fold([r.name, r.email ?? '', r.specialty ?? '', r.phone ?? ''].join(' '));
-  return fold(search).split(/\s+/).filter(Boolean).every((w) => hay.includes(w));
+  return fold(search)
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((w) => hay.includes(w));
 }

@@ -1,4 +1,16 @@
-import { Alert, Button, Group, Loader, Modal, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Group,
+  Loader,
+  Modal,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ReferrerView } from '../../../../preload/contract';
@@ -10,14 +22,27 @@ import { matchesSearch } from './referrer-form';
 
 type Notice = { text: string; sandbox: boolean };
 
-function DeleteDialog({ referrer, onClose, onDeleted }: { referrer: ReferrerView; onClose: () => void; onDeleted: (sandbox: boolean) => void }) {
+function DeleteDialog({
+  referrer,
+  onClose,
+  onDeleted,
+}: {
+  referrer: ReferrerView;
+  onClose: () => void;
+  onDeleted: (sandbox: boolean) => void;
+}) {
   const { t } = useTranslation();
   const remove = useCall({ name: 'referrers:delete' }, (r, qc) => {
     if (!r.sandbox) void qc.invalidateQueries({ queryKey: referrersKey });
     onDeleted(r.sandbox);
   });
   return (
-    <Modal opened onClose={onClose} title={t('referrers.deleteTitle')} closeButtonProps={{ 'aria-label': t('common.close') }}>
+    <Modal
+      opened
+      onClose={onClose}
+      title={t('referrers.deleteTitle')}
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+    >
       <Stack gap="md">
         <Text>{t('referrers.deleteBody', { name: referrer.name })}</Text>
         <ErrorAlert error={remove.error} />
@@ -25,7 +50,12 @@ function DeleteDialog({ referrer, onClose, onDeleted }: { referrer: ReferrerView
           <Button variant="default" onClick={onClose} data-autofocus>
             {t('common.cancel')}
           </Button>
-          <Button color="red.9" onClick={() => remove.mutate({ id: referrer.id })} loading={remove.isPending} data-testid="referrer-delete-confirm">
+          <Button
+            color="red.9"
+            onClick={() => remove.mutate({ id: referrer.id })}
+            loading={remove.isPending}
+            data-testid="referrer-delete-confirm"
+          >
             {t('referrers.delete')}
           </Button>
         </Group>
@@ -65,7 +95,15 @@ export function ReferrersPage() {
         </Alert>
       )}
       {notice && (
-        <Alert color={notice.sandbox ? 'yellow' : 'green'} variant="light" role="status" withCloseButton closeButtonLabel={t('common.close')} onClose={() => setNotice(null)} data-testid="referrers-notice">
+        <Alert
+          color={notice.sandbox ? 'yellow' : 'green'}
+          variant="light"
+          role="status"
+          withCloseButton
+          closeButtonLabel={t('common.close')}
+          onClose={() => setNotice(null)}
+          data-testid="referrers-notice"
+        >
           <Text size="sm">{notice.text}</Text>
         </Alert>
       )}
@@ -111,10 +149,21 @@ export function ReferrersPage() {
                 <Table.Td>{r.phone ?? '—'}</Table.Td>
                 <Table.Td>
                   <Group gap="xs" justify="flex-end" wrap="nowrap">
-                    <Button size="xs" variant="default" onClick={() => setEditing(r)} aria-label={t('referrers.editOne', { name: r.name })}>
+                    <Button
+                      size="xs"
+                      variant="default"
+                      onClick={() => setEditing(r)}
+                      aria-label={t('referrers.editOne', { name: r.name })}
+                    >
                       {t('referrers.edit')}
                     </Button>
-                    <Button size="xs" variant="default" c="red.9" onClick={() => setDeleting(r)} aria-label={t('referrers.deleteOne', { name: r.name })}>
+                    <Button
+                      size="xs"
+                      variant="default"
+                      c="red.9"
+                      onClick={() => setDeleting(r)}
+                      aria-label={t('referrers.deleteOne', { name: r.name })}
+                    >
                       {t('referrers.delete')}
                     </Button>
                   </Group>
@@ -133,7 +182,11 @@ export function ReferrersPage() {
             const name = saved.referrer.name;
             setNotice({
               sandbox: saved.sandbox,
-              text: saved.sandbox ? t('referrers.savedSandbox', { name }) : created ? t('referrers.created', { name }) : t('referrers.updated', { name }),
+              text: saved.sandbox
+                ? t('referrers.savedSandbox', { name })
+                : created
+                  ? t('referrers.created', { name })
+                  : t('referrers.updated', { name }),
             });
           }}
         />
@@ -143,7 +196,12 @@ export function ReferrersPage() {
           referrer={deleting}
           onClose={() => setDeleting(null)}
           onDeleted={(sb) => {
-            setNotice({ sandbox: sb, text: sb ? t('referrers.deletedSandbox', { name: deleting.name }) : t('referrers.deleted', { name: deleting.name }) });
+            setNotice({
+              sandbox: sb,
+              text: sb
+                ? t('referrers.deletedSandbox', { name: deleting.name })
+                : t('referrers.deleted', { name: deleting.name }),
+            });
             setDeleting(null);
           }}
         />

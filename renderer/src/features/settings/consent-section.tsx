@@ -15,13 +15,22 @@ export function ConsentSection({ settings }: { settings: Settings }) {
   const transport = useTransport();
   const [folder, setFolder] = useState(settings.consent.copies_folder ?? '');
   const [saved, setSaved] = useState(false);
-  const displays = useQuery({ queryKey: ['consent-displays'], queryFn: () => transport.call('consent:displays', {}), staleTime: 60_000 }).data ?? [];
+  const displays =
+    useQuery({
+      queryKey: ['consent-displays'],
+      queryFn: () => transport.call('consent:displays', {}),
+      staleTime: 60_000,
+    }).data ?? [];
   const update = useCall({ name: 'consent:settings' }, (s, qc) => qc.setQueryData(keys.settings, s));
-  const country = COUNTRIES.includes(settings.consent.country_code) ? COUNTRIES : [settings.consent.country_code, ...COUNTRIES];
+  const country = COUNTRIES.includes(settings.consent.country_code)
+    ? COUNTRIES
+    : [settings.consent.country_code, ...COUNTRIES];
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="settings-consent">
       <Stack gap="md">
-        <Title order={3} id="settings-consent">{t('consentSettings.title')}</Title>
+        <Title order={3} id="settings-consent">
+          {t('consentSettings.title')}
+        </Title>
         <NativeSelect
           label={t('consentSettings.country')}
           description={t('consentSettings.countryHelp')}
@@ -35,7 +44,10 @@ export function ConsentSection({ settings }: { settings: Settings }) {
           onSubmit={(e) => {
             e.preventDefault();
             setSaved(false);
-            update.mutate({ copies_folder: folder.trim() === '' ? null : folder.trim() }, { onSuccess: () => setSaved(true) });
+            update.mutate(
+              { copies_folder: folder.trim() === '' ? null : folder.trim() },
+              { onSuccess: () => setSaved(true) },
+            );
           }}
         >
           <Group align="flex-end">
@@ -48,10 +60,16 @@ export function ConsentSection({ settings }: { settings: Settings }) {
               w={560}
               maxLength={4096}
             />
-            <Button type="submit" variant="default">{t('common.save')}</Button>
+            <Button type="submit" variant="default">
+              {t('common.save')}
+            </Button>
           </Group>
         </form>
-        {saved && <Text size="sm" role="status">{t('common.saved')}</Text>}
+        {saved && (
+          <Text size="sm" role="status">
+            {t('common.saved')}
+          </Text>
+        )}
         {displays.length > 0 && (
           <NativeSelect
             label={t('consentSettings.display')}
@@ -60,9 +78,14 @@ export function ConsentSection({ settings }: { settings: Settings }) {
             w={420}
             data={[
               { value: '', label: t('consentSettings.displayAuto') },
-              ...displays.map((d) => ({ value: String(d.id), label: `${d.label} (${d.width}×${d.height})${d.primary ? ` · ${t('consentSettings.primary')}` : ''}` })),
+              ...displays.map((d) => ({
+                value: String(d.id),
+                label: `${d.label} (${d.width}×${d.height})${d.primary ? ` · ${t('consentSettings.primary')}` : ''}`,
+              })),
             ]}
-            onChange={(e) => update.mutate({ display_id: e.currentTarget.value === '' ? null : Number(e.currentTarget.value) })}
+            onChange={(e) =>
+              update.mutate({ display_id: e.currentTarget.value === '' ? null : Number(e.currentTarget.value) })
+            }
           />
         )}
         <ErrorAlert error={update.error} />

@@ -31,7 +31,12 @@ function FolderRow({ folder }: { folder: WatchFolder }) {
           {confirming ? (
             <Group gap="xs" wrap="nowrap">
               <Text size="sm">{t('settings.folders.confirmRemove')}</Text>
-              <Button size="xs" color="red.9" onClick={() => remove.mutate({ id: folder.id })} loading={remove.isPending}>
+              <Button
+                size="xs"
+                color="red.9"
+                onClick={() => remove.mutate({ id: folder.id })}
+                loading={remove.isPending}
+              >
                 {t('common.remove')}
               </Button>
               <Button size="xs" variant="default" onClick={() => setConfirming(false)}>
@@ -39,7 +44,13 @@ function FolderRow({ folder }: { folder: WatchFolder }) {
               </Button>
             </Group>
           ) : (
-            <Button size="xs" variant="default" color="red" onClick={() => setConfirming(true)} aria-label={t('settings.folders.removeFolder', { path: folder.path })}>
+            <Button
+              size="xs"
+              variant="default"
+              color="red"
+              onClick={() => setConfirming(true)}
+              aria-label={t('settings.folders.removeFolder', { path: folder.path })}
+            >
               {t('common.remove')}
             </Button>
           )}
@@ -112,7 +123,9 @@ function AddFolder() {
       aria-labelledby="settings-add-folder"
     >
       <Stack gap="sm">
-        <Text fw={600} id="settings-add-folder">{t('settings.folders.addTitle')}</Text>
+        <Text fw={600} id="settings-add-folder">
+          {t('settings.folders.addTitle')}
+        </Text>
         <Group align="flex-end" wrap="nowrap">
           <TextInput
             style={{ flex: 1 }}
@@ -134,10 +147,36 @@ function AddFolder() {
           )}
         </Group>
         <Group align="flex-end" grow>
-          <NativeSelect label={t('settings.folders.examType')} value={examType} data={folderExamTypeOptions(t)} onChange={(e) => setExamType(e.currentTarget.value as FolderExamType)} data-testid="folder-exam-type" />
-          <NativeSelect label={t('settings.folders.mode')} value={mode} data={folderModeOptions(t)} onChange={(e) => setMode(e.currentTarget.value as 'auto' | 'review')} data-testid="folder-mode" />
-          <NumberInput label={t('settings.folders.settle')} value={settle} onChange={setSettle} min={1} max={3600} allowDecimal={false} data-testid="folder-settle" />
-          <Switch label={t('settings.folders.polling')} description={t('settings.folders.pollingHelp')} checked={polling} onChange={(e) => setPolling(e.currentTarget.checked)} mb={2} />
+          <NativeSelect
+            label={t('settings.folders.examType')}
+            value={examType}
+            data={folderExamTypeOptions(t)}
+            onChange={(e) => setExamType(e.currentTarget.value as FolderExamType)}
+            data-testid="folder-exam-type"
+          />
+          <NativeSelect
+            label={t('settings.folders.mode')}
+            value={mode}
+            data={folderModeOptions(t)}
+            onChange={(e) => setMode(e.currentTarget.value as 'auto' | 'review')}
+            data-testid="folder-mode"
+          />
+          <NumberInput
+            label={t('settings.folders.settle')}
+            value={settle}
+            onChange={setSettle}
+            min={1}
+            max={3600}
+            allowDecimal={false}
+            data-testid="folder-settle"
+          />
+          <Switch
+            label={t('settings.folders.polling')}
+            description={t('settings.folders.pollingHelp')}
+            checked={polling}
+            onChange={(e) => setPolling(e.currentTarget.checked)}
+            mb={2}
+          />
         </Group>
         <Group>
           <Button type="submit" loading={add.isPending} disabled={!path.trim()} data-testid="folder-add">
@@ -156,9 +195,13 @@ export function FoldersSection({ settings }: { settings: Settings }) {
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="settings-folders">
       <Stack gap="md">
-        <Title order={3} id="settings-folders">{t('settings.folders.title')}</Title>
+        <Title order={3} id="settings-folders">
+          {t('settings.folders.title')}
+        </Title>
         {settings.watch_folders.length === 0 ? (
-          <Text c="dimmed" size="sm">{t('settings.folders.none')}</Text>
+          <Text c="dimmed" size="sm">
+            {t('settings.folders.none')}
+          </Text>
         ) : (
           settings.watch_folders.map((f) => <FolderRow key={f.id} folder={f} />)
         )}

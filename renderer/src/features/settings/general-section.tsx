@@ -22,14 +22,19 @@ export function GeneralSection({ settings }: { settings: Settings }) {
   const save = (): void => {
     setSaved(false);
     update.mutate(
-      { exam_name_template: template.trim() || settings.exam_name_template, default_expiration_days: wholeNumber(expiration, 1, 3650) },
+      {
+        exam_name_template: template.trim() || settings.exam_name_template,
+        default_expiration_days: wholeNumber(expiration, 1, 3650),
+      },
       { onSuccess: () => setSaved(true) },
     );
   };
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="settings-general">
       <Stack gap="md">
-        <Title order={3} id="settings-general">{t('settings.general.title')}</Title>
+        <Title order={3} id="settings-general">
+          {t('settings.general.title')}
+        </Title>
         <NativeSelect
           label={t('settings.language')}
           description={t('settings.languageHelp')}
@@ -67,7 +72,13 @@ export function GeneralSection({ settings }: { settings: Settings }) {
             />
           </Grid.Col>
         </Grid>
-        <SaveRow onSave={save} pending={update.isPending} saved={saved} error={update.error} testId="settings-general-save" />
+        <SaveRow
+          onSave={save}
+          pending={update.isPending}
+          saved={saved}
+          error={update.error}
+          testId="settings-general-save"
+        />
       </Stack>
     </Paper>
   );

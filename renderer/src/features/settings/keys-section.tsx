@@ -26,7 +26,11 @@ function Slot({ kind, status }: { kind: KeyKind; status: KeysStatus }) {
         <Stack gap={2}>
           <Group gap="xs">
             <Text fw={700}>{name}</Text>
-            {active && <Badge color={kind === 'sandbox' ? 'yellow.4' : 'teal.9'} c={kind === 'sandbox' ? '#1a1200' : 'white'}>{t('keys.active')}</Badge>}
+            {active && (
+              <Badge color={kind === 'sandbox' ? 'yellow.4' : 'teal.9'} c={kind === 'sandbox' ? '#1a1200' : 'white'}>
+                {t('keys.active')}
+              </Badge>
+            )}
           </Group>
           <Text size="sm" c="dimmed">
             {slot.present
@@ -44,7 +48,12 @@ function Slot({ kind, status }: { kind: KeyKind; status: KeysStatus }) {
             (confirming ? (
               <>
                 <Text size="sm">{t('keys.confirmRemove')}</Text>
-                <Button size="xs" color="red.9" onClick={() => remove.mutate({ kind }, { onSettled: () => setConfirming(false) })} loading={remove.isPending}>
+                <Button
+                  size="xs"
+                  color="red.9"
+                  onClick={() => remove.mutate({ kind }, { onSettled: () => setConfirming(false) })}
+                  loading={remove.isPending}
+                >
                   {t('common.remove')}
                 </Button>
                 <Button size="xs" variant="default" onClick={() => setConfirming(false)}>
@@ -52,7 +61,12 @@ function Slot({ kind, status }: { kind: KeyKind; status: KeysStatus }) {
                 </Button>
               </>
             ) : (
-              <Button size="xs" variant="default" onClick={() => setConfirming(true)} aria-label={t('keys.removeKey', { kind: name })}>
+              <Button
+                size="xs"
+                variant="default"
+                onClick={() => setConfirming(true)}
+                aria-label={t('keys.removeKey', { kind: name })}
+              >
                 {t('common.remove')}
               </Button>
             ))}
@@ -69,17 +83,27 @@ export function KeysSection({ status }: { status: KeysStatus }) {
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="settings-keys">
       <Stack gap="md">
-        <Title order={3} id="settings-keys">{t('keys.title')}</Title>
+        <Title order={3} id="settings-keys">
+          {t('keys.title')}
+        </Title>
         {!status.keychain.available && (
           <Alert color="yellow" variant="light" title={t('errors.keychain_unavailable.title')}>
-            <Text size="sm">{t(!status.keychain.available && status.keychain.reason === 'no_module' ? 'errors.keychain_unavailable.no_module_action' : 'errors.keychain_unavailable.action')}</Text>
+            <Text size="sm">
+              {t(
+                !status.keychain.available && status.keychain.reason === 'no_module'
+                  ? 'errors.keychain_unavailable.no_module_action'
+                  : 'errors.keychain_unavailable.action',
+              )}
+            </Text>
           </Alert>
         )}
         <Slot kind="live" status={status} />
         <Slot kind="sandbox" status={status} />
         <Divider />
         <Text fw={600}>{t('keys.addTitle')}</Text>
-        <Text size="sm" c="dimmed">{t('keys.addHelp')}</Text>
+        <Text size="sm" c="dimmed">
+          {t('keys.addHelp')}
+        </Text>
         <KeyForm />
       </Stack>
     </Paper>

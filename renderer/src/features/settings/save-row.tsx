@@ -4,7 +4,19 @@ import type { ContractError } from '../../../../preload/contract';
 import { ErrorAlert } from '../../components/error-alert';
 
 /** The foot of a settings section: Save, "Saved" once the service took it, and the error if not. */
-export function SaveRow({ onSave, pending, saved, error, testId }: { onSave: () => void; pending: boolean; saved: boolean; error: ContractError | null; testId: string }) {
+export function SaveRow({
+  onSave,
+  pending,
+  saved,
+  error,
+  testId,
+}: {
+  onSave: () => void;
+  pending: boolean;
+  saved: boolean;
+  error: ContractError | null;
+  testId: string;
+}) {
   const { t } = useTranslation();
   return (
     <>
@@ -12,7 +24,11 @@ export function SaveRow({ onSave, pending, saved, error, testId }: { onSave: () 
         <Button onClick={onSave} loading={pending} data-testid={testId}>
           {t('common.save')}
         </Button>
-        {saved && <Text size="sm" c="teal.9" role="status">{t('common.saved')}</Text>}
+        {saved && (
+          <Text size="sm" c="teal.9" role="status">
+            {t('common.saved')}
+          </Text>
+        )}
       </Group>
       <ErrorAlert error={error} />
     </>

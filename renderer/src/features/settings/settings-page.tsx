@@ -30,7 +30,11 @@ export function SettingsPage() {
       {status.data && <KeysSection status={status.data} />}
       {info && (
         <Text size="sm" c="dimmed" data-testid="app-info">
-          {t('settings.about', { version: info.version, transport: t(`settings.transport_${info.transport}`), platform: info.platform })}
+          {t('settings.about', {
+            version: info.version,
+            transport: t(`settings.transport_${info.transport}`),
+            platform: info.platform,
+          })}
         </Text>
       )}
     </Stack>

@@ -31,7 +31,9 @@ export function UploadSection({ settings }: { settings: Settings }) {
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="settings-upload">
       <Stack gap="md">
-        <Title order={3} id="settings-upload">{t('settings.upload.title')}</Title>
+        <Title order={3} id="settings-upload">
+          {t('settings.upload.title')}
+        </Title>
         <Group align="flex-start" grow>
           <NumberInput
             label={t('settings.upload.concurrency')}
@@ -61,7 +63,13 @@ export function UploadSection({ settings }: { settings: Settings }) {
             data-testid="settings-upload-mode"
           />
         </Group>
-        <SaveRow onSave={save} pending={update.isPending} saved={saved} error={update.error} testId="settings-upload-save" />
+        <SaveRow
+          onSave={save}
+          pending={update.isPending}
+          saved={saved}
+          error={update.error}
+          testId="settings-upload-save"
+        />
       </Stack>
     </Paper>
   );

@@ -18,9 +18,15 @@ export function SupportPage() {
   const lang = useLanguage();
   const transport = useTransport();
   const qc = useQueryClient();
-  const [view, setView] = useState<{ kind: 'none' } | { kind: 'new' } | { kind: 'ticket'; id: string }>({ kind: 'none' });
+  const [view, setView] = useState<{ kind: 'none' } | { kind: 'new' } | { kind: 'ticket'; id: string }>({
+    kind: 'none',
+  });
   const [testTicket, setTestTicket] = useState<TicketView | null>(null);
-  const list = useQuery<MethodResult<'support:list'>, ContractError>({ queryKey: TICKETS, queryFn: () => transport.call('support:list', {}), staleTime: 60_000 });
+  const list = useQuery<MethodResult<'support:list'>, ContractError>({
+    queryKey: TICKETS,
+    queryFn: () => transport.call('support:list', {}),
+    staleTime: 60_000,
+  });
   const tickets = list.data?.tickets ?? [];
   const created = (ticket: TicketView) => {
     if (ticket.test_mode) {
@@ -51,12 +57,22 @@ export function SupportPage() {
         </Alert>
       )}
       {testTicket && (
-        <Alert color="orange" variant="light" title={t('support.testSentTitle')} withCloseButton closeButtonLabel={t('common.close')} onClose={() => setTestTicket(null)} data-testid="ticket-test-mode">
+        <Alert
+          color="orange"
+          variant="light"
+          title={t('support.testSentTitle')}
+          withCloseButton
+          closeButtonLabel={t('common.close')}
+          onClose={() => setTestTicket(null)}
+          data-testid="ticket-test-mode"
+        >
           {t('support.testSentBody', { id: testTicket.id })}
         </Alert>
       )}
       <ErrorAlert error={list.error} />
-      <div style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) minmax(0, 2fr)', gap: 20, alignItems: 'start' }}>
+      <div
+        style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) minmax(0, 2fr)', gap: 20, alignItems: 'start' }}
+      >
         <div>
           <Paper withBorder p="xs" component="nav" aria-label={t('support.listLabel')}>
             {list.isPending && <Loader size="sm" aria-label={t('common.loading')} />}
@@ -74,7 +90,13 @@ export function SupportPage() {
                 aria-current={view.kind === 'ticket' && view.id === tk.id ? 'true' : undefined}
                 label={tk.subject}
                 description={tk.created_at ? formatTime(tk.created_at, lang) : undefined}
-                rightSection={tk.status === 'answered' ? <Badge size="xs" color="teal.9">{t('support.status.answered')}</Badge> : null}
+                rightSection={
+                  tk.status === 'answered' ? (
+                    <Badge size="xs" color="teal.9">
+                      {t('support.status.answered')}
+                    </Badge>
+                  ) : null
+                }
                 styles={{ description: { color: 'var(--mantine-color-gray-8)' } }}
                 data-testid="ticket-row"
                 data-id={tk.id}
@@ -83,7 +105,13 @@ export function SupportPage() {
           </Paper>
         </div>
         <div>
-          {view.kind === 'new' && <TicketForm onCreated={created} onCancel={() => setView({ kind: 'none' })} onFoundOnService={() => void qc.invalidateQueries({ queryKey: TICKETS })} />}
+          {view.kind === 'new' && (
+            <TicketForm
+              onCreated={created}
+              onCancel={() => setView({ kind: 'none' })}
+              onFoundOnService={() => void qc.invalidateQueries({ queryKey: TICKETS })}
+            />
+          )}
           {view.kind === 'ticket' && <TicketDetail key={view.id} id={view.id} />}
           {view.kind === 'none' && (
             <Text c="dimmed" p="md">

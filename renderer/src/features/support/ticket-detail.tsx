@@ -37,8 +37,16 @@ export function TicketDetail({ id }: { id: string }) {
                 </Text>
               </Stack>
               <Group gap="xs" wrap="nowrap">
-                {d.ticket.status && <Badge variant="light">{i18n.exists(statusKey) ? t(statusKey) : d.ticket.status}</Badge>}
-                <Button size="xs" variant="default" onClick={() => void detail.refetch()} loading={detail.isRefetching} data-testid="ticket-refresh">
+                {d.ticket.status && (
+                  <Badge variant="light">{i18n.exists(statusKey) ? t(statusKey) : d.ticket.status}</Badge>
+                )}
+                <Button
+                  size="xs"
+                  variant="default"
+                  onClick={() => void detail.refetch()}
+                  loading={detail.isRefetching}
+                  data-testid="ticket-refresh"
+                >
                   {t('support.checkReplies')}
                 </Button>
               </Group>

@@ -1,4 +1,17 @@
-import { Alert, Button, Checkbox, Code, Group, Paper, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Code,
+  Group,
+  Paper,
+  Select,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -61,7 +74,15 @@ export function TicketForm({ onCreated, onCancel, onFoundOnService }: Props) {
           <Title order={3} size="h4" id="ticket-form-title">
             {t('support.newTitle')}
           </Title>
-          <TextInput label={t('support.subject')} value={subject} onChange={(e) => setSubject(e.currentTarget.value)} maxLength={200} required error={touched && subjectMissing ? t('support.required') : undefined} data-testid="ticket-subject" />
+          <TextInput
+            label={t('support.subject')}
+            value={subject}
+            onChange={(e) => setSubject(e.currentTarget.value)}
+            maxLength={200}
+            required
+            error={touched && subjectMissing ? t('support.required') : undefined}
+            data-testid="ticket-subject"
+          />
           <Group grow align="flex-start">
             <Select
               label={t('support.category')}
@@ -72,10 +93,34 @@ export function TicketForm({ onCreated, onCancel, onFoundOnService }: Props) {
               data-testid="ticket-category"
               comboboxProps={{ withinPortal: true }}
             />
-            <TextInput label={t('support.examId')} description={t('support.examIdHelp')} value={examId} onChange={(e) => setExamId(e.currentTarget.value)} maxLength={100} data-testid="ticket-exam" />
+            <TextInput
+              label={t('support.examId')}
+              description={t('support.examIdHelp')}
+              value={examId}
+              onChange={(e) => setExamId(e.currentTarget.value)}
+              maxLength={100}
+              data-testid="ticket-exam"
+            />
           </Group>
-          <Textarea label={t('support.message')} value={message} onChange={(e) => setMessage(e.currentTarget.value)} minRows={5} autosize maxRows={10} maxLength={8000} required error={touched && messageMissing ? t('support.required') : undefined} data-testid="ticket-message" />
-          <Checkbox label={t('support.attachDiagnostics')} description={t('support.attachDiagnosticsHelp')} checked={withDiagnostics} onChange={(e) => setWithDiagnostics(e.currentTarget.checked)} data-testid="ticket-diagnostics" />
+          <Textarea
+            label={t('support.message')}
+            value={message}
+            onChange={(e) => setMessage(e.currentTarget.value)}
+            minRows={5}
+            autosize
+            maxRows={10}
+            maxLength={8000}
+            required
+            error={touched && messageMissing ? t('support.required') : undefined}
+            data-testid="ticket-message"
+          />
+          <Checkbox
+            label={t('support.attachDiagnostics')}
+            description={t('support.attachDiagnosticsHelp')}
+            checked={withDiagnostics}
+            onChange={(e) => setWithDiagnostics(e.currentTarget.checked)}
+            data-testid="ticket-diagnostics"
+          />
           {withDiagnostics && (
             <Stack gap={4} data-testid="diagnostics-preview">
               <Text size="sm" fw={600}>
@@ -83,7 +128,12 @@ export function TicketForm({ onCreated, onCancel, onFoundOnService }: Props) {
               </Text>
               <ErrorAlert error={diagnostics.error} />
               {diagnostics.data && (
-                <Code block tabIndex={0} aria-label={t('support.diagnosticsReview')} style={{ maxHeight: 180, overflow: 'auto' }}>
+                <Code
+                  block
+                  tabIndex={0}
+                  aria-label={t('support.diagnosticsReview')}
+                  style={{ maxHeight: 180, overflow: 'auto' }}
+                >
                   {diagnostics.data.text}
                 </Code>
               )}

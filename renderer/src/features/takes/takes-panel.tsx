@@ -1,4 +1,19 @@
-import { Alert, Anchor, Badge, Button, Group, Loader, Paper, Radio, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Loader,
+  Paper,
+  Radio,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -32,8 +47,14 @@ export function TakesPanel() {
     enabled: examId !== '',
   });
   const uploads = useUploads();
-  const jobs = useMemo(() => (uploads.data ?? []).filter((j) => j.extra_take?.exam_id === examId), [uploads.data, examId]);
-  const readyJobs = jobs.filter((j) => j.phase === 'ready').map((j) => j.id).join(',');
+  const jobs = useMemo(
+    () => (uploads.data ?? []).filter((j) => j.extra_take?.exam_id === examId),
+    [uploads.data, examId],
+  );
+  const readyJobs = jobs
+    .filter((j) => j.phase === 'ready')
+    .map((j) => j.id)
+    .join(',');
   // A take that finished uploading is now on the service: read the exam again (one call).
   useEffect(() => {
     if (readyJobs) void qc.invalidateQueries({ queryKey: takesKey(examId) });
@@ -55,10 +76,17 @@ export function TakesPanel() {
       <Stack gap={2}>
         <Title order={2}>{t('takes.title')}</Title>
         <Text data-testid="takes-exam">
-          <Text span fw={700}>{view.name}</Text>
-          {[view.patient_name, t(`examType.${view.exam_type}`, { defaultValue: view.exam_type })].filter(Boolean).map((x) => ` · ${x}`).join('')}
+          <Text span fw={700}>
+            {view.name}
+          </Text>
+          {[view.patient_name, t(`examType.${view.exam_type}`, { defaultValue: view.exam_type })]
+            .filter(Boolean)
+            .map((x) => ` · ${x}`)
+            .join('')}
         </Text>
-        <Text size="sm" c="dimmed">{t('takes.intro')}</Text>
+        <Text size="sm" c="dimmed">
+          {t('takes.intro')}
+        </Text>
       </Stack>
 
       {(view.extra_series.length > 0 || blocked !== 'not_for_type') && <TakesTable view={view} />}
@@ -74,19 +102,36 @@ export function TakesPanel() {
         >
           <Text size="sm">
             {live.length > 0 ? t('takes.sendingText') : t('takes.sentText')}{' '}
-            <Anchor component={Link} to="/uploads" fw={600} c="blue.9" underline="always" data-testid="takes-open-uploads">{t('takes.openUploads')}</Anchor>
+            <Anchor
+              component={Link}
+              to="/uploads"
+              fw={600}
+              c="blue.9"
+              underline="always"
+              data-testid="takes-open-uploads"
+            >
+              {t('takes.openUploads')}
+            </Anchor>
           </Text>
         </Alert>
       )}
 
       {!adding && (
         <Group gap="sm" align="center">
-          <Button onClick={() => setAdding(true)} disabled={blocked !== null} aria-describedby={blocked ? reasonId : undefined} data-testid="take-add">
+          <Button
+            onClick={() => setAdding(true)}
+            disabled={blocked !== null}
+            aria-describedby={blocked ? reasonId : undefined}
+            data-testid="take-add"
+          >
             {t('takes.add')}
           </Button>
           {blocked && (
             <Text id={reasonId} size="sm" c="dark.6" data-testid="take-add-reason" data-reason={blocked}>
-              {t(`takes.blocked.${blocked}`, { type: t(`examType.${view.exam_type}`, { defaultValue: view.exam_type }), max: view.max_extras })}
+              {t(`takes.blocked.${blocked}`, {
+                type: t(`examType.${view.exam_type}`, { defaultValue: view.exam_type }),
+                max: view.max_extras,
+              })}
             </Text>
           )}
         </Group>
@@ -110,7 +155,11 @@ function TakesTable({ view }: { view: TakesView }) {
   const { t } = useTranslation();
   const lang = useLanguage();
   if (view.extra_series.length === 0) {
-    return <Text c="dimmed" data-testid="takes-empty">{t('takes.none', { max: view.max_extras })}</Text>;
+    return (
+      <Text c="dimmed" data-testid="takes-empty">
+        {t('takes.none', { max: view.max_extras })}
+      </Text>
+    );
   }
   return (
     <Paper withBorder p="xs">
@@ -175,7 +224,14 @@ function AddTakeForm({ view, onClose, onQueued }: { view: TakesView; onClose: ()
   };
 
   return (
-    <Paper withBorder p="md" component="form" onSubmit={submit} aria-label={t('takes.formLabel')} data-testid="take-form">
+    <Paper
+      withBorder
+      p="md"
+      component="form"
+      onSubmit={submit}
+      aria-label={t('takes.formLabel')}
+      data-testid="take-form"
+    >
       <Stack gap="sm">
         <Title order={3}>{t('takes.formTitle')}</Title>
         <TextInput
@@ -189,10 +245,18 @@ function AddTakeForm({ view, onClose, onQueued }: { view: TakesView; onClose: ()
           data-testid="take-label"
           ref={labelRef}
         />
-        <Radio.Group label={t('takes.source')} value={source} onChange={(v) => setSource(v === 'inbox' ? 'inbox' : 'folder')}>
+        <Radio.Group
+          label={t('takes.source')}
+          value={source}
+          onChange={(v) => setSource(v === 'inbox' ? 'inbox' : 'folder')}
+        >
           <Group mt={6}>
             <Radio value="folder" label={t('takes.fromFolder')} data-testid="take-source-folder" />
-            <Radio value="inbox" label={t('takes.fromInbox', { count: waiting.length })} data-testid="take-source-inbox" />
+            <Radio
+              value="inbox"
+              label={t('takes.fromInbox', { count: waiting.length })}
+              data-testid="take-source-inbox"
+            />
           </Group>
         </Radio.Group>
         {source === 'folder' && (
@@ -220,12 +284,23 @@ function AddTakeForm({ view, onClose, onQueued }: { view: TakesView; onClose: ()
         )}
         {source === 'inbox' &&
           (waiting.length === 0 ? (
-            <Text size="sm" c="dimmed" data-testid="take-inbox-empty">{t('takes.inboxEmpty')}</Text>
+            <Text size="sm" c="dimmed" data-testid="take-inbox-empty">
+              {t('takes.inboxEmpty')}
+            </Text>
           ) : (
             <Select
               label={t('takes.study')}
               placeholder={t('takes.studyPlaceholder')}
-              data={waiting.map((i) => ({ value: i.id, label: [i.fields.patient_name || i.fields.name, i.study_date ?? '', t('takes.studyFiles', { count: i.files })].filter(Boolean).join(' · ') }))}
+              data={waiting.map((i) => ({
+                value: i.id,
+                label: [
+                  i.fields.patient_name || i.fields.name,
+                  i.study_date ?? '',
+                  t('takes.studyFiles', { count: i.files }),
+                ]
+                  .filter(Boolean)
+                  .join(' · '),
+              }))}
               value={inboxId}
               onChange={setInboxId}
               data-testid="take-inbox"
@@ -233,7 +308,9 @@ function AddTakeForm({ view, onClose, onQueued }: { view: TakesView; onClose: ()
           ))}
         <ErrorAlert error={add.error ?? pick.error} />
         <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>{t('common.cancel')}</Button>
+          <Button variant="default" onClick={onClose}>
+            {t('common.cancel')}
+          </Button>
           <Button type="submit" loading={add.isPending} disabled={!labelOk || !sourceOk} data-testid="take-submit">
             {t('takes.submit')}
           </Button>

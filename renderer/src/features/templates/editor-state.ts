@@ -27,7 +27,11 @@ export function draftOf(t: TemplateView, copyName?: string): EditorDraft {
   return {
     name: copyName ?? t.name,
     description: t.description ?? '',
-    pages: t.pages.map((p) => ({ key: newKey(), name: p.name ?? '', slots: p.slots.map((s) => ({ x: s.x, y: s.y, w: s.w, h: s.h, key: newKey(), label: s.label ?? '' })) })),
+    pages: t.pages.map((p) => ({
+      key: newKey(),
+      name: p.name ?? '',
+      slots: p.slots.map((s) => ({ x: s.x, y: s.y, w: s.w, h: s.h, key: newKey(), label: s.label ?? '' })),
+    })),
   };
 }
 
@@ -41,11 +45,20 @@ export type PageInput = { name?: string; slots: { x: number; y: number; w: numbe
 export function pagesInput(pages: EditorPage[]): PageInput[] {
   return pages.map((p) => ({
     ...(p.name.trim() ? { name: p.name.trim() } : {}),
-    slots: p.slots.map((s) => ({ x: s.x, y: s.y, w: s.w, h: s.h, ...(s.label.trim() ? { label: s.label.trim() } : {}) })),
+    slots: p.slots.map((s) => ({
+      x: s.x,
+      y: s.y,
+      w: s.w,
+      h: s.h,
+      ...(s.label.trim() ? { label: s.label.trim() } : {}),
+    })),
   }));
 }
 
-export type DraftProblem = { code: 'name_required' | 'page_without_slots' | 'too_many_slots' | 'too_many_pages'; page?: number };
+export type DraftProblem = {
+  code: 'name_required' | 'page_without_slots' | 'too_many_slots' | 'too_many_pages';
+  page?: number;
+};
 
 /** What stops the draft from being saved (the service would refuse it). */
 export function draftProblems(d: EditorDraft): DraftProblem[] {

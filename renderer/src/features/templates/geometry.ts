@@ -51,14 +51,23 @@ export function rectFromPoints(a: Point, b: Point): Rect | null {
 }
 
 /** A point on the page from a pointer position inside the page's box on screen. */
-export function pointOnPage(clientX: number, clientY: number, box: { left: number; top: number; width: number; height: number }): Point {
+export function pointOnPage(
+  clientX: number,
+  clientY: number,
+  box: { left: number; top: number; width: number; height: number },
+): Point {
   if (box.width <= 0 || box.height <= 0) return { x: 0, y: 0 };
   return { x: clamp((clientX - box.left) / box.width, 0, 1), y: clamp((clientY - box.top) / box.height, 0, 1) };
 }
 
 export type KeyChange = { kind: 'move' | 'resize'; dx: number; dy: number };
 
-const ARROWS: Record<string, [number, number]> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+const ARROWS: Record<string, [number, number]> = {
+  ArrowLeft: [-1, 0],
+  ArrowRight: [1, 0],
+  ArrowUp: [0, -1],
+  ArrowDown: [0, 1],
+};
 
 /**
  * What an arrow key does to a selected slot: arrows move it, Shift + arrows resize it (right/down

@@ -45,7 +45,13 @@ export function SlotSheet({ slots, selected, pageLabel, helpId, onSelect, onChan
     sheet.current?.setPointerCapture(e.pointerId);
     const start = pointOf(e);
     if (slot) onSelect(slot.key);
-    setDrag({ mode, key: slot?.key ?? null, start, origin: slot ?? { x: start.x, y: start.y, w: 0, h: 0 }, current: null });
+    setDrag({
+      mode,
+      key: slot?.key ?? null,
+      start,
+      origin: slot ?? { x: start.x, y: start.y, w: 0, h: 0 },
+      current: null,
+    });
   };
 
   const move = (e: PointerEvent): void => {
@@ -53,7 +59,12 @@ export function SlotSheet({ slots, selected, pageLabel, helpId, onSelect, onChan
     const p = pointOf(e);
     const dx = p.x - drag.start.x;
     const dy = p.y - drag.start.y;
-    const current = drag.mode === 'draw' ? rectFromPoints(drag.start, p) : drag.mode === 'move' ? moveRect(drag.origin, dx, dy) : resizeRect(drag.origin, dx, dy);
+    const current =
+      drag.mode === 'draw'
+        ? rectFromPoints(drag.start, p)
+        : drag.mode === 'move'
+          ? moveRect(drag.origin, dx, dy)
+          : resizeRect(drag.origin, dx, dy);
     setDrag({ ...drag, current });
   };
 
@@ -68,12 +79,14 @@ export function SlotSheet({ slots, selected, pageLabel, helpId, onSelect, onChan
     setDrag(null);
   };
 
-  const onKey = (slot: EditorSlot) => (e: KeyboardEvent): void => {
-    const change = keyChange(e.key, { shift: e.shiftKey, fine: e.ctrlKey || e.metaKey });
-    if (!change) return;
-    e.preventDefault();
-    onChange(slot.key, applyKeyChange(slot, change), 'keyboard');
-  };
+  const onKey =
+    (slot: EditorSlot) =>
+    (e: KeyboardEvent): void => {
+      const change = keyChange(e.key, { shift: e.shiftKey, fine: e.ctrlKey || e.metaKey });
+      if (!change) return;
+      e.preventDefault();
+      onChange(slot.key, applyKeyChange(slot, change), 'keyboard');
+    };
 
   return (
     <div
@@ -97,7 +110,13 @@ export function SlotSheet({ slots, selected, pageLabel, helpId, onSelect, onChan
             type="button"
             className="tpl-slot"
             aria-pressed={selected === s.key}
-            aria-label={t('templates.editor.slotAria', { name, x: percent(rect.x), y: percent(rect.y), w: percent(rect.w), h: percent(rect.h) })}
+            aria-label={t('templates.editor.slotAria', {
+              name,
+              x: percent(rect.x),
+              y: percent(rect.y),
+              w: percent(rect.w),
+              h: percent(rect.h),
+            })}
             aria-describedby={helpId}
             style={placement(rect)}
             data-testid="template-slot"
@@ -110,17 +129,30 @@ export function SlotSheet({ slots, selected, pageLabel, helpId, onSelect, onChan
             onKeyDown={onKey(s)}
           >
             <span className="tpl-slot-label">{name}</span>
-            <span className="tpl-handle" aria-hidden="true" onPointerDown={(e) => begin(e, 'resize', s)} data-testid="template-slot-handle" />
+            <span
+              className="tpl-handle"
+              aria-hidden="true"
+              onPointerDown={(e) => begin(e, 'resize', s)}
+              data-testid="template-slot-handle"
+            />
           </button>
         );
       })}
-      {drag?.mode === 'draw' && drag.current && <div className="tpl-drawing" style={placement(drag.current)} aria-hidden="true" />}
+      {drag?.mode === 'draw' && drag.current && (
+        <div className="tpl-drawing" style={placement(drag.current)} aria-hidden="true" />
+      )}
     </div>
   );
 }
 
 /** A small picture of a page's slots (decorative in the list; with labels where it is shown large). */
-export function MiniSheet({ slots, labelled = false }: { slots: (Rect & { label?: string | null })[]; labelled?: boolean }) {
+export function MiniSheet({
+  slots,
+  labelled = false,
+}: {
+  slots: (Rect & { label?: string | null })[];
+  labelled?: boolean;
+}) {
   return (
     <div className="tpl-mini" aria-hidden={labelled ? undefined : 'true'}>
       {slots.map((s, i) => (

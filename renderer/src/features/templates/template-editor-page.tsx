@@ -25,7 +25,10 @@ function SystemTemplateView({ template }: { template: TemplateView }) {
           <Button variant="default" onClick={() => void navigate('/templates')}>
             {t('templates.back')}
           </Button>
-          <Button onClick={() => void navigate(`/templates/new?from=${encodeURIComponent(template.id)}`)} data-testid="template-copy">
+          <Button
+            onClick={() => void navigate(`/templates/new?from=${encodeURIComponent(template.id)}`)}
+            data-testid="template-copy"
+          >
             {t('templates.copy')}
           </Button>
         </Group>
@@ -75,7 +78,11 @@ export function TemplateEditorPage() {
     const name = saved.template.name;
     const notice: TemplatesNotice = {
       sandbox: saved.sandbox,
-      text: saved.sandbox ? t('templates.savedSandbox', { name }) : created ? t('templates.created', { name }) : t('templates.updated', { name }),
+      text: saved.sandbox
+        ? t('templates.savedSandbox', { name })
+        : created
+          ? t('templates.created', { name })
+          : t('templates.updated', { name }),
     };
     leaving.current = true;
     void navigate('/templates', { state: { notice } });
@@ -115,7 +122,11 @@ export function TemplateEditorPage() {
       }
       update.mutate({ id: templateId, ...changes });
     } else {
-      create.mutate({ name: d.name.trim(), ...(d.description.trim() ? { description: d.description.trim() } : {}), pages: pagesInput(d.pages) });
+      create.mutate({
+        name: d.name.trim(),
+        ...(d.description.trim() ? { description: d.description.trim() } : {}),
+        pages: pagesInput(d.pages),
+      });
     }
   };
 

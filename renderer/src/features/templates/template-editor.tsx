@@ -1,4 +1,17 @@
-import { Alert, Button, Group, Modal, NumberInput, Paper, ScrollArea, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Group,
+  Modal,
+  NumberInput,
+  Paper,
+  ScrollArea,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker } from 'react-router';
@@ -23,7 +36,19 @@ type Props = {
 
 const snapshot = (d: EditorDraft): string => JSON.stringify([d.name.trim(), d.description.trim(), pagesInput(d.pages)]);
 
-function SlotFields({ slot, index, onRect, onLabel, onRemove }: { slot: EditorSlot; index: number; onRect: (r: Rect) => void; onLabel: (l: string) => void; onRemove: () => void }) {
+function SlotFields({
+  slot,
+  index,
+  onRect,
+  onLabel,
+  onRemove,
+}: {
+  slot: EditorSlot;
+  index: number;
+  onRect: (r: Rect) => void;
+  onLabel: (l: string) => void;
+  onRemove: () => void;
+}) {
   const { t, i18n } = useTranslation();
   const decimalSeparator = i18n.language.startsWith('es') ? ',' : '.';
   // Percentages for people; the slot itself keeps fractions of the page.
@@ -51,7 +76,15 @@ function SlotFields({ slot, index, onRect, onLabel, onRemove }: { slot: EditorSl
         <Text size="sm" fw={600}>
           {t('templates.editor.selectedSlot', { n: index + 1 })}
         </Text>
-        <TextInput size="xs" label={t('templates.editor.slotLabel')} description={t('templates.editor.slotLabelHelp')} value={slot.label} maxLength={100} onChange={(e) => onLabel(e.currentTarget.value)} data-testid="slot-label" />
+        <TextInput
+          size="xs"
+          label={t('templates.editor.slotLabel')}
+          description={t('templates.editor.slotLabelHelp')}
+          value={slot.label}
+          maxLength={100}
+          onChange={(e) => onLabel(e.currentTarget.value)}
+          data-testid="slot-label"
+        />
         <Group grow gap="xs">
           {field('x', t('templates.editor.left'))}
           {field('y', t('templates.editor.top'))}
@@ -77,7 +110,10 @@ function DraftProblems({ problems }: { problems: DraftProblem[] }) {
     <Alert color="red" variant="light" role="alert" title={t('templates.problems.title')}>
       {listed.map((p) => (
         <Text size="sm" key={`${p.code}-${p.page ?? 0}`}>
-          {t(`templates.problems.${p.code}`, { page: p.page ?? 0, max: p.code === 'too_many_pages' ? MAX_PAGES : MAX_SLOTS })}
+          {t(`templates.problems.${p.code}`, {
+            page: p.page ?? 0,
+            max: p.code === 'too_many_pages' ? MAX_PAGES : MAX_SLOTS,
+          })}
         </Text>
       ))}
     </Alert>
@@ -85,7 +121,13 @@ function DraftProblems({ problems }: { problems: DraftProblem[] }) {
 }
 
 /** One button per page, and the buttons that add a page and remove the current one. */
-function PageTabs({ pages, current, onPick, onAdd, onRemove }: {
+function PageTabs({
+  pages,
+  current,
+  onPick,
+  onAdd,
+  onRemove,
+}: {
   pages: EditorPage[];
   current: number;
   onPick: (index: number) => void;
@@ -111,10 +153,23 @@ function PageTabs({ pages, current, onPick, onAdd, onRemove }: {
             {t('templates.editor.pageN', { n: i + 1 })}
           </Button>
         ))}
-        <Button size="xs" variant="light" onClick={onAdd} disabled={pages.length >= MAX_PAGES} data-testid="template-add-page">
+        <Button
+          size="xs"
+          variant="light"
+          onClick={onAdd}
+          disabled={pages.length >= MAX_PAGES}
+          data-testid="template-add-page"
+        >
           {t('templates.editor.addPage')}
         </Button>
-        <Button size="xs" variant="default" c={pages.length > 1 ? 'red.9' : undefined} onClick={onRemove} disabled={pages.length <= 1} data-testid="template-remove-page">
+        <Button
+          size="xs"
+          variant="default"
+          c={pages.length > 1 ? 'red.9' : undefined}
+          onClick={onRemove}
+          disabled={pages.length <= 1}
+          data-testid="template-remove-page"
+        >
           {t('templates.editor.removePage', { n: current + 1 })}
         </Button>
       </Group>
@@ -126,7 +181,12 @@ function PageTabs({ pages, current, onPick, onAdd, onRemove }: {
 function LeaveModal({ onStay, onLeave }: { onStay: () => void; onLeave: () => void }) {
   const { t } = useTranslation();
   return (
-    <Modal opened onClose={onStay} title={t('templates.leaveTitle')} closeButtonProps={{ 'aria-label': t('common.close') }}>
+    <Modal
+      opened
+      onClose={onStay}
+      title={t('templates.leaveTitle')}
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+    >
       <Stack gap="md">
         <Text>{t('templates.leaveBody')}</Text>
         <Group justify="flex-end">
@@ -171,9 +231,12 @@ function useDraftEdits(initial: EditorDraft) {
   const selectedIndex = page.slots.findIndex((s) => s.key === selected);
   const selectedSlot = selectedIndex >= 0 ? page.slots[selectedIndex] : undefined;
 
-  const setPage = (fn: (p: EditorPage) => EditorPage): void => setDraft((d) => ({ ...d, pages: d.pages.map((p, i) => (i === current ? fn(p) : p)) }));
-  const setSlot = (key: string, fn: (s: EditorSlot) => EditorSlot): void => setPage((p) => ({ ...p, slots: p.slots.map((s) => (s.key === key ? fn(s) : s)) }));
-  const describe = (s: Rect): string => t('templates.editor.position', { x: percent(s.x), y: percent(s.y), w: percent(s.w), h: percent(s.h) });
+  const setPage = (fn: (p: EditorPage) => EditorPage): void =>
+    setDraft((d) => ({ ...d, pages: d.pages.map((p, i) => (i === current ? fn(p) : p)) }));
+  const setSlot = (key: string, fn: (s: EditorSlot) => EditorSlot): void =>
+    setPage((p) => ({ ...p, slots: p.slots.map((s) => (s.key === key ? fn(s) : s)) }));
+  const describe = (s: Rect): string =>
+    t('templates.editor.position', { x: percent(s.x), y: percent(s.y), w: percent(s.w), h: percent(s.h) });
 
   const addSlot = (r: Rect): void => {
     if (page.slots.length >= MAX_SLOTS) return setAnnouncement(t('templates.editor.slotLimit', { max: MAX_SLOTS }));
@@ -212,8 +275,23 @@ function useDraftEdits(initial: EditorDraft) {
   };
 
   return {
-    draft, setDraft, page, current, selected, setSelected, selectedIndex, selectedSlot, announcement,
-    setPage, setSlot, addSlot, removeSlot, addPage, removePage, pickPage, moveSlot,
+    draft,
+    setDraft,
+    page,
+    current,
+    selected,
+    setSelected,
+    selectedIndex,
+    selectedSlot,
+    announcement,
+    setPage,
+    setSlot,
+    addSlot,
+    removeSlot,
+    addPage,
+    removePage,
+    pickPage,
+    moveSlot,
   };
 }
 
@@ -228,7 +306,9 @@ export function TemplateEditor({ title, initial, saving, onSave, onCancel, error
   // Work in progress is never dropped silently: leaving with unsaved changes asks first.
   const [start] = useState(() => snapshot(initial));
   const dirty = snapshot(draft) !== start;
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !canLeave() && currentLocation.pathname !== nextLocation.pathname);
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => dirty && !canLeave() && currentLocation.pathname !== nextLocation.pathname,
+  );
 
   const save = (): void => {
     setShowProblems(true);
@@ -249,8 +329,24 @@ export function TemplateEditor({ title, initial, saving, onSave, onCancel, error
         </Group>
       </Group>
       <Group grow align="flex-start" gap="sm">
-        <TextInput size="sm" label={t('templates.fields.name')} required value={draft.name} maxLength={200} onChange={(e) => setDraft({ ...draft, name: e.currentTarget.value })} data-testid="template-name" error={showProblems && !draft.name.trim() ? t('templates.problems.name_required') : undefined} />
-        <TextInput size="sm" label={t('templates.fields.description')} value={draft.description} maxLength={2000} onChange={(e) => setDraft({ ...draft, description: e.currentTarget.value })} data-testid="template-description" />
+        <TextInput
+          size="sm"
+          label={t('templates.fields.name')}
+          required
+          value={draft.name}
+          maxLength={200}
+          onChange={(e) => setDraft({ ...draft, name: e.currentTarget.value })}
+          data-testid="template-name"
+          error={showProblems && !draft.name.trim() ? t('templates.problems.name_required') : undefined}
+        />
+        <TextInput
+          size="sm"
+          label={t('templates.fields.description')}
+          value={draft.description}
+          maxLength={2000}
+          onChange={(e) => setDraft({ ...draft, description: e.currentTarget.value })}
+          data-testid="template-description"
+        />
       </Group>
       {showProblems && <DraftProblems problems={problems} />}
       {error}
@@ -275,9 +371,21 @@ export function TemplateEditor({ title, initial, saving, onSave, onCancel, error
               onAdd={edits.addPage}
               onRemove={edits.removePage}
             />
-            <TextInput size="xs" label={t('templates.editor.pageName', { n: current + 1 })} value={page.name} maxLength={100} onChange={(e) => edits.setPage((p) => ({ ...p, name: e.currentTarget.value }))} data-testid="template-page-name" />
+            <TextInput
+              size="xs"
+              label={t('templates.editor.pageName', { n: current + 1 })}
+              value={page.name}
+              maxLength={100}
+              onChange={(e) => edits.setPage((p) => ({ ...p, name: e.currentTarget.value }))}
+              data-testid="template-page-name"
+            />
             <Group gap="xs">
-              <Button size="xs" onClick={() => edits.addSlot(newSlotRect(page.slots.length))} disabled={page.slots.length >= MAX_SLOTS} data-testid="template-add-slot">
+              <Button
+                size="xs"
+                onClick={() => edits.addSlot(newSlotRect(page.slots.length))}
+                disabled={page.slots.length >= MAX_SLOTS}
+                data-testid="template-add-slot"
+              >
                 {t('templates.editor.addSlot')}
               </Button>
               <Text size="xs" c="dimmed">

@@ -10,7 +10,11 @@ const STALE = 5 * 60_000;
 
 export function useTemplates() {
   const t = useTransport();
-  return useQuery<TemplateList, ContractError>({ queryKey: templatesKey, queryFn: () => t.call('templates:list', {}), staleTime: STALE });
+  return useQuery<TemplateList, ContractError>({
+    queryKey: templatesKey,
+    queryFn: () => t.call('templates:list', {}),
+    staleTime: STALE,
+  });
 }
 
 /** One template, read from the list when it is already there (no extra call). */
@@ -24,5 +28,9 @@ export function useTemplate(id: string | undefined) {
     enabled: !!id && !cached && !list.isPending,
     staleTime: STALE,
   });
-  return { data: cached ?? one.data, isPending: !!id && !cached && (list.isPending || one.isPending), error: cached ? null : one.error };
+  return {
+    data: cached ?? one.data,
+    isPending: !!id && !cached && (list.isPending || one.isPending),
+    error: cached ? null : one.error,
+  };
 }

@@ -1,4 +1,17 @@
-import { Alert, Badge, Button, Group, Loader, Modal, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Loader,
+  Modal,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
@@ -9,14 +22,27 @@ import { templatesKey, useTemplates } from './template-queries';
 import { MiniSheet } from './slot-sheet';
 import type { TemplatesNotice } from './template-editor-page';
 
-function DeleteDialog({ template, onClose, onDeleted }: { template: TemplateView; onClose: () => void; onDeleted: (sandbox: boolean) => void }) {
+function DeleteDialog({
+  template,
+  onClose,
+  onDeleted,
+}: {
+  template: TemplateView;
+  onClose: () => void;
+  onDeleted: (sandbox: boolean) => void;
+}) {
   const { t } = useTranslation();
   const remove = useCall({ name: 'templates:delete' }, (r, qc) => {
     if (!r.sandbox) void qc.invalidateQueries({ queryKey: templatesKey });
     onDeleted(r.sandbox);
   });
   return (
-    <Modal opened onClose={onClose} title={t('templates.deleteTitle')} closeButtonProps={{ 'aria-label': t('common.close') }}>
+    <Modal
+      opened
+      onClose={onClose}
+      title={t('templates.deleteTitle')}
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+    >
       <Stack gap="md">
         <Text>{t('templates.deleteBody', { name: template.name })}</Text>
         <ErrorAlert error={remove.error} />
@@ -24,7 +50,12 @@ function DeleteDialog({ template, onClose, onDeleted }: { template: TemplateView
           <Button variant="default" onClick={onClose} data-autofocus>
             {t('common.cancel')}
           </Button>
-          <Button color="red.9" onClick={() => remove.mutate({ id: template.id })} loading={remove.isPending} data-testid="template-delete-confirm">
+          <Button
+            color="red.9"
+            onClick={() => remove.mutate({ id: template.id })}
+            loading={remove.isPending}
+            data-testid="template-delete-confirm"
+          >
             {t('templates.delete')}
           </Button>
         </Group>
@@ -33,7 +64,15 @@ function DeleteDialog({ template, onClose, onDeleted }: { template: TemplateView
   );
 }
 
-function RenameDialog({ template, onClose, onRenamed }: { template: TemplateView; onClose: () => void; onRenamed: (name: string, sandbox: boolean) => void }) {
+function RenameDialog({
+  template,
+  onClose,
+  onRenamed,
+}: {
+  template: TemplateView;
+  onClose: () => void;
+  onRenamed: (name: string, sandbox: boolean) => void;
+}) {
   const { t } = useTranslation();
   const [name, setName] = useState(template.name);
   const [missing, setMissing] = useState(false);
@@ -48,7 +87,12 @@ function RenameDialog({ template, onClose, onRenamed }: { template: TemplateView
     rename.mutate({ id: template.id, name: next });
   };
   return (
-    <Modal opened onClose={onClose} title={t('templates.renameTitle')} closeButtonProps={{ 'aria-label': t('common.close') }}>
+    <Modal
+      opened
+      onClose={onClose}
+      title={t('templates.renameTitle')}
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+    >
       <form
         noValidate
         onSubmit={(e) => {
@@ -85,13 +129,29 @@ function RenameDialog({ template, onClose, onRenamed }: { template: TemplateView
   );
 }
 
-function TemplateCard({ template, onDelete, onRename }: { template: TemplateView; onDelete: () => void; onRename: () => void }) {
+function TemplateCard({
+  template,
+  onDelete,
+  onRename,
+}: {
+  template: TemplateView;
+  onDelete: () => void;
+  onRename: () => void;
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const slots = template.pages.reduce((n, p) => n + p.slots.length, 0);
   const open = (): void => void navigate(`/templates/${encodeURIComponent(template.id)}`);
   return (
-    <Paper withBorder p="sm" component="li" data-testid="template-card" data-id={template.id} data-default={template.is_default} style={{ listStyle: 'none' }}>
+    <Paper
+      withBorder
+      p="sm"
+      component="li"
+      data-testid="template-card"
+      data-id={template.id}
+      data-default={template.is_default}
+      style={{ listStyle: 'none' }}
+    >
       <Group align="flex-start" wrap="nowrap" gap="sm">
         <MiniSheet slots={template.pages[0]?.slots ?? []} />
         <Stack gap={4} style={{ minWidth: 0, flex: 1 }}>
@@ -104,27 +164,58 @@ function TemplateCard({ template, onDelete, onRename }: { template: TemplateView
             </Badge>
           )}
           <Text size="xs" c="dimmed">
-            {t('templates.pagesCount', { count: template.pages.length })} · {t('templates.editor.slotCount', { count: slots })}
+            {t('templates.pagesCount', { count: template.pages.length })} ·{' '}
+            {t('templates.editor.slotCount', { count: slots })}
           </Text>
           <Group gap={6} mt={4}>
             {template.is_default ? (
               <>
-                <Button size="xs" variant="default" onClick={open} aria-label={t('templates.viewOne', { name: template.name })} data-testid="template-view">
+                <Button
+                  size="xs"
+                  variant="default"
+                  onClick={open}
+                  aria-label={t('templates.viewOne', { name: template.name })}
+                  data-testid="template-view"
+                >
                   {t('templates.view')}
                 </Button>
-                <Button size="xs" variant="light" onClick={() => void navigate(`/templates/new?from=${encodeURIComponent(template.id)}`)} aria-label={t('templates.copyOne', { name: template.name })}>
+                <Button
+                  size="xs"
+                  variant="light"
+                  onClick={() => void navigate(`/templates/new?from=${encodeURIComponent(template.id)}`)}
+                  aria-label={t('templates.copyOne', { name: template.name })}
+                >
                   {t('templates.copyShort')}
                 </Button>
               </>
             ) : (
               <>
-                <Button size="xs" variant="default" onClick={open} aria-label={t('templates.editOne', { name: template.name })} data-testid="template-edit">
+                <Button
+                  size="xs"
+                  variant="default"
+                  onClick={open}
+                  aria-label={t('templates.editOne', { name: template.name })}
+                  data-testid="template-edit"
+                >
                   {t('templates.edit')}
                 </Button>
-                <Button size="xs" variant="default" onClick={onRename} aria-label={t('templates.renameOne', { name: template.name })} data-testid="template-rename">
+                <Button
+                  size="xs"
+                  variant="default"
+                  onClick={onRename}
+                  aria-label={t('templates.renameOne', { name: template.name })}
+                  data-testid="template-rename"
+                >
                   {t('templates.rename')}
                 </Button>
-                <Button size="xs" variant="default" c="red.9" onClick={onDelete} aria-label={t('templates.deleteOne', { name: template.name })} data-testid="template-delete">
+                <Button
+                  size="xs"
+                  variant="default"
+                  c="red.9"
+                  onClick={onDelete}
+                  aria-label={t('templates.deleteOne', { name: template.name })}
+                  data-testid="template-delete"
+                >
                   {t('templates.delete')}
                 </Button>
               </>
@@ -142,7 +233,9 @@ export function TemplatesPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const list = useTemplates();
-  const [notice, setNotice] = useState<TemplatesNotice | null>((location.state as { notice?: TemplatesNotice } | null)?.notice ?? null);
+  const [notice, setNotice] = useState<TemplatesNotice | null>(
+    (location.state as { notice?: TemplatesNotice } | null)?.notice ?? null,
+  );
   const [deleting, setDeleting] = useState<TemplateView | null>(null);
   const [renaming, setRenaming] = useState<TemplateView | null>(null);
   const templates = list.data?.templates ?? [];
@@ -168,7 +261,15 @@ export function TemplatesPage() {
         </Alert>
       )}
       {notice && (
-        <Alert color={notice.sandbox ? 'yellow' : 'green'} variant="light" role="status" withCloseButton closeButtonLabel={t('common.close')} onClose={() => setNotice(null)} data-testid="templates-notice">
+        <Alert
+          color={notice.sandbox ? 'yellow' : 'green'}
+          variant="light"
+          role="status"
+          withCloseButton
+          closeButtonLabel={t('common.close')}
+          onClose={() => setNotice(null)}
+          data-testid="templates-notice"
+        >
           <Text size="sm">{notice.text}</Text>
         </Alert>
       )}
@@ -187,7 +288,12 @@ export function TemplatesPage() {
             ) : (
               <SimpleGrid cols={3} spacing="sm" component="ul" p={0} m={0} data-testid="templates-own">
                 {own.map((x) => (
-                  <TemplateCard key={x.id} template={x} onDelete={() => setDeleting(x)} onRename={() => setRenaming(x)} />
+                  <TemplateCard
+                    key={x.id}
+                    template={x}
+                    onDelete={() => setDeleting(x)}
+                    onRename={() => setRenaming(x)}
+                  />
                 ))}
               </SimpleGrid>
             )}
@@ -212,7 +318,10 @@ export function TemplatesPage() {
           template={renaming}
           onClose={() => setRenaming(null)}
           onRenamed={(name, sb) => {
-            setNotice({ sandbox: sb, text: sb ? t('templates.savedSandbox', { name }) : t('templates.renamed', { name }) });
+            setNotice({
+              sandbox: sb,
+              text: sb ? t('templates.savedSandbox', { name }) : t('templates.renamed', { name }),
+            });
             setRenaming(null);
           }}
         />
@@ -222,7 +331,10 @@ export function TemplatesPage() {
           template={deleting}
           onClose={() => setDeleting(null)}
           onDeleted={(sb) => {
-            setNotice({ sandbox: sb, text: sb ? t('templates.deletedSandbox') : t('templates.deleted', { name: deleting.name }) });
+            setNotice({
+              sandbox: sb,
+              text: sb ? t('templates.deletedSandbox') : t('templates.deleted', { name: deleting.name }),
+            });
             setDeleting(null);
           }}
         />

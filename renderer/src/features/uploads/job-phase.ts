@@ -16,7 +16,8 @@ export function actionsFor(job: UploadJobView): { pause: boolean; resume: boolea
 
 /** Running and paused jobs first, then failed ones, then finished; newest first within each. */
 export function sortJobs(jobs: readonly UploadJobView[]): UploadJobView[] {
-  const rank = (j: UploadJobView): number => (RUNNING.has(j.phase) || j.phase === 'paused' ? 0 : j.phase === 'failed' ? 1 : 2);
+  const rank = (j: UploadJobView): number =>
+    RUNNING.has(j.phase) || j.phase === 'paused' ? 0 : j.phase === 'failed' ? 1 : 2;
   return [...jobs].sort((a, b) => rank(a) - rank(b) || b.created_at.localeCompare(a.created_at));
 }
 

@@ -32,21 +32,39 @@ export function JobRow({ job }: { job: UploadJobView }) {
   const waiting = job.phase === 'failed' && job.retry_at !== null;
   const final = job.phase === 'failed' && !waiting;
   return (
-    <Paper withBorder p="md" data-testid="upload-job" data-phase={job.phase} data-job-id={job.id} aria-label={job.name} component="article">
+    <Paper
+      withBorder
+      p="md"
+      data-testid="upload-job"
+      data-phase={job.phase}
+      data-job-id={job.id}
+      aria-label={job.name}
+      component="article"
+    >
       <Stack gap={8}>
         <Group justify="space-between" wrap="nowrap" align="flex-start">
           <Stack gap={0} style={{ minWidth: 0 }}>
-            <Text fw={700} truncate data-testid="upload-name">{job.name}</Text>
+            <Text fw={700} truncate data-testid="upload-name">
+              {job.name}
+            </Text>
             {job.extra_take && (
               <Text size="sm" fw={600} c="indigo.9" truncate data-testid="upload-extra-take">
                 {t('takes.uploadLabel', { label: job.extra_take.label, exam: job.extra_take.exam_name })}
               </Text>
             )}
             <Text size="sm" c="dimmed" truncate>
-              {[job.patient_name, t(`examType.${job.exam_type}`), t(`uploads.mode.${job.mode}`)].filter(Boolean).join(' · ')}
+              {[job.patient_name, t(`examType.${job.exam_type}`), t(`uploads.mode.${job.mode}`)]
+                .filter(Boolean)
+                .join(' · ')}
             </Text>
           </Stack>
-          <Badge color={waiting ? 'yellow' : phaseColor(job.phase)} variant="light" size="lg" style={{ flexShrink: 0 }} data-testid="upload-phase">
+          <Badge
+            color={waiting ? 'yellow' : phaseColor(job.phase)}
+            variant="light"
+            size="lg"
+            style={{ flexShrink: 0 }}
+            data-testid="upload-phase"
+          >
             {waiting ? t('uploads.waitingRetry') : t(`uploads.phase.${job.phase}`)}
           </Badge>
         </Group>
@@ -62,28 +80,54 @@ export function JobRow({ job }: { job: UploadJobView }) {
         />
         <Group justify="space-between" wrap="nowrap">
           <Text size="sm" data-testid="upload-stats">
-            {t('uploads.files', { done: job.files_done, total: job.files_total })} · {formatBytes(job.bytes_sent, lang)} / {formatBytes(job.bytes_total, lang)} ({value} %)
+            {t('uploads.files', { done: job.files_done, total: job.files_total })} · {formatBytes(job.bytes_sent, lang)}{' '}
+            / {formatBytes(job.bytes_total, lang)} ({value} %)
             {running ? ` · ${formatRate(job.rate, lang)}` : ''}
-            {running && job.eta_seconds !== null ? ` · ${t('uploads.eta', { time: formatDuration(job.eta_seconds) })}` : ''}
+            {running && job.eta_seconds !== null
+              ? ` · ${t('uploads.eta', { time: formatDuration(job.eta_seconds) })}`
+              : ''}
           </Text>
           <Group gap="xs" wrap="nowrap">
             {can.pause && (
-              <Button size="xs" variant="default" onClick={() => pause.mutate({ id: job.id })} loading={pause.isPending} data-testid="upload-pause">
+              <Button
+                size="xs"
+                variant="default"
+                onClick={() => pause.mutate({ id: job.id })}
+                loading={pause.isPending}
+                data-testid="upload-pause"
+              >
                 {t('uploads.pause')}
               </Button>
             )}
             {can.resume && (
-              <Button size="xs" onClick={() => resume.mutate({ id: job.id })} loading={resume.isPending} data-testid="upload-resume">
+              <Button
+                size="xs"
+                onClick={() => resume.mutate({ id: job.id })}
+                loading={resume.isPending}
+                data-testid="upload-resume"
+              >
                 {t('uploads.resume')}
               </Button>
             )}
             {can.retry && (
-              <Button size="xs" onClick={() => retry.mutate({ id: job.id })} loading={retry.isPending} data-testid="upload-retry">
+              <Button
+                size="xs"
+                onClick={() => retry.mutate({ id: job.id })}
+                loading={retry.isPending}
+                data-testid="upload-retry"
+              >
                 {t('uploads.retry')}
               </Button>
             )}
             {can.cancel && (
-              <Button size="xs" variant="default" color="red" onClick={() => cancel.mutate({ id: job.id })} loading={cancel.isPending} data-testid="upload-cancel">
+              <Button
+                size="xs"
+                variant="default"
+                color="red"
+                onClick={() => cancel.mutate({ id: job.id })}
+                loading={cancel.isPending}
+                data-testid="upload-cancel"
+              >
                 {t('uploads.cancel')}
               </Button>
             )}
@@ -91,17 +135,43 @@ export function JobRow({ job }: { job: UploadJobView }) {
         </Group>
         {job.phase === 'ready' && (
           <Group gap="xs">
-            <Text size="sm" c="teal.9" fw={600}>{t('uploads.readyText')}</Text>
-            {job.exam_id && <Anchor component={Link} to={`/exams/${encodeURIComponent(job.exam_id)}`} size="sm" fw={600} data-testid="exam-link">{t('exams.openExam')}</Anchor>}
+            <Text size="sm" c="teal.9" fw={600}>
+              {t('uploads.readyText')}
+            </Text>
+            {job.exam_id && (
+              <Anchor
+                component={Link}
+                to={`/exams/${encodeURIComponent(job.exam_id)}`}
+                size="sm"
+                fw={600}
+                data-testid="exam-link"
+              >
+                {t('exams.openExam')}
+              </Anchor>
+            )}
             {job.viewer_url && (
-              <Anchor href={job.viewer_url} target="_blank" rel="noopener noreferrer" size="sm" fw={600} data-testid="viewer-link">
+              <Anchor
+                href={job.viewer_url}
+                target="_blank"
+                rel="noopener noreferrer"
+                size="sm"
+                fw={600}
+                data-testid="viewer-link"
+              >
                 {t('uploads.openViewer')}
               </Anchor>
             )}
           </Group>
         )}
         {job.error && err && job.phase !== 'ready' && (
-          <Alert color={final ? 'red' : 'yellow'} variant="light" title={err.title} data-testid="upload-error" data-error-code={job.error.code} role={final ? 'alert' : 'status'}>
+          <Alert
+            color={final ? 'red' : 'yellow'}
+            variant="light"
+            title={err.title}
+            data-testid="upload-error"
+            data-error-code={job.error.code}
+            role={final ? 'alert' : 'status'}
+          >
             <Text size="sm">{err.action}</Text>
             {waiting && job.retry_at && (
               <Text size="sm" mt={4} fw={600} data-testid="upload-auto-retry">

@@ -12,7 +12,10 @@ export function UploadsPage() {
   const { t } = useTranslation();
   const uploads = useUploads();
   const jobs = useMemo(() => sortJobs(uploads.data ?? []), [uploads.data]);
-  const clear = useCall({ name: 'uploads:clear-finished' }, (_r, qc) => void qc.invalidateQueries({ queryKey: keys.uploads }));
+  const clear = useCall(
+    { name: 'uploads:clear-finished' },
+    (_r, qc) => void qc.invalidateQueries({ queryKey: keys.uploads }),
+  );
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: jobs.length,
@@ -26,15 +29,31 @@ export function UploadsPage() {
     <Stack gap="md">
       <Group justify="space-between">
         <Title order={2}>{t('uploads.title')}</Title>
-        <Button variant="default" onClick={() => clear.mutate({})} disabled={finished === 0} loading={clear.isPending} data-testid="uploads-clear">
+        <Button
+          variant="default"
+          onClick={() => clear.mutate({})}
+          disabled={finished === 0}
+          loading={clear.isPending}
+          data-testid="uploads-clear"
+        >
           {t('uploads.clearFinished', { count: finished })}
         </Button>
       </Group>
       {uploads.isPending && <Loader aria-label={t('common.loading')} />}
       <ErrorAlert error={uploads.error ?? clear.error} />
-      {uploads.data && jobs.length === 0 && <Text c="dimmed" data-testid="uploads-empty">{t('uploads.empty')}</Text>}
+      {uploads.data && jobs.length === 0 && (
+        <Text c="dimmed" data-testid="uploads-empty">
+          {t('uploads.empty')}
+        </Text>
+      )}
       {jobs.length > 0 && (
-        <div ref={scrollRef} style={{ height: 'calc(100vh - 170px)', overflowY: 'auto' }} data-testid="uploads-list" role="region" aria-label={t('uploads.listLabel')}>
+        <div
+          ref={scrollRef}
+          style={{ height: 'calc(100vh - 170px)', overflowY: 'auto' }}
+          data-testid="uploads-list"
+          role="region"
+          aria-label={t('uploads.listLabel')}
+        >
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {virtualizer.getVirtualItems().map((row) => {
               const job = jobs[row.index];
@@ -44,7 +63,15 @@ export function UploadsPage() {
                   key={row.key}
                   data-index={row.index}
                   ref={virtualizer.measureElement}
-                  style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${row.start}px)`, paddingBottom: 10, paddingRight: 4 }}
+                  style={{
+                    position: 'absolute',
+                    top: 0,
+                    left: 0,
+                    right: 0,
+                    transform: `translateY(${row.start}px)`,
+                    paddingBottom: 10,
+                    paddingRight: 4,
+                  }}
                 >
                   <JobRow job={job} />
                 </div>

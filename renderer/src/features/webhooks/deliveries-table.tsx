@@ -55,7 +55,13 @@ export function DeliveriesTable({ id }: { id: string }) {
               return (
                 <Table.Tr key={d.id} data-testid="webhook-delivery" data-status={d.status ?? ''}>
                   <Table.Td>{d.created_at ? formatTime(d.created_at, lang) : ''}</Table.Td>
-                  <Table.Td>{d.event_type ? (i18n.exists(eventKey(d.event_type)) ? t(eventKey(d.event_type)) : d.event_type) : ''}</Table.Td>
+                  <Table.Td>
+                    {d.event_type
+                      ? i18n.exists(eventKey(d.event_type))
+                        ? t(eventKey(d.event_type))
+                        : d.event_type
+                      : ''}
+                  </Table.Td>
                   <Table.Td>
                     <Badge color={ok ? 'teal.9' : 'red.9'} variant="filled" size="sm">
                       {ok ? t('webhooks.delivered') : t('webhooks.failed')}

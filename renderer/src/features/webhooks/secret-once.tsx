@@ -5,7 +5,13 @@ import { useTranslation } from 'react-i18next';
 export function SecretOnce({ secret, onDone }: { secret: string; onDone: () => void }) {
   const { t } = useTranslation();
   return (
-    <Alert color="orange" variant="light" title={t('webhooks.secretTitle')} data-testid="webhook-secret-panel" role="status">
+    <Alert
+      color="orange"
+      variant="light"
+      title={t('webhooks.secretTitle')}
+      data-testid="webhook-secret-panel"
+      role="status"
+    >
       <Stack gap="xs">
         <Text size="sm" fw={700}>
           {t('webhooks.secretWarning')}
@@ -16,7 +22,13 @@ export function SecretOnce({ secret, onDone }: { secret: string; onDone: () => v
           </Code>
           <CopyButton value={secret}>
             {({ copied, copy }) => (
-              <Button size="xs" variant={copied ? 'filled' : 'default'} color={copied ? 'green.8' : undefined} onClick={copy} data-testid="webhook-secret-copy">
+              <Button
+                size="xs"
+                variant={copied ? 'filled' : 'default'}
+                color={copied ? 'green.8' : undefined}
+                onClick={copy}
+                data-testid="webhook-secret-copy"
+              >
                 {copied ? t('webhooks.copied') : t('webhooks.copy')}
               </Button>
             )}

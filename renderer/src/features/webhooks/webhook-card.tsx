@@ -28,7 +28,15 @@ export function WebhookCard({ hook }: { hook: WebhookView }) {
   const autoDisabled = !hook.enabled && !!hook.disabled_reason;
   const label = hook.description || hook.url;
   return (
-    <Paper withBorder p="md" data-testid="webhook" data-id={hook.id} data-enabled={hook.enabled} component="article" aria-label={label}>
+    <Paper
+      withBorder
+      p="md"
+      data-testid="webhook"
+      data-id={hook.id}
+      data-enabled={hook.enabled}
+      component="article"
+      aria-label={label}
+    >
       <Stack gap="xs">
         <Group justify="space-between" align="flex-start" wrap="nowrap">
           <Stack gap={2} style={{ minWidth: 0 }}>
@@ -59,37 +67,81 @@ export function WebhookCard({ hook }: { hook: WebhookView }) {
           ))}
         </Group>
         {autoDisabled && (
-          <Alert color="red" variant="light" title={t('webhooks.autoDisabledTitle')} data-testid="webhook-auto-disabled">
+          <Alert
+            color="red"
+            variant="light"
+            title={t('webhooks.autoDisabledTitle')}
+            data-testid="webhook-auto-disabled"
+          >
             {t('webhooks.autoDisabledBody')}
           </Alert>
         )}
         {pinged !== null && (
-          <Alert color={pinged ? 'green' : 'red'} variant="light" data-testid="webhook-ping-result" withCloseButton closeButtonLabel={t('common.close')} onClose={() => setPinged(null)}>
+          <Alert
+            color={pinged ? 'green' : 'red'}
+            variant="light"
+            data-testid="webhook-ping-result"
+            withCloseButton
+            closeButtonLabel={t('common.close')}
+            onClose={() => setPinged(null)}
+          >
             {pinged ? t('webhooks.pingOk') : t('webhooks.pingFailed')}
           </Alert>
         )}
-        <ErrorAlert error={update.error ?? test.error ?? remove.error} check={!update.error && test.error ? { action: 'webhook_test', id: hook.id } : undefined} />
+        <ErrorAlert
+          error={update.error ?? test.error ?? remove.error}
+          check={!update.error && test.error ? { action: 'webhook_test', id: hook.id } : undefined}
+        />
         <Group gap="xs">
-          <Button size="xs" variant="default" onClick={() => test.mutate({ id: hook.id })} loading={test.isPending} data-testid="webhook-ping">
+          <Button
+            size="xs"
+            variant="default"
+            onClick={() => test.mutate({ id: hook.id })}
+            loading={test.isPending}
+            data-testid="webhook-ping"
+          >
             {t('webhooks.ping')}
           </Button>
-          <Button size="xs" variant="default" onClick={() => setShowDeliveries((v) => !v)} aria-expanded={showDeliveries} data-testid="webhook-show-deliveries">
+          <Button
+            size="xs"
+            variant="default"
+            onClick={() => setShowDeliveries((v) => !v)}
+            aria-expanded={showDeliveries}
+            data-testid="webhook-show-deliveries"
+          >
             {showDeliveries ? t('webhooks.hideDeliveries') : t('webhooks.showDeliveries')}
           </Button>
-          <Button size="xs" variant="default" c="red.9" onClick={() => setConfirming(true)} data-testid="webhook-delete">
+          <Button
+            size="xs"
+            variant="default"
+            c="red.9"
+            onClick={() => setConfirming(true)}
+            data-testid="webhook-delete"
+          >
             {t('webhooks.delete')}
           </Button>
         </Group>
         {showDeliveries && <DeliveriesTable id={hook.id} />}
       </Stack>
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title={t('webhooks.deleteTitle')} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
+      <Modal
+        opened={confirming}
+        onClose={() => setConfirming(false)}
+        title={t('webhooks.deleteTitle')}
+        centered
+        closeButtonProps={{ 'aria-label': t('common.close') }}
+      >
         <Stack>
           <Text size="sm">{t('webhooks.deleteBody', { url: hook.url })}</Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setConfirming(false)}>
               {t('common.cancel')}
             </Button>
-            <Button color="red.9" onClick={() => remove.mutate({ id: hook.id })} loading={remove.isPending} data-testid="webhook-delete-confirm">
+            <Button
+              color="red.9"
+              onClick={() => remove.mutate({ id: hook.id })}
+              loading={remove.isPending}
+              data-testid="webhook-delete-confirm"
+            >
               {t('webhooks.deleteConfirm')}
             </Button>
           </Group>

@@ -9,7 +9,13 @@ import { eventKey, EVENTS, urlProblem } from './event-types';
 import { WEBHOOKS } from './webhook-query-keys';
 
 /** A new subscription: the receiving address, the events and a description. */
-export function WebhookForm({ onCreated, onCancel }: { onCreated: (w: CreatedWebhookView) => void; onCancel: () => void }) {
+export function WebhookForm({
+  onCreated,
+  onCancel,
+}: {
+  onCreated: (w: CreatedWebhookView) => void;
+  onCancel: () => void;
+}) {
   const { t } = useTranslation();
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
@@ -29,7 +35,11 @@ export function WebhookForm({ onCreated, onCancel }: { onCreated: (w: CreatedWeb
           setTouched(true);
           if (problem || events.length === 0) return;
           setSentUrl(url.trim());
-          create.mutate({ url: url.trim(), events: events as WebhookEventName[], ...(description.trim() ? { description: description.trim() } : {}) });
+          create.mutate({
+            url: url.trim(),
+            events: events as WebhookEventName[],
+            ...(description.trim() ? { description: description.trim() } : {}),
+          });
         }}
       >
         <Stack gap="sm">
@@ -46,7 +56,13 @@ export function WebhookForm({ onCreated, onCancel }: { onCreated: (w: CreatedWeb
             error={touched && problem ? t(`webhooks.urlProblem.${problem}`) : undefined}
             data-testid="webhook-url"
           />
-          <TextInput label={t('webhooks.description')} value={description} onChange={(e) => setDescription(e.currentTarget.value)} maxLength={500} data-testid="webhook-description" />
+          <TextInput
+            label={t('webhooks.description')}
+            value={description}
+            onChange={(e) => setDescription(e.currentTarget.value)}
+            maxLength={500}
+            data-testid="webhook-description"
+          />
           <Checkbox.Group
             label={t('webhooks.eventsLabel')}
             description={t('webhooks.eventsHelp')}

@@ -18,7 +18,11 @@ export function WebhooksPage() {
   const [adding, setAdding] = useState(false);
   // Held only in this component's state: gone once dismissed or when the page is left.
   const [secret, setSecret] = useState<string | null>(null);
-  const list = useQuery<MethodResult<'webhooks:list'>, ContractError>({ queryKey: WEBHOOKS, queryFn: () => transport.call('webhooks:list', {}), staleTime: 5 * 60_000 });
+  const list = useQuery<MethodResult<'webhooks:list'>, ContractError>({
+    queryKey: WEBHOOKS,
+    queryFn: () => transport.call('webhooks:list', {}),
+    staleTime: 5 * 60_000,
+  });
   const created = (w: CreatedWebhookView) => {
     setAdding(false);
     setSecret(w.secret);

@@ -15,7 +15,12 @@ const quiet = { info: () => undefined, warn: () => undefined, error: () => undef
 const LIVE_KEY = 'cbct_live_0123456789abcdef';
 
 async function setUp(name: string, env: NodeJS.ProcessEnv = {}) {
-  const store = openAgentSettings({ dataDir: join(scratch, name, 'data'), configDir: join(scratch, name, 'config'), env, log: quiet });
+  const store = openAgentSettings({
+    dataDir: join(scratch, name, 'data'),
+    configDir: join(scratch, name, 'config'),
+    env,
+    log: quiet,
+  });
   const keys = new KeyManager(new MemorySecretStore(), quiet);
   await keys.load();
   return { store, keys, view: createSettingsView({ store, keys, env, systemLanguage: 'en' }) };
@@ -51,7 +56,11 @@ describe('the agent settings view', () => {
     await keys.save(LIVE_KEY);
     expect(view.settings().active_key).toBe('live');
     expect(view.activeKey(store.get())).toBe(LIVE_KEY);
-    expect(view.keysStatus()).toMatchObject({ active: 'live', live: { present: true, hint: 'cdef' }, sandbox: { present: false } });
+    expect(view.keysStatus()).toMatchObject({
+      active: 'live',
+      live: { present: true, hint: 'cdef' },
+      sandbox: { present: false },
+    });
     expect(JSON.stringify(view.keysStatus())).not.toContain(LIVE_KEY);
   });
 
@@ -59,7 +68,11 @@ describe('the agent settings view', () => {
     const { store, view } = await setUp('prefill');
     store.update({ inbox: { exam_name_template: '{patient} – {type}', default_expiration_days: 30 } });
     store.update({ upload: { bandwidth_limit_bytes_per_s: 1000 } });
-    expect(view.prefill()).toEqual({ template: '{patient} – {type}', language: view.language(), defaultExpirationDays: 30 });
+    expect(view.prefill()).toEqual({
+      template: '{patient} – {type}',
+      language: view.language(),
+      defaultExpirationDays: 30,
+    });
     expect(view.settings()).toMatchObject({ exam_name_template: '{patient} – {type}', default_expiration_days: 30 });
     expect(view.settings().upload.bandwidth_limit).toBe(1000);
   });

@@ -8,7 +8,13 @@ import { ActivityHub, type JobOrigin } from '../../../../main/core/agent/pipelin
 import { jobOrigin, queueHooks } from '../../../../main/core/agent/queue-hooks';
 import type { UploadResult } from '../../../../main/core/upload/engine';
 
-const fields = { id: 'item-1', folder_id: 'folder-1', export_path: '/exports/a', study_uid: '1.2.3', status: 'queued' } as const;
+const fields = {
+  id: 'item-1',
+  folder_id: 'folder-1',
+  export_path: '/exports/a',
+  study_uid: '1.2.3',
+  status: 'queued',
+} as const;
 const item = fields as unknown as InboxItem;
 const viewOf = (over: Partial<UploadJobView>): UploadJobView =>
   ({ id: 'job-1', inbox_id: 'item-1', name: 'CBCT', phase: 'ready', ...over }) as UploadJobView;
@@ -19,7 +25,8 @@ function setUp() {
   const inbox = {
     has: (id: string) => items.has(id),
     get: (id: string) => items.get(id) ?? item,
-    setStatus: (id: string, status: InboxItem['status'], jobId: string | null) => void statuses.push([id, status, jobId]),
+    setStatus: (id: string, status: InboxItem['status'], jobId: string | null) =>
+      void statuses.push([id, status, jobId]),
   };
   const recorded: string[] = [];
   const recorder = {
@@ -52,7 +59,10 @@ describe('queue hooks', () => {
     const t = setUp();
     t.hooks.onEnded(viewOf({ phase: 'failed' }), { source: 'auto', superseded: false });
     t.hooks.onEnded(viewOf({ phase: 'cancelled' }), { source: 'auto', superseded: false });
-    expect(t.statuses).toEqual([['item-1', 'review', null], ['item-1', 'review', null]]);
+    expect(t.statuses).toEqual([
+      ['item-1', 'review', null],
+      ['item-1', 'review', null],
+    ]);
     expect(t.notices).toEqual(['upload_failed']);
     expect(t.recorded).toEqual(['ended job-1', 'ended job-1']);
   });
@@ -75,7 +85,11 @@ describe('queue hooks', () => {
 
   it('give no origin to a job without an inbox item, or whose item is gone', () => {
     const inbox = { has: (id: string) => id === 'item-1', get: () => item };
-    expect(jobOrigin(inbox, viewOf({}))).toEqual({ folderId: 'folder-1', exportPath: '/exports/a', study_uid: '1.2.3' });
+    expect(jobOrigin(inbox, viewOf({}))).toEqual({
+      folderId: 'folder-1',
+      exportPath: '/exports/a',
+      study_uid: '1.2.3',
+    });
     expect(jobOrigin(inbox, viewOf({ inbox_id: null }))).toBeNull();
     expect(jobOrigin(inbox, viewOf({ inbox_id: 'item-2' }))).toBeNull();
   });

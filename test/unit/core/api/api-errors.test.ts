@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, errorFromAnswer } from '../../../../main/core/api/api-errors';
 import { apiErrorText } from '../../../../main/core/cli/cli-messages';
 
-const body = (code: string, extra: Record<string, unknown> = {}) => ({ error: { code, message: `service says ${code}`, ...extra } });
+const body = (code: string, extra: Record<string, unknown> = {}) => ({
+  error: { code, message: `service says ${code}`, ...extra },
+});
 
 describe('errorFromAnswer', () => {
   it('maps every documented code to one ApiError with that code and status, keeping the service text out of the message', () => {
@@ -50,9 +52,20 @@ describe('errorFromAnswer', () => {
   });
 
   it('carries validation details, the missing scope and the missing files', () => {
-    const v = errorFromAnswer({ status: 400, body: body('validation_error', { details: [{ field: 'name', message: 'required' }, { field: 'birth_date', message: 'bad' }] }) });
+    const v = errorFromAnswer({
+      status: 400,
+      body: body('validation_error', {
+        details: [
+          { field: 'name', message: 'required' },
+          { field: 'birth_date', message: 'bad' },
+        ],
+      }),
+    });
     expect(v).toMatchObject({ code: 'validation_error' });
-    expect((v as ApiError).details).toEqual([{ field: 'name', message: 'required' }, { field: 'birth_date', message: 'bad' }]);
+    expect((v as ApiError).details).toEqual([
+      { field: 'name', message: 'required' },
+      { field: 'birth_date', message: 'bad' },
+    ]);
     expect(apiErrorText(v)).toContain('name, birth_date');
     const s = errorFromAnswer({ status: 403, body: body('insufficient_scope', { required_scope: 'exams:write' }) });
     expect((s as ApiError).requiredScope).toBe('exams:write');
@@ -68,7 +81,11 @@ describe('errorFromAnswer', () => {
   });
 
   it('takes the wait of a 429 from Retry-After first, then from the body', () => {
-    const fromHeader = errorFromAnswer({ status: 429, body: body('rate_limited', { retry_after_seconds: 30 }), retryAfterSeconds: 12 });
+    const fromHeader = errorFromAnswer({
+      status: 429,
+      body: body('rate_limited', { retry_after_seconds: 30 }),
+      retryAfterSeconds: 12,
+    });
     expect((fromHeader as ApiError).retryAfterSeconds).toBe(12);
     const fromBody = errorFromAnswer({ status: 429, body: body('rate_limited', { retry_after_seconds: 30 }) });
     expect((fromBody as ApiError).retryAfterSeconds).toBe(30);

@@ -12,35 +12,58 @@ describe('paginateOffset', () => {
     const all = Array.from({ length: 7 }, (_, i) => `e${i}`);
     const calls: [number, number][] = [];
     const items = await collect(
-      paginateOffset(async (limit, offset) => {
-        calls.push([limit, offset]);
-        return { items: all.slice(offset, offset + limit), total: all.length };
-      }, 3, (s) => s),
+      paginateOffset(
+        async (limit, offset) => {
+          calls.push([limit, offset]);
+          return { items: all.slice(offset, offset + limit), total: all.length };
+        },
+        3,
+        (s) => s,
+      ),
     );
     expect(items).toEqual(all);
-    expect(calls).toEqual([[3, 0], [3, 3], [3, 6]]);
+    expect(calls).toEqual([
+      [3, 0],
+      [3, 3],
+      [3, 6],
+    ]);
   });
 
   it('skips items that shift into the next page when a new one is added meanwhile', async () => {
     const list = ['e4', 'e3', 'e2', 'e1'];
     const items = await collect(
-      paginateOffset(async (limit, offset) => {
-        const page = list.slice(offset, offset + limit);
-        if (offset === 0) list.unshift('e5');
-        return { items: page, total: list.length };
-      }, 2, (s) => s),
+      paginateOffset(
+        async (limit, offset) => {
+          const page = list.slice(offset, offset + limit);
+          if (offset === 0) list.unshift('e5');
+          return { items: page, total: list.length };
+        },
+        2,
+        (s) => s,
+      ),
     );
     expect(items).toEqual(['e4', 'e3', 'e2', 'e1']);
   });
 
   it('stops on an empty page even without a total', async () => {
-    const items = await collect(paginateOffset(async (_l, offset) => ({ items: offset === 0 ? ['a', 'b'] : [] }), 2, (s) => s));
+    const items = await collect(
+      paginateOffset(
+        async (_l, offset) => ({ items: offset === 0 ? ['a', 'b'] : [] }),
+        2,
+        (s) => s,
+      ),
+    );
     expect(items).toEqual(['a', 'b']);
   });
 
   it('stops when aborted', async () => {
     const c = new AbortController();
-    const gen = paginateOffset(async () => ({ items: ['a', 'b'] }), 2, (s) => `${s}${Math.random()}`, c.signal);
+    const gen = paginateOffset(
+      async () => ({ items: ['a', 'b'] }),
+      2,
+      (s) => `${s}${Math.random()}`,
+      c.signal,
+    );
     await gen.next();
     c.abort();
     await gen.next();
@@ -83,7 +106,11 @@ describe('paginateOffset with a service that caps the page size', () => {
   it('keeps going while the total says more items exist', async () => {
     const all = Array.from({ length: 7 }, (_, i) => `e${i}`);
     const items = await collect(
-      paginateOffset(async (_limit, offset) => ({ items: all.slice(offset, offset + 3), total: all.length }), 5, (s) => s),
+      paginateOffset(
+        async (_limit, offset) => ({ items: all.slice(offset, offset + 3), total: all.length }),
+        5,
+        (s) => s,
+      ),
     );
     expect(items).toEqual(all);
   });

@@ -6,8 +6,17 @@ describe('RateMeter', () => {
     const m = new RateMeter();
     expect(m.snapshot()).toEqual({ limit: null, remaining: null, reset: null, blockedUntil: null, lastUpdated: null });
     const now = new Date('2026-03-02T10:00:00Z');
-    m.updateFromHeaders({ 'x-ratelimit-limit': '1000', 'x-ratelimit-remaining': '997', 'x-ratelimit-reset': '1772449200' }, now);
-    expect(m.snapshot()).toEqual({ limit: 1000, remaining: 997, reset: new Date(1772449200 * 1000), blockedUntil: null, lastUpdated: now });
+    m.updateFromHeaders(
+      { 'x-ratelimit-limit': '1000', 'x-ratelimit-remaining': '997', 'x-ratelimit-reset': '1772449200' },
+      now,
+    );
+    expect(m.snapshot()).toEqual({
+      limit: 1000,
+      remaining: 997,
+      reset: new Date(1772449200 * 1000),
+      blockedUntil: null,
+      lastUpdated: now,
+    });
   });
 
   it('ignores answers without the headers and unreadable values', () => {

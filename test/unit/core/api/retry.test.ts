@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../../main/core/api/api-errors';
-import { abortableSleep, backoffDelayMs, DEFAULT_RETRY_POLICY, isRetryableFault, sleep } from '../../../../main/core/api/retry';
+import {
+  abortableSleep,
+  backoffDelayMs,
+  DEFAULT_RETRY_POLICY,
+  isRetryableFault,
+  sleep,
+} from '../../../../main/core/api/retry';
 
 describe('backoff with full jitter', () => {
   const policy = { maxAttempts: 4, baseMs: 300, capMs: 8000 };
@@ -29,14 +35,23 @@ describe('backoff with full jitter', () => {
 
 describe('isRetryableFault', () => {
   it('repeats transient faults of idempotent calls only', () => {
-    for (const err of [new ApiError('server_error'), new ApiError('network_error', { networkCode: 'ECONNRESET', mayHaveReachedService: true }), new ApiError('timeout', { timeoutMs: 1000 })]) {
+    for (const err of [
+      new ApiError('server_error'),
+      new ApiError('network_error', { networkCode: 'ECONNRESET', mayHaveReachedService: true }),
+      new ApiError('timeout', { timeoutMs: 1000 }),
+    ]) {
       expect(isRetryableFault(err, true)).toBe(true);
       expect(isRetryableFault(err, false)).toBe(false);
     }
   });
 
   it('never repeats answers that would come back the same, nor 429 (handled apart)', () => {
-    for (const err of [new ApiError('validation_error'), new ApiError('not_found'), new ApiError('rate_limited', { retryAfterSeconds: 5 }), new ApiError('aborted')]) {
+    for (const err of [
+      new ApiError('validation_error'),
+      new ApiError('not_found'),
+      new ApiError('rate_limited', { retryAfterSeconds: 5 }),
+      new ApiError('aborted'),
+    ]) {
       expect(isRetryableFault(err, true)).toBe(false);
     }
   });

@@ -25,7 +25,11 @@ const host: ContractHost = {
   subscribe: () => () => undefined,
 };
 
-async function rpc(token: string, name: string, args: unknown = {}): Promise<{ status: number; body: { result?: unknown; error?: { code: string } } }> {
+async function rpc(
+  token: string,
+  name: string,
+  args: unknown = {},
+): Promise<{ status: number; body: { result?: unknown; error?: { code: string } } }> {
   const res = await fetch(`http://127.0.0.1:${bridge.port}/rpc/${encodeURIComponent(name)}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
@@ -83,7 +87,10 @@ describe('a patient page token', () => {
   it('dies with its session', async () => {
     const s = sessions.open({ exam_id: 'exm_1', language: 'es', country_code: 'CL', signer_name: 'Ana' });
     sessions.end();
-    expect(await rpc(s.token, 'patient:session')).toMatchObject({ status: 401, body: { error: { code: 'bad_token' } } });
+    expect(await rpc(s.token, 'patient:session')).toMatchObject({
+      status: 401,
+      body: { error: { code: 'bad_token' } },
+    });
     const next = sessions.open({ exam_id: 'exm_2', language: 'en', country_code: 'CL', signer_name: 'Bo' });
     expect((await rpc(s.token, 'patient:session')).status).toBe(401);
     expect((await rpc(next.token, 'patient:session')).status).toBe(200);

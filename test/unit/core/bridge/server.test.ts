@@ -13,14 +13,23 @@ import { startBridge } from '../../../../main/core/bridge/server';
 type Raw = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
 
 /** A raw HTTP request, so tests can send any Host/Origin (fetch forbids setting Host). */
-function raw(port: number, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Raw> {
+function raw(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<Raw> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path, headers: { Host: `127.0.0.1:${port}`, ...headers } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, method, path, headers: { Host: `127.0.0.1:${port}`, ...headers } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      },
+    );
     req.on('error', reject);
     if (body !== undefined) req.write(body);
     req.end();
@@ -68,7 +77,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const auth = (): Record<string, string> => ({ Authorization: `Bearer ${bridge.token}`, 'Content-Type': 'application/json' });
+const auth = (): Record<string, string> => ({
+  Authorization: `Bearer ${bridge.token}`,
+  'Content-Type': 'application/json',
+});
 
 describe('browser-mode server', () => {
   it('prints a loopback URL that carries the token', () => {
@@ -98,7 +110,13 @@ describe('browser-mode server', () => {
   });
 
   it('refuses directory traversal, plain or encoded, and links leading out of the folder', async () => {
-    for (const path of ['/../secret.txt', '/assets/../../secret.txt', '/%2e%2e/secret.txt', '/assets/..%2f..%2fsecret.txt', '/..%5csecret.txt']) {
+    for (const path of [
+      '/../secret.txt',
+      '/assets/../../secret.txt',
+      '/%2e%2e/secret.txt',
+      '/assets/..%2f..%2fsecret.txt',
+      '/..%5csecret.txt',
+    ]) {
       const res = await raw(bridge.port, 'GET', path);
       expect(res.status, path).toBe(403);
       expect(res.body).not.toContain('outside the renderer');
@@ -115,18 +133,35 @@ describe('browser-mode server', () => {
       expect(res.status, path).toBe(403);
       expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'forbidden_host' } });
     }
-    const wrongPort = await raw(bridge.port, 'POST', '/rpc/app:info', { ...auth(), Host: `127.0.0.1:${bridge.port + 1}` }, '{}');
+    const wrongPort = await raw(
+      bridge.port,
+      'POST',
+      '/rpc/app:info',
+      { ...auth(), Host: `127.0.0.1:${bridge.port + 1}` },
+      '{}',
+    );
     expect(wrongPort.status).toBe(403);
     expect((await raw(bridge.port, 'GET', '/', { Host: `localhost:${bridge.port}` })).status).toBe(200);
   });
 
   it('refuses a foreign Origin even with the right token', async () => {
-    for (const origin of ['http://evil.example', `http://127.0.0.1:${bridge.port + 1}`, 'null', `https://127.0.0.1:${bridge.port}`]) {
+    for (const origin of [
+      'http://evil.example',
+      `http://127.0.0.1:${bridge.port + 1}`,
+      'null',
+      `https://127.0.0.1:${bridge.port}`,
+    ]) {
       const res = await raw(bridge.port, 'POST', '/rpc/app:info', { ...auth(), Origin: origin }, '{}');
       expect(res.status, origin).toBe(403);
       expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'forbidden_origin' } });
     }
-    const own = await raw(bridge.port, 'POST', '/rpc/app:info', { ...auth(), Origin: `http://localhost:${bridge.port}` }, '{}');
+    const own = await raw(
+      bridge.port,
+      'POST',
+      '/rpc/app:info',
+      { ...auth(), Origin: `http://localhost:${bridge.port}` },
+      '{}',
+    );
     expect(own.status).toBe(200);
   });
 
@@ -134,7 +169,13 @@ describe('browser-mode server', () => {
     const none = await raw(bridge.port, 'POST', '/rpc/app:info', { 'Content-Type': 'application/json' }, '{}');
     expect(none.status).toBe(401);
     expect(JSON.parse(none.body)).toMatchObject({ error: { code: 'bad_token' } });
-    const wrong = await raw(bridge.port, 'POST', '/rpc/app:info', { Authorization: `Bearer ${bridge.token.slice(0, -1)}x` }, '{}');
+    const wrong = await raw(
+      bridge.port,
+      'POST',
+      '/rpc/app:info',
+      { Authorization: `Bearer ${bridge.token.slice(0, -1)}x` },
+      '{}',
+    );
     expect(wrong.status).toBe(401);
     const inQuery = await raw(bridge.port, 'POST', `/rpc/app:info?token=${bridge.token}`, {}, '{}');
     expect(inQuery.status).toBe(401);
@@ -149,7 +190,13 @@ describe('browser-mode server', () => {
   });
 
   it('answers 400 invalid_args with the fields at fault when arguments fail the schema', async () => {
-    const res = await raw(bridge.port, 'POST', '/rpc/folders:add', auth(), JSON.stringify({ path: '', exam_type: 'x', mode: 'auto', settle_seconds: 5, polling: false }));
+    const res = await raw(
+      bridge.port,
+      'POST',
+      '/rpc/folders:add',
+      auth(),
+      JSON.stringify({ path: '', exam_type: 'x', mode: 'auto', settle_seconds: 5, polling: false }),
+    );
     expect(res.status).toBe(400);
     const body = JSON.parse(res.body) as { error: { code: string; details: { field: string }[] } };
     expect(body.error.code).toBe('invalid_args');
@@ -183,7 +230,9 @@ describe('browser-mode server', () => {
     expect(noToken.status).toBe(401);
 
     const controller = new AbortController();
-    const res = await fetch(`http://127.0.0.1:${bridge.port}/events?token=${bridge.token}`, { signal: controller.signal });
+    const res = await fetch(`http://127.0.0.1:${bridge.port}/events?token=${bridge.token}`, {
+      signal: controller.signal,
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     if (!res.body) throw new Error('no event stream');
@@ -198,9 +247,20 @@ describe('browser-mode server', () => {
     };
     await until(': connected');
     host.emit('account:rate', { limit: 1000, remaining: 999, reset_at: null, updated_at: null });
-    host.emit('settings:changed', { language: 'es', api_base_url: 'http://x', active_key: null, watch_folders: [], upload: { concurrency: 4, bandwidth_limit: 0, mode: 'auto' }, exam_name_template: '{patient} · MUÑOZ', default_expiration_days: null, consent: { country_code: 'CL', copies_folder: null, display_id: null } });
+    host.emit('settings:changed', {
+      language: 'es',
+      api_base_url: 'http://x',
+      active_key: null,
+      watch_folders: [],
+      upload: { concurrency: 4, bandwidth_limit: 0, mode: 'auto' },
+      exam_name_template: '{patient} · MUÑOZ',
+      default_expiration_days: null,
+      consent: { country_code: 'CL', copies_folder: null, display_id: null },
+    });
     await until('MUÑOZ');
-    expect(text).toContain('event: account:rate\ndata: {"limit":1000,"remaining":999,"reset_at":null,"updated_at":null}\n\n');
+    expect(text).toContain(
+      'event: account:rate\ndata: {"limit":1000,"remaining":999,"reset_at":null,"updated_at":null}\n\n',
+    );
     expect(text).toContain('event: settings:changed\ndata: {"language":"es"');
     await until(': ping');
     controller.abort();

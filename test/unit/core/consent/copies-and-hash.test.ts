@@ -62,7 +62,9 @@ describe('the signed copy on disk', () => {
   it('fails cleanly when the folder cannot be made', async () => {
     const root = tempDir();
     writeFileSync(join(root, 'blocker'), 'a file where the folder should be');
-    await expect(saveSignedCopy(join(root, 'blocker', 'sub'), 'y', Buffer.from('y'))).rejects.toMatchObject({ code: expect.stringMatching(/ENOTDIR|EEXIST/) });
+    await expect(saveSignedCopy(join(root, 'blocker', 'sub'), 'y', Buffer.from('y'))).rejects.toMatchObject({
+      code: expect.stringMatching(/ENOTDIR|EEXIST/),
+    });
     expect(readdirSync(root)).toEqual(['blocker']);
   });
 });

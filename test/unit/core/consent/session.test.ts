@@ -32,7 +32,15 @@ describe('the patient-display session', () => {
     expect(patientView(sessions.get())).toEqual({ state: 'idle' });
     const s = sessions.open(init);
     const view = patientView(s);
-    expect(view).toEqual({ state: 'active', session_id: s.id, phase: 'waiting', language: 'es', country_code: 'CL', signer_name: 'María José Muñoz', sign_url: null });
+    expect(view).toEqual({
+      state: 'active',
+      session_id: s.id,
+      phase: 'waiting',
+      language: 'es',
+      country_code: 'CL',
+      signer_name: 'María José Muñoz',
+      sign_url: null,
+    });
     expect(JSON.stringify(view)).not.toContain(s.token);
     expect(JSON.stringify(view)).not.toContain('exm_1');
   });

@@ -12,7 +12,10 @@ describe('the signer document', () => {
   it('accepts K in either case as a check digit', () => {
     // 10.000.013's módulo-11 check digit is K.
     const k = ['10000013-K', '10000013-k'].map((r) => checkSignerDocument('CL', r));
-    expect(k).toEqual([{ ok: true, value: '10000013-K' }, { ok: true, value: '10000013-K' }]);
+    expect(k).toEqual([
+      { ok: true, value: '10000013-K' },
+      { ok: true, value: '10000013-K' },
+    ]);
   });
 
   it('refuses a wrong check digit, a missing hyphen, letters', () => {

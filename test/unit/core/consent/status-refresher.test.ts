@@ -1,7 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PollScheduler, pollBudget } from '../../../../main/core/agent/background/poll-scheduler';
 import type { RateGate } from '../../../../main/core/agent/background/poll-scheduler';
-import { CONSENT_REFRESH_POLICY, ConsentStatusRefresher, consentRefreshDelay } from '../../../../main/core/consent/status-refresher';
+import {
+  CONSENT_REFRESH_POLICY,
+  ConsentStatusRefresher,
+  consentRefreshDelay,
+} from '../../../../main/core/consent/status-refresher';
 
 // The refresher runs on the agent's real poll scheduler (system clock, faked by vitest's timers).
 type Gate = ReturnType<RateGate>;
@@ -35,7 +39,12 @@ describe('the consent status refresher', () => {
     const answers: ('pending' | 'signed')[] = ['pending', 'pending', 'signed'];
     const read = vi.fn(async () => answers.shift() ?? 'signed');
     const signed = vi.fn();
-    const r = new ConsentStatusRefresher({ poller: scheduler(), read, onSigned: signed, policy: { firstMs: 100, factor: 2, maxMs: 1000, maxCalls: 10 } });
+    const r = new ConsentStatusRefresher({
+      poller: scheduler(),
+      read,
+      onSigned: signed,
+      policy: { firstMs: 100, factor: 2, maxMs: 1000, maxCalls: 10 },
+    });
     r.watch('exm_1');
     await vi.advanceTimersByTimeAsync(99);
     expect(read).toHaveBeenCalledTimes(0);
@@ -55,7 +64,12 @@ describe('the consent status refresher', () => {
   it('stops when the panel closes, and when there is no consent', async () => {
     vi.useFakeTimers();
     const read = vi.fn(async (id: string) => (id === 'none' ? ('none' as const) : ('pending' as const)));
-    const r = new ConsentStatusRefresher({ poller: scheduler(), read, onSigned: () => undefined, policy: { firstMs: 100, factor: 1, maxMs: 100, maxCalls: 100 } });
+    const r = new ConsentStatusRefresher({
+      poller: scheduler(),
+      read,
+      onSigned: () => undefined,
+      policy: { firstMs: 100, factor: 1, maxMs: 100, maxCalls: 100 },
+    });
     r.watch('exm_1');
     r.watch('none');
     await vi.advanceTimersByTimeAsync(350);
@@ -76,7 +90,13 @@ describe('the consent status refresher', () => {
     });
     const signed = vi.fn();
     const errors: unknown[] = [];
-    const r = new ConsentStatusRefresher({ poller: scheduler(), read, onSigned: signed, onError: (_id, e) => errors.push(e), policy: { firstMs: 100, factor: 2, maxMs: 1000, maxCalls: 5 } });
+    const r = new ConsentStatusRefresher({
+      poller: scheduler(),
+      read,
+      onSigned: signed,
+      onError: (_id, e) => errors.push(e),
+      policy: { firstMs: 100, factor: 2, maxMs: 1000, maxCalls: 5 },
+    });
     r.watch('exm_1');
     await vi.advanceTimersByTimeAsync(100);
     expect(errors).toHaveLength(1);
@@ -88,7 +108,12 @@ describe('the consent status refresher', () => {
     vi.useFakeTimers();
     const poll = scheduler(() => ({ ...openGate, limit: 100 }));
     const read = vi.fn(async () => 'pending' as const);
-    const r = new ConsentStatusRefresher({ poller: poll, read, onSigned: () => undefined, policy: { firstMs: 1_000, factor: 1, maxMs: 1_000, maxCalls: 12 } });
+    const r = new ConsentStatusRefresher({
+      poller: poll,
+      read,
+      onSigned: () => undefined,
+      policy: { firstMs: 1_000, factor: 1, maxMs: 1_000, maxCalls: 12 },
+    });
     r.watch('exm_1');
     await vi.advanceTimersByTimeAsync(20_000);
     // A foreground watch is not held to the background share (8 an hour on Free) but is counted in it…
@@ -109,10 +134,19 @@ describe('the consent status refresher', () => {
   it('sends nothing while the service asks to wait (Retry-After), then looks again', async () => {
     vi.useFakeTimers();
     let blockedUntil = Date.now() + 30_000;
-    const poll = scheduler(() => ({ ...openGate, limit: 100, blockedForWallMs: Math.max(0, blockedUntil - Date.now()) }));
+    const poll = scheduler(() => ({
+      ...openGate,
+      limit: 100,
+      blockedForWallMs: Math.max(0, blockedUntil - Date.now()),
+    }));
     const read = vi.fn(async () => 'signed' as const);
     const signed = vi.fn();
-    const r = new ConsentStatusRefresher({ poller: poll, read, onSigned: signed, policy: { firstMs: 1_000, factor: 2, maxMs: 8_000, maxCalls: 10 } });
+    const r = new ConsentStatusRefresher({
+      poller: poll,
+      read,
+      onSigned: signed,
+      policy: { firstMs: 1_000, factor: 2, maxMs: 8_000, maxCalls: 10 },
+    });
     r.watch('exm_1');
     await vi.advanceTimersByTimeAsync(29_000);
     expect(read).not.toHaveBeenCalled();

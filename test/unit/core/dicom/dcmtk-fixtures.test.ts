@@ -31,7 +31,14 @@ describe('DCMTK fixtures', () => {
   });
 
   it('writes a bare implicit VR data set that DCMTK reads without a meta group', async () => {
-    const f = await writeDicom(join(tmp, 'raw.dcm'), { studyUid: newUid(), seriesUid: newUid(), transferSyntax: 'raw-implicit', rows: 8, cols: 8, patientName: 'RAW^X' });
+    const f = await writeDicom(join(tmp, 'raw.dcm'), {
+      studyUid: newUid(),
+      seriesUid: newUid(),
+      transferSyntax: 'raw-implicit',
+      rows: 8,
+      cols: 8,
+      patientName: 'RAW^X',
+    });
     expect(dcmdump(f.path)).toMatch(/Used TransferSyntax: Little Endian Implicit[\s\S]*PatientName/);
   });
 

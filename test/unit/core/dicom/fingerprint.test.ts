@@ -13,7 +13,10 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('file set fingerprints', () => {
   it('does not depend on file order', () => {
-    const a = [{ relative_path: 'a/1.dcm', size: 10 }, { relative_path: 'b/2.dcm', size: 20 }];
+    const a = [
+      { relative_path: 'a/1.dcm', size: 10 },
+      { relative_path: 'b/2.dcm', size: 20 },
+    ];
     expect(fileSetFingerprint(a)).toBe(fileSetFingerprint([...a].reverse()));
     expect(fileSetFingerprint(a)).toMatch(/^[0-9a-f]{64}$/);
   });

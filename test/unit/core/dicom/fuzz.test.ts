@@ -62,17 +62,37 @@ beforeAll(async () => {
     '(fffe,e00d) na (ItemDelimitationItem)',
     '(fffe,e0dd) na (SequenceDelimitationItem)',
   ];
-  const common = { studyUid: newUid(), seriesUid: newUid(), rows: 8, cols: 8, patientId: 'FZ1', birthDate: '19800131', studyDate: '20260302' };
+  const common = {
+    studyUid: newUid(),
+    seriesUid: newUid(),
+    rows: 8,
+    cols: 8,
+    patientId: 'FZ1',
+    birthDate: '19800131',
+    studyDate: '20260302',
+  };
   const files = [
-    await writeDicom(join(tmp, 'explicit.dcm'), { ...common, patientName: 'MUÑOZ^JUAN CARLOS', charset: 'latin1', extraDump: sequence }),
-    await writeDicom(join(tmp, 'implicit.dcm'), { ...common, patientName: 'PÉREZ^MARÍA JOSÉ', charset: 'utf8', transferSyntax: 'implicit', extraDump: sequence }),
+    await writeDicom(join(tmp, 'explicit.dcm'), {
+      ...common,
+      patientName: 'MUÑOZ^JUAN CARLOS',
+      charset: 'latin1',
+      extraDump: sequence,
+    }),
+    await writeDicom(join(tmp, 'implicit.dcm'), {
+      ...common,
+      patientName: 'PÉREZ^MARÍA JOSÉ',
+      charset: 'utf8',
+      transferSyntax: 'implicit',
+      extraDump: sequence,
+    }),
     await writeDicom(join(tmp, 'raw.dcm'), { ...common, patientName: 'RAW^DATA', transferSyntax: 'raw-implicit' }),
     await writeDicom(join(tmp, 'jp.dcm'), { ...common, patientName: JAPANESE_NAME.bytes, charset: 'iso2022-jp' }),
     await writeDicom(join(tmp, 'long.dcm'), { ...common, patientName: 'LARGO^X', privateBlobBytes: 70_000 }),
   ];
   execFileSync('dcmconv', ['+td', join(tmp, 'explicit.dcm'), join(tmp, 'deflated.dcm')]);
   const cbct = await writeCbctExport(join(tmp, 'cbct'), { volumeSlices: 2, scoutSlices: 1 });
-  for (const p of [...files.map((f) => f.path), join(tmp, 'deflated.dcm'), cbct.dicomdir as string]) seeds.push(readFileSync(p));
+  for (const p of [...files.map((f) => f.path), join(tmp, 'deflated.dcm'), cbct.dicomdir as string])
+    seeds.push(readFileSync(p));
 });
 
 afterAll(async () => {
@@ -82,7 +102,15 @@ afterAll(async () => {
 
 describe('header reader under fuzzing', () => {
   it('reads every undamaged seed file', () => {
-    expect(seeds.map((s) => readAsProbe(s).kind)).toEqual(['dicom', 'dicom', 'dicom', 'dicom', 'dicom', 'dicom', 'dicomdir']);
+    expect(seeds.map((s) => readAsProbe(s).kind)).toEqual([
+      'dicom',
+      'dicom',
+      'dicom',
+      'dicom',
+      'dicom',
+      'dicom',
+      'dicomdir',
+    ]);
   });
 
   it('answers 3000 random and damaged inputs with a header or a skip reason, quickly', () => {

@@ -24,7 +24,13 @@ describe('study warnings', () => {
 
   it('flags a birth date in the future and one after the study date', async () => {
     const dir = join(tmp, 'future');
-    await writeRadiograph(join(dir, 'a.dcm'), { modality: 'IO', patientId: 'F1', patientName: 'FUTURO^ANA', birthDate: '20990101', studyDate: '20260302' });
+    await writeRadiograph(join(dir, 'a.dcm'), {
+      modality: 'IO',
+      patientId: 'F1',
+      patientName: 'FUTURO^ANA',
+      birthDate: '20990101',
+      studyDate: '20260302',
+    });
     const [study] = (await scanFolder(dir)).studies;
     expect(study?.birth_date).toBe('2099-01-01');
     expect(study?.warnings).toEqual(expect.arrayContaining(['future_birth_date', 'birth_after_study']));
@@ -32,7 +38,13 @@ describe('study warnings', () => {
 
   it('keeps an invalid birth date as null without a warning about it', async () => {
     const dir = join(tmp, 'invalid-date');
-    await writeRadiograph(join(dir, 'a.dcm'), { modality: 'PX', patientId: 'D1', patientName: 'FECHA^MALA', birthDate: '20230230', studyDate: '2026' });
+    await writeRadiograph(join(dir, 'a.dcm'), {
+      modality: 'PX',
+      patientId: 'D1',
+      patientName: 'FECHA^MALA',
+      birthDate: '20230230',
+      studyDate: '2026',
+    });
     const [study] = (await scanFolder(dir)).studies;
     expect(study?.birth_date).toBeNull();
     expect(study?.study_date).toBeNull();
@@ -52,19 +64,44 @@ describe('study warnings', () => {
   it('takes the modality most of the files have and orders series by number', async () => {
     const dir = join(tmp, 'modalities');
     const studyUid = newUid();
-    await writeCtSeries(join(dir, 'report'), { slices: 1, rows: 8, cols: 8, studyUid, modality: 'OT', seriesNumber: 9, patientId: 'M', patientName: 'A^B' });
-    await writeCtSeries(join(dir, 'vol'), { slices: 3, rows: 8, cols: 8, studyUid, seriesNumber: 2, patientId: 'M', patientName: 'A^B', seriesDescription: 'Volumen' });
+    await writeCtSeries(join(dir, 'report'), {
+      slices: 1,
+      rows: 8,
+      cols: 8,
+      studyUid,
+      modality: 'OT',
+      seriesNumber: 9,
+      patientId: 'M',
+      patientName: 'A^B',
+    });
+    await writeCtSeries(join(dir, 'vol'), {
+      slices: 3,
+      rows: 8,
+      cols: 8,
+      studyUid,
+      seriesNumber: 2,
+      patientId: 'M',
+      patientName: 'A^B',
+      seriesDescription: 'Volumen',
+    });
     const [study] = (await scanFolder(dir)).studies;
     expect(study?.modality).toBe('CT');
     expect(study?.suggested_exam_type).toBe('cbct');
-    expect(study?.series.map((s) => [s.number, s.modality, s.files])).toEqual([[2, 'CT', 3], [9, 'OT', 1]]);
+    expect(study?.series.map((s) => [s.number, s.modality, s.files])).toEqual([
+      [2, 'CT', 3],
+      [9, 'OT', 1],
+    ]);
     expect(study?.description).toBe('Volumen');
   });
 });
 
 describe('groupProbes', () => {
   it('adds up the records of several DICOMDIRs and reports nothing when there is none', () => {
-    const dicomdir = (path: string, records: number, instances: number) => ({ path, size: 1, outcome: { kind: 'dicomdir' as const, dicomdir: { records, instances, studies: [] } } });
+    const dicomdir = (path: string, records: number, instances: number) => ({
+      path,
+      size: 1,
+      outcome: { kind: 'dicomdir' as const, dicomdir: { records, instances, studies: [] } },
+    });
     expect(groupProbes('/x', [dicomdir('/x/b/DICOMDIR', 4, 2), dicomdir('/x/a/DICOMDIR', 3, 1)])).toEqual({
       root: '/x',
       studies: [],

@@ -14,7 +14,15 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const base = (): DicomSpec => ({ studyUid: newUid(), seriesUid: newUid(), rows: 16, cols: 16, studyDate: '20260302', birthDate: '19800131', patientId: '12345678Z' });
+const base = (): DicomSpec => ({
+  studyUid: newUid(),
+  seriesUid: newUid(),
+  rows: 16,
+  cols: 16,
+  studyDate: '20260302',
+  birthDate: '19800131',
+  patientId: '12345678Z',
+});
 
 function headerOf(probe: FileProbe): DicomHeader {
   if (probe.outcome.kind !== 'dicom') throw new Error(`expected a DICOM header, got ${JSON.stringify(probe.outcome)}`);
@@ -30,7 +38,12 @@ async function both(path: string): Promise<FileProbe> {
 
 describe('reading names in their character set', () => {
   it('round-trips a Latin-1 (ISO_IR 100) name with ñ exactly', async () => {
-    const f = await writeDicom(join(tmp, 'latin1.dcm'), { ...base(), patientName: 'MUÑOZ^JUAN CARLOS', charset: 'latin1', studyDescription: 'Implante pieza 3.6 - revisión' });
+    const f = await writeDicom(join(tmp, 'latin1.dcm'), {
+      ...base(),
+      patientName: 'MUÑOZ^JUAN CARLOS',
+      charset: 'latin1',
+      studyDescription: 'Implante pieza 3.6 - revisión',
+    });
     expect(readFileSync(f.path).includes(Buffer.from('MU\xd1OZ', 'latin1'))).toBe(true);
     const h = headerOf(await both(f.path));
     expect(h.character_set).toBe('ISO_IR 100');
@@ -50,28 +63,44 @@ describe('reading names in their character set', () => {
   });
 
   it('decodes ISO 2022 IR 100 (Latin-1 with code extensions)', async () => {
-    const f = await writeDicom(join(tmp, 'iso2022-latin1.dcm'), { ...base(), patientName: 'NÚÑEZ^ÁLVARO', charset: 'iso2022-latin1' });
+    const f = await writeDicom(join(tmp, 'iso2022-latin1.dcm'), {
+      ...base(),
+      patientName: 'NÚÑEZ^ÁLVARO',
+      charset: 'iso2022-latin1',
+    });
     const h = headerOf(await both(f.path));
     expect(h.character_set).toBe('ISO 2022 IR 100');
     expect(h.patient_name).toBe('ÁLVARO NÚÑEZ');
   });
 
   it('decodes a Japanese ISO 2022 IR 87 name with ideographic and phonetic groups', async () => {
-    const f = await writeDicom(join(tmp, 'jp.dcm'), { ...base(), patientName: JAPANESE_NAME.bytes, charset: 'iso2022-jp' });
+    const f = await writeDicom(join(tmp, 'jp.dcm'), {
+      ...base(),
+      patientName: JAPANESE_NAME.bytes,
+      charset: 'iso2022-jp',
+    });
     const h = headerOf(await both(f.path));
     expect(h.patient_name_raw).toBe(JAPANESE_NAME.unicode);
     expect(h.patient_name).toBe('Tarou Yamada');
   });
 
   it('falls back to Latin-1 for a UTF-8 label on Latin-1 bytes, and says so', async () => {
-    const f = await writeDicom(join(tmp, 'mislabelled.dcm'), { ...base(), patientName: Buffer.from('MUÑOZ^JUAN', 'latin1'), charset: 'utf8' });
+    const f = await writeDicom(join(tmp, 'mislabelled.dcm'), {
+      ...base(),
+      patientName: Buffer.from('MUÑOZ^JUAN', 'latin1'),
+      charset: 'utf8',
+    });
     const h = headerOf(await both(f.path));
     expect(h.patient_name_raw).toBe('MUÑOZ^JUAN');
     expect(h.warnings).toEqual(['charset_fallback']);
   });
 
   it('reads unlabelled UTF-8 bytes (no Specific Character Set) as UTF-8', async () => {
-    const f = await writeDicom(join(tmp, 'unlabelled.dcm'), { ...base(), patientName: Buffer.from('PEÑA^SOFÍA', 'utf8'), charset: 'default' });
+    const f = await writeDicom(join(tmp, 'unlabelled.dcm'), {
+      ...base(),
+      patientName: Buffer.from('PEÑA^SOFÍA', 'utf8'),
+      charset: 'default',
+    });
     const h = headerOf(await both(f.path));
     expect(h.character_set).toBe('');
     expect(h.patient_name_raw).toBe('PEÑA^SOFÍA');
@@ -82,7 +111,16 @@ describe('transfer syntaxes and layouts', () => {
   const cases: TransferSyntax[] = ['explicit', 'implicit', 'raw-implicit', 'raw-explicit'];
   for (const ts of cases) {
     it(`reads a ${ts} VR little endian file made by dump2dcm`, async () => {
-      const spec = { ...base(), patientName: 'MUÑOZ^JUAN CARLOS', charset: 'latin1' as const, transferSyntax: ts, seriesNumber: 3, modality: 'CT', manufacturer: 'Planmeca', model: 'ProMax 3D' };
+      const spec = {
+        ...base(),
+        patientName: 'MUÑOZ^JUAN CARLOS',
+        charset: 'latin1' as const,
+        transferSyntax: ts,
+        seriesNumber: 3,
+        modality: 'CT',
+        manufacturer: 'Planmeca',
+        model: 'ProMax 3D',
+      };
       const f = await writeDicom(join(tmp, `${ts}.dcm`), spec);
       const raw = readFileSync(f.path);
       expect(raw.toString('latin1', 128, 132) === 'DICM').toBe(!ts.startsWith('raw'));
@@ -107,7 +145,13 @@ describe('transfer syntaxes and layouts', () => {
   }
 
   it('reads a deflated explicit VR file (made by dcmconv +td)', async () => {
-    const f = await writeDicom(join(tmp, 'plain.dcm'), { ...base(), rows: 256, cols: 256, pixels: 'pattern', patientName: 'RUIZ^EVA' });
+    const f = await writeDicom(join(tmp, 'plain.dcm'), {
+      ...base(),
+      rows: 256,
+      cols: 256,
+      pixels: 'pattern',
+      patientName: 'RUIZ^EVA',
+    });
     const deflated = join(tmp, 'deflated.dcm');
     execFileSync('dcmconv', ['+td', f.path, deflated]);
     const h = headerOf(await both(deflated));
@@ -117,15 +161,28 @@ describe('transfer syntaxes and layouts', () => {
 
   it('reads a header longer than its first 64 KiB read', async () => {
     // A 200 kB private element before the patient module, as some vendors write.
-    const f = await writeDicom(join(tmp, 'long-header.dcm'), { ...base(), patientName: 'LARGO^HEADER', privateBlobBytes: 200_000 });
+    const f = await writeDicom(join(tmp, 'long-header.dcm'), {
+      ...base(),
+      patientName: 'LARGO^HEADER',
+      privateBlobBytes: 200_000,
+    });
     expect(f.size).toBeGreaterThan(200_000);
     const h = headerOf(await both(f.path));
     expect(h.patient_name).toBe('HEADER LARGO');
   });
 
   it('still reads a long header right after short ones, when its first read is sized for them', async () => {
-    const short = await writeCtSeries(join(tmp, 'short-then-long'), { slices: 3, rows: 8, cols: 8, patientName: 'CORTO^A' });
-    const long = await writeDicom(join(tmp, 'short-then-long', 'long.dcm'), { ...base(), patientName: 'LARGO^B', privateBlobBytes: 30_000 });
+    const short = await writeCtSeries(join(tmp, 'short-then-long'), {
+      slices: 3,
+      rows: 8,
+      cols: 8,
+      patientName: 'CORTO^A',
+    });
+    const long = await writeDicom(join(tmp, 'short-then-long', 'long.dcm'), {
+      ...base(),
+      patientName: 'LARGO^B',
+      privateBlobBytes: 30_000,
+    });
     for (const f of short.files) expect(headerOf(readDicomHeaderSync(f.path)).header_bytes).toBeLessThan(2000);
     const h = headerOf(readDicomHeaderSync(long.path));
     expect(h.patient_name).toBe('B LARGO');
@@ -133,8 +190,14 @@ describe('transfer syntaxes and layouts', () => {
   });
 
   it('gives up on a header longer than 1 MiB as malformed instead of reading on', async () => {
-    const f = await writeDicom(join(tmp, 'huge-header.dcm'), { ...base(), patientName: 'ENORME^HEADER', privateBlobBytes: 1_500_000 });
-    expect(readDicomHeaderSync(f.path).outcome).toEqual(expect.objectContaining({ kind: 'skipped', reason: 'malformed' }));
+    const f = await writeDicom(join(tmp, 'huge-header.dcm'), {
+      ...base(),
+      patientName: 'ENORME^HEADER',
+      privateBlobBytes: 1_500_000,
+    });
+    expect(readDicomHeaderSync(f.path).outcome).toEqual(
+      expect.objectContaining({ kind: 'skipped', reason: 'malformed' }),
+    );
   });
 });
 
@@ -165,7 +228,10 @@ describe('files that are not whole or not DICOM', () => {
     ];
     for (const [name, data] of junk) {
       writeFileSync(join(tmp, name), data);
-      expect([name, readDicomHeaderSync(join(tmp, name)).outcome]).toEqual([name, expect.objectContaining({ kind: 'skipped', reason: 'not_dicom' })]);
+      expect([name, readDicomHeaderSync(join(tmp, name)).outcome]).toEqual([
+        name,
+        expect.objectContaining({ kind: 'skipped', reason: 'not_dicom' }),
+      ]);
     }
     expect(readDicomHeaderSync(join(tmp, 'missing.dcm')).outcome).toEqual({ kind: 'skipped', reason: 'unreadable' });
     expect((await readDicomHeader(tmp)).outcome).toEqual({ kind: 'skipped', reason: 'unreadable' });

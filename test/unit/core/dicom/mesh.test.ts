@@ -23,9 +23,17 @@ describe('mesh detection', () => {
   });
 
   it('finds the vertices of an OBJ behind a long comment block, even right after a DICOM file', async () => {
-    const dicom = await writeDicom(join(tmp, 'small.dcm'), { studyUid: newUid(), seriesUid: newUid(), rows: 8, cols: 8 });
+    const dicom = await writeDicom(join(tmp, 'small.dcm'), {
+      studyUid: newUid(),
+      seriesUid: newUid(),
+      rows: 8,
+      cols: 8,
+    });
     expect(readDicomHeaderSync(dicom.path).outcome.kind).toBe('dicom');
-    writeFileSync(join(tmp, 'commented.obj'), `${'# exported by the intra-oral scanner\n'.repeat(800)}v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n`);
+    writeFileSync(
+      join(tmp, 'commented.obj'),
+      `${'# exported by the intra-oral scanner\n'.repeat(800)}v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n`,
+    );
     expect(readDicomHeaderSync(join(tmp, 'commented.obj')).outcome).toEqual({ kind: 'mesh', format: 'obj' });
   });
 

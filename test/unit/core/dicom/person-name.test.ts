@@ -11,7 +11,11 @@ describe('prefillName', () => {
     ['empty components are dropped', 'López^^Luis', 'Luis López'],
     ['padding and repeated spaces collapse to single spaces', '  ROJAS ^  ANA   MARÍA \0', 'ANA MARÍA ROJAS'],
     ['case is kept as written', 'mcDonald^aLiCe', 'aLiCe mcDonald'],
-    ['the alphabetic group wins over ideographic and phonetic ones', 'Yamada^Tarou=山田^太郎=やまだ^たろう', 'Tarou Yamada'],
+    [
+      'the alphabetic group wins over ideographic and phonetic ones',
+      'Yamada^Tarou=山田^太郎=やまだ^たろう',
+      'Tarou Yamada',
+    ],
     ['an empty alphabetic group falls back to the ideographic one', '=山田^太郎=やまだ^たろう', '太郎 山田'],
     ['empty alphabetic and ideographic groups fall back to the phonetic one', '==やまだ^たろう', 'たろう やまだ'],
     ['a multi-valued PN keeps the first person', 'DOE^JANE\\ROE^RICHARD', 'JANE DOE'],

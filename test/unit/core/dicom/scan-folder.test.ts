@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { scanFolder, scanPoolStatus, ScanFolderError, stopScanWorkers } from '../../../../main/core/dicom';
 import type { CbctExport, WrittenSeries } from '../../../fixtures/dicom/generate';
-import { copyInto, writeCbctExport, writeCtSeries, writeMeshFiles, writeRadiograph, writeTruncated } from '../../../fixtures/dicom/generate';
+import {
+  copyInto,
+  writeCbctExport,
+  writeCtSeries,
+  writeMeshFiles,
+  writeRadiograph,
+  writeTruncated,
+} from '../../../fixtures/dicom/generate';
 
 let tmp: string;
 let cbct: CbctExport;
@@ -33,7 +40,9 @@ describe('scanFolder on a scanner export', () => {
     expect(study?.modality).toBe('CT');
     expect(study?.suggested_exam_type).toBe('cbct');
     expect(study?.description).toBe('CBCT maxilar');
-    expect(study?.series.map((s) => [s.series_uid, s.files])).toEqual(cbct.series.map((s) => [s.seriesUid, s.files.length]));
+    expect(study?.series.map((s) => [s.series_uid, s.files])).toEqual(
+      cbct.series.map((s) => [s.seriesUid, s.files.length]),
+    );
     expect(study?.files).toBe(cbct.files);
     expect(study?.bytes).toBe(cbct.bytes);
     expect(study?.root).toBe(join(cbct.root, 'DICOM', 'PAT00001', 'STU00001'));
@@ -73,7 +82,13 @@ describe('scanFolder on a scanner export', () => {
 describe('scanFolder on mixed folders', () => {
   it('skips a truncated file with the reason truncated and keeps scanning', async () => {
     const dir = join(tmp, 'truncated');
-    const series = await writeCtSeries(dir, { slices: 3, rows: 32, cols: 32, patientName: 'PÉREZ^MARÍA JOSÉ', charset: 'utf8' });
+    const series = await writeCtSeries(dir, {
+      slices: 3,
+      rows: 32,
+      cols: 32,
+      patientName: 'PÉREZ^MARÍA JOSÉ',
+      charset: 'utf8',
+    });
     const source = series.files[0]?.path as string;
     const cut = await writeTruncated(source, join(dir, 'cut.dcm'), 300);
     const result = await scanFolder(dir);
@@ -83,10 +98,27 @@ describe('scanFolder on mixed folders', () => {
 
   it('separates radiographs, CBCT and meshes into studies with the right suggested exam types', async () => {
     const dir = join(tmp, 'mixed');
-    await writeRadiograph(join(dir, 'rx', 'pano.dcm'), { modality: 'PX', patientName: 'GARCÍA^ANA', charset: 'latin1', patientId: 'P1' });
-    await writeRadiograph(join(dir, 'rx', 'intraoral.dcm'), { modality: 'IO', patientName: 'GARCÍA^ANA', charset: 'latin1', patientId: 'P1' });
+    await writeRadiograph(join(dir, 'rx', 'pano.dcm'), {
+      modality: 'PX',
+      patientName: 'GARCÍA^ANA',
+      charset: 'latin1',
+      patientId: 'P1',
+    });
+    await writeRadiograph(join(dir, 'rx', 'intraoral.dcm'), {
+      modality: 'IO',
+      patientName: 'GARCÍA^ANA',
+      charset: 'latin1',
+      patientId: 'P1',
+    });
     await writeCtSeries(join(dir, 'ct'), { slices: 2, rows: 16, cols: 16, patientId: 'P2', patientName: 'LÓPEZ^LUIS' });
-    await writeCtSeries(join(dir, 'mr'), { slices: 1, rows: 16, cols: 16, modality: 'MR', patientId: 'P3', patientName: 'RUIZ^EVA' });
+    await writeCtSeries(join(dir, 'mr'), {
+      slices: 1,
+      rows: 16,
+      cols: 16,
+      modality: 'MR',
+      patientId: 'P3',
+      patientName: 'RUIZ^EVA',
+    });
     await writeMeshFiles(join(dir, 'scan'));
     const result = await scanFolder(dir);
     expect(result.studies.map((s) => s.root.slice(dir.length + 1)).sort()).toEqual(['ct', 'mr', 'rx', 'rx', 'scan']);
@@ -102,8 +134,22 @@ describe('scanFolder on mixed folders', () => {
 
   it('warns when one study carries two different patient names', async () => {
     const dir = join(tmp, 'two-names');
-    const a = await writeCtSeries(dir, { slices: 2, rows: 16, cols: 16, patientName: 'MUÑOZ^JUAN', patientId: 'X1', charset: 'latin1' });
-    await writeCtSeries(join(dir, 'b'), { slices: 1, rows: 16, cols: 16, patientName: 'MUNOZ^JUAN', patientId: 'X1', studyUid: a.studyUid });
+    const a = await writeCtSeries(dir, {
+      slices: 2,
+      rows: 16,
+      cols: 16,
+      patientName: 'MUÑOZ^JUAN',
+      patientId: 'X1',
+      charset: 'latin1',
+    });
+    await writeCtSeries(join(dir, 'b'), {
+      slices: 1,
+      rows: 16,
+      cols: 16,
+      patientName: 'MUNOZ^JUAN',
+      patientId: 'X1',
+      studyUid: a.studyUid,
+    });
     const result = await scanFolder(dir);
     expect(result.studies).toHaveLength(1);
     expect(result.studies[0]?.series).toHaveLength(2);
@@ -131,7 +177,14 @@ describe('scanFolder on a large folder', () => {
   let series: WrittenSeries;
   beforeAll(async () => {
     dir = join(tmp, 'large');
-    series = await writeCtSeries(dir, { slices: 150, rows: 16, cols: 16, patientName: 'MUÑOZ^JUAN CARLOS', charset: 'latin1', patientId: 'B1' });
+    series = await writeCtSeries(dir, {
+      slices: 150,
+      rows: 16,
+      cols: 16,
+      patientName: 'MUÑOZ^JUAN CARLOS',
+      charset: 'latin1',
+      patientId: 'B1',
+    });
     mkdirSync(join(dir, 'junk'));
     for (let i = 0; i < 20; i++) writeFileSync(join(dir, 'junk', `note${i}.txt`), `note ${i}\n`);
     await copyInto(series.files[0]?.path as string, join(dir, 'dup', 'copy.dcm'));
@@ -141,7 +194,10 @@ describe('scanFolder on a large folder', () => {
     // A cold scan reads in the calling thread while the two workers start; once they are
     // ready, later scans hand every file to them.
     const cold = await scanFolder(dir);
-    await vi.waitFor(() => expect(scanPoolStatus()).toEqual({ workers: 2, ready: 2, unavailable: false }), { timeout: 20_000, interval: 50 });
+    await vi.waitFor(() => expect(scanPoolStatus()).toEqual({ workers: 2, ready: 2, unavailable: false }), {
+      timeout: 20_000,
+      interval: 50,
+    });
     const progress: number[] = [];
     const pooled = await scanFolder(dir, { onProgress: (p) => progress.push(p.done) });
     expect(scanPoolStatus()).toEqual({ workers: 2, ready: 2, unavailable: false });

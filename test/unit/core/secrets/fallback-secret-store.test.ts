@@ -8,7 +8,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KeytarSecretStore } from '../../../../main/adapters/keytar-secret-store';
 import { KeyManager } from '../../../../main/core/agent/service/api-keys';
 import type { SecretCipher, SecretStore } from '../../../../main/core/secrets';
-import { EncryptedFileSecretStore, FallbackSecretStore, KeychainUnavailableError, MemorySecretStore } from '../../../../main/core/secrets';
+import {
+  EncryptedFileSecretStore,
+  FallbackSecretStore,
+  KeychainUnavailableError,
+  MemorySecretStore,
+} from '../../../../main/core/secrets';
 
 /** keytar as it is where `npm ci` could not build it: the import itself fails. */
 const missingKeytar = (): KeytarSecretStore =>
@@ -33,7 +38,9 @@ describe('keychain module not installed', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('fails with module_unavailable and a message that says what is missing', async () => {
-    const err = await missingKeytar().get('live').catch((e: unknown) => e);
+    const err = await missingKeytar()
+      .get('live')
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(KeychainUnavailableError);
     expect((err as KeychainUnavailableError).problem).toBe('module_unavailable');
     expect((err as Error).message).toContain('keytar');

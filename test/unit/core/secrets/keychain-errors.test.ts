@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { classifyKeychainError, KeychainUnavailableError, toKeychainError, withKeychainTimeout } from '../../../../main/core/secrets/keychain-errors';
+import {
+  classifyKeychainError,
+  KeychainUnavailableError,
+  toKeychainError,
+  withKeychainTimeout,
+} from '../../../../main/core/secrets/keychain-errors';
 
 describe('keychain failure classification', () => {
   // Messages as libsecret/keytar print them on Linux (measured: TOOLCHAIN.md and the keychain test).
@@ -45,7 +50,10 @@ describe('withKeychainTimeout', () => {
   });
 
   it('classifies a failing call', async () => {
-    const err = await withKeychainTimeout(Promise.reject(new Error('Cannot autolaunch D-Bus without X11 $DISPLAY')), 500).catch((e: unknown) => e);
+    const err = await withKeychainTimeout(
+      Promise.reject(new Error('Cannot autolaunch D-Bus without X11 $DISPLAY')),
+      500,
+    ).catch((e: unknown) => e);
     expect((err as KeychainUnavailableError).problem).toBe('no_dbus');
   });
 });

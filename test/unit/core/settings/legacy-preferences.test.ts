@@ -19,13 +19,28 @@ describe('legacy inbox preferences', () => {
     mkdirSync(configDir, { recursive: true });
     mkdirSync(join(dataDir, 'agent'), { recursive: true });
     const settingsFile = join(configDir, 'settings.json');
-    writeFileSync(settingsFile, JSON.stringify({ schema_version: 1, language: 'es', api_base_url: 'https://api.example.org/v1' }));
+    writeFileSync(
+      settingsFile,
+      JSON.stringify({ schema_version: 1, language: 'es', api_base_url: 'https://api.example.org/v1' }),
+    );
     const legacy = join(dataDir, 'agent', 'preferences.json');
     writeFileSync(legacy, JSON.stringify({ exam_name_template: '{patient} – {type}', default_expiration_days: 30 }));
 
-    const agent = await startAgent({ dataDir, configDir, env: {}, secretStore: new MemorySecretStore(), transport: 'ipc', systemLanguage: 'en', log: quiet });
+    const agent = await startAgent({
+      dataDir,
+      configDir,
+      env: {},
+      secretStore: new MemorySecretStore(),
+      transport: 'ipc',
+      systemLanguage: 'en',
+      log: quiet,
+    });
     try {
-      expect(await agent.host.call('settings:get', {})).toMatchObject({ language: 'es', exam_name_template: '{patient} – {type}', default_expiration_days: 30 });
+      expect(await agent.host.call('settings:get', {})).toMatchObject({
+        language: 'es',
+        exam_name_template: '{patient} – {type}',
+        default_expiration_days: 30,
+      });
       // A change goes to the settings file; the old file is gone and stays gone.
       await agent.host.call('settings:update', { default_expiration_days: 60 });
     } finally {
@@ -33,7 +48,12 @@ describe('legacy inbox preferences', () => {
     }
     expect(existsSync(legacy)).toBe(false);
     const saved = JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
-    expect(saved).toMatchObject({ schema_version: SETTINGS_SCHEMA_VERSION, language: 'es', api_base_url: 'https://api.example.org/v1', inbox: { exam_name_template: '{patient} – {type}', default_expiration_days: 60 } });
+    expect(saved).toMatchObject({
+      schema_version: SETTINGS_SCHEMA_VERSION,
+      language: 'es',
+      api_base_url: 'https://api.example.org/v1',
+      inbox: { exam_name_template: '{patient} – {type}', default_expiration_days: 60 },
+    });
     expect(SETTINGS_SCHEMA_VERSION).toBe(2);
   });
 

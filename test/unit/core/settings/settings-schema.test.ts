@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { defaultSettings, newWatchFolder, readSettingsTolerant, SETTINGS_SCHEMA_VERSION, settingsSchema } from '../../../../main/core/settings/settings-schema';
+import {
+  defaultSettings,
+  newWatchFolder,
+  readSettingsTolerant,
+  SETTINGS_SCHEMA_VERSION,
+  settingsSchema,
+} from '../../../../main/core/settings/settings-schema';
 
 describe('settings schema', () => {
   it('gives a fresh install sensible defaults', () => {
@@ -16,7 +22,9 @@ describe('settings schema', () => {
   });
 
   it('keeps the consent settings, and falls back to Chile when they are broken', () => {
-    const good = readSettingsTolerant({ consent: { country_code: 'AR', copies_folder: '/srv/consent', display_id: 7 } });
+    const good = readSettingsTolerant({
+      consent: { country_code: 'AR', copies_folder: '/srv/consent', display_id: 7 },
+    });
     expect(good.settings.consent).toEqual({ country_code: 'AR', copies_folder: '/srv/consent', display_id: 7 });
     expect(good.problems).toEqual([]);
     const bad = readSettingsTolerant({ consent: { country_code: 'Chile', display_id: 'two' } });
@@ -26,7 +34,14 @@ describe('settings schema', () => {
 
   it('fills a new watch folder with an id and defaults', () => {
     const f = newWatchFolder({ path: '/mnt/cbct/export', exam_type: 'cbct' });
-    expect(f).toEqual({ id: expect.stringMatching(/^wf_/), path: '/mnt/cbct/export', exam_type: 'cbct', mode: 'review', settle_seconds: 30, polling: false });
+    expect(f).toEqual({
+      id: expect.stringMatching(/^wf_/),
+      path: '/mnt/cbct/export',
+      exam_type: 'cbct',
+      mode: 'review',
+      settle_seconds: 30,
+      polling: false,
+    });
     expect(newWatchFolder({ path: '/x' }).id).not.toBe(f.id);
   });
 
@@ -35,7 +50,9 @@ describe('settings schema', () => {
     expect(settingsSchema.safeParse({ ...base, language: 'fr' }).success).toBe(false);
     expect(settingsSchema.safeParse({ ...base, api_base_url: 'ftp://x' }).success).toBe(false);
     expect(settingsSchema.safeParse({ ...base, upload: { ...base.upload, concurrency: 0 } }).success).toBe(false);
-    expect(settingsSchema.safeParse({ ...base, upload: { ...base.upload, bandwidth_limit_bytes_per_s: -1 } }).success).toBe(false);
+    expect(
+      settingsSchema.safeParse({ ...base, upload: { ...base.upload, bandwidth_limit_bytes_per_s: -1 } }).success,
+    ).toBe(false);
     const f = newWatchFolder({ path: '/a' });
     expect(settingsSchema.safeParse({ ...base, watch_folders: [f, { ...f, path: '/b' }] }).success).toBe(false);
     expect(settingsSchema.safeParse({ ...base, watch_folders: [{ ...f, exam_type: 'xray' }] }).success).toBe(false);

@@ -28,8 +28,19 @@ describe('settings store (conf on disk)', () => {
 
   it('saves a change with its schema version and reads it back in a new store', () => {
     const a = openSettingsStore({ cwd: dir });
-    const folder = newWatchFolder({ path: '/mnt/pacs/Exportación Ñuñoa', exam_type: 'from_dicom', mode: 'auto', settle_seconds: 20, polling: true });
-    a.update({ api_base_url: 'https://api.example.cl/api/v1', language: 'es', watch_folders: [folder], upload: { concurrency: 2 } });
+    const folder = newWatchFolder({
+      path: '/mnt/pacs/Exportación Ñuñoa',
+      exam_type: 'from_dicom',
+      mode: 'auto',
+      settle_seconds: 20,
+      polling: true,
+    });
+    a.update({
+      api_base_url: 'https://api.example.cl/api/v1',
+      language: 'es',
+      watch_folders: [folder],
+      upload: { concurrency: 2 },
+    });
     expect(onDisk()['schema_version']).toBe(SETTINGS_SCHEMA_VERSION);
     const b = openSettingsStore({ cwd: dir });
     expect(b.get()).toEqual({
@@ -94,7 +105,10 @@ describe('settings store (conf on disk)', () => {
   });
 
   it('repairs bad fields on open, keeping the rest', () => {
-    writeFileSync(file(), JSON.stringify({ schema_version: 1, language: 'es', upload: { concurrency: -3, mode: 'zip' } }));
+    writeFileSync(
+      file(),
+      JSON.stringify({ schema_version: 1, language: 'es', upload: { concurrency: -3, mode: 'zip' } }),
+    );
     const s = openSettingsStore({ cwd: dir });
     expect(s.get().language).toBe('es');
     expect(s.get().upload).toEqual({ concurrency: 4, bandwidth_limit_bytes_per_s: 0, mode: 'zip' });
@@ -117,7 +131,11 @@ describe('settings store (conf on disk)', () => {
     expect(s.get().schema_version).toBe(2);
     expect(onDisk()['schema_version']).toBe(2);
     expect(onDisk()['lang']).toBeUndefined();
-    expect(JSON.parse(readFileSync(`${file()}.v1.bak`, 'utf8'))).toEqual({ schema_version: 1, lang: 'en', apiUrl: 'https://old.example.cl/api/v1' });
+    expect(JSON.parse(readFileSync(`${file()}.v1.bak`, 'utf8'))).toEqual({
+      schema_version: 1,
+      lang: 'en',
+      apiUrl: 'https://old.example.cl/api/v1',
+    });
   });
 
   it('stamps a file written before versions existed with the current version', () => {
@@ -143,6 +161,8 @@ describe('settings location', () => {
     expect(defaultConfigDir({ XDG_CONFIG_HOME: '/xdg' }, 'linux', '/home/ana')).toBe('/xdg/ScanBridge');
     expect(defaultConfigDir({}, 'linux', '/home/ana')).toBe('/home/ana/.config/ScanBridge');
     expect(defaultConfigDir({}, 'darwin', '/Users/ana')).toBe('/Users/ana/Library/Application Support/ScanBridge');
-    expect(defaultConfigDir({ APPDATA: 'C:\\Users\\ana\\AppData\\Roaming' }, 'win32', 'C:\\Users\\ana')).toMatch(/Roaming[\\/]ScanBridge$/);
+    expect(defaultConfigDir({ APPDATA: 'C:\\Users\\ana\\AppData\\Roaming' }, 'win32', 'C:\\Users\\ana')).toMatch(
+      /Roaming[\\/]ScanBridge$/,
+    );
   });
 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { AUTO_ZIP_MAX_BYTES, AUTO_ZIP_MAX_MEAN_FILE_BYTES, AUTO_ZIP_MIN_FILES, chooseMode } from '../../../../main/core/upload/auto-mode';
+import {
+  AUTO_ZIP_MAX_BYTES,
+  AUTO_ZIP_MAX_MEAN_FILE_BYTES,
+  AUTO_ZIP_MIN_FILES,
+  chooseMode,
+} from '../../../../main/core/upload/auto-mode';
 
 const files = (n: number, size: number): { size: number }[] => Array.from({ length: n }, () => ({ size }));
 
@@ -11,7 +16,9 @@ describe('auto mode', () => {
 
   it('sends few files, or large ones, one by one', () => {
     expect(chooseMode(files(AUTO_ZIP_MIN_FILES - 1, 1024), 300_000)).toBe('files');
-    expect(chooseMode(files(1000, AUTO_ZIP_MAX_MEAN_FILE_BYTES + 1), 1000 * (AUTO_ZIP_MAX_MEAN_FILE_BYTES + 200))).toBe('files');
+    expect(chooseMode(files(1000, AUTO_ZIP_MAX_MEAN_FILE_BYTES + 1), 1000 * (AUTO_ZIP_MAX_MEAN_FILE_BYTES + 200))).toBe(
+      'files',
+    );
   });
 
   it('never builds a ZIP larger than its cap', () => {

@@ -7,12 +7,18 @@ import { ExamsPortError } from '../../../../main/core/upload/ports';
 
 describe('failure texts', () => {
   it('tells a failing service from an unreachable one and from a slow one', () => {
-    const failed = transientFailureMessage(new ExamsPortError('transient', 'The service had a problem.', { status: 500, code: 'internal_error' }));
+    const failed = transientFailureMessage(
+      new ExamsPortError('transient', 'The service had a problem.', { status: 500, code: 'internal_error' }),
+    );
     expect(failed).toContain('The service failed');
     expect(failed).toContain('HTTP 500');
     expect(failed).not.toContain('could not be reached');
-    expect(transientFailureMessage(new ExamsPortError('transient', 'connect ECONNREFUSED', { code: 'network' }))).toContain('could not be reached');
-    expect(transientFailureMessage(new ExamsPortError('transient', 'took too long', { code: 'timeout' }))).toContain('did not answer in time');
+    expect(
+      transientFailureMessage(new ExamsPortError('transient', 'connect ECONNREFUSED', { code: 'network' })),
+    ).toContain('could not be reached');
+    expect(transientFailureMessage(new ExamsPortError('transient', 'took too long', { code: 'timeout' }))).toContain(
+      'did not answer in time',
+    );
   });
 
   it('says whose create left the exam behind', () => {

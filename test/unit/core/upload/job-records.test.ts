@@ -6,7 +6,13 @@ import { applyRecord, initialState } from '../../../../main/core/upload/journal-
 import type { JournalRecord } from '../../../../main/core/upload/journal';
 import { plannedRecord } from './support';
 
-const created = (expiresAt: number): JournalRecord => ({ t: 'created', exam_id: 'exm_1', created_at: '2026-01-01T00:00:00Z', expires_at: expiresAt, urls: ['u0', 'u1', 'u2'] });
+const created = (expiresAt: number): JournalRecord => ({
+  t: 'created',
+  exam_id: 'exm_1',
+  created_at: '2026-01-01T00:00:00Z',
+  expires_at: expiresAt,
+  urls: ['u0', 'u1', 'u2'],
+});
 
 describe('progressBaseline', () => {
   it('counts the bytes of the files the journal marks as stored, and everything once ready', () => {
@@ -31,7 +37,13 @@ describe('progressBaseline', () => {
 
 describe('linksExpired', () => {
   const created0 = Date.parse('2026-01-01T00:00:00Z');
-  const exam = (lifeMs: number) => ({ id: 'exm_1', createdAt: '2026-01-01T00:00:00Z', expiresAt: created0 + lifeMs, urls: null, zipUrl: null });
+  const exam = (lifeMs: number) => ({
+    id: 'exm_1',
+    createdAt: '2026-01-01T00:00:00Z',
+    expiresAt: created0 + lifeMs,
+    urls: null,
+    zipUrl: null,
+  });
 
   it('is false without an exam', () => {
     expect(linksExpired(null)).toBe(false);

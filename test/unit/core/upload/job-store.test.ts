@@ -2,7 +2,14 @@ import { mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { anotherLiveJobIsCreating, examIdsOfOtherJobs, findFolderJobs, listUnfinishedJobs, newJournalPath, pruneFinishedJobs } from '../../../../main/core/upload/job-store';
+import {
+  anotherLiveJobIsCreating,
+  examIdsOfOtherJobs,
+  findFolderJobs,
+  listUnfinishedJobs,
+  newJournalPath,
+  pruneFinishedJobs,
+} from '../../../../main/core/upload/job-store';
 import { acquireStudyLock, folderKey, lockHolder } from '../../../../main/core/upload/study-lock';
 import { Journal } from '../../../../main/core/upload/journal';
 import { plannedRecord } from './support';
@@ -24,7 +31,18 @@ describe('upload job store', () => {
     open.append({ t: 'created', exam_id: 'exm_open', created_at: 'x', expires_at: 1, urls: ['u'] });
     open.close();
     const done = startJob('/exports/a');
-    done.compact({ t: 'summary', job_id: 'j', root: '/exports/a', fingerprint: 'fp', outcome: 'ready', exam_id: 'exm_done', files: 1, bytes: 1, mode: 'files', at: 5 });
+    done.compact({
+      t: 'summary',
+      job_id: 'j',
+      root: '/exports/a',
+      fingerprint: 'fp',
+      outcome: 'ready',
+      exam_id: 'exm_done',
+      files: 1,
+      bytes: 1,
+      mode: 'files',
+      at: 5,
+    });
     startJob('/exports/b').close();
 
     const a = findFolderJobs(data, '/exports/a');
@@ -46,7 +64,18 @@ describe('upload job store', () => {
 
   it('prunes old summaries of finished jobs but never an unfinished job', () => {
     const old = startJob('/exports/a');
-    old.compact({ t: 'summary', job_id: 'j', root: '/exports/a', fingerprint: 'fp', outcome: 'ready', exam_id: 'e', files: 1, bytes: 1, mode: 'files', at: 1000 });
+    old.compact({
+      t: 'summary',
+      job_id: 'j',
+      root: '/exports/a',
+      fingerprint: 'fp',
+      outcome: 'ready',
+      exam_id: 'e',
+      files: 1,
+      bytes: 1,
+      mode: 'files',
+      at: 1000,
+    });
     const unfinished = startJob('/exports/b');
     unfinished.close();
     utimesSync(unfinished.path, new Date(0), new Date(0));

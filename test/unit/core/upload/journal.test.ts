@@ -17,7 +17,13 @@ describe('upload journal', () => {
     const path = join(dir, 'j.jsonl');
     const j = Journal.create(path, plannedRecord());
     j.append({ t: 'creating', marker: 'm1', at: 5 });
-    j.append({ t: 'created', exam_id: 'exm_1', created_at: '2026-01-01T00:00:00Z', expires_at: 99, urls: ['u0', 'u1', 'u2'] });
+    j.append({
+      t: 'created',
+      exam_id: 'exm_1',
+      created_at: '2026-01-01T00:00:00Z',
+      expires_at: 99,
+      urls: ['u0', 'u1', 'u2'],
+    });
     j.markDone(2);
     j.markDone(0);
     j.close();
@@ -72,7 +78,18 @@ describe('upload journal', () => {
   it('compacts a finished job to one summary line without file list or patient fields', () => {
     const path = join(dir, 'j.jsonl');
     const j = Journal.create(path, plannedRecord());
-    j.compact({ t: 'summary', job_id: 'job-1', root: '/exports/a', fingerprint: 'fp', outcome: 'ready', exam_id: 'exm_1', files: 3, bytes: 33, mode: 'files', at: 9 });
+    j.compact({
+      t: 'summary',
+      job_id: 'job-1',
+      root: '/exports/a',
+      fingerprint: 'fp',
+      outcome: 'ready',
+      exam_id: 'exm_1',
+      files: 3,
+      bytes: 33,
+      mode: 'files',
+      at: 9,
+    });
     const text = readFileSync(path, 'utf8');
     expect(text.trim().split('\n')).toHaveLength(1);
     expect(text).not.toContain('123');

@@ -6,7 +6,10 @@ import { UploadError } from '../../../../main/core/upload/upload-errors';
 import { fingerprintOf, planUpload } from '../../../../main/core/upload/plan';
 
 async function planError(p: Promise<unknown>): Promise<UploadError> {
-  const err: unknown = await p.then(() => null, (e: unknown) => e);
+  const err: unknown = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(UploadError);
   return err as UploadError;
 }
@@ -27,7 +30,10 @@ describe('planning an upload', () => {
   it('records size, mtime and inode of every file and the exact ZIP size', async () => {
     const files = [write('a/1.dcm', 100), write('a/2.dcm', 0)];
     const plan = await planUpload({ root: dir, fields: { name: 'CBCT' }, files, mode: 'files' });
-    expect(plan.files.map((f) => [f.name, f.size])).toEqual([['a/1.dcm', 100], ['a/2.dcm', 0]]);
+    expect(plan.files.map((f) => [f.name, f.size])).toEqual([
+      ['a/1.dcm', 100],
+      ['a/2.dcm', 0],
+    ]);
     expect(plan.files[0]?.mtimeMs).toBeGreaterThan(0);
     expect(plan.files[0]?.ino).toBeGreaterThan(0);
     expect(plan.bytes).toBe(100);
@@ -43,9 +49,15 @@ describe('planning an upload', () => {
 
   it('refuses a name over 200 characters and an empty name', async () => {
     const files = [write('a.dcm', 1)];
-    expect((await planError(planUpload({ root: dir, fields: { name: 'x'.repeat(201) }, files, mode: 'files' }))).code).toBe('name_too_long');
-    expect((await planError(planUpload({ root: dir, fields: { name: '  ' }, files, mode: 'files' }))).code).toBe('name_required');
-    await expect(planUpload({ root: dir, fields: { name: 'x'.repeat(200) }, files, mode: 'files' })).resolves.toBeTruthy();
+    expect(
+      (await planError(planUpload({ root: dir, fields: { name: 'x'.repeat(201) }, files, mode: 'files' }))).code,
+    ).toBe('name_too_long');
+    expect((await planError(planUpload({ root: dir, fields: { name: '  ' }, files, mode: 'files' }))).code).toBe(
+      'name_required',
+    );
+    await expect(
+      planUpload({ root: dir, fields: { name: 'x'.repeat(200) }, files, mode: 'files' }),
+    ).resolves.toBeTruthy();
   });
 
   it('refuses a ZIP over 1 GB in zip mode, and auto mode then picks files', async () => {
@@ -53,23 +65,44 @@ describe('planning an upload', () => {
     const fd = openSync(path, 'w');
     ftruncateSync(fd, 1_073_741_824); // sparse: no real disk use
     closeSync(fd);
-    const err = await planError(planUpload({ root: dir, fields: { name: 'x' }, files: [{ path, name: 'big.dcm' }], mode: 'zip' }));
+    const err = await planError(
+      planUpload({ root: dir, fields: { name: 'x' }, files: [{ path, name: 'big.dcm' }], mode: 'zip' }),
+    );
     expect(err.code).toBe('zip_too_large');
-    const auto = await planUpload({ root: dir, fields: { name: 'x' }, files: [{ path, name: 'big.dcm' }], mode: 'auto' });
+    const auto = await planUpload({
+      root: dir,
+      fields: { name: 'x' },
+      files: [{ path, name: 'big.dcm' }],
+      mode: 'auto',
+    });
     expect(auto.mode).toBe('files');
   });
 
   it('refuses an empty file list, unsafe names and duplicates', async () => {
-    expect((await planError(planUpload({ root: dir, fields: { name: 'x' }, files: [], mode: 'files' }))).code).toBe('no_files');
+    expect((await planError(planUpload({ root: dir, fields: { name: 'x' }, files: [], mode: 'files' }))).code).toBe(
+      'no_files',
+    );
     const f = write('a.dcm', 1);
     for (const name of ['../a.dcm', '/a.dcm', 'a\\b.dcm', 'a//b', '']) {
-      expect((await planError(planUpload({ root: dir, fields: { name: 'x' }, files: [{ ...f, name }], mode: 'files' }))).code).toBe('invalid_file_name');
+      expect(
+        (await planError(planUpload({ root: dir, fields: { name: 'x' }, files: [{ ...f, name }], mode: 'files' })))
+          .code,
+      ).toBe('invalid_file_name');
     }
-    expect((await planError(planUpload({ root: dir, fields: { name: 'x' }, files: [f, f], mode: 'files' }))).code).toBe('duplicate_file_name');
+    expect((await planError(planUpload({ root: dir, fields: { name: 'x' }, files: [f, f], mode: 'files' }))).code).toBe(
+      'duplicate_file_name',
+    );
   });
 
   it('names a file that cannot be read', async () => {
-    const err = await planError(planUpload({ root: dir, fields: { name: 'x' }, files: [{ path: join(dir, 'nope'), name: 'scans/nope.dcm' }], mode: 'files' }));
+    const err = await planError(
+      planUpload({
+        root: dir,
+        fields: { name: 'x' },
+        files: [{ path: join(dir, 'nope'), name: 'scans/nope.dcm' }],
+        mode: 'files',
+      }),
+    );
     expect(err.code).toBe('file_unreadable');
     expect(err.message).toContain('scans/nope.dcm');
   });

@@ -5,7 +5,12 @@ import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanFolder, stopScanWorkers } from '../../../../main/core/dicom';
-import { describeIncomplete, incompleteFiles, studyIncompleteFiles, withoutIncomplete } from '../../../../main/core/upload/study-completeness';
+import {
+  describeIncomplete,
+  incompleteFiles,
+  studyIncompleteFiles,
+  withoutIncomplete,
+} from '../../../../main/core/upload/study-completeness';
 import { type CbctExport, writeCbctExport } from '../../../fixtures/dicom/generate';
 
 let tmp: string;
@@ -20,7 +25,10 @@ beforeAll(async () => {
   truncateSync(cut, Math.floor(statSync(cut).size / 2));
   // A file that starts like DICOM (preamble and magic) and breaks off inside its header.
   damaged = join(ex.root, 'DICOM', 'PAT00001', 'STU00001', 'SER00001', 'IMG99999');
-  writeFileSync(damaged, Buffer.concat([Buffer.alloc(128), Buffer.from('DICM'), Buffer.from([0x02, 0x00, 0x10, 0x00, 0x55, 0x49, 0x40])]));
+  writeFileSync(
+    damaged,
+    Buffer.concat([Buffer.alloc(128), Buffer.from('DICM'), Buffer.from([0x02, 0x00, 0x10, 0x00, 0x55, 0x49, 0x40])]),
+  );
 });
 
 afterAll(async () => {
@@ -34,15 +42,21 @@ describe('study completeness', () => {
   it('names the cut-short slice and the damaged file, and leaves the junk out of it', async () => {
     const scan = await scanFolder(ex.root, { workers: false });
     const list = incompleteFiles(scan);
-    expect(list.map((f) => [f.name, f.reason])).toEqual([
-      [rel(ex.root, cut), 'cut_short'],
-      [rel(ex.root, damaged), 'damaged'],
-    ].sort((a, b) => ((a[0] as string) < (b[0] as string) ? -1 : 1)));
+    expect(list.map((f) => [f.name, f.reason])).toEqual(
+      [
+        [rel(ex.root, cut), 'cut_short'],
+        [rel(ex.root, damaged), 'damaged'],
+      ].sort((a, b) => ((a[0] as string) < (b[0] as string) ? -1 : 1)),
+    );
     expect(describeIncomplete(list, (s) => s)).toContain(`${rel(ex.root, cut)}: cut short`);
     // The same, per study, named from the study's folder (as the inbox shows it).
     const study = scan.studies[0];
     if (!study) throw new Error('no study');
-    expect(studyIncompleteFiles(study, scan.skipped).map((f) => f.name).sort()).toEqual([rel(study.root, cut), rel(study.root, damaged)].sort());
+    expect(
+      studyIncompleteFiles(study, scan.skipped)
+        .map((f) => f.name)
+        .sort(),
+    ).toEqual([rel(study.root, cut), rel(study.root, damaged)].sort());
   });
 
   it('leaving them out keeps every other file of the study', async () => {

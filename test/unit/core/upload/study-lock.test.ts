@@ -8,7 +8,15 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { acquireStudyLock, folderKey, holderIsGone, locksDir, processStartTime, studyKey, withStudyLock } from '../../../../main/core/upload/study-lock';
+import {
+  acquireStudyLock,
+  folderKey,
+  holderIsGone,
+  locksDir,
+  processStartTime,
+  studyKey,
+  withStudyLock,
+} from '../../../../main/core/upload/study-lock';
 import { UploadError } from '../../../../main/core/upload/upload-errors';
 
 const repo = fileURLToPath(new URL('../../../..', import.meta.url));
@@ -20,10 +28,18 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
-type Holder = { child: ChildProcess; line: Promise<{ acquired: boolean; pid?: number }>; exited: Promise<number | null> };
+type Holder = {
+  child: ChildProcess;
+  line: Promise<{ acquired: boolean; pid?: number }>;
+  exited: Promise<number | null>;
+};
 
 function holder(startAt: number, holdMs: number, keys: string[]): Holder {
-  const child = spawn(process.execPath, ['--import', 'tsx', holderScript, dataDir, String(startAt), String(holdMs), ...keys], { cwd: repo, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', holderScript, dataDir, String(startAt), String(holdMs), ...keys],
+    { cwd: repo, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   const rl = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   const line = new Promise<{ acquired: boolean; pid?: number }>((resolve, reject) => {
     rl.once('line', (l) => resolve(JSON.parse(l) as { acquired: boolean; pid?: number }));
@@ -64,7 +80,11 @@ describe('study lock', () => {
     expect(await h.line).toEqual({ acquired: true });
     const refused = await acquireStudyLock(dataDir, [studyKey('4.5.6')]);
     expect(refused).toMatchObject({ kind: 'held', holder: { pid: h.child.pid } });
-    await expect(withStudyLock(dataDir, [studyKey('4.5.6')], () => Promise.resolve(1))).rejects.toMatchObject({ code: 'busy', resumable: true, message: expect.stringContaining(`pid ${h.child.pid}`) as string });
+    await expect(withStudyLock(dataDir, [studyKey('4.5.6')], () => Promise.resolve(1))).rejects.toMatchObject({
+      code: 'busy',
+      resumable: true,
+      message: expect.stringContaining(`pid ${h.child.pid}`) as string,
+    });
     // The holder exits normally after 1.5 s and frees it: a waiting taker gets it then.
     const waited = await acquireStudyLock(dataDir, [studyKey('4.5.6')], { waitMs: 10_000, pollMs: 50 });
     expect(waited.kind).toBe('acquired');

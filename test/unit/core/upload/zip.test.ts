@@ -64,7 +64,12 @@ describe('streamed ZIP', () => {
       const path = join(dir, `m${i}`);
       writeFileSync(path, `slice ${i}`);
       const s = statSync(path);
-      many.push({ name: `DICOM/PAT00001/STU00001/SER00001/IMG${String(i).padStart(5, '0')}`, path, size: s.size, mtimeMs: s.mtimeMs });
+      many.push({
+        name: `DICOM/PAT00001/STU00001/SER00001/IMG${String(i).padStart(5, '0')}`,
+        path,
+        size: s.size,
+        mtimeMs: s.mtimeMs,
+      });
     }
     const bytes = await collect(createZipStream(many));
     expect(bytes.length).toBe(await zipSizeOf(many));

@@ -26,7 +26,8 @@ function won(o: ClaimOutcome): Extract<ClaimOutcome, { kind: 'won' }> {
   return o;
 }
 
-const markers = async (dir: string): Promise<string[]> => (await readdir(dir)).filter((n) => n.startsWith('.scanbridge-')).sort();
+const markers = async (dir: string): Promise<string[]> =>
+  (await readdir(dir)).filter((n) => n.startsWith('.scanbridge-')).sort();
 
 describe('share claims', () => {
   it('lets exactly one of several agents claim a study at the same time', async () => {
@@ -42,8 +43,15 @@ describe('share claims', () => {
     const { claim } = won(await tryClaim(dir, key, { agentId: 'a' }));
     await claim.complete('exm_1', 3, 1000);
     expect(await markers(dir)).toEqual([`.scanbridge-done-${studyHash(key.study_uid)}`]);
-    expect(await tryClaim(dir, key, { agentId: 'b' })).toMatchObject({ kind: 'done', same: true, marker: { exam_id: 'exm_1', fingerprint: 'aaaa', files: 3 } });
-    expect(await tryClaim(dir, { ...key, fingerprint: 'bbbb' }, { agentId: 'b' })).toMatchObject({ kind: 'done', same: false });
+    expect(await tryClaim(dir, key, { agentId: 'b' })).toMatchObject({
+      kind: 'done',
+      same: true,
+      marker: { exam_id: 'exm_1', fingerprint: 'aaaa', files: 3 },
+    });
+    expect(await tryClaim(dir, { ...key, fingerprint: 'bbbb' }, { agentId: 'b' })).toMatchObject({
+      kind: 'done',
+      same: false,
+    });
     // Staff chose to upload the changed study again.
     const again = won(await tryClaim(dir, { ...key, fingerprint: 'bbbb' }, { agentId: 'b', force: true }));
     await again.claim.complete('exm_2', 4, 2000);
@@ -65,7 +73,9 @@ describe('share claims', () => {
     // As if the owner's share connection had been gone for ten minutes.
     const past = new Date(Date.now() - 10 * 60_000);
     await utimes(join(dir, claimName as string), past, past);
-    const contenders = await Promise.all(['b', 'c', 'd'].map((agentId) => tryClaim(dir, key, { agentId, staleAfterMs: 60_000 })));
+    const contenders = await Promise.all(
+      ['b', 'c', 'd'].map((agentId) => tryClaim(dir, key, { agentId, staleAfterMs: 60_000 })),
+    );
     expect(contenders.filter((o) => o.kind === 'won')).toHaveLength(1);
     contenders.forEach((o) => o.kind === 'won' && cleanups.push(() => o.claim.release()));
     await waitFor(() => old.claim.lost.aborted, 3000, 'the old owner to notice');
@@ -75,7 +85,14 @@ describe('share claims', () => {
   it('takes over at once a claim left by a process of this host that no longer runs', async () => {
     const dir = exportDir();
     const gone = spawnSync(process.execPath, ['-e', '0']).pid as number;
-    const content = { agent: 'crashed', host: hostname(), pid: gone, study_uid: key.study_uid, fingerprint: key.fingerprint, claimed_at: new Date().toISOString() };
+    const content = {
+      agent: 'crashed',
+      host: hostname(),
+      pid: gone,
+      study_uid: key.study_uid,
+      fingerprint: key.fingerprint,
+      claimed_at: new Date().toISOString(),
+    };
     await writeFile(join(dir, `.scanbridge-claim-${studyHash(key.study_uid)}-1`), JSON.stringify(content));
     won(await tryClaim(dir, key, { agentId: 'restarted' }));
   });

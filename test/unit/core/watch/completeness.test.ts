@@ -64,7 +64,10 @@ describe('incompleteReasons', () => {
     const snap = await takeSnapshot(dir, true);
     await writeFile((s.files[1] as { path: string }).path, Buffer.alloc(10));
     await smallSeries(join(dir, 'more'), 1, { studyUid: s.studyUid });
-    const reasons = await incompleteReasons(await scanFolder(dir, { workers: false }), snap as NonNullable<typeof snap>);
+    const reasons = await incompleteReasons(
+      await scanFolder(dir, { workers: false }),
+      snap as NonNullable<typeof snap>,
+    );
     expect(reasons).toContainEqual({ kind: 'changed_while_checking' });
   });
 });

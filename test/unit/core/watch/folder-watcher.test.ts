@@ -17,7 +17,11 @@ function setup(): { watched: string; staging: string } {
   return { watched: join(t.dir, 'watched'), staging: join(t.dir, 'staging') };
 }
 
-async function startWatcher(watched: string, overrides: Parameters<typeof folderConfig>[1] = {}, pollIntervalMs?: number): Promise<FolderWatcher> {
+async function startWatcher(
+  watched: string,
+  overrides: Parameters<typeof folderConfig>[1] = {},
+  pollIntervalMs?: number,
+): Promise<FolderWatcher> {
   await mkdir(watched, { recursive: true });
   const w = new FolderWatcher(folderConfig(watched, overrides), pollIntervalMs === undefined ? {} : { pollIntervalMs });
   cleanups.push(() => w.close());
@@ -36,7 +40,9 @@ describe('FolderWatcher', () => {
     await w.start();
     await waitFor(() => ready.length >= 2, 8000, 'two ready exports');
     const byPath = new Map(ready.map((r) => [r.value.exportPath, r.value]));
-    expect(byPath.get(join(watched, 'EXPORT_A'))?.studies.map((s) => [s.study_uid, s.files])).toEqual([[a.studyUid, 4]]);
+    expect(byPath.get(join(watched, 'EXPORT_A'))?.studies.map((s) => [s.study_uid, s.files])).toEqual([
+      [a.studyUid, 4],
+    ]);
     expect(byPath.get(watched)?.studies.map((s) => [s.study_uid, s.files])).toEqual([[loose.studyUid, 2]]);
     expect(ready.every((r) => r.value.revision === 1 && r.value.folderId === 'f1')).toBe(true);
   });
@@ -78,7 +84,9 @@ describe('FolderWatcher', () => {
     const waiting = record<ExportWaiting>(w, 'export:waiting');
     await w.start();
     await waitFor(() => waiting.length === 1, 6000, 'the export to be reported as waiting');
-    expect((waiting[0] as { value: ExportWaiting }).value.reasons).toEqual([{ kind: 'pixel_data_incomplete', path: join(dest, 'last.dcm') }]);
+    expect((waiting[0] as { value: ExportWaiting }).value.reasons).toEqual([
+      { kind: 'pixel_data_incomplete', path: join(dest, 'last.dcm') },
+    ]);
     await sleep(2000);
     expect(ready).toHaveLength(0);
     await writeFile(join(dest, 'last.dcm'), await readFile(last.path));
@@ -88,19 +96,28 @@ describe('FolderWatcher', () => {
 
   it('holds back an export with fewer images than its DICOMDIR lists', async () => {
     const { watched, staging } = setup();
-    const series = await smallSeries(join(staging, 'IMG'), 5, { fileName: (i) => `IMG${String(i + 1).padStart(5, '0')}` });
-    await writeDicomdir(staging, series.files.map((f) => f.path));
+    const series = await smallSeries(join(staging, 'IMG'), 5, {
+      fileName: (i) => `IMG${String(i + 1).padStart(5, '0')}`,
+    });
+    await writeDicomdir(
+      staging,
+      series.files.map((f) => f.path),
+    );
     const dest = join(watched, 'CD');
     await mkdir(join(dest, 'IMG'), { recursive: true });
     await copyFile(join(staging, 'DICOMDIR'), join(dest, 'DICOMDIR'));
-    for (const f of series.files.slice(0, 3)) await copyFile(f.path, join(dest, 'IMG', f.path.slice(f.path.lastIndexOf('/') + 1)));
+    for (const f of series.files.slice(0, 3))
+      await copyFile(f.path, join(dest, 'IMG', f.path.slice(f.path.lastIndexOf('/') + 1)));
     const w = await startWatcher(watched, { settle_seconds: 0.5 });
     const ready = record<ExportReady>(w, 'export:ready');
     const waiting = record<ExportWaiting>(w, 'export:waiting');
     await w.start();
     await waitFor(() => waiting.length === 1, 6000, 'the export to be reported as waiting');
-    expect((waiting[0] as { value: ExportWaiting }).value.reasons).toEqual([{ kind: 'fewer_files_than_dicomdir', study_uid: series.studyUid, files: 3, expected: 5 }]);
-    for (const f of series.files.slice(3)) await copyFile(f.path, join(dest, 'IMG', f.path.slice(f.path.lastIndexOf('/') + 1)));
+    expect((waiting[0] as { value: ExportWaiting }).value.reasons).toEqual([
+      { kind: 'fewer_files_than_dicomdir', study_uid: series.studyUid, files: 3, expected: 5 },
+    ]);
+    for (const f of series.files.slice(3))
+      await copyFile(f.path, join(dest, 'IMG', f.path.slice(f.path.lastIndexOf('/') + 1)));
     await waitFor(() => ready.length === 1, 6000, 'the completed export');
     expect(fileCount((ready[0] as { value: ExportReady }).value)).toBe(5);
   });

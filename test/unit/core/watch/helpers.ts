@@ -17,8 +17,20 @@ export function tempDir(prefix = 'sb-watch-'): { dir: string; cleanup: () => voi
 }
 
 /** A small real CT series (32×32 slices) written into `dir`. */
-export function smallSeries(dir: string, slices: number, options: { studyUid?: string; seriesNumber?: number; fileName?: (i: number) => string } = {}): Promise<WrittenSeries> {
-  return writeCtSeries(dir, { slices, rows: 32, cols: 32, patientName: 'PRUEBA^ANA', patientId: 'T-1', studyDate: '20260302', ...options });
+export function smallSeries(
+  dir: string,
+  slices: number,
+  options: { studyUid?: string; seriesNumber?: number; fileName?: (i: number) => string } = {},
+): Promise<WrittenSeries> {
+  return writeCtSeries(dir, {
+    slices,
+    rows: 32,
+    cols: 32,
+    patientName: 'PRUEBA^ANA',
+    patientId: 'T-1',
+    studyDate: '20260302',
+    ...options,
+  });
 }
 
 export function folderConfig(path: string, overrides: Partial<WatchFolderConfig> = {}): WatchFolderConfig {

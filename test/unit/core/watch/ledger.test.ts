@@ -31,7 +31,13 @@ describe('Ledger', () => {
     const reopened = await Ledger.open(file);
     expect(await reopened.status(study)).toEqual({ kind: 'uploaded', exam_id: 'exm_1' });
     const [entry] = await reopened.entries();
-    expect(entry).toMatchObject({ study_uid: study.study_uid, fingerprint: ledgerKey(study).fingerprint, exam_id: 'exm_1', files: 3, source: 'uploaded' });
+    expect(entry).toMatchObject({
+      study_uid: study.study_uid,
+      fingerprint: ledgerKey(study).fingerprint,
+      exam_id: 'exm_1',
+      files: 3,
+      source: 'uploaded',
+    });
     // No patient data in the ledger.
     expect(await readFile(file, 'utf8')).not.toMatch(/PRUEBA|T-1/);
   });
@@ -46,7 +52,11 @@ describe('Ledger', () => {
     const [after] = (await scanFolder(join(dir, 'export'), { workers: false })).studies;
     if (!after || !before) throw new Error('no study');
     expect(after.study_uid).toBe(before.study_uid);
-    expect(await ledger.status(after)).toEqual({ kind: 'changed', exam_id: 'exm_1', previous_fingerprint: ledgerKey(before).fingerprint });
+    expect(await ledger.status(after)).toEqual({
+      kind: 'changed',
+      exam_id: 'exm_1',
+      previous_fingerprint: ledgerKey(before).fingerprint,
+    });
     expect(await ledger.has(after)).toBe(false);
   });
 

@@ -24,7 +24,12 @@ type Station = { service: WatchService; ledger: Ledger; events: Events };
 
 async function station(name: string, watched: string): Promise<Station> {
   const ledger = await Ledger.open(join(scratch, name, 'uploaded-studies.jsonl'));
-  const service = new WatchService({ folders: [folderConfig(watched, { settle_seconds: 0.5 })], ledger, claims: { agentId: name }, heldRetryMs: 200 });
+  const service = new WatchService({
+    folders: [folderConfig(watched, { settle_seconds: 0.5 })],
+    ledger,
+    claims: { agentId: name },
+    heldRetryMs: 200,
+  });
   const r = service.router;
   const events = {
     'study:detected': record(r, 'study:detected'),
@@ -48,10 +53,20 @@ describe('WatchService', () => {
     await mkdir(dest);
     for (const f of series.files.slice(0, 5)) await copyFile(f.path, join(dest, `${f.sopInstanceUid}.dcm`));
 
-    const detected = (): DetectedStudy[] => [...a.events['study:detected'], ...b.events['study:detected']].map((e) => e.value);
-    await waitFor(() => detected().length === 1 && a.events['study:held'].length + b.events['study:held'].length === 1, 10_000, 'one claim and one hold');
+    const detected = (): DetectedStudy[] =>
+      [...a.events['study:detected'], ...b.events['study:detected']].map((e) => e.value);
+    await waitFor(
+      () => detected().length === 1 && a.events['study:held'].length + b.events['study:held'].length === 1,
+      10_000,
+      'one claim and one hold',
+    );
     const won = detected()[0] as DetectedStudy;
-    expect(won).toMatchObject({ action: 'auto', exam_type: 'cbct', changedFrom: null, study: { study_uid: series.studyUid, files: 5 } });
+    expect(won).toMatchObject({
+      action: 'auto',
+      exam_type: 'cbct',
+      changedFrom: null,
+      study: { study_uid: series.studyUid, files: 5 },
+    });
     expect(won.claim).not.toBeNull();
     // The other station keeps looking while the claim is alive, and does nothing else.
     await sleep(600);
@@ -61,8 +76,14 @@ describe('WatchService', () => {
     await won.claim?.complete('ex_test_1', 5, won.study.bytes);
     const loser = a.events['study:detected'].length === 1 ? b : a;
     await waitFor(() => loser.events['study:skipped'].length === 1, 5000, 'the other station to skip it');
-    expect(loser.events['study:skipped'][0]?.value).toMatchObject({ reason: 'uploaded_elsewhere', exam_id: 'ex_test_1' });
-    expect(await loser.ledger.status({ study_uid: series.studyUid, fingerprint: won.key.fingerprint })).toMatchObject({ kind: 'uploaded', exam_id: 'ex_test_1' });
+    expect(loser.events['study:skipped'][0]?.value).toMatchObject({
+      reason: 'uploaded_elsewhere',
+      exam_id: 'ex_test_1',
+    });
+    expect(await loser.ledger.status({ study_uid: series.studyUid, fingerprint: won.key.fingerprint })).toMatchObject({
+      kind: 'uploaded',
+      exam_id: 'ex_test_1',
+    });
     await Promise.all([a.service.close(), b.service.close()]);
 
     // After a restart, without the share's markers, the ledger alone stops the station that has it.
@@ -75,7 +96,12 @@ describe('WatchService', () => {
     const late = series.files[5] as { path: string; sopInstanceUid: string };
     await copyFile(late.path, join(dest, `${late.sopInstanceUid}.dcm`));
     await waitFor(() => l2.events['study:detected'].length === 1, 10_000, 'the change to be reported');
-    expect(l2.events['study:detected'][0]?.value).toMatchObject({ action: 'review', changedFrom: 'ex_test_1', claim: null, study: { files: 6 } });
+    expect(l2.events['study:detected'][0]?.value).toMatchObject({
+      action: 'review',
+      changedFrom: 'ex_test_1',
+      claim: null,
+      study: { files: 6 },
+    });
     await l2.service.close();
   });
 
@@ -91,7 +117,12 @@ describe('WatchService', () => {
     await service.start();
     try {
       await waitFor(() => detected.length === 1, 8000, 'the study to be offered');
-      expect(detected[0]?.value).toMatchObject({ action: 'review', claim: null, exam_type: 'atm', study: { files: 1 } });
+      expect(detected[0]?.value).toMatchObject({
+        action: 'review',
+        claim: null,
+        exam_type: 'atm',
+        study: { files: 1 },
+      });
       expect(await readdir(join(watched, 'PANO'))).not.toContainEqual(expect.stringMatching(/^\.scanbridge-claim/));
     } finally {
       await service.close();

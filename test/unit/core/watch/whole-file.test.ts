@@ -3,7 +3,11 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encapsulationComplete, metaTransferSyntax, tailEndsEncapsulation } from '../../../../main/core/watch/whole-file';
+import {
+  encapsulationComplete,
+  metaTransferSyntax,
+  tailEndsEncapsulation,
+} from '../../../../main/core/watch/whole-file';
 import { writeTruncated } from '../../../fixtures/dicom/generate';
 import { smallSeries, tempDir } from './helpers';
 
@@ -28,7 +32,9 @@ describe('whole-file checks', () => {
   it('reads the transfer syntax from the meta group', async () => {
     expect(metaTransferSyntax(await readFile(rle))).toBe(RLE);
     expect(metaTransferSyntax(await readFile(native))).toBe('1.2.840.10008.1.2.1');
-    expect(metaTransferSyntax(Buffer.from('not a DICOM file at all, just some text that is long enough'.repeat(4)))).toBe('');
+    expect(
+      metaTransferSyntax(Buffer.from('not a DICOM file at all, just some text that is long enough'.repeat(4))),
+    ).toBe('');
   });
 
   it('accepts a whole RLE-compressed file and rejects one cut inside its fragments', async () => {
@@ -49,7 +55,11 @@ describe('whole-file checks', () => {
   it('accepts a delimiter followed by trailing padding', () => {
     const delimiter = [0xfe, 0xff, 0xdd, 0xe0, 0, 0, 0, 0];
     expect(tailEndsEncapsulation(Buffer.from([1, 2, ...delimiter]))).toBe(true);
-    expect(tailEndsEncapsulation(Buffer.from([...delimiter, 0xfc, 0xff, 0xfc, 0xff, 0x4f, 0x42, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0]))).toBe(true);
+    expect(
+      tailEndsEncapsulation(
+        Buffer.from([...delimiter, 0xfc, 0xff, 0xfc, 0xff, 0x4f, 0x42, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0]),
+      ),
+    ).toBe(true);
     expect(tailEndsEncapsulation(Buffer.from([...delimiter.slice(0, 6), 1, 2]))).toBe(false);
   });
 });

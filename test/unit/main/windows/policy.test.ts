@@ -5,13 +5,28 @@ describe('window policy', () => {
   it('recognises only our own app:// origin', () => {
     expect(isAppUrl(appUrl('/'))).toBe(true);
     expect(isAppUrl('app://scanbridge/uploads?x=1')).toBe(true);
-    for (const url of ['app://other/', 'https://scanbridge/', 'file:///etc/passwd', 'app://user:pw@scanbridge/', 'not a url', '']) expect(isAppUrl(url), url).toBe(false);
+    for (const url of [
+      'app://other/',
+      'https://scanbridge/',
+      'file:///etc/passwd',
+      'app://user:pw@scanbridge/',
+      'not a url',
+      '',
+    ])
+      expect(isAppUrl(url), url).toBe(false);
   });
 
   it('opens in the browser only https links of the configured service host', () => {
     const hosts = hostsOf(['https://api.imagenes.example/api/v1', 'not a url', '']);
     expect(externalUrlAllowed('https://api.imagenes.example/viewer/abc', hosts)).toBe(true);
-    for (const url of ['http://api.imagenes.example/viewer', 'https://evil.example/', 'https://api.imagenes.example.evil.example/', 'https://x:y@api.imagenes.example/', 'javascript:alert(1)', 'file:///C:/x']) {
+    for (const url of [
+      'http://api.imagenes.example/viewer',
+      'https://evil.example/',
+      'https://api.imagenes.example.evil.example/',
+      'https://x:y@api.imagenes.example/',
+      'javascript:alert(1)',
+      'file:///C:/x',
+    ]) {
       expect(externalUrlAllowed(url, hosts), url).toBe(false);
     }
     expect(externalUrlAllowed('https://api.imagenes.example/', hostsOf([]))).toBe(false);

@@ -3,8 +3,17 @@ import { preferNewer, readKeepingNewer, upsertById, upsertNewer } from '../../..
 
 describe('upsertById', () => {
   it('replaces changed items in place and appends new ones in push order', () => {
-    const list = [{ id: 'a', v: 1 }, { id: 'b', v: 1 }];
-    expect(upsertById(list, [{ id: 'c', v: 1 }, { id: 'a', v: 2 }, { id: 'd', v: 1 }])).toEqual([
+    const list = [
+      { id: 'a', v: 1 },
+      { id: 'b', v: 1 },
+    ];
+    expect(
+      upsertById(list, [
+        { id: 'c', v: 1 },
+        { id: 'a', v: 2 },
+        { id: 'd', v: 1 },
+      ]),
+    ).toEqual([
       { id: 'a', v: 2 },
       { id: 'b', v: 1 },
       { id: 'c', v: 1 },
@@ -45,7 +54,11 @@ describe('upsertNewer', () => {
 
   it("keeps a cached job newer than a control's answer that was computed before a push", () => {
     const cached = [job('a', '2026-03-02T10:00:02.000Z', 'ready'), job('b', '2026-03-02T10:00:00.000Z', 'queued')];
-    const answer = [job('a', '2026-03-02T10:00:01.000Z', 'uploading'), job('b', '2026-03-02T10:00:03.000Z', 'paused'), job('c', '2026-03-02T10:00:00.000Z', 'queued')];
+    const answer = [
+      job('a', '2026-03-02T10:00:01.000Z', 'uploading'),
+      job('b', '2026-03-02T10:00:03.000Z', 'paused'),
+      job('c', '2026-03-02T10:00:00.000Z', 'queued'),
+    ];
     expect(upsertNewer(cached, answer)).toEqual([cached[0], answer[1], answer[2]]);
     expect(upsertNewer(undefined, answer)).toEqual(answer);
   });
@@ -67,6 +80,11 @@ describe('readKeepingNewer', () => {
 
   it('takes the read when nothing newer was pushed', async () => {
     const fresh = [{ id: 'a', updated_at: '2026-03-02T10:00:01.000Z' }];
-    expect(await readKeepingNewer(async () => fresh, () => [{ id: 'a', updated_at: '2026-03-02T10:00:00.000Z' }])).toEqual(fresh);
+    expect(
+      await readKeepingNewer(
+        async () => fresh,
+        () => [{ id: 'a', updated_at: '2026-03-02T10:00:00.000Z' }],
+      ),
+    ).toEqual(fresh);
   });
 });

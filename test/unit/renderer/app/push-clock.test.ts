@@ -5,7 +5,13 @@ describe('PushClock', () => {
   it('answers the read when no push came while it ran', async () => {
     const clock = new PushClock();
     clock.mark(['inbox']);
-    expect(await clock.read(['inbox'], async () => 'read', () => 'pushed')).toBe('read');
+    expect(
+      await clock.read(
+        ['inbox'],
+        async () => 'read',
+        () => 'pushed',
+      ),
+    ).toBe('read');
   });
 
   it('keeps the pushed state when a push arrived during the read', async () => {

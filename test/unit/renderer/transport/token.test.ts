@@ -5,7 +5,17 @@ import { takeSessionToken } from '../../../../renderer/src/transport/token';
 function page(href: string) {
   const url = new URL(href);
   const store = new Map<string, string>();
-  const location = { get search() { return url.search; }, get pathname() { return url.pathname; }, get hash() { return url.hash; } } as Location;
+  const location = {
+    get search() {
+      return url.search;
+    },
+    get pathname() {
+      return url.pathname;
+    },
+    get hash() {
+      return url.hash;
+    },
+  } as Location;
   const history = {
     state: null,
     replaceState: (_s: unknown, _t: string, next: string) => {
@@ -14,7 +24,10 @@ function page(href: string) {
       url.hash = u.hash;
     },
   } as unknown as History;
-  const storage = { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => void store.set(k, v) } as Storage;
+  const storage = {
+    getItem: (k: string) => store.get(k) ?? null,
+    setItem: (k: string, v: string) => void store.set(k, v),
+  } as Storage;
   return { url, location, history, storage };
 }
 

@@ -6,17 +6,34 @@ import { RateMeter } from '../../../../../main/core/api/rate-meter';
 
 describe('the poll gate', () => {
   it('knows nothing while there is no key', () => {
-    expect(meterGate(() => undefined)()).toEqual({ limit: null, remaining: null, blockedForWallMs: 0, resetInWallMs: null });
+    expect(meterGate(() => undefined)()).toEqual({
+      limit: null,
+      remaining: null,
+      blockedForWallMs: 0,
+      resetInWallMs: null,
+    });
   });
 
   it("reads the meter of the key in use: limit, remaining, the reset's distance (never negative) and a 429's wait", () => {
     const meter = new RateMeter();
     const now = Date.now();
     const reset = Math.floor(now / 1000) + 600;
-    meter.updateFromHeaders({ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '7', 'x-ratelimit-reset': String(reset) });
-    const gate = meterGate(() => meter, () => now);
+    meter.updateFromHeaders({
+      'x-ratelimit-limit': '100',
+      'x-ratelimit-remaining': '7',
+      'x-ratelimit-reset': String(reset),
+    });
+    const gate = meterGate(
+      () => meter,
+      () => now,
+    );
     expect(gate()).toMatchObject({ limit: 100, remaining: 7, blockedForWallMs: 0, resetInWallMs: reset * 1000 - now });
-    expect(meterGate(() => meter, () => reset * 1000 + 5000)().resetInWallMs).toBe(0);
+    expect(
+      meterGate(
+        () => meter,
+        () => reset * 1000 + 5000,
+      )().resetInWallMs,
+    ).toBe(0);
 
     meter.recordRateLimited(30);
     const blocked = gate();

@@ -1,7 +1,12 @@
 // The background scheduler's budget rules, on a clock the test moves by hand.
 import { describe, expect, it } from 'vitest';
 import type { PollClock, RateGate } from '../../../../../main/core/agent/background/poll-scheduler';
-import { effectiveInterval, pollBudget, pollCeiling, PollScheduler } from '../../../../../main/core/agent/background/poll-scheduler';
+import {
+  effectiveInterval,
+  pollBudget,
+  pollCeiling,
+  PollScheduler,
+} from '../../../../../main/core/agent/background/poll-scheduler';
 import { ApiError } from '../../../../../main/core/api/api-errors';
 
 const MIN = 60_000;
@@ -40,7 +45,9 @@ class ManualClock implements PollClock {
   }
 }
 
-const gateFor = (limit: number | null, extra: Partial<ReturnType<RateGate>> = {}): RateGate => () => ({ limit, remaining: null, blockedForWallMs: 0, resetInWallMs: null, ...extra });
+const gateFor =
+  (limit: number | null, extra: Partial<ReturnType<RateGate>> = {}): RateGate =>
+  () => ({ limit, remaining: null, blockedForWallMs: 0, resetInWallMs: null, ...extra });
 
 describe('poll scheduler', () => {
   it('gives background work 8 calls an hour on Free and scales with the plan', () => {
@@ -59,7 +66,13 @@ describe('poll scheduler', () => {
     const clock = new ManualClock();
     const s = new PollScheduler({ clock, gate: gateFor(100) });
     const runs: number[] = [];
-    for (let i = 0; i < 5; i++) s.register({ id: `t${i}`, intervalMs: 5 * MIN, minIntervalMs: 5 * MIN, run: async () => void runs.push(clock.now()) });
+    for (let i = 0; i < 5; i++)
+      s.register({
+        id: `t${i}`,
+        intervalMs: 5 * MIN,
+        minIntervalMs: 5 * MIN,
+        run: async () => void runs.push(clock.now()),
+      });
     await clock.advance(HOUR - 1);
     expect(runs.length).toBe(8);
     // Over three hours the rolling window still holds at most 8.
@@ -81,7 +94,12 @@ describe('poll scheduler', () => {
   it('waits out Retry-After and backs off the task that hit a 429', async () => {
     const clock = new ManualClock();
     let blockedUntil = 0;
-    const gate: RateGate = () => ({ limit: 100, remaining: null, blockedForWallMs: Math.max(0, blockedUntil - clock.now()), resetInWallMs: null });
+    const gate: RateGate = () => ({
+      limit: 100,
+      remaining: null,
+      blockedForWallMs: Math.max(0, blockedUntil - clock.now()),
+      resetInWallMs: null,
+    });
     const s = new PollScheduler({ clock, gate });
     const runs: number[] = [];
     let refuse = true;
@@ -140,7 +158,12 @@ describe('poll scheduler', () => {
     const clock = new ManualClock();
     const s = new PollScheduler({ clock, gate: gateFor(100) });
     const runs: number[] = [];
-    const off = s.register({ id: 'consent-status', intervalMs: 30 * MIN, initialDelayMs: 5 * MIN, run: async () => void runs.push(clock.now() / MIN) });
+    const off = s.register({
+      id: 'consent-status',
+      intervalMs: 30 * MIN,
+      initialDelayMs: 5 * MIN,
+      run: async () => void runs.push(clock.now() / MIN),
+    });
     await clock.advance(4 * MIN);
     s.markFresh('consent-status');
     await clock.advance(40 * MIN);
@@ -163,7 +186,15 @@ describe('poll scheduler', () => {
     };
     // A rogue foreground task with no wait at all, two thousand status watches, and the background.
     s.register({ id: 'rogue', foreground: true, intervalMs: 0, minIntervalMs: 0, nextDelayMs: () => 0, run });
-    for (let i = 0; i < 2000; i++) s.register({ id: `watch-${i}`, foreground: true, intervalMs: 3000, minIntervalMs: 3000, nextDelayMs: () => 3000, run });
+    for (let i = 0; i < 2000; i++)
+      s.register({
+        id: `watch-${i}`,
+        foreground: true,
+        intervalMs: 3000,
+        minIntervalMs: 3000,
+        nextDelayMs: () => 3000,
+        run,
+      });
     for (let i = 0; i < 3; i++) s.register({ id: `bg-${i}`, intervalMs: MIN, minIntervalMs: MIN, run });
     await clock.advance(3 * HOUR);
     expect(runs.length).toBeGreaterThanOrEqual(3 * 40 - 3);
@@ -192,7 +223,14 @@ describe('poll scheduler', () => {
     // The background share (8 on Free) is spent, and the refresh is due again: it waits for the hour to pass.
     expect(bg).toHaveLength(8);
     const looks: number[] = [];
-    s.register({ id: 'consent-status:ex_1', foreground: true, intervalMs: 3000, initialDelayMs: 3000, nextDelayMs: (runs) => (runs < 3 ? 3000 : null), run: async () => void looks.push(clock.now()) });
+    s.register({
+      id: 'consent-status:ex_1',
+      foreground: true,
+      intervalMs: 3000,
+      initialDelayMs: 3000,
+      nextDelayMs: (runs) => (runs < 3 ? 3000 : null),
+      run: async () => void looks.push(clock.now()),
+    });
     await clock.advance(MIN);
     expect(looks.map((t) => t - 30 * MIN)).toEqual([3000, 6000, 9000]);
     expect(bg).toHaveLength(8);

@@ -35,8 +35,22 @@ describe('support diagnostics', () => {
     const settings = defaultSettings();
     settings.api_base_url = `https://clinic:${KEY}@api.service.example/api/v1`;
     settings.watch_folders = [
-      { id: 'f1', path: '/srv/scans/MUÑOZ^JUAN CARLOS', exam_type: 'cbct', mode: 'auto', settle_seconds: 30, polling: true },
-      { id: 'f2', path: 'C:\\Exports\\Paciente 12.345.678-5', exam_type: 'from_dicom', mode: 'review', settle_seconds: 30, polling: false },
+      {
+        id: 'f1',
+        path: '/srv/scans/MUÑOZ^JUAN CARLOS',
+        exam_type: 'cbct',
+        mode: 'auto',
+        settle_seconds: 30,
+        polling: true,
+      },
+      {
+        id: 'f2',
+        path: 'C:\\Exports\\Paciente 12.345.678-5',
+        exam_type: 'from_dicom',
+        mode: 'review',
+        settle_seconds: 30,
+        polling: false,
+      },
     ];
     const d = buildDiagnostics({
       appVersion: '1.2.3',
@@ -45,7 +59,12 @@ describe('support diagnostics', () => {
       transport: 'ipc',
       settings,
       activeKey: 'live',
-      jobs: [failedJob('file_unreadable', 1), failedJob('file_unreadable', 2), failedJob('network', 3), { ...failedJob('x', 4), error: null, phase: 'ready' }],
+      jobs: [
+        failedJob('file_unreadable', 1),
+        failedJob('file_unreadable', 2),
+        failedJob('network', 3),
+        { ...failedJob('x', 4), error: null, phase: 'ready' },
+      ],
     });
     expect(d.app_version).toBe('1.2.3');
     expect(d.os).toBe('win32 10.0.22631 (x64)');
@@ -53,9 +72,16 @@ describe('support diagnostics', () => {
       { code: 'file_unreadable', count: 2 },
       { code: 'network', count: 1 },
     ]);
-    expect(d.settings).toMatchObject({ service: 'https://api.service.example', key_in_use: 'live', watch_folders: 2, watch_folders_auto: 1, watch_folders_polling: 1 });
+    expect(d.settings).toMatchObject({
+      service: 'https://api.service.example',
+      key_in_use: 'live',
+      watch_folders: 2,
+      watch_folders_auto: 1,
+      watch_folders_polling: 1,
+    });
     const everything = JSON.stringify(d);
-    for (const secret of [KEY, 'MUÑOZ', 'JUAN', '12.345.678-5', '/srv/scans', 'Exports', 'exm_1', 'job_1', 'IM_000']) expect(everything).not.toContain(secret);
+    for (const secret of [KEY, 'MUÑOZ', 'JUAN', '12.345.678-5', '/srv/scans', 'Exports', 'exm_1', 'job_1', 'IM_000'])
+      expect(everything).not.toContain(secret);
     expect(d.text).toContain('file_unreadable×2');
     expect(d.text).toContain('app: 1.2.3');
   });

@@ -6,7 +6,10 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 describe('ChangeBatcher', () => {
   it('pushes at most once per interval, only the items that changed, each in its latest state', async () => {
     const pushes: { at: number; items: { id: string; n: number }[] }[] = [];
-    const b = new ChangeBatcher<{ id: string; n: number }>({ intervalMs: 100, push: (items) => pushes.push({ at: Date.now(), items }) });
+    const b = new ChangeBatcher<{ id: string; n: number }>({
+      intervalMs: 100,
+      push: (items) => pushes.push({ at: Date.now(), items }),
+    });
     // 5000 files' worth of progress events for job a, a few for job b, over ~450 ms.
     const start = Date.now();
     for (let n = 1; n <= 5000; n++) {
@@ -20,7 +23,8 @@ describe('ChangeBatcher', () => {
     const elapsed = Date.now() - start;
     expect(pushes.length).toBeGreaterThanOrEqual(2);
     expect(pushes.length).toBeLessThanOrEqual(Math.ceil(elapsed / 100) + 1);
-    for (let i = 1; i < pushes.length; i++) expect((pushes[i]?.at ?? 0) - (pushes[i - 1]?.at ?? 0)).toBeGreaterThanOrEqual(95);
+    for (let i = 1; i < pushes.length; i++)
+      expect((pushes[i]?.at ?? 0) - (pushes[i - 1]?.at ?? 0)).toBeGreaterThanOrEqual(95);
     for (const p of pushes) expect(new Set(p.items.map((i) => i.id)).size).toBe(p.items.length);
     expect(pushes.at(-1)?.items.find((i) => i.id === 'a')?.n).toBe(5000);
     b.close();

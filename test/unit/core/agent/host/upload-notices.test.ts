@@ -28,7 +28,14 @@ describe('upload notices', () => {
   });
 
   it('swallow a notification service that throws', () => {
-    const notify = uploadNotices({ notify: () => { throw new Error('no notification daemon'); } }, () => 'en');
+    const notify = uploadNotices(
+      {
+        notify: () => {
+          throw new Error('no notification daemon');
+        },
+      },
+      () => 'en',
+    );
     expect(() => notify('exam_ready', job)).not.toThrow();
   });
 });

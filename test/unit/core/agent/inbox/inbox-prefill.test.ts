@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_NAME_TEMPLATE, renderExamName } from '../../../../../main/core/agent/inbox/inbox-prefill';
 
-const values = { patient: 'JUAN CARLOS MUÑOZ', patient_id: '12345678Z', type: 'radiografia' as const, date: '2026-03-02', description: 'Panorámica', modality: 'PX' };
+const values = {
+  patient: 'JUAN CARLOS MUÑOZ',
+  patient_id: '12345678Z',
+  type: 'radiografia' as const,
+  date: '2026-03-02',
+  description: 'Panorámica',
+  modality: 'PX',
+};
 
 describe('renderExamName', () => {
   it('fills the template in the app language, accents and ñ intact', () => {
@@ -11,7 +18,9 @@ describe('renderExamName', () => {
   });
 
   it('leaves no dangling separators or double spaces when values are empty, and keeps unknown placeholders', () => {
-    expect(renderExamName('{patient} - {type} - {date}', { ...values, patient: '', date: null }, 'es')).toBe('Radiografía');
+    expect(renderExamName('{patient} - {type} - {date}', { ...values, patient: '', date: null }, 'es')).toBe(
+      'Radiografía',
+    );
     expect(renderExamName('{type}  {patient}', values, 'es')).toBe('Radiografía JUAN CARLOS MUÑOZ');
     expect(renderExamName('{patient} {clinic}', values, 'es')).toBe('JUAN CARLOS MUÑOZ {clinic}');
   });

@@ -5,15 +5,40 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UploadJobView } from '../../../../../preload/contract';
-import { isLive, isSameUpload, isSupersededBy, pausedByStaff, recordOf, restoredEntry, type UploadRequest } from '../../../../../main/core/agent/queue/queue-entry';
+import {
+  isLive,
+  isSameUpload,
+  isSupersededBy,
+  pausedByStaff,
+  recordOf,
+  restoredEntry,
+  type UploadRequest,
+} from '../../../../../main/core/agent/queue/queue-entry';
 import { lazyPort } from '../../../../../main/core/agent/queue/queue-port';
 import type { JobRecord } from '../../../../../main/core/agent/queue/upload-list-store';
 import { UploadJob } from '../../../../../main/core/upload/engine';
 import { planUpload } from '../../../../../main/core/upload/plan';
 
 const view: UploadJobView = {
-  id: 'up_1', inbox_id: 'in_1', name: 'x', patient_name: '', exam_type: 'cbct', phase: 'uploading', mode: 'files', exam_id: 'ex_1', viewer_url: null,
-  bytes_total: 100, bytes_sent: 40, files_total: 1, files_done: 0, rate: 5, eta_seconds: 9, error: null, retry_at: null, created_at: 't', updated_at: 't',
+  id: 'up_1',
+  inbox_id: 'in_1',
+  name: 'x',
+  patient_name: '',
+  exam_type: 'cbct',
+  phase: 'uploading',
+  mode: 'files',
+  exam_id: 'ex_1',
+  viewer_url: null,
+  bytes_total: 100,
+  bytes_sent: 40,
+  files_total: 1,
+  files_done: 0,
+  rate: 5,
+  eta_seconds: 9,
+  error: null,
+  retry_at: null,
+  created_at: 't',
+  updated_at: 't',
 };
 const ledger = { study_uid: '1.2.3', fingerprint: 'f1', files: 1, bytes: 4 };
 
@@ -24,19 +49,37 @@ let request: UploadRequest;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'qe-'));
   writeFileSync(join(dir, 'a.dcm'), 'DICM');
-  request = { inboxId: 'in_1', source: 'auto', root: dir, files: [{ path: join(dir, 'a.dcm'), name: 'a.dcm' }], fields: { name: 'x' }, expirationDays: null, ledger };
+  request = {
+    inboxId: 'in_1',
+    source: 'auto',
+    root: dir,
+    files: [{ path: join(dir, 'a.dcm'), name: 'a.dcm' }],
+    fields: { name: 'x' },
+    expirationDays: null,
+    ledger,
+  };
   const plan = await planUpload({ root: dir, fields: request.fields, files: request.files, mode: 'files' });
   job = UploadJob.create(plan, { port: lazyPort({ port: () => null }), dataDir: join(dir, 'data') });
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const record = (over: Partial<UploadJobView>, rest: Partial<JobRecord> = {}): JobRecord => ({
-  view: { ...view, ...over }, journal: job.journalPath, source: 'auto', root: dir, expiration_days: null, ledger, user_paused: false, ...rest,
+  view: { ...view, ...over },
+  journal: job.journalPath,
+  source: 'auto',
+  root: dir,
+  expiration_days: null,
+  ledger,
+  user_paused: false,
+  ...rest,
 });
 
 describe('a saved job read back after a restart', () => {
   it('that was running or waiting to retry by itself runs again from its journal', () => {
-    for (const over of [{ phase: 'uploading' as const }, { phase: 'failed' as const, error: { code: 'network', message: 'm' }, retry_at: '2026-01-01T00:00:00Z' }]) {
+    for (const over of [
+      { phase: 'uploading' as const },
+      { phase: 'failed' as const, error: { code: 'network', message: 'm' }, retry_at: '2026-01-01T00:00:00Z' },
+    ]) {
       let reopened = 0;
       const e = restoredEntry(record(over), () => (reopened++, job));
       expect(reopened).toBe(1);
@@ -57,7 +100,10 @@ describe('a saved job read back after a restart', () => {
 
   it('that failed for good waits for staff, without reopening its journal', () => {
     let reopened = 0;
-    const e = restoredEntry(record({ phase: 'failed', error: { code: 'rejected', message: 'm' } }), () => (reopened++, job));
+    const e = restoredEntry(
+      record({ phase: 'failed', error: { code: 'rejected', message: 'm' } }),
+      () => (reopened++, job),
+    );
     expect(reopened).toBe(0);
     expect(e.state).toEqual({ kind: 'needs_staff' });
     expect(isLive(e.state)).toBe(false);
@@ -70,7 +116,8 @@ describe('a saved job read back after a restart', () => {
   });
 
   it('that was ready or cancelled is over', () => {
-    for (const phase of ['ready', 'cancelled'] as const) expect(restoredEntry(record({ phase }), () => job).state).toEqual({ kind: 'over' });
+    for (const phase of ['ready', 'cancelled'] as const)
+      expect(restoredEntry(record({ phase }), () => job).state).toEqual({ kind: 'over' });
   });
 });
 

@@ -6,9 +6,27 @@ import { matchesFilter } from '../../../../../renderer/src/features/exams/exam-f
 import { parseEmails } from '../../../../../renderer/src/features/exams/emails';
 
 const exam = (over: Partial<ExamView> = {}): ExamView => ({
-  id: 'exm_1', name: 'CBCT maxilar', exam_type: 'cbct', status: 'ready', patient_name: 'JOSÉ IGNACIO NÚÑEZ', patient_id: '12.345.678-5',
-  birth_date: '1980-01-31', reason: null, expiration_days: null, expires_at: null, radiograph_subtype: null, file_count: 4, storage_bytes: 100,
-  counters: null, extra_series: 0, viewer_url: null, share_url: null, share_password: null, public_page_pin: null, created_at: null, ...over,
+  id: 'exm_1',
+  name: 'CBCT maxilar',
+  exam_type: 'cbct',
+  status: 'ready',
+  patient_name: 'JOSÉ IGNACIO NÚÑEZ',
+  patient_id: '12.345.678-5',
+  birth_date: '1980-01-31',
+  reason: null,
+  expiration_days: null,
+  expires_at: null,
+  radiograph_subtype: null,
+  file_count: 4,
+  storage_bytes: 100,
+  counters: null,
+  extra_series: 0,
+  viewer_url: null,
+  share_url: null,
+  share_password: null,
+  public_page_pin: null,
+  created_at: null,
+  ...over,
 });
 
 describe('the Exams filter', () => {
@@ -35,15 +53,21 @@ describe('the edit form', () => {
   it('sends only the fields that changed', () => {
     const e = exam();
     expect(changedFields(e, formOf(e))).toEqual({});
-    expect(changedFields(e, { ...formOf(e), reason: 'Control', name: ' CBCT maxilar ' })).toEqual({ reason: 'Control' });
+    expect(changedFields(e, { ...formOf(e), reason: 'Control', name: ' CBCT maxilar ' })).toEqual({
+      reason: 'Control',
+    });
     expect(changedFields(e, { ...formOf(e), expiration_days: 30 })).toEqual({ expiration_days: 30 });
-    expect(changedFields(exam({ expiration_days: 30 }), { ...formOf(exam({ expiration_days: 30 })), expiration_days: '' })).toEqual({ expiration_days: null });
+    expect(
+      changedFields(exam({ expiration_days: 30 }), { ...formOf(exam({ expiration_days: 30 })), expiration_days: '' }),
+    ).toEqual({ expiration_days: null });
   });
 
   it('sends the radiograph type only for a radiograph', () => {
     const cbct = exam();
     expect(changedFields(cbct, { ...formOf(cbct), radiograph_subtype: 'panoramica' })).toEqual({});
     const rx = exam({ exam_type: 'radiografia', radiograph_subtype: 'periapical' });
-    expect(changedFields(rx, { ...formOf(rx), radiograph_subtype: 'panoramica' })).toEqual({ radiograph_subtype: 'panoramica' });
+    expect(changedFields(rx, { ...formOf(rx), radiograph_subtype: 'panoramica' })).toEqual({
+      radiograph_subtype: 'panoramica',
+    });
   });
 });

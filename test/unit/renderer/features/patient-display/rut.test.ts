@@ -23,14 +23,31 @@ describe('the RUT as the patient types it', () => {
 });
 
 describe('what counts as a signature', () => {
-  const group = (points: { x: number; y: number }[]) => ({ points: points.map((p, i) => ({ ...p, time: i, pressure: 0.5 })), dotSize: 0, minWidth: 1, maxWidth: 3, penColor: '#000', velocityFilterWeight: 0.7, compositeOperation: 'source-over' as const });
+  const group = (points: { x: number; y: number }[]) => ({
+    points: points.map((p, i) => ({ ...p, time: i, pressure: 0.5 })),
+    dotSize: 0,
+    minWidth: 1,
+    maxWidth: 3,
+    penColor: '#000',
+    velocityFilterWeight: 0.7,
+    compositeOperation: 'source-over' as const,
+  });
 
   it('a dot has no length', () => {
     expect(signatureExtent([group([{ x: 10, y: 10 }])])).toEqual({ length: 0, width: 0 });
   });
 
   it('adds the strokes up', () => {
-    const e = signatureExtent([group([{ x: 0, y: 0 }, { x: 30, y: 40 }]), group([{ x: 100, y: 0 }, { x: 100, y: 10 }])]);
+    const e = signatureExtent([
+      group([
+        { x: 0, y: 0 },
+        { x: 30, y: 40 },
+      ]),
+      group([
+        { x: 100, y: 0 },
+        { x: 100, y: 10 },
+      ]),
+    ]);
     expect(e).toEqual({ length: 60, width: 100 });
   });
 });

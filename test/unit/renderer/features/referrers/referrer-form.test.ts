@@ -1,6 +1,11 @@
 // The referrer form: an e-mail is checked before sending, and an edit sends only what changed.
 import { describe, expect, it } from 'vitest';
-import { changedFields, checkReferrer, emptyReferrer, matchesSearch } from '../../../../../renderer/src/features/referrers/referrer-form';
+import {
+  changedFields,
+  checkReferrer,
+  emptyReferrer,
+  matchesSearch,
+} from '../../../../../renderer/src/features/referrers/referrer-form';
 
 describe('checking a referrer before sending', () => {
   it('needs a name and accepts the other fields empty', () => {
@@ -9,7 +14,15 @@ describe('checking a referrer before sending', () => {
   });
 
   it('refuses e-mail addresses that cannot receive mail and accepts real ones', () => {
-    for (const bad of ['ana', 'ana@', 'ana@clinica', '@clinica.cl', 'ana perez@clinica.cl', 'ana@@clinica.cl', 'ana@clinica..cl']) {
+    for (const bad of [
+      'ana',
+      'ana@',
+      'ana@clinica',
+      '@clinica.cl',
+      'ana perez@clinica.cl',
+      'ana@@clinica.cl',
+      'ana@clinica..cl',
+    ]) {
       expect(checkReferrer({ ...emptyReferrer, name: 'A', email: bad }).email, bad).toBe('email_invalid');
     }
     for (const good of ['ana@clinica.cl', 'ana.perez+rx@dental.example.com', ' ANA@CLINICA.CL ']) {

@@ -2,19 +2,42 @@
 // would refuse is caught first, and an edit sends only the fields that changed.
 import { describe, expect, it } from 'vitest';
 import type { TemplateView } from '../../../../../preload/contract';
-import { draftOf, draftProblems, MAX_SLOTS, newDraft, pagesInput, slotOf, templateChanges } from '../../../../../renderer/src/features/templates/editor-state';
+import {
+  draftOf,
+  draftProblems,
+  MAX_SLOTS,
+  newDraft,
+  pagesInput,
+  slotOf,
+  templateChanges,
+} from '../../../../../renderer/src/features/templates/editor-state';
 
 const own: TemplateView = {
   id: 'tpl_1',
   name: 'Panorámica',
   description: null,
   is_default: false,
-  pages: [{ name: null, slots: [{ x: 0.1, y: 0.1, w: 0.5, h: 0.3, label: 'Panorámica' }, { x: 0.1, y: 0.5, w: 0.3, h: 0.3, label: null }] }],
+  pages: [
+    {
+      name: null,
+      slots: [
+        { x: 0.1, y: 0.1, w: 0.5, h: 0.3, label: 'Panorámica' },
+        { x: 0.1, y: 0.5, w: 0.3, h: 0.3, label: null },
+      ],
+    },
+  ],
 };
 
 describe('the draft as the contract takes it', () => {
   it('keeps coordinates as they are and leaves out blank names and labels', () => {
-    expect(pagesInput(draftOf(own).pages)).toEqual([{ slots: [{ x: 0.1, y: 0.1, w: 0.5, h: 0.3, label: 'Panorámica' }, { x: 0.1, y: 0.5, w: 0.3, h: 0.3 }] }]);
+    expect(pagesInput(draftOf(own).pages)).toEqual([
+      {
+        slots: [
+          { x: 0.1, y: 0.1, w: 0.5, h: 0.3, label: 'Panorámica' },
+          { x: 0.1, y: 0.5, w: 0.3, h: 0.3 },
+        ],
+      },
+    ]);
   });
 
   it('a new draft has one page with one box inside the page', () => {
@@ -53,6 +76,15 @@ describe('what an edit sends', () => {
     const slot = d.pages[0]?.slots[1];
     if (!slot) throw new Error('no slot');
     slot.x = 0.2;
-    expect(templateChanges(own, d)).toEqual({ pages: [{ slots: [{ x: 0.1, y: 0.1, w: 0.5, h: 0.3, label: 'Panorámica' }, { x: 0.2, y: 0.5, w: 0.3, h: 0.3 }] }] });
+    expect(templateChanges(own, d)).toEqual({
+      pages: [
+        {
+          slots: [
+            { x: 0.1, y: 0.1, w: 0.5, h: 0.3, label: 'Panorámica' },
+            { x: 0.2, y: 0.5, w: 0.3, h: 0.3 },
+          ],
+        },
+      ],
+    });
   });
 });
