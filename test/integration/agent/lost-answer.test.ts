@@ -16,7 +16,7 @@ import { makePdf, seedExam } from '../../e2e/support/exams';
 import { api } from '../../support/emulator';
 import { emulatorScene } from '../../support/emulator-scene';
 import { LostAnswerProxy } from '../../support/lost-answer-proxy';
-import { signaturePng } from '../../support/signature-png';
+import { signaturePng } from '../../support/png';
 import { poller, type AgentHarness } from './support';
 
 const scene = emulatorScene({ emulator: { insecureWebhooks: true }, scratch: 'sb-lost-' });
@@ -204,7 +204,7 @@ describe('a lost answer through the agent and the contract', () => {
         signer_name: 'Marta Rojas',
         document: '9.876.543-3',
         birth_date: null,
-        signature_png: signaturePng(),
+        signature_png: signaturePng().toString('base64'),
         accepted: true,
       }),
     );
