@@ -9,6 +9,103 @@ import { storeExam } from './exam-queries';
 import { RADIOGRAPH_SUBTYPES } from '../../../../preload/contract/vocabulary';
 import { changedFields, formOf } from './exam-edit';
 import type { Field, Form } from './exam-edit';
+import type { ExamView } from '../../../../preload/contract';
+
+type Setter = <K extends Field>(k: K, v: Form[K]) => void;
+
+/** The editable fields, each showing its own problem; the exam type is read-only. */
+function EditFields({
+  exam,
+  form,
+  set,
+  errorOf,
+}: {
+  exam: ExamView;
+  form: Form;
+  set: Setter;
+  errorOf: (f: Field) => string | undefined;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <TextInput
+        label={t('exams.edit.name')}
+        value={form.name}
+        onChange={(e) => set('name', e.currentTarget.value)}
+        error={errorOf('name')}
+        required
+        maxLength={200}
+        data-testid="edit-name"
+      />
+      <TextInput
+        label={t('exams.edit.type')}
+        value={t(`examType.${exam.exam_type}`, { defaultValue: exam.exam_type })}
+        readOnly
+        variant="filled"
+        data-testid="edit-type"
+      />
+      {exam.exam_type === 'radiografia' && (
+        <Select
+          label={t('exams.edit.subtype')}
+          data={RADIOGRAPH_SUBTYPES.map((s) => ({ value: s, label: t(`exams.edit.subtypes.${s}`) }))}
+          value={form.radiograph_subtype || null}
+          onChange={(v) => set('radiograph_subtype', v ?? '')}
+          error={errorOf('radiograph_subtype')}
+          allowDeselect={false}
+          data-testid="edit-subtype"
+        />
+      )}
+      <Group grow align="flex-start">
+        <TextInput
+          label={t('exams.edit.patientName')}
+          value={form.patient_name}
+          onChange={(e) => set('patient_name', e.currentTarget.value)}
+          error={errorOf('patient_name')}
+          data-testid="edit-patient-name"
+        />
+        <TextInput
+          label={t('exams.edit.patientId')}
+          value={form.patient_id}
+          onChange={(e) => set('patient_id', e.currentTarget.value)}
+          error={errorOf('patient_id')}
+          data-testid="edit-patient-id"
+        />
+      </Group>
+      <Group grow align="flex-start">
+        <TextInput
+          label={t('exams.edit.birthDate')}
+          description={t('exams.edit.birthDateHelp')}
+          placeholder="1980-01-31"
+          value={form.birth_date}
+          onChange={(e) => set('birth_date', e.currentTarget.value.trim())}
+          error={errorOf('birth_date')}
+          data-testid="edit-birth-date"
+        />
+        <NumberInput
+          label={t('exams.edit.expiration')}
+          description={t('exams.edit.expirationHelp')}
+          value={form.expiration_days}
+          onChange={(v) => set('expiration_days', typeof v === 'number' ? v : v === '' ? '' : Number(v))}
+          min={1}
+          max={3650}
+          allowDecimal={false}
+          error={errorOf('expiration_days')}
+          data-testid="edit-expiration"
+        />
+      </Group>
+      <Textarea
+        label={t('exams.edit.reason')}
+        value={form.reason}
+        onChange={(e) => set('reason', e.currentTarget.value)}
+        error={errorOf('reason')}
+        autosize
+        minRows={2}
+        maxRows={5}
+        data-testid="edit-reason"
+      />
+    </>
+  );
+}
 
 /** Edits the exam's fields; the exam type is shown but cannot change; the service's objections land on their fields. */
 export function EditPanel() {
@@ -23,7 +120,7 @@ export function EditPanel() {
     setForm(formOf(result));
     setSaved(true);
   });
-  const set = <K extends Field>(k: K, v: Form[K]) => {
+  const set: Setter = (k, v) => {
     setForm((f) => ({ ...f, [k]: v }));
     setSaved(false);
     setProblems((p) => ({ ...p, [k]: undefined }));
@@ -58,81 +155,7 @@ export function EditPanel() {
         <Title order={3} size="h4">
           {t('exams.edit.title')}
         </Title>
-        <TextInput
-          label={t('exams.edit.name')}
-          value={form.name}
-          onChange={(e) => set('name', e.currentTarget.value)}
-          error={errorOf('name')}
-          required
-          maxLength={200}
-          data-testid="edit-name"
-        />
-        <TextInput
-          label={t('exams.edit.type')}
-          value={t(`examType.${exam.exam_type}`, { defaultValue: exam.exam_type })}
-          readOnly
-          variant="filled"
-          data-testid="edit-type"
-        />
-        {exam.exam_type === 'radiografia' && (
-          <Select
-            label={t('exams.edit.subtype')}
-            data={RADIOGRAPH_SUBTYPES.map((s) => ({ value: s, label: t(`exams.edit.subtypes.${s}`) }))}
-            value={form.radiograph_subtype || null}
-            onChange={(v) => set('radiograph_subtype', v ?? '')}
-            error={errorOf('radiograph_subtype')}
-            allowDeselect={false}
-            data-testid="edit-subtype"
-          />
-        )}
-        <Group grow align="flex-start">
-          <TextInput
-            label={t('exams.edit.patientName')}
-            value={form.patient_name}
-            onChange={(e) => set('patient_name', e.currentTarget.value)}
-            error={errorOf('patient_name')}
-            data-testid="edit-patient-name"
-          />
-          <TextInput
-            label={t('exams.edit.patientId')}
-            value={form.patient_id}
-            onChange={(e) => set('patient_id', e.currentTarget.value)}
-            error={errorOf('patient_id')}
-            data-testid="edit-patient-id"
-          />
-        </Group>
-        <Group grow align="flex-start">
-          <TextInput
-            label={t('exams.edit.birthDate')}
-            description={t('exams.edit.birthDateHelp')}
-            placeholder="1980-01-31"
-            value={form.birth_date}
-            onChange={(e) => set('birth_date', e.currentTarget.value.trim())}
-            error={errorOf('birth_date')}
-            data-testid="edit-birth-date"
-          />
-          <NumberInput
-            label={t('exams.edit.expiration')}
-            description={t('exams.edit.expirationHelp')}
-            value={form.expiration_days}
-            onChange={(v) => set('expiration_days', typeof v === 'number' ? v : v === '' ? '' : Number(v))}
-            min={1}
-            max={3650}
-            allowDecimal={false}
-            error={errorOf('expiration_days')}
-            data-testid="edit-expiration"
-          />
-        </Group>
-        <Textarea
-          label={t('exams.edit.reason')}
-          value={form.reason}
-          onChange={(e) => set('reason', e.currentTarget.value)}
-          error={errorOf('reason')}
-          autosize
-          minRows={2}
-          maxRows={5}
-          data-testid="edit-reason"
-        />
+        <EditFields exam={exam} form={form} set={set} errorOf={errorOf} />
         {update.error && !update.error.details?.length && <ErrorAlert error={update.error} />}
         {saved && nothing && (
           <Alert color="teal" role="status" data-testid="edit-saved">

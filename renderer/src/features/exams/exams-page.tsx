@@ -46,6 +46,50 @@ function ExamRow({ exam }: { exam: ExamView }) {
   );
 }
 
+/** While a filter is typed: how much of the list was searched, and a way to search older exams. */
+function FilterNotice({
+  shown,
+  loaded,
+  total,
+  hasNextPage,
+  fetching,
+  onSearchOlder,
+}: {
+  shown: number;
+  loaded: number;
+  total: number;
+  hasNextPage: boolean;
+  fetching: boolean;
+  onSearchOlder: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {hasNextPage && (
+        <Group gap="sm">
+          <Text size="sm" data-testid="exams-partial">
+            {shown === 0 ? t('exams.noMatch', { loaded }) : t('exams.partialSearch', { loaded, total })}
+          </Text>
+          <Button
+            size="xs"
+            variant="default"
+            onClick={onSearchOlder}
+            loading={fetching}
+            data-testid="exams-search-older"
+          >
+            {t('exams.searchOlder')}
+          </Button>
+        </Group>
+      )}
+      {!hasNextPage && shown === 0 && loaded > 0 && (
+        <Text size="sm" data-testid="exams-no-match">
+          {t('exams.noMatch', { loaded })}
+        </Text>
+      )}
+    </>
+  );
+}
+
 /** The account's exams, newest first: a filter, and a virtualised list that fetches one more page as it nears the end. */
 export function ExamsPage() {
   const { t } = useTranslation();
@@ -108,28 +152,15 @@ export function ExamsPage() {
           {t('exams.empty')}
         </Text>
       )}
-      {filtering && hasNextPage && (
-        <Group gap="sm">
-          <Text size="sm" data-testid="exams-partial">
-            {shown.length === 0
-              ? t('exams.noMatch', { loaded: loaded.length })
-              : t('exams.partialSearch', { loaded: loaded.length, total })}
-          </Text>
-          <Button
-            size="xs"
-            variant="default"
-            onClick={() => void fetchNextPage()}
-            loading={isFetchingNextPage}
-            data-testid="exams-search-older"
-          >
-            {t('exams.searchOlder')}
-          </Button>
-        </Group>
-      )}
-      {filtering && !hasNextPage && shown.length === 0 && loaded.length > 0 && (
-        <Text size="sm" data-testid="exams-no-match">
-          {t('exams.noMatch', { loaded: loaded.length })}
-        </Text>
+      {filtering && (
+        <FilterNotice
+          shown={shown.length}
+          loaded={loaded.length}
+          total={total}
+          hasNextPage={hasNextPage}
+          fetching={isFetchingNextPage}
+          onSearchOlder={() => void fetchNextPage()}
+        />
       )}
       {shown.length > 0 && (
         <div

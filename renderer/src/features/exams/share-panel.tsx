@@ -18,7 +18,7 @@ import { QRCodeSVG } from 'qrcode.react';
 import { useEffect, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { EmbedView, ExamView, ShareSent } from '../../../../preload/contract';
+import type { EmbedView, ExamView, ReferrerView, ShareSent } from '../../../../preload/contract';
 import { useCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 import { formatNumber } from '../../components/format';
@@ -28,6 +28,87 @@ import { CopyField } from './copy-field';
 import { parseEmails } from './emails';
 import { useExamOutlet } from './exam-layout';
 import { examKeys, storeExam, useEmbed, usePublicPage, useReferrers } from './exam-queries';
+
+/** Who receives the e-mail: a referrer picked from the directory, or addresses typed in To and Cc. */
+function EmailRecipients({
+  referrers,
+  onReferrer,
+  to,
+  onTo,
+  cc,
+  onCc,
+  errors,
+}: {
+  referrers: ReferrerView[];
+  onReferrer: (id: string | null) => void;
+  to: string;
+  onTo: (v: string) => void;
+  cc: string;
+  onCc: (v: string) => void;
+  errors: { to?: string; cc?: string };
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Select
+        label={t('exams.share.referrer')}
+        placeholder={referrers.length ? t('exams.share.referrerPlaceholder') : t('exams.share.noReferrers')}
+        data={referrers.map((r) => ({ value: r.id, label: `${r.name} — ${r.email ?? ''}` }))}
+        value={null}
+        onChange={onReferrer}
+        disabled={referrers.length === 0}
+        searchable
+        nothingFoundMessage={t('exams.share.noReferrers')}
+        data-testid="share-referrer"
+      />
+      <TextInput
+        label={t('exams.share.to')}
+        description={t('exams.share.toHelp')}
+        value={to}
+        onChange={(e) => onTo(e.currentTarget.value)}
+        error={errors.to}
+        required
+        data-testid="share-to"
+        autoComplete="off"
+      />
+      <TextInput
+        label={t('exams.share.cc')}
+        description={t('exams.share.ccHelp')}
+        value={cc}
+        onChange={(e) => onCc(e.currentTarget.value)}
+        error={errors.cc}
+        data-testid="share-cc"
+        autoComplete="off"
+      />
+    </>
+  );
+}
+
+/** The service's answer to the e-mail: sent to whom, or not sent. */
+function ShareResult({ result }: { result: ShareSent & { to: string[] } }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {result.sent && (
+        <Alert color="teal" role="status" data-testid="share-result" data-sent="true">
+          {t('exams.share.sent', { to: result.to.join(', ') })}
+        </Alert>
+      )}
+      {!result.sent && (
+        <Alert
+          color="yellow"
+          role="status"
+          title={t('exams.share.notSentTitle')}
+          data-testid="share-result"
+          data-sent="false"
+          data-reason={result.reason ?? ''}
+        >
+          <Text size="sm">{t('exams.share.notSentBody')}</Text>
+        </Alert>
+      )}
+    </>
+  );
+}
 
 function EmailSection({ exam }: { exam: ExamView }) {
   const { t } = useTranslation();
@@ -94,35 +175,14 @@ function EmailSection({ exam }: { exam: ExamView }) {
         <Title order={3} size="h5" id="share-email-title">
           {t('exams.share.emailTitle')}
         </Title>
-        <Select
-          label={t('exams.share.referrer')}
-          placeholder={withEmail.length ? t('exams.share.referrerPlaceholder') : t('exams.share.noReferrers')}
-          data={withEmail.map((r) => ({ value: r.id, label: `${r.name} — ${r.email ?? ''}` }))}
-          value={null}
-          onChange={addReferrer}
-          disabled={withEmail.length === 0}
-          searchable
-          nothingFoundMessage={t('exams.share.noReferrers')}
-          data-testid="share-referrer"
-        />
-        <TextInput
-          label={t('exams.share.to')}
-          description={t('exams.share.toHelp')}
-          value={to}
-          onChange={(e) => setTo(e.currentTarget.value)}
-          error={errors.to}
-          required
-          data-testid="share-to"
-          autoComplete="off"
-        />
-        <TextInput
-          label={t('exams.share.cc')}
-          description={t('exams.share.ccHelp')}
-          value={cc}
-          onChange={(e) => setCc(e.currentTarget.value)}
-          error={errors.cc}
-          data-testid="share-cc"
-          autoComplete="off"
+        <EmailRecipients
+          referrers={withEmail}
+          onReferrer={addReferrer}
+          to={to}
+          onTo={setTo}
+          cc={cc}
+          onCc={setCc}
+          errors={errors}
         />
         <Textarea
           label={t('exams.share.message')}
@@ -156,23 +216,7 @@ function EmailSection({ exam }: { exam: ExamView }) {
               storeExam(cache, { ...exam, counters: { ...exam.counters, shares: f.shares } });
           }}
         />
-        {result && result.sent && (
-          <Alert color="teal" role="status" data-testid="share-result" data-sent="true">
-            {t('exams.share.sent', { to: result.to.join(', ') })}
-          </Alert>
-        )}
-        {result && !result.sent && (
-          <Alert
-            color="yellow"
-            role="status"
-            title={t('exams.share.notSentTitle')}
-            data-testid="share-result"
-            data-sent="false"
-            data-reason={result.reason ?? ''}
-          >
-            <Text size="sm">{t('exams.share.notSentBody')}</Text>
-          </Alert>
-        )}
+        {result && <ShareResult result={result} />}
         <div ref={resultRef} />
       </Stack>
     </Paper>
@@ -323,18 +367,13 @@ function PinSection({ exam }: { exam: ExamView }) {
   );
 }
 
-function EmbedSection({ exam }: { exam: ExamView }) {
-  const { t } = useTranslation();
-  const lang = useLanguage();
-  const embed = useEmbed(exam.id);
-  const [title, setTitle] = useState(exam.name);
-  const [showYear, setShowYear] = useState(true);
-  const [showType, setShowType] = useState(true);
+/** Turning the embed on and off, with the question before revoking and the note once revoked. */
+function useEmbedCalls(examId: string) {
   const [confirming, setConfirming] = useState(false);
   const [revoked, setRevoked] = useState(false);
   const cache = useQueryClient();
   const enable = useCall({ name: 'share:embed-enable' }, (r, qc) => {
-    qc.setQueryData<EmbedView>(examKeys.embed(exam.id), (old) => ({
+    qc.setQueryData<EmbedView>(examKeys.embed(examId), (old) => ({
       enabled: true,
       token: r.token,
       snippet: r.iframe_snippet,
@@ -343,7 +382,7 @@ function EmbedSection({ exam }: { exam: ExamView }) {
     setRevoked(false);
   });
   const revoke = useCall({ name: 'share:embed-revoke' }, (_r, qc) => {
-    qc.setQueryData<EmbedView>(examKeys.embed(exam.id), (old) => ({
+    qc.setQueryData<EmbedView>(examKeys.embed(examId), (old) => ({
       enabled: false,
       token: null,
       snippet: null,
@@ -352,6 +391,17 @@ function EmbedSection({ exam }: { exam: ExamView }) {
     setConfirming(false);
     setRevoked(true);
   });
+  return { confirming, setConfirming, revoked, cache, enable, revoke };
+}
+
+function EmbedSection({ exam }: { exam: ExamView }) {
+  const { t } = useTranslation();
+  const lang = useLanguage();
+  const embed = useEmbed(exam.id);
+  const [title, setTitle] = useState(exam.name);
+  const [showYear, setShowYear] = useState(true);
+  const [showType, setShowType] = useState(true);
+  const { confirming, setConfirming, revoked, cache, enable, revoke } = useEmbedCalls(exam.id);
   const state = embed.data;
   return (
     <Paper withBorder p="md" data-testid="share-embed" data-enabled={state ? String(state.enabled) : undefined}>

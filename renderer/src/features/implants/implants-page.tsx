@@ -14,6 +14,7 @@ import {
 } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { ImplantSizeView } from '../../../../preload/contract';
 import { ErrorAlert } from '../../components/error-alert';
 import { ImplantTable, Pager, useMm } from './implant-table';
 import type { SizeQuery } from './implant-queries';
@@ -147,6 +148,68 @@ const asMm = (v: number | string): number | undefined => {
   return Number.isFinite(n) && n > 0 && n <= 100 ? n : undefined;
 };
 
+/** The implants of the size asked, then those close to it, each list with its own caption. */
+function SizeResults({
+  size,
+  data,
+  asked,
+  offset,
+  onOffset,
+}: {
+  size: SizeQuery;
+  data: ImplantSizeView;
+  asked: string;
+  offset: number;
+  onOffset: (offset: number) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap="md">
+      {data.implants.length > 0 ? (
+        <>
+          <ImplantTable
+            implants={data.implants}
+            caption={t('implants.exactTitle', { asked, count: data.total })}
+            testId="implant-exact"
+          />
+          <Pager
+            total={data.total}
+            limit={data.limit}
+            offset={offset}
+            onOffset={onOffset}
+            label={t('implants.pager.label')}
+          />
+        </>
+      ) : (
+        <Text data-testid="implant-no-exact">{t('implants.noExact', { asked })}</Text>
+      )}
+      {data.near_matches.length > 0 ? (
+        <section data-testid="implant-near">
+          <Alert
+            color="orange"
+            variant="light"
+            p="xs"
+            mb="xs"
+            title={t('implants.nearTitle', { count: data.near_matches.length })}
+          >
+            <Text size="sm">{t('implants.nearExplain')}</Text>
+          </Alert>
+          <ImplantTable
+            implants={data.near_matches}
+            caption={t('implants.nearCaption', { asked })}
+            near={size}
+            testId="implant-near-table"
+          />
+        </section>
+      ) : (
+        <Text c="dimmed" size="sm">
+          {t('implants.noNear')}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
 function SizePanel() {
   const { t, i18n } = useTranslation();
   // Spanish writes 4,1 mm: the field must read the comma as the decimal mark, not drop it.
@@ -227,49 +290,7 @@ function SizePanel() {
       {size && results.isPending && <Loader aria-label={t('common.loading')} />}
       <ErrorAlert error={results.error} />
       {size && results.data && (
-        <Stack gap="md">
-          {results.data.implants.length > 0 ? (
-            <>
-              <ImplantTable
-                implants={results.data.implants}
-                caption={t('implants.exactTitle', { asked, count: results.data.total })}
-                testId="implant-exact"
-              />
-              <Pager
-                total={results.data.total}
-                limit={results.data.limit}
-                offset={offset}
-                onOffset={setOffset}
-                label={t('implants.pager.label')}
-              />
-            </>
-          ) : (
-            <Text data-testid="implant-no-exact">{t('implants.noExact', { asked })}</Text>
-          )}
-          {results.data.near_matches.length > 0 ? (
-            <section data-testid="implant-near">
-              <Alert
-                color="orange"
-                variant="light"
-                p="xs"
-                mb="xs"
-                title={t('implants.nearTitle', { count: results.data.near_matches.length })}
-              >
-                <Text size="sm">{t('implants.nearExplain')}</Text>
-              </Alert>
-              <ImplantTable
-                implants={results.data.near_matches}
-                caption={t('implants.nearCaption', { asked })}
-                near={size}
-                testId="implant-near-table"
-              />
-            </section>
-          ) : (
-            <Text c="dimmed" size="sm">
-              {t('implants.noNear')}
-            </Text>
-          )}
-        </Stack>
+        <SizeResults size={size} data={results.data} asked={asked} offset={offset} onOffset={setOffset} />
       )}
     </Stack>
   );

@@ -244,6 +244,42 @@ function SentLinks({ item, job }: { item: InboxItem; job: UploadJobView | undefi
   );
 }
 
+/** Dismiss, save the corrections, or upload the study as reviewed. */
+function ReviewActions({
+  onDismiss,
+  dismissing,
+  canSave,
+  saving,
+  onSave,
+  uploading,
+  canUpload,
+}: {
+  onDismiss: () => void;
+  dismissing: boolean;
+  canSave: boolean;
+  saving: boolean;
+  onSave: () => void;
+  uploading: boolean;
+  canUpload: boolean;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Group justify="space-between" className="sticky-actions">
+      <Button variant="subtle" color="gray" onClick={onDismiss} loading={dismissing} data-testid="inbox-dismiss">
+        {t('inbox.dismiss')}
+      </Button>
+      <Group>
+        <Button variant="default" disabled={!canSave} loading={saving} onClick={onSave} data-testid="inbox-save">
+          {t('inbox.saveChanges')}
+        </Button>
+        <Button type="submit" loading={uploading} disabled={!canUpload} data-testid="inbox-upload">
+          {t('inbox.upload')}
+        </Button>
+      </Group>
+    </Group>
+  );
+}
+
 /** One detected study: its prefilled fields to check and correct, its series, and Upload. */
 export function InboxDetail({ item, onUploaded }: { item: InboxItem; onUploaded: (name: string) => void }) {
   const { t } = useTranslation();
@@ -330,36 +366,15 @@ export function InboxDetail({ item, onUploaded }: { item: InboxItem; onUploaded:
           <ErrorAlert error={upload.error} />
           <ErrorAlert error={dismiss.error} />
           {editable ? (
-            <Group justify="space-between" className="sticky-actions">
-              <Button
-                variant="subtle"
-                color="gray"
-                onClick={() => dismiss.mutate({ id: item.id })}
-                loading={dismiss.isPending}
-                data-testid="inbox-dismiss"
-              >
-                {t('inbox.dismiss')}
-              </Button>
-              <Group>
-                <Button
-                  variant="default"
-                  disabled={!dirty}
-                  loading={update.isPending && !upload.isPending}
-                  onClick={() => void save().catch(() => undefined)}
-                  data-testid="inbox-save"
-                >
-                  {t('inbox.saveChanges')}
-                </Button>
-                <Button
-                  type="submit"
-                  loading={upload.isPending}
-                  disabled={includedCount === 0 || incomplete.length > 0}
-                  data-testid="inbox-upload"
-                >
-                  {t('inbox.upload')}
-                </Button>
-              </Group>
-            </Group>
+            <ReviewActions
+              onDismiss={() => dismiss.mutate({ id: item.id })}
+              dismissing={dismiss.isPending}
+              canSave={dirty}
+              saving={update.isPending && !upload.isPending}
+              onSave={() => void save().catch(() => undefined)}
+              uploading={upload.isPending}
+              canUpload={includedCount > 0 && incomplete.length === 0}
+            />
           ) : (
             <SentLinks item={item} job={job} />
           )}

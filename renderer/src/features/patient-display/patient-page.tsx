@@ -16,6 +16,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { QRCodeSVG } from 'qrcode.react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import type { ContractError, PatientView } from '../../../../preload/contract';
 import { applyLanguage } from '../../app/i18n';
 import { PdfView } from '../../components/pdf/pdf-view';
@@ -102,20 +103,16 @@ function useConsentDocument(transport: PatientTransport, session: string, onEnde
   return { pdf, pdfError, read, readToEnd };
 }
 
-function SigningForm({
-  view,
-  transport,
-  onSigned,
-  onEnded,
-}: {
-  view: ActiveView;
-  transport: PatientTransport;
-  onSigned: () => void;
-  onEnded: () => void;
-}) {
-  const { t } = useTranslation();
+/** The signer's answers, and sending them once each is checked: the first problem found is the one shown. */
+function useSigning(
+  view: ActiveView,
+  transport: PatientTransport,
+  read: boolean,
+  t: TFunction,
+  onSigned: () => void,
+  onEnded: () => void,
+) {
   const session = view.session_id;
-  const { pdf, pdfError, read, readToEnd } = useConsentDocument(transport, session, onEnded);
   const [name, setName] = useState(view.signer_name);
   const [doc, setDoc] = useState('');
   const [docTouched, setDocTouched] = useState(false);
@@ -125,8 +122,6 @@ function SigningForm({
   const [busy, setBusy] = useState(false);
   const pad = useRef<SignatureHandle>(null);
   const chile = view.country_code === 'CL';
-  // A tablet held upright: the document on top, shorter, so the form is close below it.
-  const portrait = useMediaQuery('(orientation: portrait)') ?? false;
 
   const docProblem = chile ? rutProblem(doc) : doc.trim() === '' ? 'empty' : null;
   const docError = docTouched && docProblem && docProblem !== 'empty' ? t(`patient.rut_${docProblem}`) : null;
@@ -168,6 +163,134 @@ function SigningForm({
     }
   };
 
+  return {
+    name,
+    setName,
+    doc,
+    setDoc,
+    setDocTouched,
+    docError,
+    birth,
+    setBirth,
+    accepted,
+    setAccepted,
+    problem,
+    setProblem,
+    busy,
+    pad,
+    chile,
+    submit,
+  };
+}
+
+type Signing = ReturnType<typeof useSigning>;
+
+/** The signer's name, document, birth date, signature and acceptance, usable once the document is read. */
+function SignerForm({ signing, read, signUrl }: { signing: Signing; read: boolean; signUrl: ActiveView['sign_url'] }) {
+  const { t } = useTranslation();
+  const {
+    name,
+    setName,
+    doc,
+    setDoc,
+    setDocTouched,
+    docError,
+    birth,
+    setBirth,
+    accepted,
+    setAccepted,
+    problem,
+    setProblem,
+    busy,
+    pad,
+    chile,
+    submit,
+  } = signing;
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+      aria-describedby="read-help"
+    >
+      <Stack gap="sm">
+        {signUrl && (
+          <Group gap="sm" wrap="nowrap" data-testid="patient-qr">
+            <QRCodeSVG value={signUrl} size={96} marginSize={2} title={t('patient.phoneQr')} />
+            <Text size="sm">{t('patient.phoneHelp')}</Text>
+          </Group>
+        )}
+        <TextInput
+          label={t('patient.name')}
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          maxLength={200}
+          required
+          size="md"
+          disabled={!read}
+        />
+        <TextInput
+          label={chile ? t('patient.rut') : t('patient.documentNumber')}
+          description={chile ? t('patient.rutHelp') : undefined}
+          value={doc}
+          onChange={(e) => setDoc(chile ? formatRutAsTyped(e.currentTarget.value) : e.currentTarget.value)}
+          onBlur={() => setDocTouched(true)}
+          error={docError}
+          maxLength={chile ? 12 : 50}
+          required
+          size="md"
+          autoComplete="off"
+          disabled={!read}
+          data-testid="patient-document"
+        />
+        <TextInput
+          label={t('patient.birthDate')}
+          type="date"
+          value={birth}
+          max={today()}
+          onChange={(e) => setBirth(e.currentTarget.value)}
+          size="md"
+          disabled={!read}
+        />
+        <SignatureField ref={pad} label={t('patient.signature')} disabled={!read} onChange={() => setProblem(null)} />
+        <Checkbox
+          label={t('patient.accept')}
+          checked={accepted}
+          onChange={(e) => setAccepted(e.currentTarget.checked)}
+          size="md"
+          disabled={!read}
+        />
+        {problem && (
+          <Alert color="red" role="alert" data-testid="patient-problem">
+            {problem}
+          </Alert>
+        )}
+        <Button type="submit" size="lg" loading={busy} disabled={!read}>
+          {t('patient.submit')}
+        </Button>
+      </Stack>
+    </form>
+  );
+}
+
+function SigningForm({
+  view,
+  transport,
+  onSigned,
+  onEnded,
+}: {
+  view: ActiveView;
+  transport: PatientTransport;
+  onSigned: () => void;
+  onEnded: () => void;
+}) {
+  const { t } = useTranslation();
+  const { pdf, pdfError, read, readToEnd } = useConsentDocument(transport, view.session_id, onEnded);
+  const signing = useSigning(view, transport, read, t, onSigned, onEnded);
+  // A tablet held upright: the document on top, shorter, so the form is close below it.
+  const portrait = useMediaQuery('(orientation: portrait)') ?? false;
+
   return (
     <Box p="md" mih="100vh">
       <Title order={1} size="h2" mb="sm">
@@ -193,75 +316,7 @@ function SigningForm({
           )}
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>
-          <form
-            onSubmit={(e) => {
-              e.preventDefault();
-              void submit();
-            }}
-            aria-describedby="read-help"
-          >
-            <Stack gap="sm">
-              {view.sign_url && (
-                <Group gap="sm" wrap="nowrap" data-testid="patient-qr">
-                  <QRCodeSVG value={view.sign_url} size={96} marginSize={2} title={t('patient.phoneQr')} />
-                  <Text size="sm">{t('patient.phoneHelp')}</Text>
-                </Group>
-              )}
-              <TextInput
-                label={t('patient.name')}
-                value={name}
-                onChange={(e) => setName(e.currentTarget.value)}
-                maxLength={200}
-                required
-                size="md"
-                disabled={!read}
-              />
-              <TextInput
-                label={chile ? t('patient.rut') : t('patient.documentNumber')}
-                description={chile ? t('patient.rutHelp') : undefined}
-                value={doc}
-                onChange={(e) => setDoc(chile ? formatRutAsTyped(e.currentTarget.value) : e.currentTarget.value)}
-                onBlur={() => setDocTouched(true)}
-                error={docError}
-                maxLength={chile ? 12 : 50}
-                required
-                size="md"
-                autoComplete="off"
-                disabled={!read}
-                data-testid="patient-document"
-              />
-              <TextInput
-                label={t('patient.birthDate')}
-                type="date"
-                value={birth}
-                max={today()}
-                onChange={(e) => setBirth(e.currentTarget.value)}
-                size="md"
-                disabled={!read}
-              />
-              <SignatureField
-                ref={pad}
-                label={t('patient.signature')}
-                disabled={!read}
-                onChange={() => setProblem(null)}
-              />
-              <Checkbox
-                label={t('patient.accept')}
-                checked={accepted}
-                onChange={(e) => setAccepted(e.currentTarget.checked)}
-                size="md"
-                disabled={!read}
-              />
-              {problem && (
-                <Alert color="red" role="alert" data-testid="patient-problem">
-                  {problem}
-                </Alert>
-              )}
-              <Button type="submit" size="lg" loading={busy} disabled={!read}>
-                {t('patient.submit')}
-              </Button>
-            </Stack>
-          </form>
+          <SignerForm signing={signing} read={read} signUrl={view.sign_url} />
         </Grid.Col>
       </Grid>
     </Box>
