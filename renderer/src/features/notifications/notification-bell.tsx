@@ -14,7 +14,7 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ContractError, NotificationsState } from '../../../../preload/contract';
+import type { ContractError, Language, NotificationView, NotificationsState } from '../../../../preload/contract';
 import { keys, useCall, useKeysStatus } from '../../app/queries';
 import { useTransport } from '../../app/transport-context';
 import { ErrorAlert } from '../../components/error-alert';
@@ -40,6 +40,61 @@ function BellIcon() {
       <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
       <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
     </svg>
+  );
+}
+
+/** One notification: unread ones are highlighted and carry their own "mark read" link. */
+function NotificationItem({ n, lang, onMarkRead }: { n: NotificationView; lang: Language; onMarkRead: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <li data-testid="notification" data-id={n.id} data-read={n.read}>
+      <Group
+        justify="space-between"
+        align="flex-start"
+        wrap="nowrap"
+        p={8}
+        style={{ borderRadius: 6, background: n.read ? undefined : 'var(--mantine-color-blue-0)' }}
+      >
+        <Stack gap={2} style={{ minWidth: 0 }}>
+          <Group gap={6} wrap="nowrap">
+            {!n.read && (
+              <Badge size="xs" color="blue.8" variant="filled" style={{ flexShrink: 0 }}>
+                {t('notifications.new')}
+              </Badge>
+            )}
+            <Text size="sm" fw={n.read ? 400 : 700} lineClamp={2}>
+              {n.title}
+            </Text>
+          </Group>
+          {n.body && (
+            <Text size="xs" lineClamp={3}>
+              {n.body}
+            </Text>
+          )}
+          {n.created_at && (
+            <Text size="xs" c="dimmed">
+              {formatTime(n.created_at, lang)}
+            </Text>
+          )}
+        </Stack>
+        {!n.read && (
+          <UnstyledButton
+            onClick={onMarkRead}
+            aria-label={t('notifications.markOneLabel', { title: n.title })}
+            data-testid="notification-mark-read"
+            style={{
+              fontSize: 12,
+              fontWeight: 600,
+              color: 'var(--mantine-color-blue-9)',
+              whiteSpace: 'nowrap',
+              textDecoration: 'underline',
+            }}
+          >
+            {t('notifications.markOne')}
+          </UnstyledButton>
+        )}
+      </Group>
+    </li>
   );
 }
 
@@ -135,54 +190,7 @@ export function NotificationBell() {
           <ScrollArea.Autosize mah={420} type="auto">
             <Stack gap={6} component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
               {items.map((n) => (
-                <li key={n.id} data-testid="notification" data-id={n.id} data-read={n.read}>
-                  <Group
-                    justify="space-between"
-                    align="flex-start"
-                    wrap="nowrap"
-                    p={8}
-                    style={{ borderRadius: 6, background: n.read ? undefined : 'var(--mantine-color-blue-0)' }}
-                  >
-                    <Stack gap={2} style={{ minWidth: 0 }}>
-                      <Group gap={6} wrap="nowrap">
-                        {!n.read && (
-                          <Badge size="xs" color="blue.8" variant="filled" style={{ flexShrink: 0 }}>
-                            {t('notifications.new')}
-                          </Badge>
-                        )}
-                        <Text size="sm" fw={n.read ? 400 : 700} lineClamp={2}>
-                          {n.title}
-                        </Text>
-                      </Group>
-                      {n.body && (
-                        <Text size="xs" lineClamp={3}>
-                          {n.body}
-                        </Text>
-                      )}
-                      {n.created_at && (
-                        <Text size="xs" c="dimmed">
-                          {formatTime(n.created_at, lang)}
-                        </Text>
-                      )}
-                    </Stack>
-                    {!n.read && (
-                      <UnstyledButton
-                        onClick={() => markOne.mutate({ id: n.id })}
-                        aria-label={t('notifications.markOneLabel', { title: n.title })}
-                        data-testid="notification-mark-read"
-                        style={{
-                          fontSize: 12,
-                          fontWeight: 600,
-                          color: 'var(--mantine-color-blue-9)',
-                          whiteSpace: 'nowrap',
-                          textDecoration: 'underline',
-                        }}
-                      >
-                        {t('notifications.markOne')}
-                      </UnstyledButton>
-                    )}
-                  </Group>
-                </li>
+                <NotificationItem key={n.id} n={n} lang={lang} onMarkRead={() => markOne.mutate({ id: n.id })} />
               ))}
             </Stack>
           </ScrollArea.Autosize>

@@ -12,6 +12,49 @@ type Props = {
   onSaved?: (status: KeysStatus) => void;
 };
 
+/** What the pasted key looks like by its prefix, before the service has been asked. */
+function KeyKindGuess({ kind }: { kind: 'live' | 'sandbox' }) {
+  const { t } = useTranslation();
+  return (
+    <Text size="sm" data-testid="key-kind-guess">
+      {kind === 'sandbox' ? (
+        <Badge color="yellow.4" c="#1a1200" mr={6}>
+          {t('keys.sandbox')}
+        </Badge>
+      ) : (
+        <Badge color="teal.9" mr={6}>
+          {t('keys.live')}
+        </Badge>
+      )}
+      {kind === 'sandbox' ? t('onboarding.looksSandbox') : t('onboarding.looksLive')}
+    </Text>
+  );
+}
+
+/** Where the key ended up: the keychain, or only this session when there is no keychain. */
+function KeySavedNotice({ status }: { status: KeysStatus }) {
+  const { t } = useTranslation();
+  return status.keychain.available ? (
+    <Alert color="teal" variant="light" title={t('onboarding.savedTitle')} role="status" data-testid="key-saved">
+      {t('onboarding.savedBody')}
+    </Alert>
+  ) : (
+    <Alert
+      color="yellow"
+      variant="light"
+      title={t('errors.keychain_unavailable.title')}
+      role="status"
+      data-testid="key-saved-session"
+    >
+      {t(
+        !status.keychain.available && status.keychain.reason === 'no_module'
+          ? 'errors.keychain_unavailable.no_module_action'
+          : 'errors.keychain_unavailable.action',
+      )}
+    </Alert>
+  );
+}
+
 /** Paste a key, verify it with the service (GET /me), then store it in the OS keychain. */
 export function KeyForm({ onSaved }: Props) {
   const { t } = useTranslation();
@@ -80,20 +123,7 @@ export function KeyForm({ onSaved }: Props) {
             data-testid="key-input"
             visibilityToggleButtonProps={{ 'aria-label': t('onboarding.toggleVisibility') }}
           />
-          {kind && (
-            <Text size="sm" data-testid="key-kind-guess">
-              {kind === 'sandbox' ? (
-                <Badge color="yellow.4" c="#1a1200" mr={6}>
-                  {t('keys.sandbox')}
-                </Badge>
-              ) : (
-                <Badge color="teal.9" mr={6}>
-                  {t('keys.live')}
-                </Badge>
-              )}
-              {kind === 'sandbox' ? t('onboarding.looksSandbox') : t('onboarding.looksLive')}
-            </Text>
-          )}
+          {kind && <KeyKindGuess kind={kind} />}
           <Group>
             <Button
               type="submit"
@@ -122,26 +152,7 @@ export function KeyForm({ onSaved }: Props) {
           <AccountSummary account={verified.account} />
         </Stack>
       )}
-      {savedStatus &&
-        (savedStatus.keychain.available ? (
-          <Alert color="teal" variant="light" title={t('onboarding.savedTitle')} role="status" data-testid="key-saved">
-            {t('onboarding.savedBody')}
-          </Alert>
-        ) : (
-          <Alert
-            color="yellow"
-            variant="light"
-            title={t('errors.keychain_unavailable.title')}
-            role="status"
-            data-testid="key-saved-session"
-          >
-            {t(
-              !savedStatus.keychain.available && savedStatus.keychain.reason === 'no_module'
-                ? 'errors.keychain_unavailable.no_module_action'
-                : 'errors.keychain_unavailable.action',
-            )}
-          </Alert>
-        ))}
+      {savedStatus && <KeySavedNotice status={savedStatus} />}
     </Stack>
   );
 }

@@ -22,6 +22,61 @@ type Props = {
   onSaved: (saved: ReferrerSaved, created: boolean) => void;
 };
 
+type FieldsProps = {
+  values: ReferrerValues;
+  set: (k: keyof ReferrerValues) => (e: React.ChangeEvent<HTMLInputElement>) => void;
+  problem: (k: keyof ReferrerValues) => string | undefined;
+};
+
+/** The referrer's four fields; checking and the messages for them stay with the dialog. */
+function ReferrerFields({ values, set, problem }: FieldsProps) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <TextInput
+        label={t('referrers.fields.name')}
+        description={t('referrers.fields.nameHelp')}
+        required
+        value={values.name}
+        onChange={set('name')}
+        error={problem('name')}
+        maxLength={200}
+        data-autofocus
+        data-testid="referrer-name"
+      />
+      <TextInput
+        label={t('referrers.fields.email')}
+        description={t('referrers.fields.emailHelp')}
+        type="email"
+        value={values.email}
+        onChange={set('email')}
+        error={problem('email')}
+        spellCheck={false}
+        data-testid="referrer-email"
+      />
+      <Group grow align="flex-start">
+        <TextInput
+          label={t('referrers.fields.phone')}
+          value={values.phone}
+          onChange={set('phone')}
+          error={problem('phone')}
+          type="tel"
+          data-testid="referrer-phone"
+        />
+        <TextInput
+          label={t('referrers.fields.specialty')}
+          description={t('referrers.fields.specialtyHelp')}
+          value={values.specialty}
+          onChange={set('specialty')}
+          error={problem('specialty')}
+          maxLength={200}
+          data-testid="referrer-specialty"
+        />
+      </Group>
+    </>
+  );
+}
+
 /** Add or edit a referrer. The e-mail is checked here before anything is sent; an edit sends only what changed. */
 export function ReferrerDialog({ referrer, onClose, onSaved }: Props) {
   const { t } = useTranslation();
@@ -89,46 +144,7 @@ export function ReferrerDialog({ referrer, onClose, onSaved }: Props) {
         data-testid="referrer-form"
       >
         <Stack gap="sm">
-          <TextInput
-            label={t('referrers.fields.name')}
-            description={t('referrers.fields.nameHelp')}
-            required
-            value={values.name}
-            onChange={set('name')}
-            error={problem('name')}
-            maxLength={200}
-            data-autofocus
-            data-testid="referrer-name"
-          />
-          <TextInput
-            label={t('referrers.fields.email')}
-            description={t('referrers.fields.emailHelp')}
-            type="email"
-            value={values.email}
-            onChange={set('email')}
-            error={problem('email')}
-            spellCheck={false}
-            data-testid="referrer-email"
-          />
-          <Group grow align="flex-start">
-            <TextInput
-              label={t('referrers.fields.phone')}
-              value={values.phone}
-              onChange={set('phone')}
-              error={problem('phone')}
-              type="tel"
-              data-testid="referrer-phone"
-            />
-            <TextInput
-              label={t('referrers.fields.specialty')}
-              description={t('referrers.fields.specialtyHelp')}
-              value={values.specialty}
-              onChange={set('specialty')}
-              error={problem('specialty')}
-              maxLength={200}
-              data-testid="referrer-specialty"
-            />
-          </Group>
+          <ReferrerFields values={values} set={set} problem={problem} />
           {unchanged && (
             <Text size="sm" role="status" data-testid="referrer-unchanged">
               {t('referrers.nothingChanged')}

@@ -64,6 +64,65 @@ function DeleteDialog({
   );
 }
 
+type TableProps = {
+  shown: ReferrerView[];
+  onEdit: (r: ReferrerView) => void;
+  onDelete: (r: ReferrerView) => void;
+};
+
+function ReferrersTable({ shown, onEdit, onDelete }: TableProps) {
+  const { t } = useTranslation();
+  return (
+    <Table striped highlightOnHover verticalSpacing="xs" data-testid="referrers-table">
+      <Table.Caption>{t('referrers.count', { count: shown.length })}</Table.Caption>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th scope="col">{t('referrers.fields.name')}</Table.Th>
+          <Table.Th scope="col">{t('referrers.fields.specialty')}</Table.Th>
+          <Table.Th scope="col">{t('referrers.fields.email')}</Table.Th>
+          <Table.Th scope="col">{t('referrers.fields.phone')}</Table.Th>
+          <Table.Th scope="col">
+            <VisuallyHidden>{t('referrers.actions')}</VisuallyHidden>
+          </Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {shown.map((r) => (
+          <Table.Tr key={r.id} data-testid="referrer-row" data-id={r.id}>
+            <Table.Th scope="row" fw={600}>
+              {r.name}
+            </Table.Th>
+            <Table.Td>{r.specialty ?? '—'}</Table.Td>
+            <Table.Td>{r.email ?? '—'}</Table.Td>
+            <Table.Td>{r.phone ?? '—'}</Table.Td>
+            <Table.Td>
+              <Group gap="xs" justify="flex-end" wrap="nowrap">
+                <Button
+                  size="xs"
+                  variant="default"
+                  onClick={() => onEdit(r)}
+                  aria-label={t('referrers.editOne', { name: r.name })}
+                >
+                  {t('referrers.edit')}
+                </Button>
+                <Button
+                  size="xs"
+                  variant="default"
+                  c="red.9"
+                  onClick={() => onDelete(r)}
+                  aria-label={t('referrers.deleteOne', { name: r.name })}
+                >
+                  {t('referrers.delete')}
+                </Button>
+              </Group>
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
 /** The directory of referring dentists: sorted by name as the service sends it, searched here. */
 export function ReferrersPage() {
   const { t } = useTranslation();
@@ -124,55 +183,7 @@ export function ReferrersPage() {
         </Text>
       )}
       {all && all.length > 0 && shown.length === 0 && <Text c="dimmed">{t('referrers.noMatch', { search })}</Text>}
-      {shown.length > 0 && (
-        <Table striped highlightOnHover verticalSpacing="xs" data-testid="referrers-table">
-          <Table.Caption>{t('referrers.count', { count: shown.length })}</Table.Caption>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">{t('referrers.fields.name')}</Table.Th>
-              <Table.Th scope="col">{t('referrers.fields.specialty')}</Table.Th>
-              <Table.Th scope="col">{t('referrers.fields.email')}</Table.Th>
-              <Table.Th scope="col">{t('referrers.fields.phone')}</Table.Th>
-              <Table.Th scope="col">
-                <VisuallyHidden>{t('referrers.actions')}</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {shown.map((r) => (
-              <Table.Tr key={r.id} data-testid="referrer-row" data-id={r.id}>
-                <Table.Th scope="row" fw={600}>
-                  {r.name}
-                </Table.Th>
-                <Table.Td>{r.specialty ?? '—'}</Table.Td>
-                <Table.Td>{r.email ?? '—'}</Table.Td>
-                <Table.Td>{r.phone ?? '—'}</Table.Td>
-                <Table.Td>
-                  <Group gap="xs" justify="flex-end" wrap="nowrap">
-                    <Button
-                      size="xs"
-                      variant="default"
-                      onClick={() => setEditing(r)}
-                      aria-label={t('referrers.editOne', { name: r.name })}
-                    >
-                      {t('referrers.edit')}
-                    </Button>
-                    <Button
-                      size="xs"
-                      variant="default"
-                      c="red.9"
-                      onClick={() => setDeleting(r)}
-                      aria-label={t('referrers.deleteOne', { name: r.name })}
-                    >
-                      {t('referrers.delete')}
-                    </Button>
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      )}
+      {shown.length > 0 && <ReferrersTable shown={shown} onEdit={setEditing} onDelete={setDeleting} />}
       {editing && (
         <ReferrerDialog
           referrer={editing === 'new' ? null : editing}

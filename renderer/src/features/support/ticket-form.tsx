@@ -12,7 +12,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { type UseQueryResult, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ContractError, Diagnostics, TicketCategory, TicketView } from '../../../../preload/contract';
@@ -27,6 +27,46 @@ type Props = {
   /** After a lost answer, the look found the request on the service: the list should show it. */
   onFoundOnService?: () => void;
 };
+
+type DiagnosticsProps = {
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  diagnostics: UseQueryResult<Diagnostics, ContractError>;
+};
+
+/** The opt-in for diagnostics, and the summary itself so it is read before it is sent. */
+function DiagnosticsAttachment({ checked, onChange, diagnostics }: DiagnosticsProps) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Checkbox
+        label={t('support.attachDiagnostics')}
+        description={t('support.attachDiagnosticsHelp')}
+        checked={checked}
+        onChange={(e) => onChange(e.currentTarget.checked)}
+        data-testid="ticket-diagnostics"
+      />
+      {checked && (
+        <Stack gap={4} data-testid="diagnostics-preview">
+          <Text size="sm" fw={600}>
+            {t('support.diagnosticsReview')}
+          </Text>
+          <ErrorAlert error={diagnostics.error} />
+          {diagnostics.data && (
+            <Code
+              block
+              tabIndex={0}
+              aria-label={t('support.diagnosticsReview')}
+              style={{ maxHeight: 180, overflow: 'auto' }}
+            >
+              {diagnostics.data.text}
+            </Code>
+          )}
+        </Stack>
+      )}
+    </>
+  );
+}
 
 /** A new support request; the diagnostics summary is shown in full before it can be attached. */
 export function TicketForm({ onCreated, onCancel, onFoundOnService }: Props) {
@@ -114,31 +154,7 @@ export function TicketForm({ onCreated, onCancel, onFoundOnService }: Props) {
             error={touched && messageMissing ? t('support.required') : undefined}
             data-testid="ticket-message"
           />
-          <Checkbox
-            label={t('support.attachDiagnostics')}
-            description={t('support.attachDiagnosticsHelp')}
-            checked={withDiagnostics}
-            onChange={(e) => setWithDiagnostics(e.currentTarget.checked)}
-            data-testid="ticket-diagnostics"
-          />
-          {withDiagnostics && (
-            <Stack gap={4} data-testid="diagnostics-preview">
-              <Text size="sm" fw={600}>
-                {t('support.diagnosticsReview')}
-              </Text>
-              <ErrorAlert error={diagnostics.error} />
-              {diagnostics.data && (
-                <Code
-                  block
-                  tabIndex={0}
-                  aria-label={t('support.diagnosticsReview')}
-                  style={{ maxHeight: 180, overflow: 'auto' }}
-                >
-                  {diagnostics.data.text}
-                </Code>
-              )}
-            </Stack>
-          )}
+          <DiagnosticsAttachment checked={withDiagnostics} onChange={setWithDiagnostics} diagnostics={diagnostics} />
           <ErrorAlert
             error={create.error}
             check={{ action: 'ticket_create', subject: sentSubject }}

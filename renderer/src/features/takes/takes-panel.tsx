@@ -18,7 +18,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import type { ContractError, TakesView } from '../../../../preload/contract';
+import type { ContractError, InboxItem, TakesView } from '../../../../preload/contract';
 import { useAppInfo, useCall, useInbox, useUploads } from '../../app/queries';
 import { useTransport } from '../../app/transport-context';
 import { ErrorAlert } from '../../components/error-alert';
@@ -195,6 +195,32 @@ function TakesTable({ view }: { view: TakesView }) {
 
 type Source = 'folder' | 'inbox';
 
+type PickerProps = { waiting: InboxItem[]; value: string | null; onChange: (id: string | null) => void };
+
+/** The inbox studies still waiting for review, named so the right one can be told apart. */
+function InboxStudyPicker({ waiting, value, onChange }: PickerProps) {
+  const { t } = useTranslation();
+  return waiting.length === 0 ? (
+    <Text size="sm" c="dimmed" data-testid="take-inbox-empty">
+      {t('takes.inboxEmpty')}
+    </Text>
+  ) : (
+    <Select
+      label={t('takes.study')}
+      placeholder={t('takes.studyPlaceholder')}
+      data={waiting.map((i) => ({
+        value: i.id,
+        label: [i.fields.patient_name || i.fields.name, i.study_date ?? '', t('takes.studyFiles', { count: i.files })]
+          .filter(Boolean)
+          .join(' · '),
+      }))}
+      value={value}
+      onChange={onChange}
+      data-testid="take-inbox"
+    />
+  );
+}
+
 function AddTakeForm({ view, onClose, onQueued }: { view: TakesView; onClose: () => void; onQueued: () => void }) {
   const { t } = useTranslation();
   const info = useAppInfo();
@@ -282,30 +308,7 @@ function AddTakeForm({ view, onClose, onQueued }: { view: TakesView; onClose: ()
             )}
           </Group>
         )}
-        {source === 'inbox' &&
-          (waiting.length === 0 ? (
-            <Text size="sm" c="dimmed" data-testid="take-inbox-empty">
-              {t('takes.inboxEmpty')}
-            </Text>
-          ) : (
-            <Select
-              label={t('takes.study')}
-              placeholder={t('takes.studyPlaceholder')}
-              data={waiting.map((i) => ({
-                value: i.id,
-                label: [
-                  i.fields.patient_name || i.fields.name,
-                  i.study_date ?? '',
-                  t('takes.studyFiles', { count: i.files }),
-                ]
-                  .filter(Boolean)
-                  .join(' · '),
-              }))}
-              value={inboxId}
-              onChange={setInboxId}
-              data-testid="take-inbox"
-            />
-          ))}
+        {source === 'inbox' && <InboxStudyPicker waiting={waiting} value={inboxId} onChange={setInboxId} />}
         <ErrorAlert error={add.error ?? pick.error} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>

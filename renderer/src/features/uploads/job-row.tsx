@@ -15,18 +15,114 @@ const storeJob = (job: UploadJobView, qc: QueryClient): void => {
   qc.setQueryData(keys.uploads, (old: UploadJobView[] | undefined) => upsertNewer(old, [job]));
 };
 
-/** One upload: progress, speed, time left, controls, the error in plain words, and the viewer link when ready. */
-export function JobRow({ job }: { job: UploadJobView }) {
-  const { t, i18n } = useTranslation();
-  const lang = useLanguage();
+/** The row's controls share one set of calls so their errors show in one place. */
+function useJobActions() {
   const pause = useCall({ name: 'uploads:pause' }, storeJob);
   const resume = useCall({ name: 'uploads:resume' }, storeJob);
   const cancel = useCall({ name: 'uploads:cancel' }, storeJob);
   const retry = useCall({ name: 'uploads:retry' }, storeJob);
+  return { pause, resume, cancel, retry };
+}
+
+type JobActions = ReturnType<typeof useJobActions>;
+
+type ControlsProps = { job: UploadJobView; can: ReturnType<typeof actionsFor>; actions: JobActions };
+
+function JobControls({ job, can, actions }: ControlsProps) {
+  const { t } = useTranslation();
+  return (
+    <Group gap="xs" wrap="nowrap">
+      {can.pause && (
+        <Button
+          size="xs"
+          variant="default"
+          onClick={() => actions.pause.mutate({ id: job.id })}
+          loading={actions.pause.isPending}
+          data-testid="upload-pause"
+        >
+          {t('uploads.pause')}
+        </Button>
+      )}
+      {can.resume && (
+        <Button
+          size="xs"
+          onClick={() => actions.resume.mutate({ id: job.id })}
+          loading={actions.resume.isPending}
+          data-testid="upload-resume"
+        >
+          {t('uploads.resume')}
+        </Button>
+      )}
+      {can.retry && (
+        <Button
+          size="xs"
+          onClick={() => actions.retry.mutate({ id: job.id })}
+          loading={actions.retry.isPending}
+          data-testid="upload-retry"
+        >
+          {t('uploads.retry')}
+        </Button>
+      )}
+      {can.cancel && (
+        <Button
+          size="xs"
+          variant="default"
+          color="red"
+          onClick={() => actions.cancel.mutate({ id: job.id })}
+          loading={actions.cancel.isPending}
+          data-testid="upload-cancel"
+        >
+          {t('uploads.cancel')}
+        </Button>
+      )}
+    </Group>
+  );
+}
+
+/** Where a finished upload can be opened: the exam in this app, and the service's viewer. */
+function JobReadyLinks({ job }: { job: UploadJobView }) {
+  const { t } = useTranslation();
+  return (
+    <Group gap="xs">
+      <Text size="sm" c="teal.9" fw={600}>
+        {t('uploads.readyText')}
+      </Text>
+      {job.exam_id && (
+        <Anchor
+          component={Link}
+          to={`/exams/${encodeURIComponent(job.exam_id)}`}
+          size="sm"
+          fw={600}
+          data-testid="exam-link"
+        >
+          {t('exams.openExam')}
+        </Anchor>
+      )}
+      {job.viewer_url && (
+        <Anchor
+          href={job.viewer_url}
+          target="_blank"
+          rel="noopener noreferrer"
+          size="sm"
+          fw={600}
+          data-testid="viewer-link"
+        >
+          {t('uploads.openViewer')}
+        </Anchor>
+      )}
+    </Group>
+  );
+}
+
+/** One upload: progress, speed, time left, controls, the error in plain words, and the viewer link when ready. */
+export function JobRow({ job }: { job: UploadJobView }) {
+  const { t, i18n } = useTranslation();
+  const lang = useLanguage();
+  const actions = useJobActions();
   const can = actionsFor(job);
   const value = job.phase === 'ready' ? 100 : percent(job.bytes_sent, job.bytes_total);
   const running = job.phase === 'uploading' && job.rate > 0;
-  const actionError = pause.error ?? resume.error ?? cancel.error ?? retry.error;
+  const actionError = actions.pause.error ?? actions.resume.error ?? actions.cancel.error ?? actions.retry.error;
   const err = job.error ? errorTexts(job.error.code, i18n.exists.bind(i18n), t) : null;
   // A failure on a network fault is retried by the core on its own: not final, so not shown as one.
   const waiting = job.phase === 'failed' && job.retry_at !== null;
@@ -87,82 +183,9 @@ export function JobRow({ job }: { job: UploadJobView }) {
               ? ` · ${t('uploads.eta', { time: formatDuration(job.eta_seconds) })}`
               : ''}
           </Text>
-          <Group gap="xs" wrap="nowrap">
-            {can.pause && (
-              <Button
-                size="xs"
-                variant="default"
-                onClick={() => pause.mutate({ id: job.id })}
-                loading={pause.isPending}
-                data-testid="upload-pause"
-              >
-                {t('uploads.pause')}
-              </Button>
-            )}
-            {can.resume && (
-              <Button
-                size="xs"
-                onClick={() => resume.mutate({ id: job.id })}
-                loading={resume.isPending}
-                data-testid="upload-resume"
-              >
-                {t('uploads.resume')}
-              </Button>
-            )}
-            {can.retry && (
-              <Button
-                size="xs"
-                onClick={() => retry.mutate({ id: job.id })}
-                loading={retry.isPending}
-                data-testid="upload-retry"
-              >
-                {t('uploads.retry')}
-              </Button>
-            )}
-            {can.cancel && (
-              <Button
-                size="xs"
-                variant="default"
-                color="red"
-                onClick={() => cancel.mutate({ id: job.id })}
-                loading={cancel.isPending}
-                data-testid="upload-cancel"
-              >
-                {t('uploads.cancel')}
-              </Button>
-            )}
-          </Group>
+          <JobControls job={job} can={can} actions={actions} />
         </Group>
-        {job.phase === 'ready' && (
-          <Group gap="xs">
-            <Text size="sm" c="teal.9" fw={600}>
-              {t('uploads.readyText')}
-            </Text>
-            {job.exam_id && (
-              <Anchor
-                component={Link}
-                to={`/exams/${encodeURIComponent(job.exam_id)}`}
-                size="sm"
-                fw={600}
-                data-testid="exam-link"
-              >
-                {t('exams.openExam')}
-              </Anchor>
-            )}
-            {job.viewer_url && (
-              <Anchor
-                href={job.viewer_url}
-                target="_blank"
-                rel="noopener noreferrer"
-                size="sm"
-                fw={600}
-                data-testid="viewer-link"
-              >
-                {t('uploads.openViewer')}
-              </Anchor>
-            )}
-          </Group>
-        )}
+        {job.phase === 'ready' && <JobReadyLinks job={job} />}
         {job.error && err && job.phase !== 'ready' && (
           <Alert
             color={final ? 'red' : 'yellow'}

@@ -8,6 +8,51 @@ import { DeliveriesTable, deliveriesKey } from './deliveries-table';
 import { eventKey } from './event-types';
 import { WEBHOOKS } from './webhook-query-keys';
 
+/** What the subscription is: its description, the URL it posts to and the start of its secret. */
+function WebhookIdentity({ hook }: { hook: WebhookView }) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap={2} style={{ minWidth: 0 }}>
+      <Text fw={700}>{hook.description || t('webhooks.noDescription')}</Text>
+      <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }} data-testid="webhook-shown-url">
+        {hook.url}
+      </Text>
+      {hook.secret_prefix && (
+        <Text size="xs" c="dimmed">
+          {t('webhooks.secretPrefix', { prefix: hook.secret_prefix })}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+type DeleteProps = { opened: boolean; url: string; onClose: () => void; onConfirm: () => void; loading: boolean };
+
+function DeleteWebhookModal({ opened, url, onClose, onConfirm, loading }: DeleteProps) {
+  const { t } = useTranslation();
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={t('webhooks.deleteTitle')}
+      centered
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+    >
+      <Stack>
+        <Text size="sm">{t('webhooks.deleteBody', { url })}</Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            {t('common.cancel')}
+          </Button>
+          <Button color="red.9" onClick={onConfirm} loading={loading} data-testid="webhook-delete-confirm">
+            {t('webhooks.deleteConfirm')}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
 /** One subscription: its state, enable/disable, test ping, deliveries and delete (with confirmation). */
 export function WebhookCard({ hook }: { hook: WebhookView }) {
   const { t } = useTranslation();
@@ -39,17 +84,7 @@ export function WebhookCard({ hook }: { hook: WebhookView }) {
     >
       <Stack gap="xs">
         <Group justify="space-between" align="flex-start" wrap="nowrap">
-          <Stack gap={2} style={{ minWidth: 0 }}>
-            <Text fw={700}>{hook.description || t('webhooks.noDescription')}</Text>
-            <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }} data-testid="webhook-shown-url">
-              {hook.url}
-            </Text>
-            {hook.secret_prefix && (
-              <Text size="xs" c="dimmed">
-                {t('webhooks.secretPrefix', { prefix: hook.secret_prefix })}
-              </Text>
-            )}
-          </Stack>
+          <WebhookIdentity hook={hook} />
           <Switch
             checked={hook.enabled}
             onChange={(e) => update.mutate({ id: hook.id, enabled: e.currentTarget.checked })}
@@ -123,30 +158,13 @@ export function WebhookCard({ hook }: { hook: WebhookView }) {
         </Group>
         {showDeliveries && <DeliveriesTable id={hook.id} />}
       </Stack>
-      <Modal
+      <DeleteWebhookModal
         opened={confirming}
+        url={hook.url}
         onClose={() => setConfirming(false)}
-        title={t('webhooks.deleteTitle')}
-        centered
-        closeButtonProps={{ 'aria-label': t('common.close') }}
-      >
-        <Stack>
-          <Text size="sm">{t('webhooks.deleteBody', { url: hook.url })}</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirming(false)}>
-              {t('common.cancel')}
-            </Button>
-            <Button
-              color="red.9"
-              onClick={() => remove.mutate({ id: hook.id })}
-              loading={remove.isPending}
-              data-testid="webhook-delete-confirm"
-            >
-              {t('webhooks.deleteConfirm')}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+        onConfirm={() => remove.mutate({ id: hook.id })}
+        loading={remove.isPending}
+      />
     </Paper>
   );
 }
