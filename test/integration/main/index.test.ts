@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { methods, patientMethodNames } from '../../../preload/contract';
-import { EmulatorProcess } from '../../support/emulator';
+import { api, EmulatorProcess } from '../../support/emulator';
 import { display } from '../../support/electron-shell/double';
 import type { WindowView } from '../../support/electron-shell/protocol';
 import { ShellProcess } from '../../support/electron-shell/shell-process';
@@ -83,9 +83,21 @@ describe('the desktop shell', () => {
   let emulator: EmulatorProcess;
   let shell: ShellProcess;
   let dirs: { data: string; config: string };
+  /** An exam whose consent was started: the patient display opens only for a consent waiting to be signed. */
+  let examId: string;
 
   beforeAll(async () => {
     emulator = await EmulatorProcess.start();
+    const created = await api(emulator.info, emulator.info.keys.pro, 'POST', '/exams', {
+      name: 'Shell test',
+      files: [{ name: 'a.dcm', size: 10 }],
+    });
+    examId = String(created.json['id']);
+    const consent = await api(emulator.info, emulator.info.keys.pro, 'POST', `/exams/${examId}/consent`, {
+      country_code: 'CL',
+      locale: 'es',
+    });
+    expect(consent.status).toBeLessThan(300);
     dirs = folders('first');
     shell = ShellProcess.start(
       { locale: 'es-CL', singleInstance: true, displays, primaryDisplayId: 1 },
@@ -297,7 +309,7 @@ describe('the desktop shell', () => {
       ],
     });
 
-    const opened = await call('consent:display-open', { exam_id: 'exam-1', signer_name: 'Ana Pérez' });
+    const opened = await call('consent:display-open', { exam_id: examId, signer_name: 'Ana Pérez' });
     expect(opened).toMatchObject({ ok: true });
     const patientUrl = `${APP}/index.html#/patient`;
     const patient = await shell.until('the patient display shown full screen', (s) => {
@@ -377,7 +389,7 @@ describe('the desktop shell', () => {
     );
 
     // The patient display is open too: it refuses the patient's close, not the app's quit.
-    expect(await call('consent:display-open', { exam_id: 'exam-1', signer_name: 'Ana Pérez' })).toMatchObject({
+    expect(await call('consent:display-open', { exam_id: examId, signer_name: 'Ana Pérez' })).toMatchObject({
       ok: true,
     });
     await shell.until('the patient display shown', (s) => windowOf(`${APP}/index.html#/patient`)(s)?.visible);
