@@ -108,44 +108,40 @@ function today(): string {
   return `${d.getFullYear()}${String(d.getMonth() + 1).padStart(2, '0')}${String(d.getDate()).padStart(2, '0')}`;
 }
 
-/** The three sample exports, built lazily file by file (a CBCT is too big to hold at once). */
-export function sampleExports(options: SampleOptions = {}): SampleExport[] {
-  const slices = options.cbctSlices ?? 300;
-  const size = options.cbctSize ?? 400;
-  const studyDate = options.studyDate ?? today();
+const MUNOZ: Patient = {
+  name: 'MUÑOZ^JUAN CARLOS',
+  id: '12.345.678-5',
+  birthDate: '19800131',
+  sex: 'M',
+  charset: 'ISO_IR 100',
+};
+const PEREZ: Patient = {
+  name: 'PÉREZ^MARÍA JOSÉ',
+  id: '9.876.543-3',
+  birthDate: '19751224',
+  sex: 'F',
+  charset: 'ISO_IR 192',
+};
+const NUNEZ: Patient = {
+  name: 'NÚÑEZ^ÁLVARO',
+  id: '15.555.000-K',
+  birthDate: '19920607',
+  sex: 'M',
+  charset: 'ISO_IR 100',
+};
 
-  const munoz: Patient = {
-    name: 'MUÑOZ^JUAN CARLOS',
-    id: '12.345.678-5',
-    birthDate: '19800131',
-    sex: 'M',
-    charset: 'ISO_IR 100',
-  };
-  const perez: Patient = {
-    name: 'PÉREZ^MARÍA JOSÉ',
-    id: '9.876.543-3',
-    birthDate: '19751224',
-    sex: 'F',
-    charset: 'ISO_IR 192',
-  };
-  const nunez: Patient = {
-    name: 'NÚÑEZ^ÁLVARO',
-    id: '15.555.000-K',
-    birthDate: '19920607',
-    sex: 'M',
-    charset: 'ISO_IR 100',
-  };
-
+/** A CBCT volume, one file per axial slice. */
+function cbctExport(p: Patient, studyDate: string, slices: number, size: number): SampleExport {
   const cbctStudy = newUid();
   const cbctSeries = newUid();
-  const cbct: SampleExport = {
+  return {
     folder: `CBCT_${studyDate}_0915`,
-    label: `CBCT (${munoz.name}, ${slices} files, ${size}×${size})`,
+    label: `CBCT (${p.name}, ${slices} files, ${size}×${size})`,
     files: Array.from({ length: slices }, (_, i) => ({
       relativePath: `IM${String(i + 1).padStart(6, '0')}.dcm`,
       bytes: () =>
         encodeDicom({
-          ...common(munoz, cbctStudy, studyDate),
+          ...common(p, cbctStudy, studyDate),
           sopClassUid: UIDS.ctImage,
           sopInstanceUid: `${cbctSeries}.${i + 1}`,
           seriesUid: cbctSeries,
@@ -168,17 +164,20 @@ export function sampleExports(options: SampleOptions = {}): SampleExport[] {
         }),
     })),
   };
+}
 
+/** One panoramic radiograph. */
+function panoramicExport(p: Patient, studyDate: string): SampleExport {
   const panoStudy = newUid();
-  const pano: SampleExport = {
+  return {
     folder: `PANO_${studyDate}_1002`,
-    label: `panorámica (${perez.name})`,
+    label: `panorámica (${p.name})`,
     files: [
       {
         relativePath: 'PX000001.dcm',
         bytes: () =>
           encodeDicom({
-            ...common(perez, panoStudy, studyDate),
+            ...common(p, panoStudy, studyDate),
             sopClassUid: UIDS.digitalXRayForPresentation,
             sopInstanceUid: newUid(),
             seriesUid: newUid(),
@@ -201,18 +200,21 @@ export function sampleExports(options: SampleOptions = {}): SampleExport[] {
       },
     ],
   };
+}
 
+/** Intra-oral radiographs of the four first molars, one series. */
+function intraoralExport(p: Patient, studyDate: string): SampleExport {
   const ioStudy = newUid();
   const ioSeries = newUid();
   const teeth = ['1.6', '2.6', '3.6', '4.6'];
-  const intra: SampleExport = {
+  return {
     folder: `INTRAORAL_${studyDate}_1040`,
-    label: `intraorales (${nunez.name}, ${teeth.length} files)`,
+    label: `intraorales (${p.name}, ${teeth.length} files)`,
     files: teeth.map((tooth, i) => ({
       relativePath: `IO${String(i + 1).padStart(6, '0')}.dcm`,
       bytes: () =>
         encodeDicom({
-          ...common(nunez, ioStudy, studyDate),
+          ...common(p, ioStudy, studyDate),
           sopClassUid: UIDS.digitalIntraOralXRayForPresentation,
           sopInstanceUid: `${ioSeries}.${i + 1}`,
           seriesUid: ioSeries,
@@ -234,7 +236,18 @@ export function sampleExports(options: SampleOptions = {}): SampleExport[] {
         }),
     })),
   };
-  return [cbct, pano, intra];
+}
+
+/** The three sample exports, built lazily file by file (a CBCT is too big to hold at once). */
+export function sampleExports(options: SampleOptions = {}): SampleExport[] {
+  const slices = options.cbctSlices ?? 300;
+  const size = options.cbctSize ?? 400;
+  const studyDate = options.studyDate ?? today();
+  return [
+    cbctExport(MUNOZ, studyDate, slices, size),
+    panoramicExport(PEREZ, studyDate),
+    intraoralExport(NUNEZ, studyDate),
+  ];
 }
 
 /**

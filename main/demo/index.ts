@@ -110,6 +110,38 @@ async function keysForElectron(keys: {
   }
 }
 
+/** Each child asked to end, and killed when it has not within 10 s. */
+async function stopChildren(): Promise<void> {
+  await Promise.all(
+    children.map(
+      (c) =>
+        new Promise<void>((resolve) => {
+          if (c.exitCode !== null || c.signalCode !== null) return resolve();
+          const force = setTimeout(() => c.kill('SIGKILL'), 10_000);
+          c.once('exit', () => {
+            clearTimeout(force);
+            resolve();
+          });
+          c.kill('SIGTERM');
+        }),
+    ),
+  );
+}
+
+/** The sample exports into the watch folder one after another, the CBCT (the biggest) the slowest. */
+async function scanSamples(watch: string, signal: AbortSignal): Promise<void> {
+  const exports = sampleExports();
+  let total = 0;
+  for (const [i, e] of exports.entries()) {
+    say(`The scanner is writing: ${e.label}…`);
+    total += await writeLikeAScanner(e, watch, i === 0 ? 8 : 1, signal);
+    await sleep(1500);
+  }
+  say(
+    `Done: ${exports.length} exports (${(total / 1e6).toFixed(1)} MB) in the watch folder. They appear in the Inbox once complete.`,
+  );
+}
+
 async function main(): Promise<void> {
   const base = mkdtempSync(join(tmpdir(), 'scanbridge-demo-'));
   const dirs = {
@@ -133,20 +165,7 @@ async function main(): Promise<void> {
     await bridge?.close();
     await agent?.stop();
     await cleanupKeys();
-    await Promise.all(
-      children.map(
-        (c) =>
-          new Promise<void>((resolve) => {
-            if (c.exitCode !== null || c.signalCode !== null) return resolve();
-            const force = setTimeout(() => c.kill('SIGKILL'), 10_000);
-            c.once('exit', () => {
-              clearTimeout(force);
-              resolve();
-            });
-            c.kill('SIGTERM');
-          }),
-      ),
-    );
+    await stopChildren();
     if (args.has('--keep')) say(`Demo folders kept in ${base}`);
     else rmSync(base, { recursive: true, force: true });
     process.exit(code);
@@ -218,16 +237,7 @@ async function main(): Promise<void> {
     say('Press Ctrl+C to stop.\n');
 
     await sleep(2000);
-    const exports = sampleExports();
-    let total = 0;
-    for (const [i, e] of exports.entries()) {
-      say(`The scanner is writing: ${e.label}…`);
-      total += await writeLikeAScanner(e, dirs.watch, i === 0 ? 8 : 1, scanner.signal);
-      await sleep(1500);
-    }
-    say(
-      `Done: ${exports.length} exports (${(total / 1e6).toFixed(1)} MB) in the watch folder. They appear in the Inbox once complete.`,
-    );
+    await scanSamples(dirs.watch, scanner.signal);
   } catch (e) {
     if (scanner.signal.aborted) return;
     process.stderr.write(`demo: ${e instanceof Error ? e.message : String(e)}\n`);

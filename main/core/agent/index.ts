@@ -4,11 +4,10 @@
 // IPC wrappers (main/index.ts), the browser-mode server (`scanbridge serve`) or a test. Each part
 // is built by a named builder of its folder; startAgent only puts them together, in order.
 import { join } from 'node:path';
-import type { AccountView, Events, Language, Settings, UploadJobView } from '../../../preload/contract';
+import type { Language, Settings } from '../../../preload/contract';
 import { APP_VERSION } from '../api/user-agent';
 import type { ConsentDesk, PatientDisplayPort } from '../consent/desk';
 import { environmentCredentials } from '../credentials';
-import { stopScanWorkers } from '../dicom';
 import type { SecretStore } from '../secrets/secret-store';
 import type { Settings as StoredSettings } from '../settings';
 import { definedFields } from '../defined';
@@ -16,17 +15,17 @@ import { Emitter } from '../emitter';
 import type { EngineOptions } from '../upload/engine';
 import type { FolderWatcherOptions, WatchFolderConfig } from '../watch';
 import { Ledger, newAgentId } from '../watch';
+import { agentEvents } from './agent-events';
+import { openContractHost } from './agent-host';
 import { createSettingsView, openAgentSettings } from './agent-settings';
+import { agentShutdown } from './agent-shutdown';
 import { registerBackgroundTasks } from './background/background-refreshes';
 import { NotificationFeed } from './background/notification-feed';
 import { agentPollScheduler } from './background/poll-gate';
 import type { PollClock } from './background/poll-scheduler';
 import type { PollScheduler } from './background/poll-scheduler';
 import { openConsentDesk } from './consent-desk';
-import { createHandlers } from './handlers';
-import { batchedEvent } from './host/batched-event';
 import type { ContractHost, Logger } from './host/contract-host';
-import { createContractHost } from './host/contract-host';
 import { systemLanguage as detectSystemLanguage } from './host/core-texts';
 import { EventHub } from './host/event-hub';
 import type { FolderPicker, Notifier } from './host/host-ports';
@@ -126,6 +125,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const agentDir = options.stateDir ?? join(options.dataDir, 'agent');
   const events = new EventHub();
   const emit = events.emit.bind(events);
+  const push = agentEvents(emit, tuning);
   const activity = new ActivityHub();
   const agentId = newAgentId();
 
@@ -136,32 +136,23 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const view = createSettingsView({ store: settingsStore, keys, env, systemLanguage });
   const language = (): Language => view.language();
 
-  // The meter moves with every API call: the window hears about it at most once a second.
-  const rate = batchedEvent(emit, 'account:rate', 1000);
-  const service = new ServiceConnection(APP_VERSION, (r) => rate.mark(r));
-  const inboxPush = batchedEvent(emit, 'inbox:changed', tuning.inboxBatchMs ?? 200);
-  const inbox = new Inbox(await InboxStore.open(join(agentDir, 'inbox.json')), view.prefill, (items) =>
-    inboxPush.mark(items),
-  );
+  const service = new ServiceConnection(APP_VERSION, push.rate);
+  const inbox = new Inbox(await InboxStore.open(join(agentDir, 'inbox.json')), view.prefill, push.inbox);
   const ledger = await Ledger.open(join(options.dataDir, 'watch', 'uploaded-studies.jsonl'));
   const notifier = options.notifier ?? logNotifier(log);
   const recorder = new ExamRecorder({ ledger, inbox, agentId, log });
 
   const poll = agentPollScheduler({ meter: () => service.client?.meter, log, clock: tuning.pollClock });
-  const feed = new NotificationFeed(
-    (state) => emit('notifications:changed', state),
-    () => notifier,
-  );
+  const feed = new NotificationFeed(push.notifications, () => notifier);
 
   const hooks = queueHooks({ inbox, recorder, activity, notify: uploadNotices(notifier, language) });
-  const push = (changed: UploadJobView[]): void => emit('uploads:state', changed);
-  const { dataDir, patientDisplay, patientPageOrigin } = options;
+  const { dataDir, patientDisplay, patientPageOrigin, transport } = options;
   const queue = await openAgentQueue({
     file: join(agentDir, 'uploads.json'),
     dataDir,
     service,
     settingsStore,
-    push,
+    push: push.uploads,
     hooks,
     log,
     tuning,
@@ -184,14 +175,12 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     kick: () => queue.kick(),
   });
   connect();
-  const pushAccount = (account: AccountView): void => emit('account:changed', account);
-  const pushActivity = (latest: Events['activity:changed']): void => emit('activity:changed', latest);
   const stopBackground = registerBackgroundTasks({
     scheduler: poll,
     client: () => service.client,
     feed,
-    pushAccount,
-    pushActivity,
+    pushAccount: push.account,
+    pushActivity: push.activity,
   });
 
   const unsubscribeSettings = settingsStore.subscribe((s) => {
@@ -216,20 +205,12 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     patientPageOrigin,
   });
 
-  const keysChanged = (): void => {
-    connect();
-    emit('keys:changed', view.keysStatus());
-    emit('settings:changed', view.settings());
-  };
   const folderPicker = options.folderPicker ?? noFolderPicker;
   const services = { settingsStore, keys, service, inbox, queue, recorder, consent, poll, feed, folderPicker };
-  const views = { settingsView: view.settings, keysStatus: view.keysStatus, keysChanged };
-  const handlers = createHandlers({ transport: options.transport, systemLanguage, ...services, ...views });
-  const host = createContractHost(handlers, (l) => events.subscribe(l), log);
+  const host = openContractHost({ ...services, transport, systemLanguage, view, connect, events, log });
 
   applyWatchers(settingsStore.get());
 
-  let stopped: Promise<void> | undefined;
   return {
     host,
     activity,
@@ -240,23 +221,6 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     onStatus: (listener) => status.subscribe(listener),
     settingsFile: settingsStore.path,
     poll,
-    stop() {
-      stopped ??= (async () => {
-        stopBackground();
-        poll.stop();
-        unsubscribeSettings();
-        unsubscribeQueue();
-        consent.close();
-        await watchers.close();
-        await queue.close();
-        await recorder.releaseAll();
-        inboxPush.close();
-        rate.close();
-        await inbox.flush();
-        service.close();
-        await stopScanWorkers();
-      })();
-      return stopped;
-    },
+    stop: agentShutdown({ ...services, watchers, push, stopBackground, unsubscribeSettings, unsubscribeQueue }),
   };
 }

@@ -42,6 +42,58 @@ export type * from './exam-schemas';
 const exam = (id: string, ...rest: (string | number)[]): ApiPath => apiPath('exams', id, ...rest);
 
 /**
+ * The exam's sub-resources beside its record and its uploads: the clinic public page's PIN, the
+ * embeddable viewer, the thumbnail and the same patient's other exams.
+ */
+function examAccessApi(t: Transport) {
+  return {
+    /** GET /exams/{id}/access-pin: the PIN of the clinic public page. */
+    getAccessPin: (id: string, options?: CallOptions): Promise<AccessPin> =>
+      t.json({ method: 'GET', path: exam(id, 'access-pin'), kind: 'read', idempotent: true }, accessPinSchema, options),
+
+    /** POST /exams/{id}/access-pin: a new PIN; the old one stops working at once. */
+    rotateAccessPin: (id: string, options?: CallOptions): Promise<RotatedPin> =>
+      t.json(
+        { method: 'POST', path: exam(id, 'access-pin'), kind: 'write', idempotent: false },
+        rotatedPinSchema,
+        options,
+      ),
+
+    /** GET /exams/{id}/embed: whether the embeddable viewer is on, and its snippet. */
+    getEmbed: (id: string, options?: CallOptions): Promise<EmbedState> =>
+      t.json({ method: 'GET', path: exam(id, 'embed'), kind: 'read', idempotent: true }, embedStateSchema, options),
+
+    /** POST /exams/{id}/embed: turns the embed on (a fresh token after a revoke). */
+    enableEmbed: (id: string, body: EnableEmbedRequest = {}, options?: CallOptions): Promise<EmbedEnabled> =>
+      t.json(
+        { method: 'POST', path: exam(id, 'embed'), body, kind: 'write', idempotent: false },
+        embedEnabledSchema,
+        options,
+      ),
+
+    /** DELETE /exams/{id}/embed: revokes the embed; its URL stops working. */
+    revokeEmbed: (id: string, options?: CallOptions): Promise<EmbedRevoked> =>
+      t.json(
+        { method: 'DELETE', path: exam(id, 'embed'), kind: 'write', idempotent: true },
+        embedRevokedSchema,
+        options,
+      ),
+
+    /** GET /exams/{id}/thumbnail: JPEG/PNG bytes; ThumbnailNotReadyError until generated. */
+    thumbnail: (id: string, options?: CallOptions): Promise<Thumbnail> =>
+      t.bytes({ method: 'GET', path: exam(id, 'thumbnail'), kind: 'binary', idempotent: true }, options),
+
+    /** GET /exams/{id}/patient-exams: other exams of the same patient. */
+    patientExams: (id: string, options?: CallOptions): Promise<PatientExams> =>
+      t.json(
+        { method: 'GET', path: exam(id, 'patient-exams'), kind: 'read', idempotent: true },
+        patientExamsSchema,
+        options,
+      ),
+  };
+}
+
+/**
  * Exam endpoints (§4.2) with their sub-resources. Creating, sharing, adding an extra, rotating the
  * PIN and enabling the embed are never repeated after a fault; the rest are safe to repeat.
  */
@@ -125,49 +177,7 @@ export function examsApi(t: Transport) {
         options,
       ),
 
-    /** GET /exams/{id}/access-pin: the PIN of the clinic public page. */
-    getAccessPin: (id: string, options?: CallOptions): Promise<AccessPin> =>
-      t.json({ method: 'GET', path: exam(id, 'access-pin'), kind: 'read', idempotent: true }, accessPinSchema, options),
-
-    /** POST /exams/{id}/access-pin: a new PIN; the old one stops working at once. */
-    rotateAccessPin: (id: string, options?: CallOptions): Promise<RotatedPin> =>
-      t.json(
-        { method: 'POST', path: exam(id, 'access-pin'), kind: 'write', idempotent: false },
-        rotatedPinSchema,
-        options,
-      ),
-
-    /** GET /exams/{id}/embed: whether the embeddable viewer is on, and its snippet. */
-    getEmbed: (id: string, options?: CallOptions): Promise<EmbedState> =>
-      t.json({ method: 'GET', path: exam(id, 'embed'), kind: 'read', idempotent: true }, embedStateSchema, options),
-
-    /** POST /exams/{id}/embed: turns the embed on (a fresh token after a revoke). */
-    enableEmbed: (id: string, body: EnableEmbedRequest = {}, options?: CallOptions): Promise<EmbedEnabled> =>
-      t.json(
-        { method: 'POST', path: exam(id, 'embed'), body, kind: 'write', idempotent: false },
-        embedEnabledSchema,
-        options,
-      ),
-
-    /** DELETE /exams/{id}/embed: revokes the embed; its URL stops working. */
-    revokeEmbed: (id: string, options?: CallOptions): Promise<EmbedRevoked> =>
-      t.json(
-        { method: 'DELETE', path: exam(id, 'embed'), kind: 'write', idempotent: true },
-        embedRevokedSchema,
-        options,
-      ),
-
-    /** GET /exams/{id}/thumbnail: JPEG/PNG bytes; ThumbnailNotReadyError until generated. */
-    thumbnail: (id: string, options?: CallOptions): Promise<Thumbnail> =>
-      t.bytes({ method: 'GET', path: exam(id, 'thumbnail'), kind: 'binary', idempotent: true }, options),
-
-    /** GET /exams/{id}/patient-exams: other exams of the same patient. */
-    patientExams: (id: string, options?: CallOptions): Promise<PatientExams> =>
-      t.json(
-        { method: 'GET', path: exam(id, 'patient-exams'), kind: 'read', idempotent: true },
-        patientExamsSchema,
-        options,
-      ),
+    ...examAccessApi(t),
   };
   return api;
 }

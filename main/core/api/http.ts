@@ -140,9 +140,9 @@ function parseJsonBody(body: Buffer): unknown {
   return JSON.parse(text) as unknown;
 }
 
-/** Builds the transport: got for the wire, retries, 429 handling and the meter done here. */
-export function createTransport(options: TransportOptions): Transport {
-  const client: Got = got.extend({
+/** got as the transport drives it: it neither retries nor throws on an HTTP error, the transport decides. */
+function wireClient(options: Pick<TransportOptions, 'baseUrl' | 'apiKey' | 'userAgent'>): Got {
+  return got.extend({
     prefixUrl: options.baseUrl.replace(/\/+$/, ''),
     headers: {
       authorization: `Bearer ${options.apiKey}`,
@@ -153,6 +153,48 @@ export function createTransport(options: TransportOptions): Transport {
     throwHttpErrors: false,
     responseType: 'buffer',
   });
+}
+
+/** A successful answer's body as the call's schema reads it; anything else is `invalid_response`. */
+function decodeJson<S extends z.ZodType>(res: Response<Buffer>, spec: RequestSpec, schema: S): z.output<S> {
+  let body: unknown;
+  try {
+    body = parseJsonBody(res.body);
+  } catch (err) {
+    throw new ApiError('invalid_response', {
+      status: res.statusCode,
+      method: spec.method,
+      path: spec.path,
+      serviceMessage: 'body is not JSON',
+      cause: err,
+    });
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    throw new ApiError('invalid_response', {
+      status: res.statusCode,
+      method: spec.method,
+      path: spec.path,
+      serviceMessage: z.prettifyError(parsed.error),
+      cause: parsed.error,
+    });
+  }
+  return parsed.data;
+}
+
+/** The bytes as a view on got's buffer (no copy), and the media type without its parameters. */
+function binaryAnswer(res: Response<Buffer>): BinaryAnswer {
+  const body = res.body;
+  return {
+    bytes: new Uint8Array(body.buffer, body.byteOffset, body.byteLength),
+    contentType:
+      (res.headers['content-type'] ?? 'application/octet-stream').split(';')[0]?.trim() ?? 'application/octet-stream',
+  };
+}
+
+/** Builds the transport: got for the wire, retries, 429 handling and the meter done here. */
+export function createTransport(options: TransportOptions): Transport {
+  const client = wireClient(options);
   const emit = (e: TransportEvent): void => {
     try {
       options.onEvent?.(e);
@@ -246,40 +288,10 @@ export function createTransport(options: TransportOptions): Transport {
 
   return {
     async json(spec, schema, callOptions = {}) {
-      const res = await send(spec, callOptions);
-      let body: unknown;
-      try {
-        body = parseJsonBody(res.body);
-      } catch (err) {
-        throw new ApiError('invalid_response', {
-          status: res.statusCode,
-          method: spec.method,
-          path: spec.path,
-          serviceMessage: 'body is not JSON',
-          cause: err,
-        });
-      }
-      const parsed = schema.safeParse(body);
-      if (!parsed.success) {
-        throw new ApiError('invalid_response', {
-          status: res.statusCode,
-          method: spec.method,
-          path: spec.path,
-          serviceMessage: z.prettifyError(parsed.error),
-          cause: parsed.error,
-        });
-      }
-      return parsed.data;
+      return decodeJson(await send(spec, callOptions), spec, schema);
     },
     async bytes(spec, callOptions = {}) {
-      const res = await send(spec, callOptions);
-      const body = res.body;
-      return {
-        bytes: new Uint8Array(body.buffer, body.byteOffset, body.byteLength),
-        contentType:
-          (res.headers['content-type'] ?? 'application/octet-stream').split(';')[0]?.trim() ??
-          'application/octet-stream',
-      };
+      return binaryAnswer(await send(spec, callOptions));
     },
   };
 }
