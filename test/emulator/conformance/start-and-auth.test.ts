@@ -88,6 +88,9 @@ describe('start line', () => {
     } finally {
       if (child.pid) process.kill(-child.pid, 'SIGTERM');
       await new Promise((r) => child.once('exit', r));
+      // npm exits before the emulator it started has finished its clean shutdown (which still
+      // writes to the data folder): wait until the whole process group is gone.
+      if (child.pid) await groupGone(child.pid);
       rmSync(data, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     }
   });
@@ -425,3 +428,17 @@ describe('restart', () => {
     expectOk(await api(info, info.keys.pro, 'GET', '/me'), 200);
   });
 });
+
+/** Resolves once no process of the group `pgid` is left (checked every 50 ms, at most 20 s). */
+async function groupGone(pgid: number): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    try {
+      process.kill(-pgid, 0);
+    } catch {
+      return;
+    }
+    if (Date.now() > deadline) throw new Error(`process group ${pgid} still running 20 s after SIGTERM`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
