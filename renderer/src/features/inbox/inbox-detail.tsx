@@ -21,6 +21,7 @@ import type { ExamType, InboxItem, UploadJobView } from '../../../../preload/con
 import { keys, useCall, useUploads } from '../../app/queries';
 import { upsertById } from '../../app/merge';
 import { ErrorAlert } from '../../components/error-alert';
+import { ExamLinks } from '../../components/exam-links';
 import { formatBytes, formatDate } from '../../components/format';
 import { useLanguage } from '../../components/use-language';
 import { examTypeOptions } from '../settings/options';
@@ -217,29 +218,11 @@ function SentLinks({ item, job }: { item: InboxItem; job: UploadJobView | undefi
           {item.status === 'queued' ? t('inbox.seeUploads') : t('inbox.seeInUploads')}
         </Anchor>
       </Text>
-      {job?.phase === 'ready' && job.exam_id && (
-        <Anchor
-          component={Link}
-          to={`/exams/${encodeURIComponent(job.exam_id)}`}
-          size="sm"
-          fw={600}
-          data-testid="inbox-exam-link"
-        >
-          {t('exams.openExam')}
-        </Anchor>
-      )}
-      {job?.viewer_url && (
-        <Anchor
-          href={job.viewer_url}
-          target="_blank"
-          rel="noopener noreferrer"
-          size="sm"
-          fw={600}
-          data-testid="inbox-viewer-link"
-        >
-          {t('uploads.openViewer')}
-        </Anchor>
-      )}
+      <ExamLinks
+        examId={job?.phase === 'ready' ? job.exam_id : null}
+        viewerUrl={job?.viewer_url}
+        testIdPrefix="inbox-"
+      />
     </Group>
   );
 }

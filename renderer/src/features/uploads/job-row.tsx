@@ -1,12 +1,12 @@
-import { Alert, Anchor, Badge, Button, Group, Paper, Progress, Stack, Text } from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, Progress, Stack, Text } from '@mantine/core';
 import type { QueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import type { UploadJobView } from '../../../../preload/contract';
 import { upsertNewer } from '../../app/merge';
 import { keys, useCall } from '../../app/queries';
 import { errorTexts } from '../../components/error-texts';
 import { ErrorAlert } from '../../components/error-alert';
+import { ExamLinks } from '../../components/exam-links';
 import { formatBytes, formatDuration, formatRate, formatTime, percent } from '../../components/format';
 import { useLanguage } from '../../components/use-language';
 import { actionsFor, phaseColor } from './job-phase';
@@ -87,29 +87,7 @@ function JobReadyLinks({ job }: { job: UploadJobView }) {
       <Text size="sm" c="teal.9" fw={600}>
         {t('uploads.readyText')}
       </Text>
-      {job.exam_id && (
-        <Anchor
-          component={Link}
-          to={`/exams/${encodeURIComponent(job.exam_id)}`}
-          size="sm"
-          fw={600}
-          data-testid="exam-link"
-        >
-          {t('exams.openExam')}
-        </Anchor>
-      )}
-      {job.viewer_url && (
-        <Anchor
-          href={job.viewer_url}
-          target="_blank"
-          rel="noopener noreferrer"
-          size="sm"
-          fw={600}
-          data-testid="viewer-link"
-        >
-          {t('uploads.openViewer')}
-        </Anchor>
-      )}
+      <ExamLinks examId={job.exam_id} viewerUrl={job.viewer_url} />
     </Group>
   );
 }
