@@ -3,8 +3,18 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
+// The aliases of test/tsconfig.json: tests name the code they exercise by its place in the repository.
+const alias = {
+  '@main': `${root}main`,
+  '@preload': `${root}preload`,
+  '@renderer': `${root}renderer`,
+  '@support': `${root}test/support`,
+  '@fixtures': `${root}test/fixtures`,
+};
+
 export default defineConfig({
   root,
+  resolve: { alias },
   test: {
     include: ['test/{unit,integration,emulator}/**/*.test.ts'],
     exclude: ['**/node_modules/**', 'test/e2e/**'],

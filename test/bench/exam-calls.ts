@@ -7,8 +7,8 @@ import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { EmulatorProcess, type EmulatorInfo } from '../support/emulator';
-import { remainingCalls, seedExam } from '../e2e/support/exams';
-import { ServeProcess } from '../e2e/support/serve';
+import { remainingCalls, seedExam } from '../support/e2e/exam-seeds';
+import { ServeProcess } from '../support/e2e/serve-process';
 import type { Bench } from './types';
 
 export type ExamCallFigures = {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from '@playwright/test';
-import { ServeProcess } from '../e2e/support/serve';
+import { ServeProcess } from '../support/e2e/serve-process';
 import { writeCtSeries } from '../fixtures/dicom/generate';
 import { EmulatorProcess } from '../support/emulator';
 import type { Bench } from './types';

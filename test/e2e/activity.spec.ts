@@ -2,9 +2,9 @@
 // ones loaded with the cursor, and a notification (a support reply) marked read in the bell and on
 // the service.
 import { api, type EmulatorInfo } from '../support/emulator';
-import { expect, test } from './support/fixtures';
-import { tabTo } from './support/keyboard';
-import { checkScreen, onboard, texts, type Lang } from './support/ui';
+import { expect, test } from '../support/e2e/app-fixtures';
+import { tabTo } from '../support/e2e/keyboard';
+import { checkScreen, onboard, texts, type Lang } from '../support/e2e/ui-steps';
 
 const cases: { lang: Lang; locale: string }[] = [
   { lang: 'en', locale: 'en-US' },

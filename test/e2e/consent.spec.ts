@@ -9,9 +9,9 @@ import type { Page } from '@playwright/test';
 import { methods, patientMethodNames } from '../../preload/contract';
 import { api } from '../support/emulator';
 import type { EmulatorInfo } from '../support/emulator';
-import { expect, test } from './support/fixtures';
-import { checkScreen, texts } from './support/ui';
-import type { Lang } from './support/ui';
+import { expect, test } from '../support/e2e/app-fixtures';
+import { checkScreen, texts } from '../support/e2e/ui-steps';
+import type { Lang } from '../support/e2e/ui-steps';
 
 async function createExam(info: EmulatorInfo, key: string, patientName: string): Promise<string> {
   const res = await api(info, key, 'POST', '/exams', {

@@ -1,9 +1,9 @@
 // What staff see when things go wrong: a key the service refuses, the hourly request allowance used
 // up (429), and a storage that keeps failing. Each shows its own message, in plain words, with what to do.
-import { exhaustRateLimit } from './support/api';
-import { dropCbctExport } from './support/exports';
-import { expect, test } from './support/fixtures';
-import { addWatchFolder, checkScreen, onboard, texts } from './support/ui';
+import { exhaustRateLimit } from '../support/e2e/service-calls';
+import { dropCbctExport } from '../support/e2e/scanner-exports';
+import { expect, test } from '../support/e2e/app-fixtures';
+import { addWatchFolder, checkScreen, onboard, texts } from '../support/e2e/ui-steps';
 
 test.describe('a key the service refuses', () => {
   test('is reported as not accepted, in English', async ({ page, app }) => {

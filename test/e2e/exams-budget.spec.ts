@@ -1,6 +1,6 @@
 // The exam workspace is frugal with the hourly allowance, counted by the emulator's rate headers.
 import { measureExamCalls, seedFive } from '../bench/exam-calls';
-import { expect, test } from './support/fixtures';
+import { expect, test } from '../support/e2e/app-fixtures';
 
 test('opening an exam costs at most 3 calls, again within a minute none, five exams with every panel under 30', async ({
   page,

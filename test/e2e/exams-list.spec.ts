@@ -1,8 +1,8 @@
 // The Exams screen with 2000 exams on the account: the list stays virtualised (a few dozen rows in
 // the page whatever was loaded), scrolling fetches at most one page per step, newest first.
 import { api } from '../support/emulator';
-import { expect, test } from './support/fixtures';
-import { checkScreen, texts } from './support/ui';
+import { expect, test } from '../support/e2e/app-fixtures';
+import { checkScreen, texts } from '../support/e2e/ui-steps';
 
 test('2000 exams: virtualised list, one page per scroll step, newest first, filter', async ({
   page,

@@ -3,10 +3,10 @@
 // (the old PIN is refused by the public page), its embed enabled and revoked, a report uploaded,
 // viewed, signed and deleted, and the exam deleted. The share flow is done with the keyboard alone.
 import { api } from '../support/emulator';
-import { makePdf, seedExam, uploadThroughApp } from './support/exams';
-import { expect, test } from './support/fixtures';
-import { tabTo } from './support/keyboard';
-import { checkScreen, onboard, texts, type Lang } from './support/ui';
+import { makePdf, seedExam, uploadThroughApp } from '../support/e2e/exam-seeds';
+import { expect, test } from '../support/e2e/app-fixtures';
+import { tabTo } from '../support/e2e/keyboard';
+import { checkScreen, onboard, texts, type Lang } from '../support/e2e/ui-steps';
 
 const cases: { lang: Lang; locale: string; patient: string; prefill: string; pid: string }[] = [
   { lang: 'en', locale: 'en-US', patient: 'PEREZ^ANA MARIA', prefill: 'ANA MARIA PEREZ', pid: '11111111-1' },

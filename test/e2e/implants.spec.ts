@@ -2,8 +2,8 @@
 // matches and the near matches (within 0.5 mm) marked as such, the same ones the service answers;
 // brands lead to their models, page by page; a free-text search finds a product line.
 import { api } from '../support/emulator';
-import { expect, test } from './support/fixtures';
-import { checkScreen, onboard, texts, type Lang } from './support/ui';
+import { expect, test } from '../support/e2e/app-fixtures';
+import { checkScreen, onboard, texts, type Lang } from '../support/e2e/ui-steps';
 
 type Implant = { brand: string; product_line: string; length: number; diameter: number };
 

@@ -5,9 +5,9 @@ import { mkdtempSync, renameSync, rmSync, statSync, truncateSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { writeCbctExport } from '../fixtures/dicom/generate';
-import { listExams } from './support/api';
-import { expect, test } from './support/fixtures';
-import { addWatchFolder, checkScreen, onboard, texts, type Lang } from './support/ui';
+import { listExams } from '../support/e2e/service-calls';
+import { expect, test } from '../support/e2e/app-fixtures';
+import { addWatchFolder, checkScreen, onboard, texts, type Lang } from '../support/e2e/ui-steps';
 
 const cases: { lang: Lang; locale: string }[] = [
   { lang: 'en', locale: 'en-US' },

@@ -1,8 +1,8 @@
 // Keyboard alone completes the front desk's flow: key, watch folder, review, upload, follow to ready.
-import { dropCbctExport } from './support/exports';
-import { expect, test } from './support/fixtures';
-import { tabTo } from './support/keyboard';
-import { texts } from './support/ui';
+import { dropCbctExport } from '../support/e2e/scanner-exports';
+import { expect, test } from '../support/e2e/app-fixtures';
+import { tabTo } from '../support/e2e/keyboard';
+import { texts } from '../support/e2e/ui-steps';
 
 test('the whole flow works with the keyboard only', async ({ page, app, emulator, watchDir }) => {
   const t = texts('en');

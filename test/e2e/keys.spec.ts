@@ -1,8 +1,8 @@
 // Which key is in use is always visible: a sandbox key puts a banner on every screen; switching keys
 // in Settings moves it. Without a keychain service the app stays usable and says the key is kept
 // for this session only.
-import { expect, test } from './support/fixtures';
-import { checkScreen, onboard, texts } from './support/ui';
+import { expect, test } from '../support/e2e/app-fixtures';
+import { checkScreen, onboard, texts } from '../support/e2e/ui-steps';
 
 test('a sandbox key shows a banner on every screen until a live key is used', async ({ page, app, emulator }) => {
   const t = texts('en');

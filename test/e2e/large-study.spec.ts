@@ -4,8 +4,8 @@ import { mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeCtSeries } from '../fixtures/dicom/generate';
-import { expect, test } from './support/fixtures';
-import { addWatchFolder, onboard, screenshot, texts } from './support/ui';
+import { expect, test } from '../support/e2e/app-fixtures';
+import { addWatchFolder, onboard, screenshot, texts } from '../support/e2e/ui-steps';
 
 test('a 5000-file study uploads without stalling the window', async ({ page, app, emulator, watchDir }) => {
   test.setTimeout(150_000);

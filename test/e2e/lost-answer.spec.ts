@@ -4,9 +4,9 @@
 // again": it says it may have been done, looks once, and says what it found — and the service holds
 // exactly one e-mail, one webhook, one ticket.
 import { api } from '../support/emulator';
-import { seedExam } from './support/exams';
-import { expect, test } from './support/fixtures';
-import { checkScreen, onboard, texts, type Lang } from './support/ui';
+import { seedExam } from '../support/e2e/exam-seeds';
+import { expect, test } from '../support/e2e/app-fixtures';
+import { checkScreen, onboard, texts, type Lang } from '../support/e2e/ui-steps';
 
 const cases: { lang: Lang; locale: string }[] = [
   { lang: 'en', locale: 'en-US' },

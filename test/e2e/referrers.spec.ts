@@ -2,8 +2,8 @@
 // the window is on the service with what was typed; an edit and a delete reach it too; a bad e-mail
 // is caught before anything is sent; a sandbox key says nothing is kept.
 import { api } from '../support/emulator';
-import { expect, test } from './support/fixtures';
-import { checkScreen, onboard, texts, type Lang } from './support/ui';
+import { expect, test } from '../support/e2e/app-fixtures';
+import { checkScreen, onboard, texts, type Lang } from '../support/e2e/ui-steps';
 
 type Referrer = { id: string; name: string; email: string | null; phone: string | null; specialty: string | null };
 

@@ -2,11 +2,11 @@
 // the job still ends "ready", with one exam on the service: the window shows it all the way.
 import { rmSync } from 'node:fs';
 import { EmulatorProcess } from '../support/emulator';
-import { listExams } from './support/api';
-import { dropCbctExport } from './support/exports';
-import { expect, test } from './support/fixtures';
-import { ServeProcess } from './support/serve';
-import { addWatchFolder, checkScreen, onboard, texts } from './support/ui';
+import { listExams } from '../support/e2e/service-calls';
+import { dropCbctExport } from '../support/e2e/scanner-exports';
+import { expect, test } from '../support/e2e/app-fixtures';
+import { ServeProcess } from '../support/e2e/serve-process';
+import { addWatchFolder, checkScreen, onboard, texts } from '../support/e2e/ui-steps';
 
 test('an upload survives a restart of the service and reaches ready', async ({ page, watchDir }) => {
   const t = texts('en');

@@ -2,8 +2,8 @@
 // admin reply added through the emulator's control API shown in order, and what reached the service
 // (the summary, and never the key). A test key's request is "test, not sent".
 import { api } from '../support/emulator';
-import { expect, test } from './support/fixtures';
-import { checkScreen, onboard, texts, type Lang } from './support/ui';
+import { expect, test } from '../support/e2e/app-fixtures';
+import { checkScreen, onboard, texts, type Lang } from '../support/e2e/ui-steps';
 
 const cases: { lang: Lang; locale: string }[] = [
   { lang: 'en', locale: 'en-US' },

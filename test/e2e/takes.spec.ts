@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { writeCbctExport } from '../fixtures/dicom/generate';
 import { api, type EmulatorInfo } from '../support/emulator';
-import { expect, test } from './support/fixtures';
-import { checkScreen, onboard, texts, type Lang } from './support/ui';
+import { expect, test } from '../support/e2e/app-fixtures';
+import { checkScreen, onboard, texts, type Lang } from '../support/e2e/ui-steps';
 
 type Take = { index: number; label: string; status: string; file_count: number; storage_bytes: number };
 

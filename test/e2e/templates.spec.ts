@@ -3,9 +3,9 @@
 // same coordinates; the editor works with the keyboard alone; ready-made layouts offer no edit.
 import type { Locator, Page } from '@playwright/test';
 import { api } from '../support/emulator';
-import { expect, test } from './support/fixtures';
-import { tabTo } from './support/keyboard';
-import { checkScreen, onboard, texts, type Lang } from './support/ui';
+import { expect, test } from '../support/e2e/app-fixtures';
+import { tabTo } from '../support/e2e/keyboard';
+import { checkScreen, onboard, texts, type Lang } from '../support/e2e/ui-steps';
 
 type Slot = { x: number; y: number; w: number; h: number; label?: string | null };
 type Template = { id: string; name: string; is_default: boolean; pages: { name?: string | null; slots: Slot[] }[] };

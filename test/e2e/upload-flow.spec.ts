@@ -1,10 +1,10 @@
 // The front desk's whole day in one pass, in English and in Spanish: first run with a key, a watch
 // folder, a scanner export detected with its prefill (accents and ñ intact), the name edited, the
 // upload followed to "ready", and the exam checked on the service side.
-import { dropCbctExport } from './support/exports';
-import { expect, test } from './support/fixtures';
-import { listExams } from './support/api';
-import { addWatchFolder, checkScreen, texts, type Lang } from './support/ui';
+import { dropCbctExport } from '../support/e2e/scanner-exports';
+import { expect, test } from '../support/e2e/app-fixtures';
+import { listExams } from '../support/e2e/service-calls';
+import { addWatchFolder, checkScreen, texts, type Lang } from '../support/e2e/ui-steps';
 
 const cases: { lang: Lang; locale: string; editedName: string }[] = [
   { lang: 'en', locale: 'en-US', editedName: 'Implant check — Juan Carlos Muñoz' },

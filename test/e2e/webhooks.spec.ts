@@ -5,8 +5,8 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { api } from '../support/emulator';
-import { expect, test } from './support/fixtures';
-import { checkScreen, onboard, texts, type Lang } from './support/ui';
+import { expect, test } from '../support/e2e/app-fixtures';
+import { checkScreen, onboard, texts, type Lang } from '../support/e2e/ui-steps';
 
 type Received = { headers: IncomingHttpHeaders; body: string };
 

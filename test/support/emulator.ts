@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { repoRoot } from './repo-paths';
 
 export type EmulatorKeys = Record<'free' | 'pro' | 'clinica' | 'ultra' | 'sandbox' | 'readonly', string>;
 export type EmulatorInfo = { base_url: string; control_url: string; keys: EmulatorKeys };
@@ -17,7 +17,7 @@ export type EmulatorOptions = {
   port?: number;
 };
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = repoRoot;
 
 /**
  * A real emulator process, started with the CONTRACTS.md §1 arguments (through tsx directly, which is

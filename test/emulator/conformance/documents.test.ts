@@ -15,7 +15,7 @@ import {
   readyExam,
   sha256Hex,
   stringsIn,
-} from './helpers';
+} from '../../support/conformance-client';
 
 let emu: EmulatorProcess;
 let info: EmulatorInfo;

@@ -2,7 +2,7 @@
 // count, POST /clock carries out rate-limit windows).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, EmulatorProcess, type EmulatorInfo } from '../../support/emulator';
-import { type ApiResult, burst, createExam, expectError, expectOk, files, put } from './helpers';
+import { type ApiResult, burst, createExam, expectError, expectOk, files, put } from '../../support/conformance-client';
 
 let emu: EmulatorProcess;
 let info: EmulatorInfo;

@@ -9,7 +9,16 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { api, EmulatorProcess, type EmulatorInfo } from '../../support/emulator';
-import { createExam, expectError, expectOk, expectValidationError, files, makePng, readyExam, unwrap } from './helpers';
+import {
+  createExam,
+  expectError,
+  expectOk,
+  expectValidationError,
+  files,
+  makePng,
+  readyExam,
+  unwrap,
+} from '../../support/conformance-client';
 
 const ALL_SCOPES = [
   'exams:read',

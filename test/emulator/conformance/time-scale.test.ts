@@ -14,7 +14,7 @@ import {
   Receiver,
   sleep,
   waitFor,
-} from './helpers';
+} from '../../support/conformance-client';
 
 let emu: EmulatorProcess;
 let info: EmulatorInfo;

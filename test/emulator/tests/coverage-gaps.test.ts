@@ -16,9 +16,9 @@ import {
   uploadAll,
   type Json,
   type UploadUrl,
-} from './exams-helpers';
-import { readSpec, specEndpoints } from './spec-tables';
-import { WebhookReceiver } from './webhooks-receiver';
+} from '../../support/emulator-exams';
+import { readSpec, specEndpoints } from '../../support/spec-tables';
+import { WebhookReceiver } from '../../support/webhooks-receiver';
 
 type Route = { method: string; path: string; scope: string | null };
 type Fault = { target: string; mode: string; count: number; match?: string };

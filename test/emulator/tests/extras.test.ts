@@ -9,7 +9,7 @@ import {
   readyExam,
   type Json,
   type UploadUrl,
-} from './exams-helpers';
+} from '../../support/emulator-exams';
 
 describe('emulator: extra takes', () => {
   let emu: EmulatorProcess;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, EmulatorProcess } from '../../support/emulator';
-import { activityOf, createExam, filesBody, getPage, readyExam, type Json } from './exams-helpers';
+import { activityOf, createExam, filesBody, getPage, readyExam, type Json } from '../../support/emulator-exams';
 
 type Mail = {
   kind: string;

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { readSpec, SPEC_PATH, specRows, tableCells, type SpecRow } from './spec-tables';
+import { readSpec, SPEC_PATH, specRows, tableCells, type SpecRow } from '../../support/spec-tables';
 
 /**
  * Guard of test/emulator/SPEC-COVERAGE.md: every row of API-v1.md (tables, §5 items and bullets,

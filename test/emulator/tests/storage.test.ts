@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, EmulatorProcess } from '../../support/emulator';
-import { bytesFor, createExam, filesBody, put, rawPut, readyExam, uploadAll } from './exams-helpers';
+import { bytesFor, createExam, filesBody, put, rawPut, readyExam, uploadAll } from '../../support/emulator-exams';
 
 describe('emulator: presigned storage (PUT/GET) and confirm', () => {
   let emu: EmulatorProcess;

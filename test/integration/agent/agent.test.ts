@@ -4,13 +4,13 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { EventName, InboxItem, UploadJobView } from '../../../preload/contract';
-import type { Agent, Notice } from '../../../main/core/agent';
-import { MemorySecretStore } from '../../../main/core/secrets';
+import type { EventName, InboxItem, UploadJobView } from '@preload/contract';
+import type { Agent, Notice } from '@main/core/agent';
+import { MemorySecretStore } from '@main/core/secrets';
 import { writeCbctExport, writeRadiograph } from '../../fixtures/dicom/generate';
 import { api } from '../../support/emulator';
 import { emulatorScene } from '../../support/emulator-scene';
-import { agentOn, poller, type AgentCall } from './support';
+import { agentOn, poller, type AgentCall } from '../../support/agent-harness';
 
 const ctx = emulatorScene({ scratch: 'sb-agent-' });
 

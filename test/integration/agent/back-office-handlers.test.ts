@@ -1,12 +1,12 @@
 // The back-office methods of the contract (referrers, report templates, implant catalog) as the window
 // calls them — arguments through the contract's schemas, then the handlers — against a real emulator.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MethodName, MethodResult } from '../../../preload/contract';
-import { ContractFailure, parseArgs, toContractFailure } from '../../../main/core/agent/host/contract-host';
-import { createDirectoryHandlers } from '../../../main/core/agent/handlers/handlers-directory';
-import { createImplantsHandlers } from '../../../main/core/agent/handlers/handlers-implants';
-import { createTemplatesHandlers } from '../../../main/core/agent/handlers/handlers-templates';
-import { ServiceConnection } from '../../../main/core/agent/service/service-connection';
+import type { MethodName, MethodResult } from '@preload/contract';
+import { ContractFailure, parseArgs, toContractFailure } from '@main/core/agent/host/contract-host';
+import { createDirectoryHandlers } from '@main/core/agent/handlers/handlers-directory';
+import { createImplantsHandlers } from '@main/core/agent/handlers/handlers-implants';
+import { createTemplatesHandlers } from '@main/core/agent/handlers/handlers-templates';
+import { ServiceConnection } from '@main/core/agent/service/service-connection';
 import { api, EmulatorProcess } from '../../support/emulator';
 
 let emulator: EmulatorProcess;

@@ -6,10 +6,10 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { isContractError, methods, type MethodName } from '../../../preload/contract';
-import { id as idSchema } from '../../../preload/contract/method';
-import { startAgent, type Agent } from '../../../main/core/agent';
-import { MemorySecretStore } from '../../../main/core/secrets';
+import { isContractError, methods, type MethodName } from '@preload/contract';
+import { id as idSchema } from '@preload/contract/method';
+import { startAgent, type Agent } from '@main/core/agent';
+import { MemorySecretStore } from '@main/core/secrets';
 import { emulatorScene } from '../../support/emulator-scene';
 import { LostAnswerProxy } from '../../support/lost-answer-proxy';
 

@@ -5,9 +5,9 @@ import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { InboxItem } from '../../../preload/contract';
-import { startAgent } from '../../../main/core/agent';
-import { MemorySecretStore } from '../../../main/core/secrets';
+import type { InboxItem } from '@preload/contract';
+import { startAgent } from '@main/core/agent';
+import { MemorySecretStore } from '@main/core/secrets';
 import { writeRadiograph } from '../../fixtures/dicom/generate';
 
 let scratch: string;

@@ -5,11 +5,11 @@
 import { chmodSync, lstatSync, mkdirSync, readdirSync, renameSync, statSync, truncateSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MemorySecretStore } from '../../../main/core/secrets';
+import { MemorySecretStore } from '@main/core/secrets';
 import { writeCbctExport } from '../../fixtures/dicom/generate';
 import { api } from '../../support/emulator';
 import { emulatorScene } from '../../support/emulator-scene';
-import { agentOn, poller } from './support';
+import { agentOn, poller } from '../../support/agent-harness';
 
 const ctx = emulatorScene({ scratch: 'sb-agent-incomplete-' });
 

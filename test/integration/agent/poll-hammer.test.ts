@@ -9,10 +9,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startAgent } from '../../../main/core/agent';
-import { createApiClient } from '../../../main/core/api';
-import { scaledPollClock } from '../../../main/core/agent/background/poll-scheduler';
-import { MemorySecretStore } from '../../../main/core/secrets';
+import { startAgent } from '@main/core/agent';
+import { createApiClient } from '@main/core/api';
+import { scaledPollClock } from '@main/core/agent/background/poll-scheduler';
+import { MemorySecretStore } from '@main/core/secrets';
 import { countingProxy } from '../../bench/poll-budget';
 import { api, EmulatorProcess } from '../../support/emulator';
 

@@ -2,12 +2,12 @@
 // agent, a logout): it must be gone within 2 s, and the next start finishes the same exam.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { UploadJobView } from '../../../preload/contract';
-import { newWatchFolder, openSettingsStore } from '../../../main/core/settings';
+import type { UploadJobView } from '@preload/contract';
+import { newWatchFolder, openSettingsStore } from '@main/core/settings';
 import { writeCbctExport } from '../../fixtures/dicom/generate';
 import { api } from '../../support/emulator';
-import { serveScene, type Served } from './processes';
-import { poller } from './support';
+import { serveScene, type Served } from '../../support/agent-processes';
+import { poller } from '../../support/agent-harness';
 
 const ctx = serveScene('sb-serve-stop-');
 const waitFor = poller(30_000, 50);

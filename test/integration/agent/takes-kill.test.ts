@@ -5,11 +5,11 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { TakesView, UploadJobView } from '../../../preload/contract';
-import { createApiClient } from '../../../main/core/api';
+import type { TakesView, UploadJobView } from '@preload/contract';
+import { createApiClient } from '@main/core/api';
 import { writeCbctExport } from '../../fixtures/dicom/generate';
-import { fileSha, sha256 } from '../upload/support';
-import { serveScene, type Served } from './processes';
+import { fileSha, sha256 } from '../../support/upload-harness';
+import { serveScene, type Served } from '../../support/agent-processes';
 
 const ctx = serveScene('sb-takes-kill-');
 

@@ -9,14 +9,14 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UploadJobView } from '../../../preload/contract';
-import { createApiClient, type ApiClient } from '../../../main/core/api';
-import { startAgent } from '../../../main/core/agent';
-import { MemorySecretStore } from '../../../main/core/secrets';
+import type { UploadJobView } from '@preload/contract';
+import { createApiClient, type ApiClient } from '@main/core/api';
+import { startAgent } from '@main/core/agent';
+import { MemorySecretStore } from '@main/core/secrets';
 import { writeCbctExport } from '../../fixtures/dicom/generate';
 import { emulatorScene } from '../../support/emulator-scene';
 import { LostAnswerProxy } from '../../support/lost-answer-proxy';
-import { poller, type AgentCall, type AgentHarness } from './support';
+import { poller, type AgentCall, type AgentHarness } from '../../support/agent-harness';
 
 const scene = emulatorScene({ scratch: 'sb-take-lost-' });
 const waitFor = poller(60_000, 50);

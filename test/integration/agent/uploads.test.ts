@@ -3,12 +3,12 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { UploadJobView } from '../../../preload/contract';
-import { MemorySecretStore } from '../../../main/core/secrets';
+import type { UploadJobView } from '@preload/contract';
+import { MemorySecretStore } from '@main/core/secrets';
 import { writeCbctExport, writeRadiograph } from '../../fixtures/dicom/generate';
 import { api } from '../../support/emulator';
 import { emulatorScene } from '../../support/emulator-scene';
-import { agentOn, poller, type AgentHarness } from './support';
+import { agentOn, poller, type AgentHarness } from '../../support/agent-harness';
 
 const ctx = emulatorScene({ scratch: 'sb-agent-up-' });
 

@@ -1,9 +1,9 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ClientConfigError, createApiClient } from '../../../main/core/api/client';
-import type { ApiError } from '../../../main/core/api/api-errors';
-import { APP_VERSION } from '../../../main/core/api/user-agent';
+import { ClientConfigError, createApiClient } from '@main/core/api/client';
+import type { ApiError } from '@main/core/api/api-errors';
+import { APP_VERSION } from '@main/core/api/user-agent';
 
 // What the emulator cannot show: the request headers the client sends, and its handling of answers
 // a real service might give that the emulator never does. A plain local HTTP server plays the

@@ -2,9 +2,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../../main/core/api/client';
+import type { ApiClient } from '@main/core/api/client';
 import { EmulatorProcess } from '../../support/emulator';
-import { clientFor, must } from './helpers';
+import { clientFor, must } from '../../support/api-clients';
 
 describe('client: webhook subscriptions against the emulator', () => {
   let emu: EmulatorProcess;

@@ -5,14 +5,14 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConsentSessionView, ConsentStatusView } from '../../../preload/contract';
-import { createApiClient } from '../../../main/core/api';
-import type { ApiClient } from '../../../main/core/api';
-import { ContractFailure } from '../../../main/core/agent/host/contract-host';
-import { PollScheduler } from '../../../main/core/agent/background/poll-scheduler';
-import { ConsentDesk, pagePatientDisplay } from '../../../main/core/consent/desk';
+import type { ConsentSessionView, ConsentStatusView } from '@preload/contract';
+import { createApiClient } from '@main/core/api';
+import type { ApiClient } from '@main/core/api';
+import { ContractFailure } from '@main/core/agent/host/contract-host';
+import { PollScheduler } from '@main/core/agent/background/poll-scheduler';
+import { ConsentDesk, pagePatientDisplay } from '@main/core/consent/desk';
 import { api, EmulatorProcess } from '../../support/emulator';
-import { plainPng, signaturePng } from '../../support/png';
+import { plainPng, signaturePng } from '../../support/png-images';
 
 // A drawn signature, as the patient display's pad writes it.
 const PNG = signaturePng().toString('base64');

@@ -7,17 +7,17 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { methods, patientMethodNames } from '../../../preload/contract';
+import { methods, patientMethodNames } from '@preload/contract';
 import { api, EmulatorProcess } from '../../support/emulator';
 import { display } from '../../support/electron-shell/double';
 import type { WindowView } from '../../support/electron-shell/protocol';
 import { ShellProcess } from '../../support/electron-shell/shell-process';
 import { writeCtSeries } from '../../fixtures/dicom/generate';
+import { repoRoot } from '@support/repo-paths';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
+const root = repoRoot;
 const exec = promisify(execFile);
 const APP = 'app://scanbridge';
 

@@ -3,20 +3,20 @@
 // POST /extras that never reached the journal does not lead to a second take; URLs that expire are
 // not "fixed" by announcing another take; and a third take is refused by the service, plainly.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../../main/core/api';
-import { UploadJob } from '../../../main/core/upload/engine';
-import { UploadError } from '../../../main/core/upload/upload-errors';
-import { findFolderJobs } from '../../../main/core/upload/job-store';
-import { planUpload } from '../../../main/core/upload/plan';
-import { ExamsPortError, type ExamFields, type ExamsPort } from '../../../main/core/upload/ports';
+import type { ApiClient } from '@main/core/api';
+import { UploadJob } from '@main/core/upload/engine';
+import { UploadError } from '@main/core/upload/upload-errors';
+import { findFolderJobs } from '@main/core/upload/job-store';
+import { planUpload } from '@main/core/upload/plan';
+import { ExamsPortError, type ExamFields, type ExamsPort } from '@main/core/upload/ports';
 import {
   extraTakePort,
   parseTakeHandle,
   takeHandle,
   TARGET_ENGINE_OPTIONS,
   type UploadTarget,
-} from '../../../main/core/upload/target';
-import { connect, expectedHashes, failure, FAST, makeFiles, sha256, uploadScene } from './support';
+} from '@main/core/upload/target';
+import { connect, expectedHashes, failure, FAST, makeFiles, sha256, uploadScene } from '../../support/upload-harness';
 
 describe('upload target: extra takes', () => {
   const ctx = uploadScene('sb-target-', { urlTtl: 3 });

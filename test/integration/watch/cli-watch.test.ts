@@ -3,12 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, EmulatorProcess } from '../../support/emulator';
-import { smallSeries, waitFor } from '../../unit/core/watch/helpers';
+import { smallSeries, waitFor } from '../../support/watch-harness';
+import { repoRoot } from '@support/repo-paths';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
+const root = repoRoot;
 let emulator: EmulatorProcess;
 let scratch: string;
 const running: ChildProcess[] = [];

@@ -7,8 +7,9 @@ import { fileURLToPath } from 'node:url';
 import type { DoubleOptions } from './double';
 import { DOUBLE_OPTIONS_ENV } from './protocol';
 import type { HostMessage, ShellCommand, ShellRequests, ShellState } from './protocol';
+import { repoRoot } from '../repo-paths';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
+const root = repoRoot;
 const host = fileURLToPath(new URL('./host.ts', import.meta.url));
 
 export type ShellExit = { code: number | null; signal: NodeJS.Signals | null };

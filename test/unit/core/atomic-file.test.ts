@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DebouncedSave, writeFileAtomic, writeFileAtomicSync, writeJsonAtomic } from '../../../main/core/atomic-file';
+import { DebouncedSave, writeFileAtomic, writeFileAtomicSync, writeJsonAtomic } from '@main/core/atomic-file';
 
 const dir = mkdtempSync(join(tmpdir(), 'sb-atomic-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

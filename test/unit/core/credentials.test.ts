@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CredentialsError, resolveCredentials } from '../../../main/core/credentials';
-import { KeychainUnavailableError } from '../../../main/core/secrets/keychain-errors';
-import { MemorySecretStore } from '../../../main/core/secrets/memory-secret-store';
-import type { SecretStore } from '../../../main/core/secrets/secret-store';
-import { openSettingsStore, type SettingsStore } from '../../../main/core/settings/store';
+import { CredentialsError, resolveCredentials } from '@main/core/credentials';
+import { KeychainUnavailableError } from '@main/core/secrets/keychain-errors';
+import { MemorySecretStore } from '@main/core/secrets/memory-secret-store';
+import type { SecretStore } from '@main/core/secrets/secret-store';
+import { openSettingsStore, type SettingsStore } from '@main/core/settings/store';
 
 describe('resolveCredentials', () => {
   let dir: string;

@@ -1,7 +1,7 @@
 // definedFields copies the named fields that are set, and leaves the others absent (not undefined),
 // as the core's optional fields (exactOptionalPropertyTypes) require.
 import { describe, expect, it } from 'vitest';
-import { definedFields } from '../../../main/core/defined';
+import { definedFields } from '@main/core/defined';
 
 describe('definedFields', () => {
   it('copies the named fields that are set, falsy ones included, and nothing else', () => {

@@ -1,7 +1,7 @@
 // The core's typed listener list: listeners in subscription order, removable, and one that throws
 // never stops the others or the emitter (its error is handed on when asked).
 import { describe, expect, it } from 'vitest';
-import { Emitter } from '../../../main/core/emitter';
+import { Emitter } from '@main/core/emitter';
 
 describe('Emitter', () => {
   it('calls its listeners in order with the arguments, until they unsubscribe', () => {

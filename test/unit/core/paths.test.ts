@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appDataDir } from '../../../main/core/paths';
+import { appDataDir } from '@main/core/paths';
 
 describe('app data folder', () => {
   it('uses SCANBRIDGE_DATA_DIR when set', () => {

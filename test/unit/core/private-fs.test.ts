@@ -4,7 +4,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ensurePrivateDir, securePrivateFolders, tightenPrivateTree } from '../../../main/core/private-fs';
+import { ensurePrivateDir, securePrivateFolders, tightenPrivateTree } from '@main/core/private-fs';
 
 let tmp: string;
 beforeEach(() => {

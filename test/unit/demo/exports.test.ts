@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scanFolder } from '../../../main/core/dicom';
-import type { ScanResult } from '../../../main/core/dicom';
-import { sampleExports, writeLikeAScanner } from '../../../main/demo/exports';
+import { scanFolder } from '@main/core/dicom';
+import type { ScanResult } from '@main/core/dicom';
+import { sampleExports, writeLikeAScanner } from '@main/demo/exports';
 
 const exec = promisify(execFile);
 let dir: string;

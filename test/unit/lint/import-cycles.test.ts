@@ -1,11 +1,11 @@
 // The no-cycle lint rules of main/ARCHITECTURE.md §6: an import that closes a cycle is caught, a type
 // import as much as a value import (import-x's no-cycle sees only the latter), however long the way
 // round; the same imports without a way back pass.
-import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '@support/repo-paths';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
+const root = repoRoot;
 let eslint: ESLint;
 
 beforeAll(() => {

@@ -2,12 +2,12 @@
 // the code asks for exists, and every error code, warning and phase the core can send is translated.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES, EXAM_TYPES, INBOX_STATUSES, RADIOGRAPH_SUBTYPES } from '../../../preload/contract';
+import { ERROR_CODES, EXAM_TYPES, INBOX_STATUSES, RADIOGRAPH_SUBTYPES } from '@preload/contract';
 import { loadLocaleTree } from '../../support/locales';
+import { repoRoot } from '@support/repo-paths';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
+const root = repoRoot;
 type Tree = { [k: string]: string | Tree };
 
 function flatten(tree: Tree, prefix = ''): Map<string, string> {

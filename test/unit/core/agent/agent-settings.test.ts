@@ -5,9 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createSettingsView, openAgentSettings } from '../../../../main/core/agent/agent-settings';
-import { KeyManager } from '../../../../main/core/agent/service/api-keys';
-import { MemorySecretStore } from '../../../../main/core/secrets';
+import { createSettingsView, openAgentSettings } from '@main/core/agent/agent-settings';
+import { KeyManager } from '@main/core/agent/service/api-keys';
+import { MemorySecretStore } from '@main/core/secrets';
 
 const scratch = mkdtempSync(join(tmpdir(), 'sb-agent-settings-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

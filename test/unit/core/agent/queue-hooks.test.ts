@@ -2,11 +2,11 @@
 // notifies, tells the activity and the recorder; a job that ends sends the item back for review and
 // notifies a failure; a superseded job leaves the item and its claim to the upload that replaces it.
 import { describe, expect, it } from 'vitest';
-import type { InboxItem, UploadJobView } from '../../../../preload/contract';
-import type { UploadNotice } from '../../../../main/core/agent/host/upload-notices';
-import { ActivityHub, type JobOrigin } from '../../../../main/core/agent/pipeline/agent-activity';
-import { jobOrigin, queueHooks } from '../../../../main/core/agent/queue-hooks';
-import type { UploadResult } from '../../../../main/core/upload/engine';
+import type { InboxItem, UploadJobView } from '@preload/contract';
+import type { UploadNotice } from '@main/core/agent/host/upload-notices';
+import { ActivityHub, type JobOrigin } from '@main/core/agent/pipeline/agent-activity';
+import { jobOrigin, queueHooks } from '@main/core/agent/queue-hooks';
+import type { UploadResult } from '@main/core/upload/engine';
 
 const fields = {
   id: 'item-1',

@@ -2,8 +2,8 @@
 // keeps its client, another key or address is another account (its notifications dropped), and
 // the queue is nudged every time, since a job may be waiting for a key.
 import { describe, expect, it } from 'vitest';
-import { ServiceConnection } from '../../../../main/core/agent/service/service-connection';
-import { serviceConnector, servicePorts } from '../../../../main/core/agent/service-ports';
+import { ServiceConnection } from '@main/core/agent/service/service-connection';
+import { serviceConnector, servicePorts } from '@main/core/agent/service-ports';
 
 type Saved = { url: string; key: string | null };
 

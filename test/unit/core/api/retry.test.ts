@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../../main/core/api/api-errors';
-import {
-  abortableSleep,
-  backoffDelayMs,
-  DEFAULT_RETRY_POLICY,
-  isRetryableFault,
-  sleep,
-} from '../../../../main/core/api/retry';
+import { ApiError } from '@main/core/api/api-errors';
+import { abortableSleep, backoffDelayMs, DEFAULT_RETRY_POLICY, isRetryableFault, sleep } from '@main/core/api/retry';
 
 describe('backoff with full jitter', () => {
   const policy = { maxAttempts: 4, baseMs: 300, capMs: 8000 };

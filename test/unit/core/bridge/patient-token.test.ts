@@ -4,12 +4,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { methods, patientMethodNames } from '../../../../preload/contract';
-import type { ContractHost } from '../../../../main/core/agent/host/contract-host';
-import { parseArgs } from '../../../../main/core/agent/host/contract-host';
-import { ConsentSessions } from '../../../../main/core/consent/session';
-import type { Bridge } from '../../../../main/core/bridge/server';
-import { startBridge } from '../../../../main/core/bridge/server';
+import { methods, patientMethodNames } from '@preload/contract';
+import type { ContractHost } from '@main/core/agent/host/contract-host';
+import { parseArgs } from '@main/core/agent/host/contract-host';
+import { ConsentSessions } from '@main/core/consent/session';
+import type { Bridge } from '@main/core/bridge/server';
+import { startBridge } from '@main/core/bridge/server';
 
 let dir: string;
 let bridge: Bridge;

@@ -3,12 +3,12 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EventName, Events } from '../../../../preload/contract';
-import type { ContractHost, EventListener } from '../../../../main/core/agent/host/contract-host';
-import { ContractFailure, parseArgs } from '../../../../main/core/agent/host/contract-host';
-import { RENDERER_CSP } from '../../../../main/core/bridge/csp';
-import type { Bridge } from '../../../../main/core/bridge/server';
-import { startBridge } from '../../../../main/core/bridge/server';
+import type { EventName, Events } from '@preload/contract';
+import type { ContractHost, EventListener } from '@main/core/agent/host/contract-host';
+import { ContractFailure, parseArgs } from '@main/core/agent/host/contract-host';
+import { RENDERER_CSP } from '@main/core/bridge/csp';
+import type { Bridge } from '@main/core/bridge/server';
+import { startBridge } from '@main/core/bridge/server';
 
 type Raw = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
 

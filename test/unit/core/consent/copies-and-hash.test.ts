@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { saveSignedCopy, signedCopyName } from '../../../../main/core/consent/copies';
-import { hashMatches } from '../../../../main/core/consent/hash';
+import { saveSignedCopy, signedCopyName } from '@main/core/consent/copies';
+import { hashMatches } from '@main/core/consent/hash';
 
 const dirs: string[] = [];
 const tempDir = (): string => {

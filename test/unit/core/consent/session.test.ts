@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConsentSessions, patientView } from '../../../../main/core/consent/session';
+import { ConsentSessions, patientView } from '@main/core/consent/session';
 
 const init = { exam_id: 'exm_1', language: 'es' as const, country_code: 'CL', signer_name: 'María José Muñoz' };
 

@@ -1,8 +1,8 @@
 // What main accepts as the patient's drawn signature: a real PNG of sane size with enough ink.
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { checkSignatureImage, MAX_SIGNATURE_BYTES } from '../../../../main/core/consent/signature-image';
-import { encodeRgbaPng, plainPng, signaturePng } from '../../../support/png';
+import { checkSignatureImage, MAX_SIGNATURE_BYTES } from '@main/core/consent/signature-image';
+import { encodeRgbaPng, plainPng, signaturePng } from '@support/png-images';
 
 const b64 = (png: Buffer): string => png.toString('base64');
 const reason = (png: Buffer | string): string => {

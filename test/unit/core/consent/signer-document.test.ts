@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkSignerDocument } from '../../../../main/core/consent/signer-document';
+import { checkSignerDocument } from '@main/core/consent/signer-document';
 
 describe('the signer document', () => {
   it('accepts a Chilean RUT with its hyphen and right check digit, dotted or not', () => {

@@ -1,7 +1,7 @@
 // Names and documents given for signing are cleaned like every other text that enters; nothing left is refused.
 import { describe, expect, it } from 'vitest';
-import { ContractFailure } from '../../../../main/core/contract-failure';
-import { signerText } from '../../../../main/core/consent/signer-text';
+import { ContractFailure } from '@main/core/contract-failure';
+import { signerText } from '@main/core/consent/signer-text';
 
 const code = (f: () => unknown): string => {
   try {

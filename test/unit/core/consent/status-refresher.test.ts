@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PollScheduler, pollBudget } from '../../../../main/core/agent/background/poll-scheduler';
-import type { RateGate } from '../../../../main/core/agent/background/poll-scheduler';
+import { PollScheduler, pollBudget } from '@main/core/agent/background/poll-scheduler';
+import type { RateGate } from '@main/core/agent/background/poll-scheduler';
 import {
   CONSENT_REFRESH_POLICY,
   ConsentStatusRefresher,
   consentRefreshDelay,
-} from '../../../../main/core/consent/status-refresher';
+} from '@main/core/consent/status-refresher';
 
 // The refresher runs on the agent's real poll scheduler (system clock, faked by vitest's timers).
 type Gate = ReturnType<RateGate>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDicomDate } from '../../../../main/core/dicom';
+import { parseDicomDate } from '@main/core/dicom';
 
 describe('parseDicomDate', () => {
   const cases: [string, string | null][] = [

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newUid, writeCbctExport, writeCtSeries, writeDicom } from '../../../fixtures/dicom/generate';
+import { newUid, writeCbctExport, writeCtSeries, writeDicom } from '@fixtures/dicom/generate';
 
 let tmp: string;
 beforeAll(() => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { suggestExamType } from '../../../../main/core/dicom';
+import { suggestExamType } from '@main/core/dicom';
 
 describe('suggestExamType', () => {
   it('suggests cbct for CT', () => {

@@ -2,8 +2,8 @@ import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fileSetFingerprint, scanFolder, studyFingerprint } from '../../../../main/core/dicom';
-import { writeCbctExport } from '../../../fixtures/dicom/generate';
+import { fileSetFingerprint, scanFolder, studyFingerprint } from '@main/core/dicom';
+import { writeCbctExport } from '@fixtures/dicom/generate';
 
 let tmp: string;
 beforeAll(() => {

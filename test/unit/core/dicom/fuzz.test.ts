@@ -5,10 +5,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ProbeOutcome } from '../../../../main/core/dicom';
-import { parseDicomPrefix, scanFolder, scanPoolStatus, stopScanWorkers } from '../../../../main/core/dicom';
-import { probeFiles } from '../../../../main/core/dicom/scan-pool';
-import { JAPANESE_NAME, newUid, writeCbctExport, writeDicom } from '../../../fixtures/dicom/generate';
+import type { ProbeOutcome } from '@main/core/dicom';
+import { parseDicomPrefix, scanFolder, scanPoolStatus, stopScanWorkers } from '@main/core/dicom';
+import { probeFiles } from '@main/core/dicom/scan-pool';
+import { JAPANESE_NAME, newUid, writeCbctExport, writeDicom } from '@fixtures/dicom/generate';
 
 const SEED = 0x5ca9b41d;
 const INITIAL = 64 * 1024;

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scanFolder } from '../../../../main/core/dicom';
-import { groupProbes } from '../../../../main/core/dicom/group';
-import { newUid, writeCtSeries, writeRadiograph } from '../../../fixtures/dicom/generate';
+import { scanFolder } from '@main/core/dicom';
+import { groupProbes } from '@main/core/dicom/group';
+import { newUid, writeCtSeries, writeRadiograph } from '@fixtures/dicom/generate';
 
 let tmp: string;
 beforeAll(() => {

@@ -3,10 +3,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DicomHeader, FileProbe } from '../../../../main/core/dicom';
-import { readDicomHeader, readDicomHeaderSync } from '../../../../main/core/dicom';
-import type { DicomSpec, TransferSyntax } from '../../../fixtures/dicom/generate';
-import { JAPANESE_NAME, newUid, writeCtSeries, writeDicom, writeTruncated } from '../../../fixtures/dicom/generate';
+import type { DicomHeader, FileProbe } from '@main/core/dicom';
+import { readDicomHeader, readDicomHeaderSync } from '@main/core/dicom';
+import type { DicomSpec, TransferSyntax } from '@fixtures/dicom/generate';
+import { JAPANESE_NAME, newUid, writeCtSeries, writeDicom, writeTruncated } from '@fixtures/dicom/generate';
 
 let tmp: string;
 beforeAll(() => {

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readDicomHeaderSync } from '../../../../main/core/dicom';
-import type { MeshFiles } from '../../../fixtures/dicom/generate';
-import { newUid, writeDicom, writeMeshFiles } from '../../../fixtures/dicom/generate';
+import { readDicomHeaderSync } from '@main/core/dicom';
+import type { MeshFiles } from '@fixtures/dicom/generate';
+import { newUid, writeDicom, writeMeshFiles } from '@fixtures/dicom/generate';
 
 let tmp: string;
 let meshes: MeshFiles;

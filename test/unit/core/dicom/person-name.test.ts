@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePersonName, prefillName } from '../../../../main/core/dicom';
+import { parsePersonName, prefillName } from '@main/core/dicom';
 
 describe('prefillName', () => {
   const cases: [string, string, string][] = [

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { scanFolder, scanPoolStatus, ScanFolderError, stopScanWorkers } from '../../../../main/core/dicom';
-import type { CbctExport, WrittenSeries } from '../../../fixtures/dicom/generate';
+import { scanFolder, scanPoolStatus, ScanFolderError, stopScanWorkers } from '@main/core/dicom';
+import type { CbctExport, WrittenSeries } from '@fixtures/dicom/generate';
 import {
   copyInto,
   writeCbctExport,
@@ -11,7 +11,7 @@ import {
   writeMeshFiles,
   writeRadiograph,
   writeTruncated,
-} from '../../../fixtures/dicom/generate';
+} from '@fixtures/dicom/generate';
 
 let tmp: string;
 let cbct: CbctExport;

@@ -6,8 +6,8 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SecretCipher } from '../../../../main/core/secrets';
-import { EncryptedFileSecretStore, KeychainUnavailableError } from '../../../../main/core/secrets';
+import type { SecretCipher } from '@main/core/secrets';
+import { EncryptedFileSecretStore, KeychainUnavailableError } from '@main/core/secrets';
 
 function aesCipher(key = randomBytes(32), available = true): SecretCipher {
   return {

@@ -5,15 +5,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { KeytarSecretStore } from '../../../../main/adapters/keytar-secret-store';
-import { KeyManager } from '../../../../main/core/agent/service/api-keys';
-import type { SecretCipher, SecretStore } from '../../../../main/core/secrets';
+import { KeytarSecretStore } from '@main/adapters/keytar-secret-store';
+import { KeyManager } from '@main/core/agent/service/api-keys';
+import type { SecretCipher, SecretStore } from '@main/core/secrets';
 import {
   EncryptedFileSecretStore,
   FallbackSecretStore,
   KeychainUnavailableError,
   MemorySecretStore,
-} from '../../../../main/core/secrets';
+} from '@main/core/secrets';
 
 /** keytar as it is where `npm ci` could not build it: the import itself fails. */
 const missingKeytar = (): KeytarSecretStore =>

@@ -4,7 +4,7 @@ import {
   KeychainUnavailableError,
   toKeychainError,
   withKeychainTimeout,
-} from '../../../../main/core/secrets/keychain-errors';
+} from '@main/core/secrets/keychain-errors';
 
 describe('keychain failure classification', () => {
   // Messages as libsecret/keytar print them on Linux (measured: TOOLCHAIN.md and the keychain test).

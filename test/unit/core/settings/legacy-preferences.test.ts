@@ -4,9 +4,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startAgent } from '../../../../main/core/agent';
-import { MemorySecretStore } from '../../../../main/core/secrets';
-import { importLegacyPreferences, openSettingsStore, SETTINGS_SCHEMA_VERSION } from '../../../../main/core/settings';
+import { startAgent } from '@main/core/agent';
+import { MemorySecretStore } from '@main/core/secrets';
+import { importLegacyPreferences, openSettingsStore, SETTINGS_SCHEMA_VERSION } from '@main/core/settings';
 
 const scratch = mkdtempSync(join(tmpdir(), 'sb-legacy-prefs-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

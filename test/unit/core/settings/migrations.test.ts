@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { migrateSettings, SETTINGS_MIGRATIONS, versionOf } from '../../../../main/core/settings/migrations';
-import { SETTINGS_SCHEMA_VERSION } from '../../../../main/core/settings/settings-schema';
+import { migrateSettings, SETTINGS_MIGRATIONS, versionOf } from '@main/core/settings/migrations';
+import { SETTINGS_SCHEMA_VERSION } from '@main/core/settings/settings-schema';
 
 describe('settings migrations', () => {
   it('the app’s own steps reach the current schema version', () => {

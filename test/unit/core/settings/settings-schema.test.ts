@@ -5,7 +5,7 @@ import {
   readSettingsTolerant,
   SETTINGS_SCHEMA_VERSION,
   settingsSchema,
-} from '../../../../main/core/settings/settings-schema';
+} from '@main/core/settings/settings-schema';
 
 describe('settings schema', () => {
   it('gives a fresh install sensible defaults', () => {

@@ -2,10 +2,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SettingsMigration } from '../../../../main/core/settings/migrations';
-import { defaultConfigDir, resolveConfigDir } from '../../../../main/core/settings/config-dir';
-import { newWatchFolder, SETTINGS_SCHEMA_VERSION } from '../../../../main/core/settings/settings-schema';
-import { openSettingsStore, SettingsValidationError } from '../../../../main/core/settings/store';
+import type { SettingsMigration } from '@main/core/settings/migrations';
+import { defaultConfigDir, resolveConfigDir } from '@main/core/settings/config-dir';
+import { newWatchFolder, SETTINGS_SCHEMA_VERSION } from '@main/core/settings/settings-schema';
+import { openSettingsStore, SettingsValidationError } from '@main/core/settings/store';
 
 describe('settings store (conf on disk)', () => {
   let dir: string;

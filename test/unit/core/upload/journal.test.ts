@@ -2,9 +2,9 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Journal, readFirstRecord, readJournal } from '../../../../main/core/upload/journal';
-import { replayJournal } from '../../../../main/core/upload/journal-replay';
-import { plannedRecord } from './support';
+import { Journal, readFirstRecord, readJournal } from '@main/core/upload/journal';
+import { replayJournal } from '@main/core/upload/journal-replay';
+import { plannedRecord } from '@support/journal-plans';
 
 describe('upload journal', () => {
   let dir: string;

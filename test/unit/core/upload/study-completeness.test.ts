@@ -4,14 +4,14 @@ import { mkdtempSync, rmSync, statSync, truncateSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scanFolder, stopScanWorkers } from '../../../../main/core/dicom';
+import { scanFolder, stopScanWorkers } from '@main/core/dicom';
 import {
   describeIncomplete,
   incompleteFiles,
   studyIncompleteFiles,
   withoutIncomplete,
-} from '../../../../main/core/upload/study-completeness';
-import { type CbctExport, writeCbctExport } from '../../../fixtures/dicom/generate';
+} from '@main/core/upload/study-completeness';
+import { type CbctExport, writeCbctExport } from '@fixtures/dicom/generate';
 
 let tmp: string;
 let ex: CbctExport;

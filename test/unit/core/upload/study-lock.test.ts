@@ -6,7 +6,6 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   acquireStudyLock,
@@ -16,10 +15,11 @@ import {
   processStartTime,
   studyKey,
   withStudyLock,
-} from '../../../../main/core/upload/study-lock';
-import { UploadError } from '../../../../main/core/upload/upload-errors';
+} from '@main/core/upload/study-lock';
+import { UploadError } from '@main/core/upload/upload-errors';
+import { repoRoot } from '@support/repo-paths';
 
-const repo = fileURLToPath(new URL('../../../..', import.meta.url));
+const repo = repoRoot;
 const holderScript = 'test/support/lock-holder.ts';
 
 let dataDir: string;

@@ -3,9 +3,9 @@ import { readdir, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readDoneMarker, studyHash, tryClaim } from '../../../../main/core/watch';
-import type { ClaimOutcome } from '../../../../main/core/watch';
-import { tempDir, waitFor } from './helpers';
+import { readDoneMarker, studyHash, tryClaim } from '@main/core/watch';
+import type { ClaimOutcome } from '@main/core/watch';
+import { tempDir, waitFor } from '@support/watch-harness';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

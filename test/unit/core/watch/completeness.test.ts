@@ -3,11 +3,11 @@ import { copyFile, mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { scanFolder } from '../../../../main/core/dicom';
-import { incompleteReasons } from '../../../../main/core/watch/completeness';
-import { takeSnapshot } from '../../../../main/core/watch/snapshot';
-import { writeTruncated } from '../../../fixtures/dicom/generate';
-import { smallSeries, tempDir } from './helpers';
+import { scanFolder } from '@main/core/dicom';
+import { incompleteReasons } from '@main/core/watch/completeness';
+import { takeSnapshot } from '@main/core/watch/snapshot';
+import { writeTruncated } from '@fixtures/dicom/generate';
+import { smallSeries, tempDir } from '@support/watch-harness';
 
 const run = promisify(execFile);
 const cleanups: (() => void)[] = [];

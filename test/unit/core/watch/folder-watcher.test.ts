@@ -1,10 +1,19 @@
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FolderWatcher } from '../../../../main/core/watch';
-import type { ExportReady, ExportWaiting } from '../../../../main/core/watch';
-import { writeDicomdir, writeTruncated } from '../../../fixtures/dicom/generate';
-import { copySlowly, folderConfig, record, sleep, smallSeries, tempDir, waitFor, writeInChunks } from './helpers';
+import { FolderWatcher } from '@main/core/watch';
+import type { ExportReady, ExportWaiting } from '@main/core/watch';
+import { writeDicomdir, writeTruncated } from '@fixtures/dicom/generate';
+import {
+  copySlowly,
+  folderConfig,
+  record,
+  sleep,
+  smallSeries,
+  tempDir,
+  waitFor,
+  writeInChunks,
+} from '@support/watch-harness';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -1,9 +1,9 @@
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { scanFolder } from '../../../../main/core/dicom';
-import { Ledger, ledgerKey } from '../../../../main/core/watch';
-import { smallSeries, tempDir } from './helpers';
+import { scanFolder } from '@main/core/dicom';
+import { Ledger, ledgerKey } from '@main/core/watch';
+import { smallSeries, tempDir } from '@support/watch-harness';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {

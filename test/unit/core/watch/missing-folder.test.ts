@@ -3,9 +3,9 @@
 import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FolderWatcher } from '../../../../main/core/watch';
-import type { ExportReady } from '../../../../main/core/watch';
-import { folderConfig, record, smallSeries, tempDir, waitFor } from './helpers';
+import { FolderWatcher } from '@main/core/watch';
+import type { ExportReady } from '@main/core/watch';
+import { folderConfig, record, smallSeries, tempDir, waitFor } from '@support/watch-harness';
 
 const { dir, cleanup } = tempDir('sb-missing-folder-');
 afterAll(cleanup);

@@ -6,9 +6,9 @@ import { copyFile, mkdir, readdir, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Ledger, WatchService } from '../../../../main/core/watch';
-import type { DetectedStudy, StudyRouterEvents } from '../../../../main/core/watch';
-import { folderConfig, record, sleep, smallSeries, waitFor } from './helpers';
+import { Ledger, WatchService } from '@main/core/watch';
+import type { DetectedStudy, StudyRouterEvents } from '@main/core/watch';
+import { folderConfig, record, sleep, smallSeries, waitFor } from '@support/watch-harness';
 
 let scratch: string;
 

@@ -3,13 +3,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  encapsulationComplete,
-  metaTransferSyntax,
-  tailEndsEncapsulation,
-} from '../../../../main/core/watch/whole-file';
-import { writeTruncated } from '../../../fixtures/dicom/generate';
-import { smallSeries, tempDir } from './helpers';
+import { encapsulationComplete, metaTransferSyntax, tailEndsEncapsulation } from '@main/core/watch/whole-file';
+import { writeTruncated } from '@fixtures/dicom/generate';
+import { smallSeries, tempDir } from '@support/watch-harness';
 
 const run = promisify(execFile);
 const RLE = '1.2.840.10008.1.2.5';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appUrl, externalUrlAllowed, hostsOf, isAppUrl, senderFrameAllowed } from '../../../../main/windows/policy';
+import { appUrl, externalUrlAllowed, hostsOf, isAppUrl, senderFrameAllowed } from '@main/windows/policy';
 
 describe('window policy', () => {
   it('recognises only our own app:// origin', () => {

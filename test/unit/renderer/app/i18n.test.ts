@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { effectiveLanguage, languageOfLocale } from '../../../../renderer/src/app/i18n';
-import { kindOfKey } from '../../../../renderer/src/app/key-state';
-import { newerRate } from '../../../../renderer/src/app/rate';
+import { effectiveLanguage, languageOfLocale } from '@renderer/src/app/i18n';
+import { kindOfKey } from '@renderer/src/app/key-state';
+import { newerRate } from '@renderer/src/app/rate';
 
 describe('the window language', () => {
   it('is Spanish for any Spanish locale and English for every other', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { preferNewer, readKeepingNewer, upsertById, upsertNewer } from '../../../../renderer/src/app/merge';
+import { preferNewer, readKeepingNewer, upsertById, upsertNewer } from '@renderer/src/app/merge';
 
 describe('upsertById', () => {
   it('replaces changed items in place and appends new ones in push order', () => {

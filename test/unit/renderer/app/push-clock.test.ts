@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PushClock } from '../../../../renderer/src/app/push-clock';
+import { PushClock } from '@renderer/src/app/push-clock';
 
 describe('PushClock', () => {
   it('answers the read when no push came while it ran', async () => {

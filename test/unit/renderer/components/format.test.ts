@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  formatBytes,
-  formatDate,
-  formatDuration,
-  formatTime,
-  percent,
-} from '../../../../renderer/src/components/format';
+import { formatBytes, formatDate, formatDuration, formatTime, percent } from '@renderer/src/components/format';
 
 describe('formatBytes', () => {
   it('uses powers of 1024 with one decimal under 100 units', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { takeSessionToken } from '../../../../renderer/src/transport/token';
+import { takeSessionToken } from '@renderer/src/transport/token';
 
 /** A page address and a tab's storage as the browser gives them (plain objects with the same behaviour). */
 function page(href: string) {

@@ -1,8 +1,8 @@
 // The poll scheduler's gate reads the active key's rate meter: nothing known without a key, the
 // meter's limit and remaining calls, a 429's wait, and the time until the window frees a slot.
 import { describe, expect, it } from 'vitest';
-import { meterGate } from '../../../../../main/core/agent/background/poll-gate';
-import { RateMeter } from '../../../../../main/core/api/rate-meter';
+import { meterGate } from '@main/core/agent/background/poll-gate';
+import { RateMeter } from '@main/core/api/rate-meter';
 
 describe('the poll gate', () => {
   it('knows nothing while there is no key', () => {

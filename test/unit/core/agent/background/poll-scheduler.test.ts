@@ -1,13 +1,8 @@
 // The background scheduler's budget rules, on a clock the test moves by hand.
 import { describe, expect, it } from 'vitest';
-import type { PollClock, RateGate } from '../../../../../main/core/agent/background/poll-scheduler';
-import {
-  effectiveInterval,
-  pollBudget,
-  pollCeiling,
-  PollScheduler,
-} from '../../../../../main/core/agent/background/poll-scheduler';
-import { ApiError } from '../../../../../main/core/api/api-errors';
+import type { PollClock, RateGate } from '@main/core/agent/background/poll-scheduler';
+import { effectiveInterval, pollBudget, pollCeiling, PollScheduler } from '@main/core/agent/background/poll-scheduler';
+import { ApiError } from '@main/core/api/api-errors';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

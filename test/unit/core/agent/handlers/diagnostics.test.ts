@@ -1,8 +1,8 @@
 // The diagnostics summary attached to a support ticket carries no key, no patient data and no path.
 import { describe, expect, it } from 'vitest';
-import type { UploadJobView } from '../../../../../preload/contract';
-import { buildDiagnostics } from '../../../../../main/core/agent/handlers/diagnostics';
-import { defaultSettings } from '../../../../../main/core/settings';
+import type { UploadJobView } from '@preload/contract';
+import { buildDiagnostics } from '@main/core/agent/handlers/diagnostics';
+import { defaultSettings } from '@main/core/settings';
 
 const KEY = 'cbct_live_0123456789abcdef0123456789abcdef';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ChangeBatcher } from '../../../../../main/core/agent/host/change-batcher';
+import { ChangeBatcher } from '@main/core/agent/host/change-batcher';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

@@ -1,9 +1,9 @@
 // The queue's OS notifications: each kind with its own title and body in the language in use at that
 // moment, the job named; a failing notification service never reaches the queue.
 import { describe, expect, it } from 'vitest';
-import type { Language, UploadJobView } from '../../../../../preload/contract';
-import type { Notice } from '../../../../../main/core/agent';
-import { uploadNotices } from '../../../../../main/core/agent/host/upload-notices';
+import type { Language, UploadJobView } from '@preload/contract';
+import type { Notice } from '@main/core/agent';
+import { uploadNotices } from '@main/core/agent/host/upload-notices';
 
 const view = { id: 'job-1', name: 'CBCT 2026-01-05' } as const satisfies Partial<UploadJobView>;
 const job = view as unknown as UploadJobView;

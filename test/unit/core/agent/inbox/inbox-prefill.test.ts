@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_NAME_TEMPLATE, renderExamName } from '../../../../../main/core/agent/inbox/inbox-prefill';
+import { DEFAULT_NAME_TEMPLATE, renderExamName } from '@main/core/agent/inbox/inbox-prefill';
 
 const values = {
   patient: 'JUAN CARLOS MUÑOZ',

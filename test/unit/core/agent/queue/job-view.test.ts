@@ -1,7 +1,7 @@
 // The job view as a pure reducer of engine events.
 import { describe, expect, it } from 'vitest';
-import type { UploadJobView } from '../../../../../preload/contract';
-import { reduceJobView } from '../../../../../main/core/agent/queue/job-view';
+import type { UploadJobView } from '@preload/contract';
+import { reduceJobView } from '@main/core/agent/queue/job-view';
 
 const view: UploadJobView = {
   id: 'up_1',

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UploadJobView } from '../../../../../preload/contract';
+import type { UploadJobView } from '@preload/contract';
 import {
   isLive,
   isSameUpload,
@@ -13,11 +13,11 @@ import {
   recordOf,
   restoredEntry,
   type UploadRequest,
-} from '../../../../../main/core/agent/queue/queue-entry';
-import { lazyPort } from '../../../../../main/core/agent/queue/queue-port';
-import type { JobRecord } from '../../../../../main/core/agent/queue/upload-list-store';
-import { UploadJob } from '../../../../../main/core/upload/engine';
-import { planUpload } from '../../../../../main/core/upload/plan';
+} from '@main/core/agent/queue/queue-entry';
+import { lazyPort } from '@main/core/agent/queue/queue-port';
+import type { JobRecord } from '@main/core/agent/queue/upload-list-store';
+import { UploadJob } from '@main/core/upload/engine';
+import { planUpload } from '@main/core/upload/plan';
 
 const view: UploadJobView = {
   id: 'up_1',

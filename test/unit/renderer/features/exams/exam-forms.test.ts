@@ -1,9 +1,9 @@
 // The exam workspace's form logic: the list filter, the recipients of a share, the PATCH of an edit.
 import { describe, expect, it } from 'vitest';
-import type { ExamView } from '../../../../../preload/contract';
-import { changedFields, formOf } from '../../../../../renderer/src/features/exams/exam-edit';
-import { matchesFilter } from '../../../../../renderer/src/features/exams/exam-filter';
-import { parseEmails } from '../../../../../renderer/src/features/exams/emails';
+import type { ExamView } from '@preload/contract';
+import { changedFields, formOf } from '@renderer/src/features/exams/exam-edit';
+import { matchesFilter } from '@renderer/src/features/exams/exam-filter';
+import { parseEmails } from '@renderer/src/features/exams/emails';
 
 const exam = (over: Partial<ExamView> = {}): ExamView => ({
   id: 'exm_1',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { InboxFields } from '../../../../../preload/contract';
-import { changedFields, toFields, toForm, validate } from '../../../../../renderer/src/features/inbox/inbox-form';
+import type { InboxFields } from '@preload/contract';
+import { changedFields, toFields, toForm, validate } from '@renderer/src/features/inbox/inbox-form';
 
 const saved: InboxFields = {
   name: 'CBCT JUAN CARLOS MUÑOZ 2026-03-02',

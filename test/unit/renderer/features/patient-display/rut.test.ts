@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatRutAsTyped, rutProblem } from '../../../../../renderer/src/features/patient-display/rut';
-import { signatureExtent } from '../../../../../renderer/src/features/patient-display/signature-extent';
+import { formatRutAsTyped, rutProblem } from '@renderer/src/features/patient-display/rut';
+import { signatureExtent } from '@renderer/src/features/patient-display/signature-extent';
 
 describe('the RUT as the patient types it', () => {
   it('gets thousands dots, and keeps the hyphen only when typed', () => {

@@ -5,7 +5,7 @@ import {
   checkReferrer,
   emptyReferrer,
   matchesSearch,
-} from '../../../../../renderer/src/features/referrers/referrer-form';
+} from '@renderer/src/features/referrers/referrer-form';
 
 describe('checking a referrer before sending', () => {
   it('needs a name and accepts the other fields empty', () => {

@@ -1,7 +1,7 @@
 // The editor's way back to the service: blank names and labels are left out, a draft the service
 // would refuse is caught first, and an edit sends only the fields that changed.
 import { describe, expect, it } from 'vitest';
-import type { TemplateView } from '../../../../../preload/contract';
+import type { TemplateView } from '@preload/contract';
 import {
   draftOf,
   draftProblems,
@@ -10,7 +10,7 @@ import {
   pagesInput,
   slotOf,
   templateChanges,
-} from '../../../../../renderer/src/features/templates/editor-state';
+} from '@renderer/src/features/templates/editor-state';
 
 const own: TemplateView = {
   id: 'tpl_1',

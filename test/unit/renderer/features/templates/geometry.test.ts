@@ -15,7 +15,7 @@ import {
   round,
   STEP,
   withinPage,
-} from '../../../../../renderer/src/features/templates/geometry';
+} from '@renderer/src/features/templates/geometry';
 
 const slot = { x: 0.1, y: 0.2, w: 0.3, h: 0.25 };
 

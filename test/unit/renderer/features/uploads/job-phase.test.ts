@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { UploadJobView, UploadPhase } from '../../../../../preload/contract';
-import { actionsFor, sortJobs } from '../../../../../renderer/src/features/uploads/job-phase';
+import type { UploadJobView, UploadPhase } from '@preload/contract';
+import { actionsFor, sortJobs } from '@renderer/src/features/uploads/job-phase';
 
 const job = (id: string, phase: UploadPhase, created_at = '2026-03-02T10:00:00Z'): UploadJobView => ({
   id,

@@ -1,0 +1,107 @@
+// Steps and checks the specs share: the window's texts per language, screenshots, axe, and the
+// common front-desk steps done through the UI as staff would.
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadLocaleTree } from '../locales';
+import { expect } from './app-fixtures';
+import { repoRoot } from '../repo-paths';
+
+export type Lang = 'en' | 'es';
+type Tree = { [k: string]: string | Tree };
+
+const root = repoRoot;
+const screenshotDir = join(root, 'test', '.artifacts', 'screenshots');
+
+/** The window's texts in `lang`, read from the shipped locale file (so the specs check what staff see). */
+export function texts(lang: Lang): (key: string, vars?: Record<string, string | number>) => string {
+  const tree = loadLocaleTree(lang) as Tree;
+  return (key, vars = {}) => {
+    let node: string | Tree | undefined = tree;
+    for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
+    if (typeof node !== 'string') throw new Error(`no text ${key} in ${lang}.json`);
+    return node.replace(/\{\{(\w+)\}\}/g, (_m, v: string) => String(vars[v] ?? `{{${v}}}`));
+  };
+}
+
+/**
+ * Writes a 1280×800 screenshot to test/.artifacts/screenshots/<name>.png (git-ignored); with
+ * `fullPage`, also <name>-full.png with everything below the fold.
+ */
+export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  mkdirSync(screenshotDir, { recursive: true });
+  // Let the progress bars and transitions settle so the picture shows the steady screen.
+  await settleAnimations(page);
+  await page.screenshot({ path: join(screenshotDir, `${name}.png`) });
+  if (options.fullPage) await page.screenshot({ path: join(screenshotDir, `${name}-full.png`), fullPage: true });
+}
+
+/**
+ * Waits until every finite CSS transition and animation has ended (a modal fading in, a menu
+ * sliding down). Until then the colours axe reads are mid-fade blends, and a red button in a
+ * modal that is still fading in fails the contrast rule although the steady screen passes.
+ * Endless animations (spinners, striped progress bars) are left running.
+ */
+export async function settleAnimations(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const frames = () => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done())));
+    for (let round = 0; round < 5; round++) {
+      // A transition starts a frame after its element mounts (Mantine's pre-entering state).
+      await frames();
+      const finite = document
+        .getAnimations()
+        .filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().endTime !== Infinity);
+      if (finite.length === 0) return;
+      await Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
+    }
+  });
+}
+
+/** Runs axe-core on the page once it has settled and fails on any serious or critical violation. */
+export async function expectNoSeriousA11yViolations(page: Page, screen: string): Promise<void> {
+  await settleAnimations(page);
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  const bad = result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes
+          .slice(0, 5)
+          .map((n) => n.target.join(' '))
+          .join('\n  ')}`,
+    );
+  expect(bad, `axe on ${screen}`).toEqual([]);
+}
+
+/** Takes the screenshot and runs axe: what every screen gets. */
+export async function checkScreen(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  // The pointer rests in a corner, as a hover state is not the screen's steady look.
+  await page.mouse.move(1279, 799);
+  await expectNoSeriousA11yViolations(page, name);
+  await screenshot(page, name, options);
+}
+
+/** Pastes a key on the onboarding screen and saves it; ends in the inbox. */
+export async function onboard(page: Page, t: ReturnType<typeof texts>, key: string): Promise<void> {
+  await expect(page.getByRole('heading', { name: t('onboarding.title') })).toBeVisible();
+  await page.getByLabel(t('onboarding.keyLabel'), { exact: true }).fill(key);
+  await page.getByRole('button', { name: t('onboarding.save') }).click();
+  await expect(page).toHaveURL(/#\/inbox$/);
+}
+
+/** Adds a watch folder in Settings (review mode, a short quiet time so tests do not wait). */
+export async function addWatchFolder(
+  page: Page,
+  t: ReturnType<typeof texts>,
+  path: string,
+  settleSeconds = 1,
+): Promise<void> {
+  await page.getByRole('link', { name: t('nav.settings') }).click();
+  await page.getByLabel(t('settings.folders.path'), { exact: true }).fill(path);
+  await page.getByTestId('folder-settle').fill(String(settleSeconds));
+  await page.getByRole('button', { name: t('settings.folders.add') }).click();
+  await expect(page.locator(`[data-testid="watch-folder"][data-path="${path}"]`)).toBeVisible();
+}

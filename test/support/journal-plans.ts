@@ -1,0 +1,32 @@
+// The `planned` record that opens a job's journal, for tests of the journal and what is read off it.
+import { join } from 'node:path';
+import type { PlannedRecord } from '../../main/core/upload/journal';
+
+/** A plan of files `f0.dcm`, `f1.dcm`… of `sizes` bytes under `root` (defaults: three files of 10, 11 and 12 bytes in files mode). */
+export function plannedRecord(
+  o: { root?: string; jobId?: string; mode?: 'files' | 'zip'; sizes?: readonly number[] } = {},
+): PlannedRecord {
+  const root = o.root ?? '/exports/a';
+  const sizes = o.sizes ?? [10, 11, 12];
+  const mode = o.mode ?? 'files';
+  return {
+    t: 'planned',
+    v: 1,
+    job_id: o.jobId ?? 'job-1',
+    at: 1,
+    root,
+    fields: { name: 'CBCT 2026-03-02', patient_id: '123' },
+    requested_mode: mode,
+    mode,
+    files: sizes.map((size, i) => ({
+      name: `f${i}.dcm`,
+      path: join(root, `f${i}.dcm`),
+      size,
+      mtimeMs: 1000.5,
+      ino: 7 + i,
+    })),
+    bytes: sizes.reduce((a, b) => a + b, 0),
+    zip_size: 500,
+    fingerprint: 'fp',
+  };
+}
