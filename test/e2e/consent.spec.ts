@@ -93,112 +93,131 @@ for (const lang of ['en', 'es'] as Lang[]) {
       const patientToken = new URL(patientUrl).searchParams.get('patient') ?? '';
       expect(patientToken.length).toBeGreaterThan(20);
 
-      // The patient token reaches its own session's methods and nothing else, not even the event stream.
-      for (const name of Object.keys(methods).filter((m) => !(patientMethodNames as readonly string[]).includes(m))) {
-        expect(await rpcWithToken(app.info.port, patientToken, name), name).toEqual({
-          status: 403,
-          code: 'forbidden_method',
-        });
-      }
-      expect((await rpcWithToken(app.info.port, patientToken, 'patient:session')).status).toBe(200);
-      expect((await fetch(`http://127.0.0.1:${app.info.port}/events?token=${patientToken}`)).status).toBe(401);
-      // It cannot reach another session by naming it: the bridge binds every call to its own.
-      expect((await rpcWithToken(app.info.port, patientToken, 'patient:pdf', { session_id: 'cs_other' })).status).toBe(
-        200,
-      );
-
-      // The patient display, in a second page.
-      const patient = await context.newPage();
-      await patient.goto(patientUrl);
-      await expect(patient.getByRole('heading', { name: t('patient.title') })).toBeVisible();
-      const pdf = patient.getByTestId('pdf-view');
-      await expect(pdf).toHaveAttribute('data-state', 'ready');
-      await expect(patient.getByLabel(t('patient.name'))).toBeDisabled();
-      await expect(page.getByTestId('consent-session')).toHaveAttribute('data-phase', 'reading');
-      await checkScreen(patient, `consent-patient-reading-${lang}`);
-      await patient.setViewportSize({ width: 800, height: 1280 });
-      await checkScreen(patient, `consent-patient-reading-portrait-${lang}`);
-      await patient.setViewportSize({ width: 1280, height: 800 });
-
-      // Scrolled to the end with the mouse wheel: the form opens, the operator sees "signing".
-      await pdf.hover();
-      for (let i = 0; i < 30 && (await patient.getByLabel(t('patient.name')).isDisabled()); i++)
-        await patient.mouse.wheel(0, 600);
-      await expect(patient.getByLabel(t('patient.name'))).toBeEnabled();
-      await expect(patient.getByLabel(t('patient.name'))).toHaveValue('María José Muñoz');
-      await expect(page.getByTestId('consent-session')).toHaveAttribute('data-phase', 'signing');
-
-      // RUT: missing hyphen, wrong check digit, then a valid one, formatted as typed.
-      const rut = patient.getByTestId('patient-document');
-      await rut.pressSequentially('12345678');
-      await expect(rut).toHaveValue('12.345.678');
-      await rut.blur();
-      await expect(patient.getByText(t('patient.rut_missing_hyphen'))).toBeVisible();
-      await rut.fill('');
-      await rut.pressSequentially('12345678-9');
-      await expect(rut).toHaveValue('12.345.678-9');
-      await expect(patient.getByText(t('patient.rut_invalid_rut'))).toBeVisible();
-      await checkScreen(patient, `consent-patient-rut-invalid-${lang}`);
-      await rut.fill('');
-      await rut.pressSequentially('12345678-5');
-      await expect(rut).toHaveValue('12.345.678-5');
-      await expect(patient.getByText(t('patient.rut_invalid_rut'))).toHaveCount(0);
-      await patient.getByLabel(t('patient.birthDate')).fill('1980-01-31');
-
-      // A dot is not a signature.
-      const padBox = await patient.getByTestId('signature-pad').boundingBox();
-      if (!padBox) throw new Error('no pad');
-      await patient.mouse.click(padBox.x + padBox.width / 2, padBox.y + padBox.height / 2);
-      await patient.getByLabel(t('patient.accept')).check();
-      await patient.getByRole('button', { name: t('patient.submit'), exact: true }).click();
-      await expect(patient.getByTestId('patient-problem')).toHaveText(t('patient.signatureTooShort'));
-      await checkScreen(patient, `consent-patient-signature-too-short-${lang}`);
-      await expect(page.getByTestId('consent-status')).toHaveAttribute('data-status', 'pending');
-
-      // Cleared, signed for real, accepted.
-      await patient.getByRole('button', { name: t('patient.clear') }).click();
-      await drawSignature(patient);
-      await checkScreen(patient, `consent-patient-signed-form-${lang}`);
-      await patient.getByRole('button', { name: t('patient.submit'), exact: true }).click();
-      await expect(patient.getByTestId('patient-thanks')).toBeVisible();
-      await checkScreen(patient, `consent-patient-thanks-${lang}`);
-
-      // The operator's page turns signed and verified by itself.
-      await expect(page.getByTestId('consent-status')).toHaveAttribute('data-status', 'signed');
-      await expect(page.getByTestId('consent-verified')).toHaveText(t('consent.verified'));
-      const shown = (await page.getByTestId('consent-service-hash').textContent()) ?? '';
-      expect(await signedPdfHash(emulator.info, key, examId)).toBe(shown);
-      await expect(page.getByTestId('consent-saved-to')).toBeVisible();
-      const folder = join(app.dataDir, 'consent');
-      const files = readdirSync(folder).filter((f) => f.endsWith('-signed.pdf'));
-      expect(files).toEqual([`consent-${examId}-signed.pdf`]);
-      expect(statSync(join(folder, files[0] ?? '')).mode & 0o777).toBe(0o600);
-      expect(
-        createHash('sha256')
-          .update(readFileSync(join(folder, files[0] ?? '')))
-          .digest('hex'),
-      ).toBe(shown);
-      await page.getByRole('button', { name: t('consent.viewSigned') }).click();
-      await expect(page.getByRole('region', { name: t('consent.signedDocument') })).toHaveAttribute(
-        'data-state',
-        'ready',
-      );
-      await checkScreen(page, `consent-operator-signed-${lang}`);
-
-      // The session ended with the signature: its token is dead, the display goes idle by itself.
-      expect(await rpcWithToken(app.info.port, patientToken, 'patient:session')).toEqual({
-        status: 401,
-        code: 'bad_token',
+      await test.step("The patient token reaches its own session's methods and nothing else, not even the event stream", async () => {
+        // The patient token reaches its own session's methods and nothing else, not even the event stream.
+        for (const name of Object.keys(methods).filter((m) => !(patientMethodNames as readonly string[]).includes(m))) {
+          expect(await rpcWithToken(app.info.port, patientToken, name), name).toEqual({
+            status: 403,
+            code: 'forbidden_method',
+          });
+        }
+        expect((await rpcWithToken(app.info.port, patientToken, 'patient:session')).status).toBe(200);
+        expect((await fetch(`http://127.0.0.1:${app.info.port}/events?token=${patientToken}`)).status).toBe(401);
+        // It cannot reach another session by naming it: the bridge binds every call to its own.
+        expect(
+          (await rpcWithToken(app.info.port, patientToken, 'patient:pdf', { session_id: 'cs_other' })).status,
+        ).toBe(200);
       });
-      await expect(patient.getByTestId('patient-idle')).toBeVisible({ timeout: 20_000 });
-      await checkScreen(patient, `consent-patient-idle-${lang}`);
 
-      // A second start: "already signed", in plain words, not an error.
-      await page.getByRole('button', { name: t('consent.startAgain') }).click();
-      await expect(page.getByTestId('consent-already-signed')).toContainText(t('consent.alreadySignedTitle'));
-      await expect(page.locator('[data-error-code]')).toHaveCount(0);
-      await checkScreen(page, `consent-operator-already-signed-${lang}`);
-      await patient.close();
+      const { patient, pdf } = await test.step('The patient display, in a second page', async () => {
+        // The patient display, in a second page.
+        const patient = await context.newPage();
+        await patient.goto(patientUrl);
+        await expect(patient.getByRole('heading', { name: t('patient.title') })).toBeVisible();
+        const pdf = patient.getByTestId('pdf-view');
+        await expect(pdf).toHaveAttribute('data-state', 'ready');
+        await expect(patient.getByLabel(t('patient.name'))).toBeDisabled();
+        await expect(page.getByTestId('consent-session')).toHaveAttribute('data-phase', 'reading');
+        await checkScreen(patient, `consent-patient-reading-${lang}`);
+        await patient.setViewportSize({ width: 800, height: 1280 });
+        await checkScreen(patient, `consent-patient-reading-portrait-${lang}`);
+        await patient.setViewportSize({ width: 1280, height: 800 });
+        return { patient, pdf };
+      });
+
+      await test.step('Scrolled to the end with the mouse wheel', async () => {
+        // Scrolled to the end with the mouse wheel: the form opens, the operator sees "signing".
+        await pdf.hover();
+        for (let i = 0; i < 30 && (await patient.getByLabel(t('patient.name')).isDisabled()); i++)
+          await patient.mouse.wheel(0, 600);
+        await expect(patient.getByLabel(t('patient.name'))).toBeEnabled();
+        await expect(patient.getByLabel(t('patient.name'))).toHaveValue('María José Muñoz');
+        await expect(page.getByTestId('consent-session')).toHaveAttribute('data-phase', 'signing');
+      });
+
+      await test.step('RUT', async () => {
+        // RUT: missing hyphen, wrong check digit, then a valid one, formatted as typed.
+        const rut = patient.getByTestId('patient-document');
+        await rut.pressSequentially('12345678');
+        await expect(rut).toHaveValue('12.345.678');
+        await rut.blur();
+        await expect(patient.getByText(t('patient.rut_missing_hyphen'))).toBeVisible();
+        await rut.fill('');
+        await rut.pressSequentially('12345678-9');
+        await expect(rut).toHaveValue('12.345.678-9');
+        await expect(patient.getByText(t('patient.rut_invalid_rut'))).toBeVisible();
+        await checkScreen(patient, `consent-patient-rut-invalid-${lang}`);
+        await rut.fill('');
+        await rut.pressSequentially('12345678-5');
+        await expect(rut).toHaveValue('12.345.678-5');
+        await expect(patient.getByText(t('patient.rut_invalid_rut'))).toHaveCount(0);
+        await patient.getByLabel(t('patient.birthDate')).fill('1980-01-31');
+      });
+
+      await test.step('A dot is not a signature', async () => {
+        // A dot is not a signature.
+        const padBox = await patient.getByTestId('signature-pad').boundingBox();
+        if (!padBox) throw new Error('no pad');
+        await patient.mouse.click(padBox.x + padBox.width / 2, padBox.y + padBox.height / 2);
+        await patient.getByLabel(t('patient.accept')).check();
+        await patient.getByRole('button', { name: t('patient.submit'), exact: true }).click();
+        await expect(patient.getByTestId('patient-problem')).toHaveText(t('patient.signatureTooShort'));
+        await checkScreen(patient, `consent-patient-signature-too-short-${lang}`);
+        await expect(page.getByTestId('consent-status')).toHaveAttribute('data-status', 'pending');
+      });
+
+      await test.step('Cleared, signed for real, accepted', async () => {
+        // Cleared, signed for real, accepted.
+        await patient.getByRole('button', { name: t('patient.clear') }).click();
+        await drawSignature(patient);
+        await checkScreen(patient, `consent-patient-signed-form-${lang}`);
+        await patient.getByRole('button', { name: t('patient.submit'), exact: true }).click();
+        await expect(patient.getByTestId('patient-thanks')).toBeVisible();
+        await checkScreen(patient, `consent-patient-thanks-${lang}`);
+      });
+
+      await test.step("The operator's page turns signed and verified by itself", async () => {
+        // The operator's page turns signed and verified by itself.
+        await expect(page.getByTestId('consent-status')).toHaveAttribute('data-status', 'signed');
+        await expect(page.getByTestId('consent-verified')).toHaveText(t('consent.verified'));
+        const shown = (await page.getByTestId('consent-service-hash').textContent()) ?? '';
+        expect(await signedPdfHash(emulator.info, key, examId)).toBe(shown);
+        await expect(page.getByTestId('consent-saved-to')).toBeVisible();
+        const folder = join(app.dataDir, 'consent');
+        const files = readdirSync(folder).filter((f) => f.endsWith('-signed.pdf'));
+        expect(files).toEqual([`consent-${examId}-signed.pdf`]);
+        expect(statSync(join(folder, files[0] ?? '')).mode & 0o777).toBe(0o600);
+        expect(
+          createHash('sha256')
+            .update(readFileSync(join(folder, files[0] ?? '')))
+            .digest('hex'),
+        ).toBe(shown);
+        await page.getByRole('button', { name: t('consent.viewSigned') }).click();
+        await expect(page.getByRole('region', { name: t('consent.signedDocument') })).toHaveAttribute(
+          'data-state',
+          'ready',
+        );
+        await checkScreen(page, `consent-operator-signed-${lang}`);
+      });
+
+      await test.step('The session ended with the signature', async () => {
+        // The session ended with the signature: its token is dead, the display goes idle by itself.
+        expect(await rpcWithToken(app.info.port, patientToken, 'patient:session')).toEqual({
+          status: 401,
+          code: 'bad_token',
+        });
+        await expect(patient.getByTestId('patient-idle')).toBeVisible({ timeout: 20_000 });
+        await checkScreen(patient, `consent-patient-idle-${lang}`);
+      });
+
+      await test.step('A second start', async () => {
+        // A second start: "already signed", in plain words, not an error.
+        await page.getByRole('button', { name: t('consent.startAgain') }).click();
+        await expect(page.getByTestId('consent-already-signed')).toContainText(t('consent.alreadySignedTitle'));
+        await expect(page.locator('[data-error-code]')).toHaveCount(0);
+        await checkScreen(page, `consent-operator-already-signed-${lang}`);
+        await patient.close();
+      });
     });
 
     test(`signed through the e-mailed link: QR on both screens, turns signed without reload (${lang})`, async ({

@@ -41,220 +41,243 @@ for (const { lang, locale, patient, prefill, pid } of cases) {
       await page.goto(app.info.url);
       await expect(page.getByTestId('key-indicator')).toHaveAttribute('data-kind', 'live');
 
-      // Uploads links to the exam; the Exams screen finds it by patient ID.
-      await page.getByRole('link', { name: t('nav.uploads') }).click();
-      await expect(page.getByTestId('exam-link').first()).toHaveAttribute('href', new RegExp(`#/exams/${examId}$`));
-      await page.getByRole('link', { name: t('exams.nav') }).click();
-      await expect(page).toHaveURL(/#\/exams$/);
-      await expect(page.getByTestId('exam-row').first()).toBeVisible();
-      await checkScreen(page, `exams-list-${lang}`);
-      await page.getByLabel(t('exams.filterLabel')).fill(pid.replace('-', ''));
-      const rows = page.getByTestId('exam-row');
-      await expect(rows).toHaveCount(2);
-      // Newest first: the one the app uploaded was created before the seeded one.
-      await expect(rows.nth(1)).toHaveAttribute('data-exam-id', examId);
-      await expect(rows.nth(1).getByTestId('exam-status')).toHaveText(t('exams.status.ready'));
-      await expect(rows.nth(1).getByTestId('exam-type')).toHaveText(t('examType.cbct'));
-      await checkScreen(page, `exams-filtered-${lang}`);
-      await rows.nth(1).click();
+      await test.step('Uploads links to the exam', async () => {
+        // Uploads links to the exam; the Exams screen finds it by patient ID.
+        await page.getByRole('link', { name: t('nav.uploads') }).click();
+        await expect(page.getByTestId('exam-link').first()).toHaveAttribute('href', new RegExp(`#/exams/${examId}$`));
+        await page.getByRole('link', { name: t('exams.nav') }).click();
+        await expect(page).toHaveURL(/#\/exams$/);
+        await expect(page.getByTestId('exam-row').first()).toBeVisible();
+        await checkScreen(page, `exams-list-${lang}`);
+        await page.getByLabel(t('exams.filterLabel')).fill(pid.replace('-', ''));
+        const rows = page.getByTestId('exam-row');
+        await expect(rows).toHaveCount(2);
+        // Newest first: the one the app uploaded was created before the seeded one.
+        await expect(rows.nth(1)).toHaveAttribute('data-exam-id', examId);
+        await expect(rows.nth(1).getByTestId('exam-status')).toHaveText(t('exams.status.ready'));
+        await expect(rows.nth(1).getByTestId('exam-type')).toHaveText(t('examType.cbct'));
+        await checkScreen(page, `exams-filtered-${lang}`);
+        await rows.nth(1).click();
+      });
 
-      // Overview: details, the thumbnail not generated yet, the patient's other exam as a link.
-      await expect(page).toHaveURL(new RegExp(`#/exams/${examId}$`));
-      await expect(page.getByTestId('fact-patient-name')).toHaveText(prefill);
-      await expect(page.getByTestId('fact-patient-id')).toHaveText(pid);
-      await expect(page.getByTestId('fact-status')).toHaveText(t('exams.status.ready'));
-      await expect(page.getByTestId('exam-thumbnail')).toHaveAttribute('data-state', 'not-ready');
-      await expect(page.getByTestId('exam-thumbnail')).toContainText(t('exams.overview.thumbnailNotReady'));
-      await expect(page.getByTestId('patient-exam-link')).toHaveAttribute('href', new RegExp(`#/exams/${olderId}$`));
-      await checkScreen(page, `exam-overview-not-ready-${lang}`);
-      await emulator.control('POST', `/exams/${examId}/thumbnail`);
-      await page.reload();
-      await expect(page.getByTestId('exam-thumbnail')).toHaveAttribute('data-state', 'ready');
-      await expect(page.getByTestId('exam-thumbnail').locator('img')).toHaveAttribute(
-        'src',
-        /^data:image\/(png|jpeg);base64,/,
-      );
-      await checkScreen(page, `exam-overview-${lang}`);
+      await test.step('Overview', async () => {
+        // Overview: details, the thumbnail not generated yet, the patient's other exam as a link.
+        await expect(page).toHaveURL(new RegExp(`#/exams/${examId}$`));
+        await expect(page.getByTestId('fact-patient-name')).toHaveText(prefill);
+        await expect(page.getByTestId('fact-patient-id')).toHaveText(pid);
+        await expect(page.getByTestId('fact-status')).toHaveText(t('exams.status.ready'));
+        await expect(page.getByTestId('exam-thumbnail')).toHaveAttribute('data-state', 'not-ready');
+        await expect(page.getByTestId('exam-thumbnail')).toContainText(t('exams.overview.thumbnailNotReady'));
+        await expect(page.getByTestId('patient-exam-link')).toHaveAttribute('href', new RegExp(`#/exams/${olderId}$`));
+        await checkScreen(page, `exam-overview-not-ready-${lang}`);
+        await emulator.control('POST', `/exams/${examId}/thumbnail`);
+        await page.reload();
+        await expect(page.getByTestId('exam-thumbnail')).toHaveAttribute('data-state', 'ready');
+        await expect(page.getByTestId('exam-thumbnail').locator('img')).toHaveAttribute(
+          'src',
+          /^data:image\/(png|jpeg);base64,/,
+        );
+        await checkScreen(page, `exam-overview-${lang}`);
+      });
 
-      // Edit: the type is read-only; a date the service refuses shows on its field; then a real change.
-      await page.getByTestId('exam-tab-edit').click();
-      await expect(page.getByTestId('edit-type')).toHaveAttribute('readonly', '');
-      await expect(page.getByTestId('edit-subtype')).toHaveCount(0);
-      await page.getByTestId('edit-birth-date').fill('2999-01-01');
-      await page.getByTestId('edit-save').click();
-      await expect(
-        page.getByTestId('exam-edit').getByText(t('exams.edit.rejected', { detail: 'must not be in the future' })),
-      ).toBeVisible();
-      await checkScreen(page, `exam-edit-rejected-${lang}`);
-      const newName = lang === 'es' ? 'Control de implante — José Núñez' : 'Implant check — Ana Pérez';
-      await page.getByTestId('edit-birth-date').fill('1980-01-31');
-      await page.getByTestId('edit-name').fill(newName);
-      await page.getByTestId('edit-reason').fill('Evaluación de implante 3.6');
-      await page.getByTestId('edit-save').click();
-      await expect(page.getByTestId('edit-saved')).toBeVisible();
-      await expect(page.getByTestId('exam-title')).toHaveText(newName);
-      const stored = await api(info, key, 'GET', `/exams/${examId}`);
-      expect(stored.json['name']).toBe(newName);
-      expect(stored.json['reason']).toBe('Evaluación de implante 3.6');
-      expect(stored.json['birth_date']).toBe('1980-01-31');
-      await checkScreen(page, `exam-edit-${lang}`);
+      const { stored } = await test.step('Edit', async () => {
+        // Edit: the type is read-only; a date the service refuses shows on its field; then a real change.
+        await page.getByTestId('exam-tab-edit').click();
+        await expect(page.getByTestId('edit-type')).toHaveAttribute('readonly', '');
+        await expect(page.getByTestId('edit-subtype')).toHaveCount(0);
+        await page.getByTestId('edit-birth-date').fill('2999-01-01');
+        await page.getByTestId('edit-save').click();
+        await expect(
+          page.getByTestId('exam-edit').getByText(t('exams.edit.rejected', { detail: 'must not be in the future' })),
+        ).toBeVisible();
+        await checkScreen(page, `exam-edit-rejected-${lang}`);
+        const newName = lang === 'es' ? 'Control de implante — José Núñez' : 'Implant check — Ana Pérez';
+        await page.getByTestId('edit-birth-date').fill('1980-01-31');
+        await page.getByTestId('edit-name').fill(newName);
+        await page.getByTestId('edit-reason').fill('Evaluación de implante 3.6');
+        await page.getByTestId('edit-save').click();
+        await expect(page.getByTestId('edit-saved')).toBeVisible();
+        await expect(page.getByTestId('exam-title')).toHaveText(newName);
+        const stored = await api(info, key, 'GET', `/exams/${examId}`);
+        expect(stored.json['name']).toBe(newName);
+        expect(stored.json['reason']).toBe('Evaluación de implante 3.6');
+        expect(stored.json['birth_date']).toBe('1980-01-31');
+        await checkScreen(page, `exam-edit-${lang}`);
+        return { stored };
+      });
 
-      // Share, keyboard only: a referrer from the directory, a second address in cc, a message, the e-mail's language.
-      await page.getByTestId('exam-tab-share').click();
-      await expect(page.getByTestId('share-panel')).toBeVisible();
-      await checkScreen(page, `exam-share-${lang}`, { fullPage: true });
-      await tabTo(page, page.getByTestId('share-referrer'));
-      await page.keyboard.type(dentist);
-      await page.keyboard.press('ArrowDown');
-      await page.keyboard.press('Enter');
-      await expect(page.getByTestId('share-to')).toHaveValue(dentistEmail);
-      await tabTo(page, page.getByTestId('share-to'));
-      await page.keyboard.press('End');
-      await page.keyboard.type(`, paciente.${lang}@correo.example`);
-      await tabTo(page, page.getByTestId('share-cc'));
-      await page.keyboard.type(`recepcion.${lang}@clinica.example, archivo.${lang}@clinica.example`);
-      await tabTo(page, page.getByTestId('share-message'));
-      await page.keyboard.type('Adjunto el examen de control.');
-      await tabTo(page, page.getByTestId('share-locale'));
-      await page.keyboard.press('ArrowDown');
-      await expect(page.getByRole('option', { name: t('exams.share.locales.pt') })).toBeVisible();
-      for (;;) {
-        const selected = await page
-          .getByRole('option', { name: t('exams.share.locales.pt') })
-          .getAttribute('data-combobox-selected');
-        if (selected !== null) break;
+      await test.step('Share, keyboard only', async () => {
+        // Share, keyboard only: a referrer from the directory, a second address in cc, a message, the e-mail's language.
+        await page.getByTestId('exam-tab-share').click();
+        await expect(page.getByTestId('share-panel')).toBeVisible();
+        await checkScreen(page, `exam-share-${lang}`, { fullPage: true });
+        await tabTo(page, page.getByTestId('share-referrer'));
+        await page.keyboard.type(dentist);
         await page.keyboard.press('ArrowDown');
-      }
-      await page.keyboard.press('Enter');
-      await expect(page.getByTestId('share-locale')).toHaveValue(t('exams.share.locales.pt'));
-      await tabTo(page, page.getByTestId('share-send'));
-      await page.keyboard.press('Enter');
-      await expect(page.getByTestId('share-result')).toHaveAttribute('data-sent', 'true');
-      await checkScreen(page, `exam-share-sent-${lang}`);
-      const mail = await emulator.control<{
-        mail: { to: string[]; cc: string[]; subject: string; body: string; exam_id?: string }[];
-      }>('GET', `/mail?to=${encodeURIComponent(dentistEmail)}`);
-      const sent = mail.mail.find((m) => m.exam_id === examId);
-      expect(sent, 'the share e-mail in the service mail log').toBeDefined();
-      expect(sent?.to).toEqual([dentistEmail, `paciente.${lang}@correo.example`]);
-      expect(sent?.cc).toEqual([`recepcion.${lang}@clinica.example`, `archivo.${lang}@clinica.example`]);
-      expect(sent?.body).toContain('Adjunto el examen de control.');
-
-      // The viewer link is copied as it is; it opens as a normal link in browser mode.
-      const viewerUrl = (await page.getByTestId('viewer-url').textContent()) ?? '';
-      expect(viewerUrl).toBe(stored.json['viewer_url']);
-      await page.getByTestId('viewer-url-copy').click();
-      await expect(page.getByTestId('viewer-url-copy')).toHaveText(t('exams.share.copied'));
-      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(viewerUrl);
-      await expect(page.getByTestId('viewer-open')).toHaveAttribute('href', viewerUrl);
-      await expect(page.getByTestId('viewer-open')).toHaveAttribute('target', '_blank');
-
-      // The PIN: the public page opens with it; after Rotate the old one is refused.
-      const oldPin = (await page.getByTestId('pin-value').textContent()) ?? '';
-      const publicUrl = (await page.getByTestId('public-url').textContent()) ?? '';
-      expect(oldPin).toMatch(/^\d{6}$/);
-      await expect(page.getByTestId('public-qr').locator('svg')).toBeVisible();
-      expect((await fetch(`${publicUrl}?pin=${oldPin}`)).status).toBe(200);
-      await page.getByTestId('pin-rotate').click();
-      await expect(page.getByTestId('pin-rotate-modal')).toContainText(t('exams.share.rotateBody'));
-      await checkScreen(page, `exam-share-rotate-${lang}`);
-      await page.getByTestId('pin-rotate-modal-confirm').click();
-      await expect(page.getByTestId('pin-rotated')).toBeVisible();
-      const newPin = (await page.getByTestId('pin-value').textContent()) ?? '';
-      expect(newPin).toMatch(/^\d{6}$/);
-      expect(newPin).not.toBe(oldPin);
-      expect((await fetch(`${publicUrl}?pin=${oldPin}`)).status).toBe(403);
-      expect((await fetch(`${publicUrl}?pin=${newPin}`)).status).toBe(200);
-
-      // Embed: enabled with a title, its code works; revoked, the same code stops working.
-      await page.getByTestId('embed-title').fill(`Examen ${lang}`);
-      await page.getByTestId('embed-show-year').click();
-      await page.getByTestId('embed-enable').click();
-      await expect(page.getByTestId('share-embed')).toHaveAttribute('data-enabled', 'true');
-      const snippet = (await page.getByTestId('embed-snippet').textContent()) ?? '';
-      const embedUrl = /src="([^"]+)"/.exec(snippet)?.[1] ?? '';
-      expect(embedUrl).toMatch(/^http/);
-      expect((await fetch(embedUrl)).status).toBe(200);
-      await page.getByTestId('embed-snippet-copy').click();
-      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(snippet);
-      await checkScreen(page, `exam-share-embed-${lang}`, { fullPage: true });
-      await page.getByTestId('embed-revoke').click();
-      await page.getByTestId('embed-revoke-modal-confirm').click();
-      await expect(page.getByTestId('embed-revoked')).toBeVisible();
-      expect((await fetch(embedUrl)).status).toBeGreaterThanOrEqual(400);
-      await page.getByTestId('embed-enable').click();
-      await expect(page.getByTestId('share-embed')).toHaveAttribute('data-enabled', 'true');
-      const again = (await page.getByTestId('embed-snippet').textContent()) ?? '';
-      expect(again).not.toBe(snippet);
-
-      // Report: a file that is not a PDF is refused here; a PDF is uploaded, viewed, signed, replaced, deleted.
-      await page.getByTestId('exam-tab-report').click();
-      await expect(page.getByTestId('report-panel')).toHaveAttribute('data-state', 'none');
-      const input = page.getByTestId('report-drop').locator('input[type=file]');
-      await input.setInputFiles({
-        name: 'informe.pdf',
-        mimeType: 'application/pdf',
-        buffer: Buffer.from('this is not a PDF at all'),
+        await page.keyboard.press('Enter');
+        await expect(page.getByTestId('share-to')).toHaveValue(dentistEmail);
+        await tabTo(page, page.getByTestId('share-to'));
+        await page.keyboard.press('End');
+        await page.keyboard.type(`, paciente.${lang}@correo.example`);
+        await tabTo(page, page.getByTestId('share-cc'));
+        await page.keyboard.type(`recepcion.${lang}@clinica.example, archivo.${lang}@clinica.example`);
+        await tabTo(page, page.getByTestId('share-message'));
+        await page.keyboard.type('Adjunto el examen de control.');
+        await tabTo(page, page.getByTestId('share-locale'));
+        await page.keyboard.press('ArrowDown');
+        await expect(page.getByRole('option', { name: t('exams.share.locales.pt') })).toBeVisible();
+        for (;;) {
+          const selected = await page
+            .getByRole('option', { name: t('exams.share.locales.pt') })
+            .getAttribute('data-combobox-selected');
+          if (selected !== null) break;
+          await page.keyboard.press('ArrowDown');
+        }
+        await page.keyboard.press('Enter');
+        await expect(page.getByTestId('share-locale')).toHaveValue(t('exams.share.locales.pt'));
+        await tabTo(page, page.getByTestId('share-send'));
+        await page.keyboard.press('Enter');
+        await expect(page.getByTestId('share-result')).toHaveAttribute('data-sent', 'true');
+        await checkScreen(page, `exam-share-sent-${lang}`);
+        const mail = await emulator.control<{
+          mail: { to: string[]; cc: string[]; subject: string; body: string; exam_id?: string }[];
+        }>('GET', `/mail?to=${encodeURIComponent(dentistEmail)}`);
+        const sent = mail.mail.find((m) => m.exam_id === examId);
+        expect(sent, 'the share e-mail in the service mail log').toBeDefined();
+        expect(sent?.to).toEqual([dentistEmail, `paciente.${lang}@correo.example`]);
+        expect(sent?.cc).toEqual([`recepcion.${lang}@clinica.example`, `archivo.${lang}@clinica.example`]);
+        expect(sent?.body).toContain('Adjunto el examen de control.');
       });
-      await expect(page.getByTestId('report-problem')).toHaveAttribute('data-problem', 'notPdf');
-      await checkScreen(page, `exam-report-none-${lang}`);
-      await input.setInputFiles({
-        name: 'informe.pdf',
-        mimeType: 'application/pdf',
-        buffer: await makePdf('Informe radiologico', 2),
-      });
-      await expect(page.getByTestId('report-filename')).toHaveText('informe.pdf');
-      await expect(page.getByTestId('report-state')).toHaveText(t('exams.report.unsigned'));
-      await page.getByTestId('report-view').click();
-      await expect(page.getByTestId('pdf-view')).toHaveAttribute('data-pages', '2');
-      await expect(page.getByTestId('pdf-page')).toHaveText(t('pdf.page', { n: 1, total: 2 }));
-      // The page is drawn: the canvas has dark pixels (text), not only white.
-      await expect
-        .poll(() =>
-          page.getByTestId('pdf-canvas').evaluate((c: HTMLCanvasElement) => {
-            const d = c.getContext('2d')?.getImageData(0, 0, c.width, c.height).data ?? new Uint8ClampedArray();
-            let dark = 0;
-            for (let i = 0; i < d.length; i += 4) if ((d[i] ?? 255) < 100) dark++;
-            return dark;
-          }),
-        )
-        .toBeGreaterThan(50);
-      await page.getByTestId('pdf-next').click();
-      await expect(page.getByTestId('pdf-page')).toHaveText(t('pdf.page', { n: 2, total: 2 }));
-      await checkScreen(page, `exam-report-view-${lang}`);
-      await page.getByTestId('report-sign').click();
-      await expect(page.getByTestId('report-sign-modal')).toContainText(t('exams.report.signBody'));
-      await page.getByTestId('report-sign-modal-confirm').click();
-      await expect(page.getByTestId('report-state')).toHaveText(t('exams.report.signed'));
-      const signatureId = (await page.getByTestId('signature-id').textContent()) ?? '';
-      expect(signatureId).toMatch(/^sig_/);
-      const verification = (await page.getByTestId('verification-url').getAttribute('href')) ?? '';
-      expect((await fetch(verification)).status).toBe(200);
-      await page.getByTestId('report-view').click();
-      await checkScreen(page, `exam-report-signed-${lang}`);
-      await page
-        .getByTestId('report-drop')
-        .locator('input[type=file]')
-        .setInputFiles({ name: 'informe-v2.pdf', mimeType: 'application/pdf', buffer: await makePdf('Informe v2', 1) });
-      await expect(page.getByTestId('report-replace-modal')).toContainText('informe-v2.pdf');
-      await checkScreen(page, `exam-report-replace-${lang}`);
-      await page.getByTestId('report-replace-modal-confirm').click();
-      await expect(page.getByTestId('report-filename')).toHaveText('informe-v2.pdf');
-      await expect(page.getByTestId('report-state')).toHaveText(t('exams.report.unsigned'));
-      await page.getByTestId('report-delete').click();
-      await page.getByTestId('report-delete-modal-confirm').click();
-      await expect(page.getByTestId('report-panel')).toHaveAttribute('data-state', 'none');
-      expect((await api(info, key, 'GET', `/exams/${examId}/report`)).status).toBe(404);
 
-      // Delete: the confirmation names the patient; the exam is gone from the service and the list.
-      await page.getByTestId('exam-tab-overview').click();
-      await page.getByTestId('exam-delete').click();
-      await expect(page.getByTestId('exam-delete-modal')).toContainText(prefill);
-      await checkScreen(page, `exam-delete-${lang}`);
-      await page.getByTestId('exam-delete-modal-confirm').click();
-      await expect(page).toHaveURL(/#\/exams$/);
-      expect((await api(info, key, 'GET', `/exams/${examId}`)).status).toBe(404);
-      await expect(page.locator(`[data-testid="exam-row"][data-exam-id="${examId}"]`)).toHaveCount(0);
+      await test.step('The viewer link is copied as it is', async () => {
+        // The viewer link is copied as it is; it opens as a normal link in browser mode.
+        const viewerUrl = (await page.getByTestId('viewer-url').textContent()) ?? '';
+        expect(viewerUrl).toBe(stored.json['viewer_url']);
+        await page.getByTestId('viewer-url-copy').click();
+        await expect(page.getByTestId('viewer-url-copy')).toHaveText(t('exams.share.copied'));
+        expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(viewerUrl);
+        await expect(page.getByTestId('viewer-open')).toHaveAttribute('href', viewerUrl);
+        await expect(page.getByTestId('viewer-open')).toHaveAttribute('target', '_blank');
+      });
+
+      await test.step('The PIN', async () => {
+        // The PIN: the public page opens with it; after Rotate the old one is refused.
+        const oldPin = (await page.getByTestId('pin-value').textContent()) ?? '';
+        const publicUrl = (await page.getByTestId('public-url').textContent()) ?? '';
+        expect(oldPin).toMatch(/^\d{6}$/);
+        await expect(page.getByTestId('public-qr').locator('svg')).toBeVisible();
+        expect((await fetch(`${publicUrl}?pin=${oldPin}`)).status).toBe(200);
+        await page.getByTestId('pin-rotate').click();
+        await expect(page.getByTestId('pin-rotate-modal')).toContainText(t('exams.share.rotateBody'));
+        await checkScreen(page, `exam-share-rotate-${lang}`);
+        await page.getByTestId('pin-rotate-modal-confirm').click();
+        await expect(page.getByTestId('pin-rotated')).toBeVisible();
+        const newPin = (await page.getByTestId('pin-value').textContent()) ?? '';
+        expect(newPin).toMatch(/^\d{6}$/);
+        expect(newPin).not.toBe(oldPin);
+        expect((await fetch(`${publicUrl}?pin=${oldPin}`)).status).toBe(403);
+        expect((await fetch(`${publicUrl}?pin=${newPin}`)).status).toBe(200);
+      });
+
+      await test.step('Embed', async () => {
+        // Embed: enabled with a title, its code works; revoked, the same code stops working.
+        await page.getByTestId('embed-title').fill(`Examen ${lang}`);
+        await page.getByTestId('embed-show-year').click();
+        await page.getByTestId('embed-enable').click();
+        await expect(page.getByTestId('share-embed')).toHaveAttribute('data-enabled', 'true');
+        const snippet = (await page.getByTestId('embed-snippet').textContent()) ?? '';
+        const embedUrl = /src="([^"]+)"/.exec(snippet)?.[1] ?? '';
+        expect(embedUrl).toMatch(/^http/);
+        expect((await fetch(embedUrl)).status).toBe(200);
+        await page.getByTestId('embed-snippet-copy').click();
+        expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(snippet);
+        await checkScreen(page, `exam-share-embed-${lang}`, { fullPage: true });
+        await page.getByTestId('embed-revoke').click();
+        await page.getByTestId('embed-revoke-modal-confirm').click();
+        await expect(page.getByTestId('embed-revoked')).toBeVisible();
+        expect((await fetch(embedUrl)).status).toBeGreaterThanOrEqual(400);
+        await page.getByTestId('embed-enable').click();
+        await expect(page.getByTestId('share-embed')).toHaveAttribute('data-enabled', 'true');
+        const again = (await page.getByTestId('embed-snippet').textContent()) ?? '';
+        expect(again).not.toBe(snippet);
+      });
+
+      await test.step('Report', async () => {
+        // Report: a file that is not a PDF is refused here; a PDF is uploaded, viewed, signed, replaced, deleted.
+        await page.getByTestId('exam-tab-report').click();
+        await expect(page.getByTestId('report-panel')).toHaveAttribute('data-state', 'none');
+        const input = page.getByTestId('report-drop').locator('input[type=file]');
+        await input.setInputFiles({
+          name: 'informe.pdf',
+          mimeType: 'application/pdf',
+          buffer: Buffer.from('this is not a PDF at all'),
+        });
+        await expect(page.getByTestId('report-problem')).toHaveAttribute('data-problem', 'notPdf');
+        await checkScreen(page, `exam-report-none-${lang}`);
+        await input.setInputFiles({
+          name: 'informe.pdf',
+          mimeType: 'application/pdf',
+          buffer: await makePdf('Informe radiologico', 2),
+        });
+        await expect(page.getByTestId('report-filename')).toHaveText('informe.pdf');
+        await expect(page.getByTestId('report-state')).toHaveText(t('exams.report.unsigned'));
+        await page.getByTestId('report-view').click();
+        await expect(page.getByTestId('pdf-view')).toHaveAttribute('data-pages', '2');
+        await expect(page.getByTestId('pdf-page')).toHaveText(t('pdf.page', { n: 1, total: 2 }));
+        // The page is drawn: the canvas has dark pixels (text), not only white.
+        await expect
+          .poll(() =>
+            page.getByTestId('pdf-canvas').evaluate((c: HTMLCanvasElement) => {
+              const d = c.getContext('2d')?.getImageData(0, 0, c.width, c.height).data ?? new Uint8ClampedArray();
+              let dark = 0;
+              for (let i = 0; i < d.length; i += 4) if ((d[i] ?? 255) < 100) dark++;
+              return dark;
+            }),
+          )
+          .toBeGreaterThan(50);
+        await page.getByTestId('pdf-next').click();
+        await expect(page.getByTestId('pdf-page')).toHaveText(t('pdf.page', { n: 2, total: 2 }));
+        await checkScreen(page, `exam-report-view-${lang}`);
+        await page.getByTestId('report-sign').click();
+        await expect(page.getByTestId('report-sign-modal')).toContainText(t('exams.report.signBody'));
+        await page.getByTestId('report-sign-modal-confirm').click();
+        await expect(page.getByTestId('report-state')).toHaveText(t('exams.report.signed'));
+        const signatureId = (await page.getByTestId('signature-id').textContent()) ?? '';
+        expect(signatureId).toMatch(/^sig_/);
+        const verification = (await page.getByTestId('verification-url').getAttribute('href')) ?? '';
+        expect((await fetch(verification)).status).toBe(200);
+        await page.getByTestId('report-view').click();
+        await checkScreen(page, `exam-report-signed-${lang}`);
+        await page
+          .getByTestId('report-drop')
+          .locator('input[type=file]')
+          .setInputFiles({
+            name: 'informe-v2.pdf',
+            mimeType: 'application/pdf',
+            buffer: await makePdf('Informe v2', 1),
+          });
+        await expect(page.getByTestId('report-replace-modal')).toContainText('informe-v2.pdf');
+        await checkScreen(page, `exam-report-replace-${lang}`);
+        await page.getByTestId('report-replace-modal-confirm').click();
+        await expect(page.getByTestId('report-filename')).toHaveText('informe-v2.pdf');
+        await expect(page.getByTestId('report-state')).toHaveText(t('exams.report.unsigned'));
+        await page.getByTestId('report-delete').click();
+        await page.getByTestId('report-delete-modal-confirm').click();
+        await expect(page.getByTestId('report-panel')).toHaveAttribute('data-state', 'none');
+        expect((await api(info, key, 'GET', `/exams/${examId}/report`)).status).toBe(404);
+      });
+
+      await test.step('Delete', async () => {
+        // Delete: the confirmation names the patient; the exam is gone from the service and the list.
+        await page.getByTestId('exam-tab-overview').click();
+        await page.getByTestId('exam-delete').click();
+        await expect(page.getByTestId('exam-delete-modal')).toContainText(prefill);
+        await checkScreen(page, `exam-delete-${lang}`);
+        await page.getByTestId('exam-delete-modal-confirm').click();
+        await expect(page).toHaveURL(/#\/exams$/);
+        expect((await api(info, key, 'GET', `/exams/${examId}`)).status).toBe(404);
+        await expect(page.locator(`[data-testid="exam-row"][data-exam-id="${examId}"]`)).toHaveCount(0);
+      });
     });
 
     test(`a sandbox key shows "not sent: test key" on share (${lang})`, async ({ page, app, emulator }) => {

@@ -23,74 +23,82 @@ for (const lang of ['en', 'es'] as const satisfies Lang[]) {
       await page.getByRole('link', { name: t('implants.nav') }).click();
       await expect(page.getByRole('heading', { name: t('implants.title') })).toBeVisible();
 
-      // 4.1 × 10.3 mm: nothing is exactly that long, so every hit is a near match.
-      await page.getByTestId('implant-diameter').fill(lang === 'es' ? '4,1' : '4.1');
-      await page.getByTestId('implant-length').fill(lang === 'es' ? '10,3' : '10.3');
-      await page.getByTestId('implant-size-go').click();
-      await expect(page.getByTestId('implant-no-exact')).toBeVisible();
-      const near = page.getByTestId('implant-near-table').getByTestId('implant-row');
-      await expect(near.first()).toBeVisible();
-      const service = (await api(emulator.info, key, 'GET', '/implants?diameter=4.1&length=10.3&limit=25')).json as {
-        implants: Implant[];
-        near_matches: Implant[];
-      };
-      expect(service.implants).toEqual([]);
-      expect(service.near_matches.length).toBeGreaterThan(0);
-      await expect(near).toHaveCount(service.near_matches.length);
-      await expect(near.first()).toContainText(service.near_matches[0]?.product_line ?? '?');
-      await expect(near.first().getByTestId('near-badge')).toHaveText(t('implants.nearBadge'));
-      await expect(page.getByTestId('implant-near')).toContainText(t('implants.nearExplain'));
+      await test.step('Searched 4.1 × 10.3 mm: near matches only', async () => {
+        // 4.1 × 10.3 mm: nothing is exactly that long, so every hit is a near match.
+        await page.getByTestId('implant-diameter').fill(lang === 'es' ? '4,1' : '4.1');
+        await page.getByTestId('implant-length').fill(lang === 'es' ? '10,3' : '10.3');
+        await page.getByTestId('implant-size-go').click();
+        await expect(page.getByTestId('implant-no-exact')).toBeVisible();
+        const near = page.getByTestId('implant-near-table').getByTestId('implant-row');
+        await expect(near.first()).toBeVisible();
+        const service = (await api(emulator.info, key, 'GET', '/implants?diameter=4.1&length=10.3&limit=25')).json as {
+          implants: Implant[];
+          near_matches: Implant[];
+        };
+        expect(service.implants).toEqual([]);
+        expect(service.near_matches.length).toBeGreaterThan(0);
+        await expect(near).toHaveCount(service.near_matches.length);
+        await expect(near.first()).toContainText(service.near_matches[0]?.product_line ?? '?');
+        await expect(near.first().getByTestId('near-badge')).toHaveText(t('implants.nearBadge'));
+        await expect(page.getByTestId('implant-near')).toContainText(t('implants.nearExplain'));
+      });
 
-      // 4.1 × 10: exact matches, each listed, and the near ones apart and marked.
-      await page.getByTestId('implant-length').fill('10');
-      await page.getByTestId('implant-size-go').click();
-      const exact = page.getByTestId('implant-exact').getByTestId('implant-row');
-      const both = (await api(emulator.info, key, 'GET', '/implants?diameter=4.1&length=10&limit=25')).json as {
-        implants: Implant[];
-        near_matches: Implant[];
-        total: number;
-      };
-      expect(both.total).toBeGreaterThan(0);
-      await expect(exact).toHaveCount(Math.min(25, both.total));
-      await expect(exact.getByTestId('near-badge')).toHaveCount(0);
-      await expect(page.getByTestId('implant-near-table').getByTestId('near-badge')).toHaveCount(
-        both.near_matches.length,
-      );
-      await checkScreen(page, `implants-size-${lang}`);
+      await test.step('Searched 4.1 × 10: exact matches, near ones apart', async () => {
+        // 4.1 × 10: exact matches, each listed, and the near ones apart and marked.
+        await page.getByTestId('implant-length').fill('10');
+        await page.getByTestId('implant-size-go').click();
+        const exact = page.getByTestId('implant-exact').getByTestId('implant-row');
+        const both = (await api(emulator.info, key, 'GET', '/implants?diameter=4.1&length=10&limit=25')).json as {
+          implants: Implant[];
+          near_matches: Implant[];
+          total: number;
+        };
+        expect(both.total).toBeGreaterThan(0);
+        await expect(exact).toHaveCount(Math.min(25, both.total));
+        await expect(exact.getByTestId('near-badge')).toHaveCount(0);
+        await expect(page.getByTestId('implant-near-table').getByTestId('near-badge')).toHaveCount(
+          both.near_matches.length,
+        );
+        await checkScreen(page, `implants-size-${lang}`);
+      });
 
-      // Brands with their counts → the models of one, with pages.
-      await page.getByTestId('implants-tab-brands').click();
-      const brands = (await api(emulator.info, key, 'GET', '/implants')).json['brands'] as {
-        brand: string;
-        count: number;
-      }[];
-      const big = [...brands].sort((a, b) => b.count - a.count)[0];
-      if (!big) throw new Error('no brands');
-      expect(big.count).toBeGreaterThan(25);
-      const brandButton = page.getByTestId('implant-brand').filter({ hasText: big.brand });
-      await expect(brandButton).toContainText(t('implants.models_other', { count: big.count }));
-      await brandButton.click();
-      const models = page.getByTestId('implant-models');
-      await expect(models.getByTestId('implant-row')).toHaveCount(25);
-      await expect(page.getByText(t('implants.range', { from: 1, to: 25, total: big.count }))).toBeVisible();
-      await checkScreen(page, `implants-brands-${lang}`);
-      await page.getByRole('button', { name: t('implants.pager.next') }).click();
-      await expect(
-        page.getByText(t('implants.range', { from: 26, to: Math.min(50, big.count), total: big.count })),
-      ).toBeVisible();
-      const second = (
-        await api(emulator.info, key, 'GET', `/implants?brand=${encodeURIComponent(big.brand)}&limit=25&offset=25`)
-      ).json['implants'] as Implant[];
-      await expect(models.getByTestId('implant-row')).toHaveCount(second.length);
-      await expect(models.getByTestId('implant-row').first()).toContainText(second[0]?.product_line ?? '?');
+      await test.step('Brands with their counts → the models of one, with pages', async () => {
+        // Brands with their counts → the models of one, with pages.
+        await page.getByTestId('implants-tab-brands').click();
+        const brands = (await api(emulator.info, key, 'GET', '/implants')).json['brands'] as {
+          brand: string;
+          count: number;
+        }[];
+        const big = [...brands].sort((a, b) => b.count - a.count)[0];
+        if (!big) throw new Error('no brands');
+        expect(big.count).toBeGreaterThan(25);
+        const brandButton = page.getByTestId('implant-brand').filter({ hasText: big.brand });
+        await expect(brandButton).toContainText(t('implants.models_other', { count: big.count }));
+        await brandButton.click();
+        const models = page.getByTestId('implant-models');
+        await expect(models.getByTestId('implant-row')).toHaveCount(25);
+        await expect(page.getByText(t('implants.range', { from: 1, to: 25, total: big.count }))).toBeVisible();
+        await checkScreen(page, `implants-brands-${lang}`);
+        await page.getByRole('button', { name: t('implants.pager.next') }).click();
+        await expect(
+          page.getByText(t('implants.range', { from: 26, to: Math.min(50, big.count), total: big.count })),
+        ).toBeVisible();
+        const second = (
+          await api(emulator.info, key, 'GET', `/implants?brand=${encodeURIComponent(big.brand)}&limit=25&offset=25`)
+        ).json['implants'] as Implant[];
+        await expect(models.getByTestId('implant-row')).toHaveCount(second.length);
+        await expect(models.getByTestId('implant-row').first()).toContainText(second[0]?.product_line ?? '?');
+      });
 
-      // Free text.
-      await page.getByTestId('implants-tab-search').click();
-      await page.getByTestId('implant-search').fill('BLX');
-      await page.getByTestId('implant-search-go').click();
-      const results = page.getByTestId('implant-search-results').getByTestId('implant-row');
-      await expect(results.first()).toContainText('BLX');
-      await checkScreen(page, `implants-search-${lang}`);
+      await test.step('Free text', async () => {
+        // Free text.
+        await page.getByTestId('implants-tab-search').click();
+        await page.getByTestId('implant-search').fill('BLX');
+        await page.getByTestId('implant-search-go').click();
+        const results = page.getByTestId('implant-search-results').getByTestId('implant-row');
+        await expect(results.first()).toContainText('BLX');
+        await checkScreen(page, `implants-search-${lang}`);
+      });
     });
   });
 }

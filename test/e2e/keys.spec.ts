@@ -20,31 +20,37 @@ test('a sandbox key shows a banner on every screen until a live key is used', as
   await expect(page.getByTestId('key-slot-sandbox')).toContainText(t('keys.active'));
   await checkScreen(page, 'settings-keys-sandbox-en');
 
-  // A live key added in Settings is stored and used: the banner goes.
-  const keys = page.getByRole('region', { name: t('keys.title') });
-  await keys.getByLabel(t('onboarding.keyLabel'), { exact: true }).fill(emulator.info.keys.pro);
-  await keys.getByTestId('save-key').click();
-  await expect(page.getByTestId('key-saved')).toBeVisible();
-  await expect(page.getByTestId('key-indicator')).toHaveAttribute('data-kind', 'live');
-  await expect(banner).toHaveCount(0);
+  await test.step('A live key added in Settings is stored and used', async () => {
+    // A live key added in Settings is stored and used: the banner goes.
+    const keys = page.getByRole('region', { name: t('keys.title') });
+    await keys.getByLabel(t('onboarding.keyLabel'), { exact: true }).fill(emulator.info.keys.pro);
+    await keys.getByTestId('save-key').click();
+    await expect(page.getByTestId('key-saved')).toBeVisible();
+    await expect(page.getByTestId('key-indicator')).toHaveAttribute('data-kind', 'live');
+    await expect(banner).toHaveCount(0);
+  });
 
-  // Back to the sandbox key from its slot: the banner returns.
-  await page
-    .getByTestId('key-slot-sandbox')
-    .getByRole('button', { name: t('keys.activate') })
-    .click();
-  await expect(page.getByTestId('key-indicator')).toHaveAttribute('data-kind', 'sandbox');
-  await expect(banner).toBeVisible();
+  await test.step('Back to the sandbox key from its slot', async () => {
+    // Back to the sandbox key from its slot: the banner returns.
+    await page
+      .getByTestId('key-slot-sandbox')
+      .getByRole('button', { name: t('keys.activate') })
+      .click();
+    await expect(page.getByTestId('key-indicator')).toHaveAttribute('data-kind', 'sandbox');
+    await expect(banner).toBeVisible();
+  });
 
-  // The header switches the language at once, and the choice is kept (after a reload too).
-  const es = texts('es');
-  await page.getByTestId('language-switch').selectOption('es');
-  await expect(page.getByRole('link', { name: es('nav.inbox') })).toBeVisible();
-  await expect(banner).toContainText(es('sandbox.banner'));
-  await expect(page.locator('html')).toHaveAttribute('lang', 'es');
-  await page.reload();
-  await expect(page.getByRole('heading', { name: es('settings.title') })).toBeVisible();
-  await expect(page.getByTestId('settings-language')).toHaveValue('es');
+  await test.step('The header switches the language at once, and the choice is kept', async () => {
+    // The header switches the language at once, and the choice is kept (after a reload too).
+    const es = texts('es');
+    await page.getByTestId('language-switch').selectOption('es');
+    await expect(page.getByRole('link', { name: es('nav.inbox') })).toBeVisible();
+    await expect(banner).toContainText(es('sandbox.banner'));
+    await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+    await page.reload();
+    await expect(page.getByRole('heading', { name: es('settings.title') })).toBeVisible();
+    await expect(page.getByTestId('settings-language')).toHaveValue('es');
+  });
 });
 
 test.describe('without a keychain service', () => {

@@ -49,50 +49,57 @@ test('a 5000-file study uploads without stalling the window', async ({ page, app
   const job = page.getByTestId('upload-job').first();
   await expect(job).toHaveAttribute('data-phase', 'uploading', { timeout: 30_000 });
 
-  // Watch the page for 5 s: long main-thread tasks, and how often the progress bar changes.
-  const observed = await page.evaluate(async () => {
-    const longTasks: number[] = [];
-    const po = new PerformanceObserver((list) => list.getEntries().forEach((e) => longTasks.push(e.duration)));
-    po.observe({ type: 'longtask', buffered: false });
-    const bar = document.querySelector('[data-testid="upload-progress"]');
-    const values: string[] = [];
-    const mo = new MutationObserver(() => values.push(bar?.getAttribute('data-value') ?? ''));
-    if (bar) mo.observe(bar, { attributes: true, attributeFilter: ['data-value'] });
-    const start = performance.now();
-    let frames = 0;
-    await new Promise<void>((resolve) => {
-      const tick = (): void => {
-        frames += 1;
-        if (performance.now() - start < 5000) requestAnimationFrame(tick);
-        else resolve();
+  const { observed } = await test.step('Watch the page for 5 s', async () => {
+    // Watch the page for 5 s: long main-thread tasks, and how often the progress bar changes.
+    const observed = await page.evaluate(async () => {
+      const longTasks: number[] = [];
+      const po = new PerformanceObserver((list) => list.getEntries().forEach((e) => longTasks.push(e.duration)));
+      po.observe({ type: 'longtask', buffered: false });
+      const bar = document.querySelector('[data-testid="upload-progress"]');
+      const values: string[] = [];
+      const mo = new MutationObserver(() => values.push(bar?.getAttribute('data-value') ?? ''));
+      if (bar) mo.observe(bar, { attributes: true, attributeFilter: ['data-value'] });
+      const start = performance.now();
+      let frames = 0;
+      await new Promise<void>((resolve) => {
+        const tick = (): void => {
+          frames += 1;
+          if (performance.now() - start < 5000) requestAnimationFrame(tick);
+          else resolve();
+        };
+        requestAnimationFrame(tick);
+      });
+      po.disconnect();
+      mo.disconnect();
+      return {
+        longTasks,
+        updates: values.length,
+        frames,
+        seconds: (performance.now() - start) / 1000,
+        elements: document.querySelectorAll('*').length,
       };
-      requestAnimationFrame(tick);
     });
-    po.disconnect();
-    mo.disconnect();
-    return {
-      longTasks,
-      updates: values.length,
-      frames,
-      seconds: (performance.now() - start) / 1000,
-      elements: document.querySelectorAll('*').length,
-    };
+    await screenshot(page, 'uploads-5000-files-en');
+    test.info().annotations.push({ type: 'measured', description: JSON.stringify(observed) });
+    return { observed };
   });
-  await screenshot(page, 'uploads-5000-files-en');
-  test.info().annotations.push({ type: 'measured', description: JSON.stringify(observed) });
 
-  // Progress is batched by the core: a handful of repaints a second, not one per file.
-  expect(observed.updates / observed.seconds).toBeLessThanOrEqual(8);
-  // The page stays small while 5000 files are in flight (nothing is rendered per file).
-  expect(observed.elements).toBeLessThan(1500);
-  // No freeze a person would notice. Long tasks also come from a busy machine (the core, the
-  // emulator and the browser share its cores here), so the bound is generous; the figures are
-  // recorded in the test's annotations.
-  expect(Math.max(0, ...observed.longTasks), 'longest main-thread task (ms)').toBeLessThan(500);
+  await test.step('Progress is batched by the core', async () => {
+    // Progress is batched by the core: a handful of repaints a second, not one per file.
+    expect(observed.updates / observed.seconds).toBeLessThanOrEqual(8);
+    // The page stays small while 5000 files are in flight (nothing is rendered per file).
+    expect(observed.elements).toBeLessThan(1500);
+    // No freeze a person would notice. Long tasks also come from a busy machine (the core, the
+    // emulator and the browser share its cores here), so the bound is generous; the figures are
+    // recorded in the test's annotations.
+    expect(Math.max(0, ...observed.longTasks), 'longest main-thread task (ms)').toBeLessThan(500);
+  });
 
-  // The measurement covered a running upload; no need to send all of it: cancelling ends the job.
-  await expect(job).toHaveAttribute('data-phase', 'uploading');
-  expect(observed.updates).toBeGreaterThan(3);
-  await job.getByTestId('upload-cancel').click();
-  await expect(job).toHaveAttribute('data-phase', 'cancelled', { timeout: 30_000 });
+  await test.step('The measurement covered a running upload', async () => {
+    // The measurement covered a running upload; no need to send all of it: cancelling ends the job.
+    await expect(job).toHaveAttribute('data-phase', 'uploading');
+    expect(observed.updates).toBeGreaterThan(3);
+    await job.getByTestId('upload-cancel').click();
+    await expect(job).toHaveAttribute('data-phase', 'cancelled', { timeout: 30_000 });
+  });
 });

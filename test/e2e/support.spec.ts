@@ -46,22 +46,26 @@ for (const { lang, locale } of cases) {
       const id = await row.getAttribute('data-id');
       expect(id).toMatch(/^tkt_/);
 
-      // On the service: the category chosen, the summary appended, no key.
-      const stored = await api(emulator.info, key, 'GET', `/support/tickets/${id}`);
-      const ticket = stored.json['ticket'] as { category: string; message: string };
-      expect(ticket.category).toBe('viewer');
-      expect(ticket.message).toContain('--- ScanBridge diagnostics ---');
-      expect(ticket.message).not.toContain(key);
+      await test.step('On the service', async () => {
+        // On the service: the category chosen, the summary appended, no key.
+        const stored = await api(emulator.info, key, 'GET', `/support/tickets/${id}`);
+        const ticket = stored.json['ticket'] as { category: string; message: string };
+        expect(ticket.category).toBe('viewer');
+        expect(ticket.message).toContain('--- ScanBridge diagnostics ---');
+        expect(ticket.message).not.toContain(key);
+      });
 
-      // Support answers twice (control API); the replies show in order after checking.
-      await emulator.control('POST', `/tickets/${id}/replies`, { body: 'Primera respuesta: ¿qué navegador usa?' });
-      await emulator.control('POST', `/tickets/${id}/replies`, { body: 'Segunda respuesta: ya lo corregimos.' });
-      await page.getByTestId('ticket-refresh').click();
-      const replies = page.getByTestId('ticket-reply');
-      await expect(replies).toHaveCount(2);
-      await expect(replies.nth(0)).toContainText('Primera respuesta');
-      await expect(replies.nth(1)).toContainText('Segunda respuesta');
-      await checkScreen(page, `support-ticket-${lang}`);
+      await test.step('Support answers twice', async () => {
+        // Support answers twice (control API); the replies show in order after checking.
+        await emulator.control('POST', `/tickets/${id}/replies`, { body: 'Primera respuesta: ¿qué navegador usa?' });
+        await emulator.control('POST', `/tickets/${id}/replies`, { body: 'Segunda respuesta: ya lo corregimos.' });
+        await page.getByTestId('ticket-refresh').click();
+        const replies = page.getByTestId('ticket-reply');
+        await expect(replies).toHaveCount(2);
+        await expect(replies.nth(0)).toContainText('Primera respuesta');
+        await expect(replies.nth(1)).toContainText('Segunda respuesta');
+        await checkScreen(page, `support-ticket-${lang}`);
+      });
     });
   });
 }
