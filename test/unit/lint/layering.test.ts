@@ -46,7 +46,9 @@ describe('layering lint rules', () => {
   it("keep the core's own order (api, dicom below upload and watch, below agent, below bridge and cli)", async () => {
     expect(await problems('main/core/api/probe.ts', "export { planUpload } from '../upload/plan';\n")).toHaveLength(1);
     // Spelled the long way round, it lands in the same place.
-    expect(await problems('main/core/api/probe.ts', "export { planUpload } from '../upload/plan';\n")).toHaveLength(1);
+    expect(
+      await problems('main/core/api/probe.ts', "export { planUpload } from '../api/../upload/plan';\n"),
+    ).toHaveLength(1);
     expect(await problems('main/core/dicom/probe.ts', "export { Ledger } from '../watch/ledger';\n")).toHaveLength(1);
     expect(await problems('main/core/upload/probe.ts', "export { Ledger } from '../watch/ledger';\n")).toHaveLength(1);
     expect(await problems('main/core/watch/probe.ts', "export { UploadJob } from '../upload/engine';\n")).toHaveLength(
@@ -98,7 +100,7 @@ describe('layering lint rules', () => {
 
   it('keep test/ out of main/', async () => {
     expect(
-      await problems('main/core/agent/probe.ts', "export { EmulatorProcess } from '../../support/emulator';\n"),
+      await problems('main/core/agent/probe.ts', "export { EmulatorProcess } from '../../../test/support/emulator';\n"),
     ).toHaveLength(1);
     expect(
       await problems(
@@ -111,38 +113,43 @@ describe('layering lint rules', () => {
   it('let the renderer import only types from preload/contract, whatever the path spelling', async () => {
     const file = 'renderer/src/features/probe.ts';
     expect(
-      await problems(file, "import { methods } from '@preload/contract';\nexport const m = methods;\n"),
+      await problems(file, "import { methods } from '../../../preload/contract';\nexport const m = methods;\n"),
     ).toHaveLength(1);
     expect(
-      await problems(file, "import { methods } from '@preload/contract/index';\nexport const m = methods;\n"),
+      await problems(file, "import { methods } from '../../../preload/contract/index';\nexport const m = methods;\n"),
     ).toHaveLength(1);
     expect(
       await problems(
         file,
-        "import { appMethods } from '@preload/contract/app-methods';\nexport const m = appMethods;\n",
+        "import { appMethods } from '../../../renderer/../preload/contract/app-methods';\nexport const m = appMethods;\n",
       ),
     ).toHaveLength(1);
-    expect(await problems(file, "export * from '@preload/contract/error-codes';\n")).toHaveLength(1);
+    expect(await problems(file, "export * from '../../../preload/contract/error-codes';\n")).toHaveLength(1);
     expect(
-      await problems(file, "import type { Settings } from '@preload/contract';\nexport type S = Settings;\n"),
+      await problems(file, "import type { Settings } from '../../../preload/contract';\nexport type S = Settings;\n"),
     ).toEqual([]);
     expect(
-      await problems(file, "import { type Settings } from '@preload/contract/index';\nexport type S = Settings;\n"),
+      await problems(
+        file,
+        "import { type Settings } from '../../../preload/contract/index';\nexport type S = Settings;\n",
+      ),
     ).toEqual([]);
     // The shared lists of vocabulary.ts (plain constants, no zod) are the one exception, by that path only.
     expect(
       await problems(
         file,
-        "import { EXAM_TYPES } from '@preload/contract/vocabulary';\nexport const e = EXAM_TYPES;\n",
+        "import { EXAM_TYPES } from '../../../preload/contract/vocabulary';\nexport const e = EXAM_TYPES;\n",
       ),
     ).toEqual([]);
     expect(
-      await problems(file, "import { EXAM_TYPES } from '@preload/contract';\nexport const e = EXAM_TYPES;\n"),
+      await problems(file, "import { EXAM_TYPES } from '../../../preload/contract';\nexport const e = EXAM_TYPES;\n"),
     ).toHaveLength(1);
     // Nothing else of preload, nothing of main.
-    expect(await problems(file, "import type { Api } from '@preload/index';\nexport type A = Api;\n")).toHaveLength(1);
     expect(
-      await problems(file, "import type { Agent } from '@main/core/agent';\nexport type A = Agent;\n"),
+      await problems(file, "import type { Api } from '../../../preload/index';\nexport type A = Api;\n"),
+    ).toHaveLength(1);
+    expect(
+      await problems(file, "import type { Agent } from '../../../main/core/agent';\nexport type A = Agent;\n"),
     ).toHaveLength(1);
   });
 
