@@ -2,7 +2,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import type { App } from '../core/app';
 import type { Exam } from '../core/state';
-import { objectKey, THUMBNAIL_OBJECT } from './objects';
+import { objectKey, THUMBNAIL_OBJECT } from './exam-objects';
 import { thumbnailPng } from './png';
 
 /** Seconds of service time between an exam becoming ready and its thumbnail existing. */

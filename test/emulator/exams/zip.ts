@@ -5,7 +5,7 @@ import { getFileNameLowLevel, openPromise, type Entry, type ZipFile } from 'yauz
 import type { App } from '../core/app';
 import { ApiError, badRequest, limitExceeded } from '../core/http';
 import type { StoredFile } from '../core/state';
-import { fileObjectName, objectKey } from './objects';
+import { fileObjectName, objectKey } from './exam-objects';
 import { MAX_FILES } from './validation';
 
 /** API-v1.md §8.2 and the README's zip-bomb rule. */

@@ -9,7 +9,7 @@ import { decodeStrictBase64 } from '../documents/base64';
 import { isReadablePng, renderConsentPdf, type ConsentSigner } from '../documents/consent-pdf';
 import { CONSENT_LOCALES, wording } from '../documents/consent-text';
 import { accountOf, callerExam, liveExam } from '../documents/exam-access';
-import { readObject, writeObject } from '../documents/objects';
+import { readObject, writeObject } from '../documents/document-objects';
 import { normalizeRut } from '../documents/rut';
 
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

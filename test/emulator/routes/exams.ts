@@ -5,7 +5,7 @@ import { newId, randomToken } from '../core/ids';
 import { PLANS } from '../core/plans';
 import type { Exam, StoredFile } from '../core/state';
 import { objectBody, parseWith, queryInt } from '../core/validate';
-import { fileObjectName, objectKey, objectOfKey, removeExamObjectsLater, ZIP_OBJECT } from '../exams/objects';
+import { fileObjectName, objectKey, objectOfKey, removeExamObjectsLater, ZIP_OBJECT } from '../exams/exam-objects';
 import { checkQuota } from '../exams/quota';
 import { uniquePin } from '../exams/pin';
 import { markReady } from '../exams/ready';

@@ -3,7 +3,7 @@ import type { App, ApiCtx } from '../core/app';
 import { badRequest, limitExceeded, notFound } from '../core/http';
 import type { ExtraSeries } from '../core/state';
 import { objectBody, parseWith } from '../core/validate';
-import { fileObjectName, objectKey, objectOfKey } from '../exams/objects';
+import { fileObjectName, objectKey, objectOfKey } from '../exams/exam-objects';
 import { checkQuota } from '../exams/quota';
 import { checkFileList, fileItem, MAX_EXTRAS } from '../exams/validation';
 import { examView, getExam } from '../exams/view';

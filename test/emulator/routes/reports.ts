@@ -7,7 +7,7 @@ import type { Exam, Report } from '../core/state';
 import { objectBody, parseWith } from '../core/validate';
 import { decodeStrictBase64 } from '../documents/base64';
 import { accountOf, callerExam } from '../documents/exam-access';
-import { removeObject, writeObject } from '../documents/objects';
+import { removeObject, writeObject } from '../documents/document-objects';
 import { presign } from './storage';
 
 /** Largest report PDF accepted (README "Reports"). */

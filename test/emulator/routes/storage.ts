@@ -8,7 +8,7 @@ import { ApiError, conflict, notFound } from '../core/http';
 import { randomToken } from '../core/ids';
 import type { Exam } from '../core/state';
 import { Md5Meter } from '../exams/md5-worker';
-import { isSafeObjectName, objectKey, ZIP_OBJECT } from '../exams/objects';
+import { isSafeObjectName, objectKey, ZIP_OBJECT } from '../exams/exam-objects';
 
 /**
  * Presigned object storage (README "Presigned URLs"): `{origin}/storage/{exam_id}/{object}?expires=&sig=`.
