@@ -35,7 +35,12 @@ export type ReceiveStatus = {
   errors: { at: string; message: string }[];
 };
 
-export type ReceiveView = { settings: ReceiveSettings; status: ReceiveStatus };
+export type ReceiveView = {
+  settings: ReceiveSettings;
+  status: ReceiveStatus;
+  /** This computer's network addresses (IPv4, not loopback): what the scanner's operator types as the host. */
+  addresses: string[];
+};
 
 /** Where a received study came from (shown on its Inbox item). */
 export type ReceivedFromView = {

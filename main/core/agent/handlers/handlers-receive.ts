@@ -1,4 +1,5 @@
 // The DICOM listener's settings and state ("Receive from scanners (DICOM)" in Settings).
+import { networkInterfaces } from 'node:os';
 import type { ReceiveView } from '../../../../preload/contract';
 import type { Handlers } from '../host/contract-host';
 import type { HandlerContext } from './handler-context';
@@ -8,6 +9,7 @@ export function createReceiveHandlers(ctx: HandlerContext): Pick<Handlers, 'rece
   const view = (): ReceiveView => ({
     settings: { ...ctx.settingsStore.get().dicom_listener },
     status: ctx.receiveStatus(),
+    addresses: localAddresses(),
   });
   return {
     'receive:get': async () => view(),
@@ -18,4 +20,12 @@ export function createReceiveHandlers(ctx: HandlerContext): Pick<Handlers, 'rece
       return view();
     },
   };
+}
+
+/** This computer's IPv4 addresses a scanner on the network could reach (loopback left out). */
+function localAddresses(): string[] {
+  return Object.values(networkInterfaces())
+    .flatMap((list) => list ?? [])
+    .filter((a) => a.family === 'IPv4' && !a.internal)
+    .map((a) => a.address);
 }

@@ -87,6 +87,11 @@ export function InboxList({ items, selectedId, onSelect, height }: Props) {
                     .join(' · ')}
                   {item.warnings.length > 0 ? ` · ⚠ ${item.warnings.length}` : ''}
                 </Text>
+                {item.received_from && (
+                  <Text size="xs" c="dimmed" truncate>
+                    <bdi>{t('receive.fromShort', { aet: item.received_from.calling_aet })}</bdi>
+                  </Text>
+                )}
               </UnstyledButton>
             </li>
           );
