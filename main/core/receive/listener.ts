@@ -13,6 +13,7 @@ import { judgeContext } from './accepted';
 import { constants, Dataset, responses, Scp } from './dimse';
 import type { association, requests, responseTypes } from './dimse';
 import { Part10Sink, type SinkResult } from './part10';
+import { storeResponsePdu } from './store-response';
 
 const { PresentationContextResult: PCR, RejectResult, RejectSource, RejectReason, Status } = constants;
 
@@ -100,6 +101,31 @@ function negotiate(
   return { info: { id: `as_${randomBytes(6).toString('hex')}`, callingAet: calling, address, startedAt: Date.now() } };
 }
 
+/** Answers a C-STORE: directly (store-response.ts) when its presentation context is known. */
+function answerStore(
+  socket: Socket,
+  request: requests.CStoreRequest,
+  pcId: number | null,
+  status: number,
+  callback: (r: responseTypes.CStoreResponse) => void,
+): void {
+  if (pcId === null) {
+    const response = responses.CStoreResponse.fromRequest(request);
+    response.setStatus(status);
+    callback(response);
+    return;
+  }
+  socket.write(
+    storeResponsePdu({
+      presentationContextId: pcId,
+      messageId: request.getMessageId(),
+      sopClassUid: String(request.getAffectedSopClassUid() ?? ''),
+      sopInstanceUid: String(request.getAffectedSopInstanceUid() ?? ''),
+      status,
+    }),
+  );
+}
+
 function scpClass(owner: Owner, socket: Socket): typeof Scp {
   return class StoreScp extends Scp {
     private info: AssociationInfo | null = null;
@@ -107,6 +133,7 @@ function scpClass(owner: Owner, socket: Socket): typeof Scp {
     private ended = false;
     private sink: Part10Sink | null = null;
     private outcome = false;
+    private pcId: number | null = null;
 
     override associationRequested(a: association.Association): void {
       const verdict = negotiate(owner, normalizeAddress(socket.remoteAddress), a);
@@ -157,6 +184,7 @@ function scpClass(owner: Owner, socket: Socket): typeof Scp {
       const info = this.info;
       const answer = (ok: boolean): void => {
         this.outcome = ok;
+        this.pcId = pc.getPresentationContextId();
         // The data set is on disk: the DIMSE layer gets an empty one (it only logs it).
         callback(new Dataset({}, pc.getAcceptedTransferSyntaxUid()));
       };
@@ -179,10 +207,9 @@ function scpClass(owner: Owner, socket: Socket): typeof Scp {
     }
 
     override cStoreRequest(request: requests.CStoreRequest, callback: (r: responseTypes.CStoreResponse) => void): void {
-      const response = responses.CStoreResponse.fromRequest(request);
-      response.setStatus(this.outcome ? Status.Success : Status.ProcessingFailure);
+      answerStore(socket, request, this.pcId, this.outcome ? Status.Success : Status.ProcessingFailure, callback);
       this.outcome = false;
-      callback(response);
+      this.pcId = null;
     }
 
     override associationReleaseRequested(): void {

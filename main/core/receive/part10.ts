@@ -74,7 +74,8 @@ export function part10Header(meta: FileMeta): Buffer {
 export const SPILL_BYTES = 8 * 1024 * 1024;
 
 /** What a sink holds once its object is whole: the bytes (small objects), or the file they were streamed to. */
-export type SinkResult = { kind: 'memory'; data: Buffer } | { kind: 'file'; path: string; bytes: number };
+export type SinkResult =
+  { kind: 'memory'; chunks: Buffer[]; bytes: number } | { kind: 'file'; path: string; bytes: number };
 
 /**
  * A writable the DIMSE layer pours one C-STORE data set into, after the file-meta header. Its
@@ -137,7 +138,7 @@ export class Part10Sink extends Writable {
 
   override _final(callback: (error?: Error | null) => void): void {
     if (this.file) this.file.end();
-    else this.settle.resolve({ kind: 'memory', data: Buffer.concat(this.chunks) });
+    else this.settle.resolve({ kind: 'memory', chunks: this.chunks, bytes: this.size });
     this.chunks = [];
     callback();
   }

@@ -9,7 +9,7 @@
 //
 // A complete study's folder is handed on (`study:complete`) to the same path as a folder export.
 import { createHash, randomBytes } from 'node:crypto';
-import { renameSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, renameSync, writevSync } from 'node:fs';
 import { EventEmitter } from 'node:events';
 import { mkdir, readFile, readdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -197,7 +197,7 @@ export class ReceiveService extends EventEmitter<ReceiveServiceEvents> {
     if (content.kind === 'file') await rename(content.path, target);
     // A small object (at most SPILL_BYTES) in one blocking write: each asynchronous step would cost
     // a round trip through the thread pool per object, which is what limits a 600-slice study.
-    else writeSmallFile(target, content.data);
+    else writeSmallFile(target, content.chunks);
     this.tracker.stored(header.study_uid, dir, a, Date.now());
     this.save.schedule();
     return true;
@@ -251,15 +251,46 @@ async function headerOf(content: SinkResult): Promise<DicomHeader | null> {
     const probe = await readDicomHeader(content.path);
     return probe.outcome.kind === 'dicom' ? probe.outcome.header : null;
   }
-  const step = parseDicomPrefix(content.data, content.data.length);
+  // The header is at the start: the first chunks up to 64 KiB, or everything if it runs longer.
+  const first: Buffer[] = [];
+  let size = 0;
+  for (const c of content.chunks) {
+    if (size >= 64 * 1024) break;
+    first.push(c);
+    size += c.length;
+  }
+  let step = parseDicomPrefix(Buffer.concat(first), content.bytes);
+  if (step.kind === 'need_more') step = parseDicomPrefix(Buffer.concat(content.chunks), content.bytes);
   return step.kind === 'dicom' ? step.header : null;
 }
 
 /** Writes a whole file privately (0600) under a temporary name, then renames it into place. */
-function writeSmallFile(path: string, data: Buffer): void {
+function writeSmallFile(path: string, chunks: readonly Buffer[]): void {
   const tmp = `${path}.${randomBytes(4).toString('hex')}.part`;
-  writeFileSync(tmp, data, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+  const fd = openSync(tmp, 'wx', PRIVATE_FILE_MODE);
+  try {
+    writevAllSync(fd, chunks);
+  } finally {
+    closeSync(fd);
+  }
   renameSync(tmp, path);
+}
+
+/** writevSync until every byte is written (a short write is possible). */
+function writevAllSync(fd: number, chunks: readonly Buffer[]): void {
+  let rest = chunks.filter((c) => c.length > 0);
+  while (rest.length > 0) {
+    let written = writevSync(fd, rest.slice(0, 1024));
+    const next: Buffer[] = [];
+    for (const c of rest) {
+      if (written >= c.length) written -= c.length;
+      else {
+        next.push(written > 0 ? c.subarray(written) : c);
+        written = 0;
+      }
+    }
+    rest = next;
+  }
 }
 
 function timingOf(c: ReceiveConfig): { quietMs: number; stoppedAfterMs: number } {
