@@ -219,6 +219,8 @@ function scpClass(owner: Owner, socket: Socket): typeof Scp {
 
     override abort(): void {
       this.finish('aborted');
+      // After an A-ABORT the transport connection is closed (PS3.8 §9.2.5); the sender waits for it.
+      socket.destroy();
     }
 
     private finish(how: 'released' | 'aborted'): void {

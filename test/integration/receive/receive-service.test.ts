@@ -1,12 +1,15 @@
 // The listener's own rules against DCMTK's echoscu, without the service: who may send, and a port
 // already taken said in words.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ListenError, type ReceiveConfig, ReceiveService } from '@main/core/receive';
-import { dcmtk } from '@support/receive-harness';
+import { ListenError, type ReceiveConfig, type ReceivedStudy, ReceiveService } from '@main/core/receive';
+import { writeCtSeries } from '@fixtures/dicom/generate';
+import { waitFor } from '@support/watch-harness';
+import { dcmtk, storescu } from '@support/receive-harness';
 
 const dir = mkdtempSync(join(tmpdir(), 'sb-receive-svc-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -46,6 +49,40 @@ describe('the DICOM listener', () => {
       await service.close();
     }
     expect(service.state().state).toBe('stopped');
+  });
+
+  it('keeps the objects of an aborted association and, after the long wait, reports that the sender stopped', async () => {
+    // 0.02 minutes: a long wait of 1.2 s for the test.
+    const service = new ReceiveService({
+      root: join(dir, 'stopped'),
+      config: config({ stoppedAfterMinutes: 0.02 }),
+      log: () => {},
+    });
+    const complete: ReceivedStudy[] = [];
+    const stopped: ReceivedStudy[] = [];
+    service.on('study:complete', (e) => complete.push(e));
+    service.on('study:stopped', (e) => stopped.push(e));
+    const port = await service.start();
+    try {
+      const series = await writeCtSeries(join(dir, 'stopped-src'), { slices: 3, rows: 32, cols: 32 });
+
+      const sent = await storescu(port, [series.dir], { abort: true });
+      await waitFor(
+        () => stopped.length === 1,
+        20_000,
+        `the sender-stopped report: ${JSON.stringify(service.state())} ${sent.stderr}`,
+      );
+      expect(stopped[0]).toMatchObject({
+        study_uid: series.studyUid,
+        stopped: true,
+        from: { calling_aet: 'STORESCU', address: '127.0.0.1' },
+      });
+      expect(complete).toEqual([]);
+      expect(await readdir(stopped[0]?.folder ?? '')).toHaveLength(3); // kept for the resend
+      expect(service.state().last_association).toMatchObject({ outcome: 'aborted', objects: 3 });
+    } finally {
+      await service.close();
+    }
   });
 
   it('says in words that its port is already in use', async () => {
