@@ -13,6 +13,7 @@ import { inboxMethods } from './inbox-methods';
 import { outcomeMethods } from './outcome-methods';
 import { takesMethods } from './takes-methods';
 import { patientMethods } from './patient-methods';
+import { receiveMethods } from './receive-methods';
 import { reportsMethods } from './reports-methods';
 import { shareMethods } from './share-methods';
 import { supportMethods } from './support-methods';
@@ -39,6 +40,7 @@ export type * from './exams-methods';
 export type * from './share-methods';
 export type * from './reports-methods';
 export type * from './outcome-methods';
+export type * from './receive-methods';
 
 /**
  * Every method of the contract: the domain modules' slices combined. A new domain adds its own
@@ -61,6 +63,7 @@ export const methods = {
   ...shareMethods,
   ...reportsMethods,
   ...outcomeMethods,
+  ...receiveMethods,
 } as const;
 
 export type Methods = typeof methods;

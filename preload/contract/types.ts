@@ -1,6 +1,7 @@
 /** Shapes exchanged between the window and the core. Plain data only (structured-clone and JSON safe). */
 import type { IncompleteFileView } from './types-completeness';
 import type { ConsentSettings } from './types-consent';
+import type { ReceivedFromView } from './receive-methods';
 import type { ExamType, FolderExamType, InboxStatus, Language } from './vocabulary';
 
 export type LanguageSetting = Language | 'system';
@@ -140,6 +141,8 @@ export type InboxItem = {
   incomplete?: IncompleteFileView[];
   status: InboxStatus;
   job_id: string | null;
+  /** Set for a study a scanner sent to the DICOM listener (rather than found in a folder). */
+  received_from?: ReceivedFromView;
 };
 
 export type UploadPhase =

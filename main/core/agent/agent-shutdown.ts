@@ -8,6 +8,7 @@ import type { AgentEvents } from './agent-events';
 import type { PollScheduler } from './background/poll-scheduler';
 import type { Inbox } from './inbox/inbox';
 import type { ExamRecorder } from './pipeline/exam-recorder';
+import type { Receivers } from './pipeline/receivers';
 import type { Watchers } from './pipeline/watchers';
 import type { UploadQueue } from './queue/upload-queue';
 import type { ServiceConnection } from './service/service-connection';
@@ -19,6 +20,7 @@ export function agentShutdown(o: {
   unsubscribeQueue: () => void;
   consent: Pick<ConsentDesk, 'close'>;
   watchers: Pick<Watchers, 'close'>;
+  receivers: Pick<Receivers, 'close'>;
   queue: Pick<UploadQueue, 'close'>;
   recorder: Pick<ExamRecorder, 'releaseAll'>;
   push: Pick<AgentEvents, 'close'>;
@@ -34,6 +36,7 @@ export function agentShutdown(o: {
       o.unsubscribeQueue();
       o.consent.close();
       await o.watchers.close();
+      await o.receivers.close();
       await o.queue.close();
       await o.recorder.releaseAll();
       o.push.close();

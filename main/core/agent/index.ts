@@ -10,7 +10,6 @@ import type { ConsentDesk, PatientDisplayPort } from '../consent/desk';
 import { environmentCredentials } from '../credentials';
 import type { SecretStore } from '../secrets/secret-store';
 import type { Settings as StoredSettings } from '../settings';
-import { definedFields } from '../defined';
 import { Emitter } from '../emitter';
 import type { EngineOptions } from '../upload/engine';
 import type { FolderWatcherOptions, WatchFolderConfig } from '../watch';
@@ -35,7 +34,9 @@ import { Inbox } from './inbox/inbox';
 import { InboxStore } from './inbox/inbox-store';
 import { ActivityHub } from './pipeline/agent-activity';
 import { ExamRecorder } from './pipeline/exam-recorder';
-import { Watchers } from './pipeline/watchers';
+import { openStudySources } from './agent-sources';
+import type { Receivers } from './pipeline/receivers';
+import type { ReceiveConfig } from '../receive';
 import { queueHooks } from './queue-hooks';
 import { openAgentQueue } from './agent-queue';
 import type { AgentStatus } from '../../../preload/contract/vocabulary';
@@ -44,6 +45,7 @@ import { ServiceConnection } from './service/service-connection';
 import { serviceConnector } from './service-ports';
 
 export type { ActivityEvents, JobOrigin } from './pipeline/agent-activity';
+export { RECEIVER_FOLDER_ID } from './pipeline/receivers';
 export type { ContractHost, Logger } from './host/contract-host';
 export type { FolderPicker, Notice, Notifier } from './host/host-ports';
 export type { PollClock, PollTask } from './background/poll-scheduler';
@@ -56,6 +58,8 @@ export type AgentOptions = {
   stateDir?: string;
   /** Watch exactly these folders instead of the saved ones (`scanbridge watch`); settings never change them. */
   folders?: WatchFolderConfig[];
+  /** Run the DICOM listener so (null: not at all) instead of as the settings say (`scanbridge receive`). */
+  receiver?: ReceiveConfig | null;
   /** The settings folder (default: the settings module's, SCANBRIDGE_CONFIG_DIR or the OS convention). */
   configDir?: string;
   /** SCANBRIDGE_API_URL (overrides the saved address) and SCANBRIDGE_API_KEY (a key for this session only). */
@@ -106,6 +110,8 @@ export type Agent = {
    * poll-scheduler.ts), never with a timer of their own.
    */
   poll: PollScheduler;
+  /** The DICOM listener: its state, and a promise settled once the current settings are applied. */
+  receiver: { status: Receivers['status']; onStatus: Receivers['onStatus']; applied: () => Promise<void> };
   /** Stops watching and uploading (uploads resume on the next start) and saves everything. */
   stop(): Promise<void>;
 };
@@ -158,13 +164,11 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     tuning,
   });
 
-  const watcherTuning = definedFields(tuning, ['watcher', 'heldRetryMs']);
-  const watchers = new Watchers({ ledger, inbox, queue, recorder, agentId, log, activity, ...watcherTuning });
-  const applyWatchers = (s: StoredSettings): void => {
-    const failed = (e: unknown): void =>
-      log.warn(`watch folders could not start: ${e instanceof Error ? e.name : 'error'}`);
-    watchers.apply(options.folders ?? s.watch_folders).catch(failed);
-  };
+  const sources = openStudySources({
+    ...{ dataDir: options.dataDir, ledger, inbox, queue, recorder, agentId, log, activity },
+    ...{ folders: options.folders, receiver: options.receiver, tuning },
+  });
+  const { watchers, receivers } = sources;
 
   const settings = (): StoredSettings => settingsStore.get();
   const connect = serviceConnector({
@@ -175,17 +179,13 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     kick: () => queue.kick(),
   });
   connect();
-  const stopBackground = registerBackgroundTasks({
-    scheduler: poll,
-    client: () => service.client,
-    feed,
-    pushAccount: push.account,
-    pushActivity: push.activity,
-  });
+  const { account: pushAccount, activity: pushActivity } = push;
+  const client = (): typeof service.client => service.client;
+  const stopBackground = registerBackgroundTasks({ scheduler: poll, client, feed, pushAccount, pushActivity });
 
   const unsubscribeSettings = settingsStore.subscribe((s) => {
     connect(s);
-    applyWatchers(s);
+    sources.apply(s);
     queue.applySettings();
     inbox.reprefill();
     emit('settings:changed', view.settings());
@@ -206,10 +206,11 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   });
 
   const folderPicker = options.folderPicker ?? noFolderPicker;
+  const receiveStatus = (): ReturnType<Receivers['status']> => receivers.status();
   const services = { settingsStore, keys, service, inbox, queue, recorder, consent, poll, feed, folderPicker };
-  const host = openContractHost({ ...services, transport, systemLanguage, view, connect, events, log });
+  const host = openContractHost({ ...services, receiveStatus, transport, systemLanguage, view, connect, events, log });
 
-  applyWatchers(settingsStore.get());
+  sources.apply(settingsStore.get());
 
   return {
     host,
@@ -221,6 +222,15 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     onStatus: (listener) => status.subscribe(listener),
     settingsFile: settingsStore.path,
     poll,
-    stop: agentShutdown({ ...services, watchers, push, stopBackground, unsubscribeSettings, unsubscribeQueue }),
+    receiver: { status: receiveStatus, onStatus: receivers.onStatus, applied: sources.receiverApplied },
+    stop: agentShutdown({
+      ...services,
+      watchers,
+      receivers,
+      push,
+      stopBackground,
+      unsubscribeSettings,
+      unsubscribeQueue,
+    }),
   };
 }

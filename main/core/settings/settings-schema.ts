@@ -63,6 +63,32 @@ export const inboxPreferencesSchema = z.object({
 });
 export type InboxPreferences = z.infer<typeof inboxPreferencesSchema>;
 
+/**
+ * The DICOM listener (a storage SCP scanners send to). An object of its own, so that later rules
+ * (e.g. who to share received studies with) can be added beside these fields.
+ */
+export const dicomListenerSchema = z.object({
+  enabled: z.boolean().default(false),
+  /** Our AE title: what the scanner's operator types as the destination's AE title. */
+  ae_title: z
+    .string()
+    .regex(/^[\x20-\x5b\x5d-\x7e]{1,16}$/, 'an AE title is 1 to 16 plain characters without a backslash')
+    .refine((t) => t.trim() !== '', 'an AE title is not only spaces')
+    .default('SCANBRIDGE'),
+  port: z.number().int().min(1).max(65535).default(11112),
+  /** Seconds without an object of a study (after a released association) before it counts as complete. */
+  quiet_seconds: z.number().int().min(1).max(3600).default(30),
+  /** Minutes a study cut off by an aborted association waits for a resend before staff are asked. */
+  stopped_after_minutes: z.number().int().min(1).max(10080).default(60),
+  /** Calling AE titles or IP addresses allowed to send; empty: any sender that calls our AE title. */
+  allowed_senders: z.array(z.string().trim().min(1).max(64)).max(50).default([]),
+  exam_type: z.enum(FOLDER_EXAM_TYPES).default('from_dicom'),
+  mode: z.enum(['auto', 'review']).default('review'),
+});
+export type DicomListenerSettings = z.infer<typeof dicomListenerSchema>;
+
+export const DEFAULT_DICOM_LISTENER: DicomListenerSettings = dicomListenerSchema.parse({});
+
 export const apiBaseUrlSchema = z.url({ protocol: /^https?$/ }).max(2048);
 
 export const settingsSchema = z.object({
@@ -80,6 +106,7 @@ export const settingsSchema = z.object({
   upload: uploadOptionsSchema.default({ concurrency: 4, bandwidth_limit_bytes_per_s: 0, mode: 'auto' }),
   consent: consentSettingsSchema.default({ country_code: 'CL', copies_folder: null, display_id: null }),
   inbox: inboxPreferencesSchema.default({ exam_name_template: DEFAULT_NAME_TEMPLATE, default_expiration_days: null }),
+  dicom_listener: dicomListenerSchema.default(DEFAULT_DICOM_LISTENER),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -91,7 +118,16 @@ export function defaultSettings(): Settings {
   return settingsSchema.parse({ schema_version: SETTINGS_SCHEMA_VERSION });
 }
 
-const KEYS = ['api_base_url', 'active_key_kind', 'language', 'watch_folders', 'upload', 'consent', 'inbox'] as const;
+const KEYS = [
+  'api_base_url',
+  'active_key_kind',
+  'language',
+  'watch_folders',
+  'upload',
+  'consent',
+  'inbox',
+  'dicom_listener',
+] as const;
 
 /**
  * Reads settings from untrusted file content field by field: a bad field falls back to its default

@@ -55,6 +55,12 @@ describe('layering lint rules', () => {
       1,
     );
     expect(await problems('main/core/upload/probe.ts', "export { startAgent } from '../agent';\n")).toHaveLength(1);
+    // The DICOM listener sits beside watch: neither imports the other.
+    expect(await problems('main/core/receive/probe.ts', "export { Ledger } from '../watch/ledger';\n")).toHaveLength(1);
+    expect(await problems('main/core/watch/probe.ts', "export { ReceiveService } from '../receive';\n")).toHaveLength(
+      1,
+    );
+    expect(await problems('main/core/agent/probe.ts', "export { ReceiveService } from '../receive';\n")).toEqual([]);
     expect(
       await problems('main/core/agent/probe.ts', "export { startBridge } from '../bridge/server';\n"),
     ).toHaveLength(1);

@@ -2,7 +2,7 @@
 // checks several domains share (a folder path from the window, a settings change).
 import { stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import type { AppInfo, KeysStatus, Language, Settings } from '../../../../preload/contract';
+import type { AppInfo, KeysStatus, Language, ReceiveStatus, Settings } from '../../../../preload/contract';
 import type { ConsentDesk } from '../../consent/desk';
 import type { SettingsPatch, SettingsStore } from '../../settings';
 import { SettingsValidationError } from '../../settings';
@@ -35,6 +35,8 @@ export type HandlerContext = {
   /** The one background scheduler (see background/poll-scheduler.ts). */
   poll: PollScheduler;
   feed: NotificationFeed;
+  /** The DICOM listener's state (listening, port in use, stopped; last association; errors). */
+  receiveStatus: () => ReceiveStatus;
 };
 
 /** Saves a settings change; an invalid one becomes the contract's `invalid_args`, field by field. */

@@ -49,6 +49,9 @@ const itemSchema = z.object({
     .optional(),
   status: z.enum(INBOX_STATUSES),
   job_id: z.string().nullable(),
+  received_from: z
+    .object({ calling_aet: z.string().max(16), address: z.string().max(64), sender_stopped: z.boolean() })
+    .optional(),
 });
 
 const fieldNames = [

@@ -2,7 +2,7 @@
 // the series they left out. A study found again (restart, more files) keeps the edits; fields
 // staff did not touch follow the new prefill.
 import { createHash } from 'node:crypto';
-import type { InboxFields, InboxItem, InboxStatus, Language } from '../../../../preload/contract';
+import type { InboxFields, InboxItem, InboxStatus, Language, ReceivedFromView } from '../../../../preload/contract';
 import type { Skipped, Study } from '../../dicom';
 import { scanFolder, studyFingerprint } from '../../dicom';
 import type { ExamFields } from '../../upload/ports';
@@ -23,6 +23,8 @@ export type Detection = {
   skipped: readonly Skipped[];
   /** The study was uploaded before with other files. */
   changedSinceUpload: boolean;
+  /** A study a scanner sent to the DICOM listener: the sender, and whether it stopped mid-way. */
+  receivedFrom?: ReceivedFromView;
 };
 
 /** The inbox id of a study in an export: stable across restarts, reveals nothing. */
@@ -78,7 +80,8 @@ export class Inbox {
     });
     const skipped = skippedUnder(d.study.root, d.skipped);
     const sameFiles = old?.fingerprint === fingerprint;
-    if (old && sameFiles && old.item.status !== 'review') return old.item;
+    const sameSource = JSON.stringify(old?.item.received_from) === JSON.stringify(d.receivedFrom);
+    if (old && sameFiles && sameSource && old.item.status !== 'review') return old.item;
 
     const edited = new Set(old?.edited ?? []);
     const fields = { ...proposed };
@@ -102,6 +105,7 @@ export class Inbox {
       incomplete: incomplete.map(({ name, reason }) => ({ name, reason })),
       status: old && sameFiles ? old.item.status : status,
       job_id: old && sameFiles ? old.item.job_id : null,
+      ...(d.receivedFrom ? { received_from: d.receivedFrom } : {}),
     };
     const record: InboxRecord = { item, fingerprint, edited: [...edited] };
     this.store.put(record);

@@ -9,6 +9,7 @@ import type { ActivityHub } from './agent-activity';
 import { offerIncompleteStudies } from '../inbox/incomplete-exports';
 import type { Logger } from '../host/contract-host';
 import type { ExamRecorder } from './exam-recorder';
+import { takeInStudy } from './study-intake';
 import type { Inbox } from '../inbox/inbox';
 import type { UploadQueue } from '../queue/upload-queue';
 
@@ -74,42 +75,8 @@ export class Watchers {
   }
 
   /** A detected study: into the inbox; from an auto folder, on to the queue at once. */
-  private async detected(d: DetectedStudy): Promise<void> {
-    const { inbox, queue, recorder } = this.o;
-    const auto = d.action === 'auto';
-    const item = inbox.detected(
-      {
-        folder: d.folder,
-        exportPath: d.exportPath,
-        study: d.study,
-        skipped: d.skipped,
-        changedSinceUpload: d.changedFrom !== null,
-      },
-      auto ? 'queued' : 'review',
-    );
-    if (!auto) return;
-    if (!item) {
-      await d.claim?.release();
-      return;
-    }
-    try {
-      const request = await inbox.uploadRequest(item.id, 'auto');
-      const view = await queue.enqueue(request);
-      if (d.claim) recorder.hold(item.id, d.claim, () => void queue.standDown(item.id));
-      inbox.setStatus(item.id, 'queued', view.id);
-      this.o.activity.emit('study:queued', {
-        folderId: d.folder.id,
-        exportPath: d.exportPath,
-        study: d.study,
-        exam_type: d.exam_type,
-        job_id: view.id,
-      });
-    } catch (e) {
-      // The study's claim: this one, or the one kept from an upload of its earlier files.
-      await (d.claim ? d.claim.release() : recorder.release(item.id));
-      inbox.setStatus(item.id, 'review', null);
-      throw e;
-    }
+  private detected(d: DetectedStudy): Promise<void> {
+    return takeInStudy(d, this.o);
   }
 
   private wire(service: WatchService): void {

@@ -30,6 +30,7 @@ import { changedFields, isCalendarDate, toForm, validate } from './inbox-form';
 import { IncompleteFiles } from './incomplete-files';
 import { SeriesList } from './series-list';
 import { statusColor } from './status';
+import { ReceivedFrom, SenderStopped } from './received-from';
 import { StudyWarnings } from './warnings';
 
 type Setter = <K extends keyof FormState>(k: K, v: FormState[K]) => void;
@@ -54,9 +55,13 @@ function StudyHeading({ item }: { item: InboxItem }) {
             .filter(Boolean)
             .join(' · ')}
         </Text>
-        <Text size="xs" c="dimmed" ff="monospace" truncate="start" title={item.export_path}>
-          <bdi dir="ltr">{item.export_path}</bdi>
-        </Text>
+        {item.received_from ? (
+          <ReceivedFrom from={item.received_from} />
+        ) : (
+          <Text size="xs" c="dimmed" ff="monospace" truncate="start" title={item.export_path}>
+            <bdi dir="ltr">{item.export_path}</bdi>
+          </Text>
+        )}
       </Stack>
       <Badge color={statusColor(item.status)} variant="light" size="lg" data-testid="inbox-status">
         {t(`inbox.status.${item.status}`)}
@@ -330,6 +335,7 @@ export function InboxDetail({ item, onUploaded }: { item: InboxItem; onUploaded:
           {editable && incomplete.length > 0 && (
             <IncompleteFiles files={incomplete} pending={upload.isPending} onUploadAnyway={() => onUpload(true)} />
           )}
+          {editable && <SenderStopped from={item.received_from} />}
           {editable && <StudyWarnings warnings={item.warnings} />}
 
           <StudyFields form={form} set={set} problem={problem} editable={editable} />

@@ -78,6 +78,7 @@ export function InboxList({ items, selectedId, onSelect, height }: Props) {
                 </Text>
                 <Text size="xs" c="dimmed" truncate>
                   {[
+                    item.received_from ? t('receive.fromShort', { aet: item.received_from.calling_aet }) : '',
                     formatDate(item.study_date, lang),
                     item.modality,
                     t('inbox.filesCount', { count: item.files }),

@@ -6,6 +6,7 @@ import { ConsentSection } from './consent-section';
 import { FoldersSection } from './folders-section';
 import { GeneralSection } from './general-section';
 import { KeysSection } from './keys-section';
+import { ReceiveSection } from './receive-section';
 import { UploadSection } from './upload-section';
 
 /** Settings: watch folders, upload options, language and names, keys. */
@@ -22,6 +23,7 @@ export function SettingsPage() {
       {settings.data && (
         <>
           <FoldersSection settings={settings.data} />
+          <ReceiveSection />
           <UploadSection settings={settings.data} />
           <GeneralSection settings={settings.data} />
           <ConsentSection settings={settings.data} />

@@ -18,7 +18,28 @@ describe('settings schema', () => {
       upload: { concurrency: 4, bandwidth_limit_bytes_per_s: 0, mode: 'auto' },
       consent: { country_code: 'CL', copies_folder: null, display_id: null },
       inbox: { exam_name_template: '{type} {patient} {date}', default_expiration_days: null },
+      dicom_listener: {
+        enabled: false,
+        ae_title: 'SCANBRIDGE',
+        port: 11112,
+        quiet_seconds: 30,
+        stopped_after_minutes: 60,
+        allowed_senders: [],
+        exam_type: 'from_dicom',
+        mode: 'review',
+      },
     });
+  });
+
+  it('keeps a DICOM listener setting that is valid, and falls back to the defaults when it is broken', () => {
+    const good = readSettingsTolerant({
+      dicom_listener: { enabled: true, ae_title: 'CLINICA_SB', port: 104, allowed_senders: ['CS3D', '10.0.0.7'] },
+    });
+    expect(good.settings.dicom_listener).toMatchObject({ enabled: true, ae_title: 'CLINICA_SB', port: 104 });
+    expect(good.problems).toEqual([]);
+    const bad = readSettingsTolerant({ dicom_listener: { ae_title: 'A\\B', port: 70000 } });
+    expect(bad.settings.dicom_listener).toEqual(defaultSettings().dicom_listener);
+    expect(bad.problems).toEqual(['dicom_listener']);
   });
 
   it('keeps the consent settings, and falls back to Chile when they are broken', () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SettingsMigration } from '@main/core/settings/migrations';
 import { defaultConfigDir, resolveConfigDir } from '@main/core/settings/config-dir';
-import { newWatchFolder, SETTINGS_SCHEMA_VERSION } from '@main/core/settings/settings-schema';
+import { DEFAULT_DICOM_LISTENER, newWatchFolder, SETTINGS_SCHEMA_VERSION } from '@main/core/settings/settings-schema';
 import { openSettingsStore, SettingsValidationError } from '@main/core/settings/store';
 
 describe('settings store (conf on disk)', () => {
@@ -52,6 +52,7 @@ describe('settings store (conf on disk)', () => {
       upload: { concurrency: 2, bandwidth_limit_bytes_per_s: 0, mode: 'auto' },
       consent: { country_code: 'CL', copies_folder: null, display_id: null },
       inbox: { exam_name_template: '{type} {patient} {date}', default_expiration_days: null },
+      dicom_listener: DEFAULT_DICOM_LISTENER,
     });
     expect(b.problems).toEqual([]);
   });

@@ -1,0 +1,172 @@
+// `scanbridge receive [--port <n>] [--aet <AE title>] [--quiet <s>] [--type …] [--json]`
+// (CONTRACTS.md §2): runs the DICOM listener and uploads every complete received study, one exam
+// per study, until SIGTERM. The first stdout line says where it listens; with --json, one line per
+// exam that becomes ready. Human lines go to stderr and carry no patient data.
+import { join } from 'node:path';
+import type { Agent } from '../agent';
+import { RECEIVER_FOLDER_ID, startAgent, stderrLogger } from '../agent';
+import { escapeForTerminal } from '../dicom';
+import { appDataDir } from '../paths';
+import { securePrivateFolders } from '../private-fs';
+import type { ReceiveConfig } from '../receive';
+import { resolveConfigDir } from '../settings/config-dir';
+import { DEFAULT_DICOM_LISTENER } from '../settings/settings-schema';
+import { formatBytes } from '../upload/plan';
+import { type KeychainDeps, openSession } from './command-session';
+import type { CliCommand, CliIo } from './io';
+import { parseCommandLine, UsageError } from './io';
+import { receiveStatusLines } from './receive-status';
+
+const TYPES = { auto: 'from_dicom', cbct: 'cbct', radiografia: 'radiografia', mesh: 'mesh', atm: 'atm' } as const;
+
+const HELP = `Usage: scanbridge receive [--port <n>] [--aet <AE title>] [--quiet <s>] [--type auto|cbct|radiografia|mesh|atm] [--json]
+
+Runs ScanBridge's DICOM listener (a storage SCP: C-ECHO and C-STORE) so that a scanner can send
+its studies over the network, and uploads every complete study, one exam per study. Runs until
+Ctrl+C (or SIGTERM), then stops cleanly.
+
+On the scanner, add a DICOM destination ("PACS node") with this computer's address, the port and
+the AE title below; its "Test" (C-ECHO) should then succeed.
+
+A study is complete once the association that carried it was released and no object of it arrived
+for the quiet time. Objects of an aborted association are kept, but that study waits for the
+scanner to send it again and is never uploaded as it stands. A study sent again after its upload
+makes no second exam.
+
+  --port <n>      TCP port (default ${DEFAULT_DICOM_LISTENER.port}; 0 picks a free one)
+  --aet <title>   our AE title, the one the scanner must call (default ${DEFAULT_DICOM_LISTENER.ae_title})
+  --quiet <s>     quiet time in seconds (default ${DEFAULT_DICOM_LISTENER.quiet_seconds})
+  --type <type>   exam type: auto (from the DICOM headers, the default), cbct, radiografia, mesh, atm
+  --json          one JSON line per exam ready on stdout
+
+Output: the first stdout line is {"listening":{"port":N,"aet":"…"}}; with --json, then one line
+per exam ready: {"event":"ready","study_uid":"…","exam_id":"…","files":N,"bytes":B}
+`;
+
+type Args = { config: ReceiveConfig; json: boolean; help: boolean };
+
+function numberIn(value: string, name: string, min: number, max: number, integer: boolean): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < min || n > max || (integer && !Number.isInteger(n)))
+    throw new UsageError(`${name} must be ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}`);
+  return n;
+}
+
+function parse(argv: string[]): Args {
+  const { values } = parseCommandLine(
+    argv,
+    {
+      port: { type: 'string' },
+      aet: { type: 'string' },
+      quiet: { type: 'string' },
+      type: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    false,
+  );
+  const aeTitle = (values.aet ?? DEFAULT_DICOM_LISTENER.ae_title).trim();
+  if (!/^[\x20-\x5b\x5d-\x7e]{1,16}$/.test(aeTitle))
+    throw new UsageError('--aet must be 1 to 16 plain characters without a backslash');
+  const type = values.type ?? 'auto';
+  if (!(type in TYPES)) throw new UsageError('--type must be auto, cbct, radiografia, mesh or atm');
+  const d = DEFAULT_DICOM_LISTENER;
+  const config: ReceiveConfig = {
+    aeTitle,
+    port: values.port === undefined ? d.port : numberIn(values.port, '--port', 0, 65535, true),
+    allowed: [],
+    examType: TYPES[type as keyof typeof TYPES],
+    quietSeconds: values.quiet === undefined ? d.quiet_seconds : numberIn(values.quiet, '--quiet', 0.1, 3600, false),
+    stoppedAfterMinutes: d.stopped_after_minutes,
+    mode: 'auto',
+  };
+  return { config, json: values.json ?? false, help: values.help ?? false };
+}
+
+/** Human lines on stderr; with --json, one stdout line per exam ready from the listener. */
+function printActivity(agent: Agent, io: CliIo, json: boolean): void {
+  const say = (t: string): void => io.stderr(`${escapeForTerminal(t)}\n`);
+  agent.receiver.onStatus.subscribe(
+    (() => {
+      let seen = { at: '', errors: 0 };
+      return (s): void => {
+        const { lines, next } = receiveStatusLines(s, seen);
+        seen = next;
+        for (const l of lines) say(l);
+      };
+    })(),
+  );
+  agent.activity.on('study:queued', (e) => {
+    if (e.folderId === RECEIVER_FOLDER_ID)
+      say(
+        `received study complete: uploading ${e.study.files} file(s) (${formatBytes(e.study.bytes)}) as ${e.exam_type}…`,
+      );
+  });
+  agent.activity.on('study:skipped', (e) => {
+    if (e.folderId === RECEIVER_FOLDER_ID) say(`received study already uploaded as exam ${e.exam_id}; no second exam.`);
+  });
+  agent.activity.on('upload:ready', (e) => {
+    if (e.origin?.folderId !== RECEIVER_FOLDER_ID) return;
+    say(`uploaded as exam ${e.view.exam_id ?? ''} (${e.files} files, ${formatBytes(e.bytes)}).`);
+    if (json)
+      io.stdout(
+        `${JSON.stringify({ event: 'ready', study_uid: e.origin.study_uid, exam_id: e.view.exam_id, files: e.files, bytes: e.bytes })}\n`,
+      );
+  });
+  agent.activity.on('upload:ended', (e) => {
+    if (e.origin?.folderId === RECEIVER_FOLDER_ID)
+      say(`upload ${e.view.phase === 'cancelled' ? 'cancelled' : `failed: ${e.view.error?.message ?? ''}`}.`);
+  });
+}
+
+/** `scanbridge receive`: see HELP. */
+export function createReceiveCommand(deps: KeychainDeps): CliCommand {
+  return async (io: CliIo) => {
+    const args = parse(io.argv);
+    if (args.help) {
+      io.stdout(HELP);
+      return 0;
+    }
+    const session = await openSession(io, 'receive', [], deps);
+    if ('exit' in session) return session.exit;
+    const dataDir = appDataDir(io.env);
+    securePrivateFolders([dataDir, resolveConfigDir({ env: io.env })]);
+    const say = (t: string): void => io.stderr(`${escapeForTerminal(t)}\n`);
+    // See watch.ts: the settings store re-raises SIGINT/SIGTERM; a standing listener absorbs it.
+    const absorb = (): void => undefined;
+    process.on('SIGINT', absorb);
+    process.on('SIGTERM', absorb);
+    let agent: Agent | undefined;
+    try {
+      agent = await startAgent({
+        dataDir,
+        stateDir: join(dataDir, 'receive', 'agent'),
+        folders: [],
+        receiver: args.config,
+        env: io.env,
+        secretStore: await deps.secretStore(),
+        transport: 'http',
+        notifier: { notify: () => undefined },
+        log: stderrLogger('scanbridge receive'),
+      });
+      printActivity(agent, io, args.json);
+      await agent.receiver.applied();
+      const status = agent.receiver.status();
+      if (status.state !== 'listening' || status.port === null) {
+        say(`scanbridge receive: ${status.message ?? 'the listener did not start'}`);
+        return 1;
+      }
+      io.stdout(`${JSON.stringify({ listening: { port: status.port, aet: args.config.aeTitle } })}\n`);
+      say(`Listening on port ${status.port} as AE title ${args.config.aeTitle}. Press Ctrl+C to stop.`);
+      if (!io.signal.aborted)
+        await new Promise<void>((r) => io.signal.addEventListener('abort', () => r(), { once: true }));
+      say('Stopping…');
+    } finally {
+      await agent?.stop();
+      process.off('SIGINT', absorb);
+      process.off('SIGTERM', absorb);
+    }
+    say('Stopped.');
+    return 0;
+  };
+}

@@ -1,0 +1,153 @@
+// The Part-10 file of a received object, written as it streams in: the 128-byte preamble, "DICM",
+// the file-meta group (PS3.10 §7.1, always Explicit VR Little Endian) and then the data set's
+// bytes exactly as the sender encoded them in the accepted transfer syntax. Nothing is decoded or
+// re-encoded, so pixel data on the service is byte for byte what the scanner sent.
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { Writable } from 'node:stream';
+import { PRIVATE_FILE_MODE } from '../private-fs';
+
+/** ScanBridge's Implementation Class UID (a UUID-derived UID, PS3.5 §B.2), and its version name. */
+export const IMPLEMENTATION_CLASS_UID = '2.25.248138156298014199921377266995941793935';
+export const IMPLEMENTATION_VERSION_NAME = 'SCANBRIDGE';
+
+export type FileMeta = {
+  sopClassUid: string;
+  sopInstanceUid: string;
+  transferSyntaxUid: string;
+  /** The sender's AE title (Source Application Entity Title, 0002,0016). */
+  sourceAeTitle?: string;
+};
+
+const UID_RE = /^[0-9]+(\.[0-9]+)*$/;
+
+/** Pads a value to even length: UIDs with NUL, text with a space (PS3.5 §6.2). */
+function padded(value: string, pad: '\0' | ' '): Buffer {
+  const raw = Buffer.from(value, 'latin1');
+  return raw.length % 2 === 0 ? raw : Buffer.concat([raw, Buffer.from(pad, 'latin1')]);
+}
+
+/** One explicit-VR little-endian element with a 2-byte length (every file-meta VR but OB). */
+function shortElement(element: number, vr: string, value: Buffer): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt16LE(0x0002, 0);
+  head.writeUInt16LE(element, 2);
+  head.write(vr, 4, 'latin1');
+  head.writeUInt16LE(value.length, 6);
+  return Buffer.concat([head, value]);
+}
+
+function uid(element: number, value: string): Buffer {
+  if (!UID_RE.test(value) || value.length > 64)
+    throw new Error(`not a UID: (0002,${element.toString(16).padStart(4, '0')})`);
+  return shortElement(element, 'UI', padded(value, '\0'));
+}
+
+/** The preamble, the "DICM" prefix and the file-meta group with its correct group length. */
+export function part10Header(meta: FileMeta): Buffer {
+  const version = Buffer.alloc(14);
+  version.writeUInt16LE(0x0002, 0);
+  version.writeUInt16LE(0x0001, 2);
+  version.write('OB', 4, 'latin1');
+  version.writeUInt32LE(2, 8); // after 2 reserved bytes
+  version.writeUInt16LE(0x0100, 12); // 00 01
+  const body: Buffer[] = [
+    version,
+    uid(0x0002, meta.sopClassUid),
+    uid(0x0003, meta.sopInstanceUid),
+    uid(0x0010, meta.transferSyntaxUid),
+    uid(0x0012, IMPLEMENTATION_CLASS_UID),
+    shortElement(0x0013, 'SH', padded(IMPLEMENTATION_VERSION_NAME, ' ')),
+  ];
+  const aet = meta.sourceAeTitle?.trim();
+  if (aet) body.push(shortElement(0x0016, 'AE', padded(aet.slice(0, 16), ' ')));
+  const groupBytes = body.reduce((n, b) => n + b.length, 0);
+  const groupLength = shortElement(0x0000, 'UL', Buffer.alloc(4));
+  groupLength.writeUInt32LE(groupBytes, 8);
+  return Buffer.concat([Buffer.alloc(128), Buffer.from('DICM', 'latin1'), groupLength, ...body]);
+}
+
+/**
+ * Objects up to this size are gathered in memory and written in one go (a CT slice is ~0.5 MB);
+ * larger ones (multi-frame) stream to a file as they arrive. Memory stays at about one object
+ * per open association, whatever the study's size.
+ */
+export const SPILL_BYTES = 8 * 1024 * 1024;
+
+/** What a sink holds once its object is whole: the bytes (small objects), or the file they were streamed to. */
+export type SinkResult =
+  { kind: 'memory'; chunks: Buffer[]; bytes: number } | { kind: 'file'; path: string; bytes: number };
+
+/**
+ * A writable the DIMSE layer pours one C-STORE data set into, after the file-meta header. Its
+ * `write` never asks the caller to wait (the DIMSE layer's own waiting is not safe across PDUs);
+ * once an object spills to disk and the disk lags, it pauses the socket instead (`throttle`), so
+ * TCP slows the sender.
+ */
+export class Part10Sink extends Writable {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  private file: WriteStream | null = null;
+  private failed: Error | null = null;
+  private settle!: { resolve: (r: SinkResult) => void; reject: (e: Error) => void };
+  readonly done: Promise<SinkResult>;
+
+  constructor(
+    /** Where the object goes if it spills. */
+    readonly spillPath: string,
+    readonly meta: FileMeta,
+    private readonly throttle: { pause(): void; resume(): void },
+  ) {
+    // A high mark the DIMSE layer never reaches: backpressure is applied on the socket instead.
+    super({ highWaterMark: 1 << 30 });
+    this.done = new Promise<SinkResult>((resolve, reject) => (this.settle = { resolve, reject }));
+    this.done.catch(() => undefined);
+    this.put(part10Header(meta));
+  }
+
+  private put(chunk: Buffer): void {
+    this.size += chunk.length;
+    if (this.file) {
+      if (!this.file.write(chunk)) this.throttle.pause();
+      return;
+    }
+    this.chunks.push(chunk);
+    if (this.size > SPILL_BYTES) this.spill();
+  }
+
+  private spill(): void {
+    const file = createWriteStream(this.spillPath, { mode: PRIVATE_FILE_MODE, flags: 'wx', highWaterMark: 1 << 20 });
+    file.on('drain', () => this.throttle.resume());
+    file.on('error', (e) => {
+      this.failed = e;
+      this.throttle.resume();
+      this.settle.reject(e);
+    });
+    file.on('close', () => {
+      if (!this.failed) this.settle.resolve({ kind: 'file', path: this.spillPath, bytes: this.size });
+    });
+    this.file = file;
+    const pending = Buffer.concat(this.chunks);
+    this.chunks = [];
+    if (!file.write(pending)) this.throttle.pause();
+  }
+
+  override _write(chunk: Buffer, _enc: BufferEncoding, callback: (error?: Error | null) => void): void {
+    if (!this.failed) this.put(chunk);
+    callback();
+  }
+
+  override _final(callback: (error?: Error | null) => void): void {
+    if (this.file) this.file.end();
+    else this.settle.resolve({ kind: 'memory', chunks: this.chunks, bytes: this.size });
+    this.chunks = [];
+    callback();
+  }
+
+  /** Stops writing (association aborted mid-object): a spilled file is closed, for the caller to remove. */
+  discard(): void {
+    this.chunks = [];
+    if (this.file) this.file.destroy();
+    else this.settle.reject(new Error('discarded'));
+    this.throttle.resume();
+  }
+}

@@ -1,0 +1,306 @@
+// The DICOM listener as the agent runs it: the network side (listener.ts), the received files on
+// disk and the completeness bookkeeping (study-tracker.ts), saved so that a restart carries on.
+//
+// On disk, under `<data>/receive/` (private: 0700 folders, 0600 files):
+//   incoming/           objects being received (a restart removes what is left)
+//   studies/st_<hash>/  one folder per Study Instance UID, one `<SOP Instance UID>.dcm` per object
+//                       (a resent object replaces its file: the same file set, the same fingerprint)
+//   state.json          the tracker's records (no patient data: UIDs, the sender, counts, times)
+//
+// A complete study's folder is handed on (`study:complete`) to the same path as a folder export.
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, openSync, renameSync, writevSync } from 'node:fs';
+import { EventEmitter } from 'node:events';
+import { mkdir, readFile, readdir, rename, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { DebouncedSave, writeJsonAtomic } from '../atomic-file';
+import { parseDicomPrefix, readDicomHeader } from '../dicom';
+import type { DicomHeader } from '../dicom';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../private-fs';
+import type { SinkResult } from './part10';
+import type { AssociationInfo, IncomingObject, ListenerConfig, RunningListener } from './listener';
+import { ListenError, startListener } from './listener';
+import { type StudyRecord, studyRecordSchema, StudyTracker } from './study-tracker';
+
+export type ReceiveConfig = ListenerConfig & {
+  port: number;
+  /** Interface to listen on (default: all). */
+  host?: string;
+  quietSeconds: number;
+  /** How long a study cut off by an abort waits for a resend before staff are asked. */
+  stoppedAfterMinutes: number;
+  /** What the agent does with a complete study: upload it (`auto`) or offer it to staff (`review`). */
+  mode: 'auto' | 'review';
+};
+
+export type ReceivedFrom = { calling_aet: string; address: string };
+
+/** A received study handed on: its folder (an export of its own), where it came from. */
+export type ReceivedStudy = { study_uid: string; folder: string; from: ReceivedFrom; stopped: boolean };
+
+export type ListenerStateName = 'listening' | 'port_in_use' | 'failed' | 'stopped';
+
+export type ListenerState = {
+  state: ListenerStateName;
+  port: number | null;
+  ae_title: string;
+  /** Why it is not listening, in words. */
+  message: string | null;
+  last_association: {
+    calling_aet: string;
+    address: string;
+    at: string;
+    outcome: 'released' | 'aborted';
+    objects: number;
+  } | null;
+  /** The latest problems (refused associations, failed objects), newest last. */
+  errors: { at: string; message: string }[];
+};
+
+export type ReceiveServiceEvents = {
+  'study:complete': [ReceivedStudy];
+  'study:stopped': [ReceivedStudy];
+  state: [ListenerState];
+};
+
+const stateFileSchema = z.object({ v: z.literal(1), studies: z.array(studyRecordSchema) });
+
+const MAX_ERRORS = 10;
+
+export const studyDirName = (studyUid: string): string =>
+  `st_${createHash('sha256').update(studyUid, 'utf8').digest('hex').slice(0, 20)}`;
+
+export type ReceiveServiceOptions = {
+  root: string;
+  config: ReceiveConfig;
+  log: (message: string) => void;
+  /** How often due studies are looked for (default: a quarter of the quiet time, at most 1 s). */
+  tickMs?: number;
+};
+
+export class ReceiveService extends EventEmitter<ReceiveServiceEvents> {
+  private config: ReceiveConfig;
+  private readonly tracker: StudyTracker;
+  private readonly save: DebouncedSave;
+  private listener: RunningListener | null = null;
+  private timer: NodeJS.Timeout | undefined;
+  private current: ListenerState;
+  private readonly incoming: string;
+  private readonly studies: string;
+  /** Study folders known to exist. */
+  private readonly folders = new Set<string>();
+
+  constructor(private readonly o: ReceiveServiceOptions) {
+    super();
+    this.config = o.config;
+    this.incoming = join(o.root, 'incoming');
+    this.studies = join(o.root, 'studies');
+    this.tracker = new StudyTracker(timingOf(o.config));
+    this.save = new DebouncedSave(
+      () => writeJsonAtomic(join(o.root, 'state.json'), { v: 1, studies: this.tracker.list() }),
+      200,
+    );
+    this.current = {
+      state: 'stopped',
+      port: null,
+      ae_title: o.config.aeTitle,
+      message: null,
+      last_association: null,
+      errors: [],
+    };
+  }
+
+  state(): ListenerState {
+    return this.current;
+  }
+
+  /** Opens the port; resolves with it (or rejects with a ListenError in words). Studies left complete are handed on again. */
+  async start(): Promise<number> {
+    for (const dir of [this.o.root, this.incoming, this.studies]) ensurePrivateDir(dir);
+    await this.loadState();
+    for (const f of await readdir(this.incoming)) await unlink(join(this.incoming, f)).catch(() => undefined);
+    try {
+      this.listener = await startListener(this.config.port, this.config.host, {
+        config: () => this.config,
+        incoming: this.incoming,
+        handlers: {
+          stored: (a, obj) => this.file(a, obj),
+          ended: (a, how, objects) => this.ended(a, how, objects),
+          problem: (m) => this.problem(m),
+          log: (m) => this.o.log(m),
+        },
+      });
+    } catch (e) {
+      const inUse = e instanceof ListenError && e.code === 'EADDRINUSE';
+      this.setState({
+        state: inUse ? 'port_in_use' : 'failed',
+        port: this.config.port,
+        message: e instanceof Error ? e.message : String(e),
+      });
+      throw e;
+    }
+    this.setState({ state: 'listening', port: this.listener.port, message: null });
+    const tickMs = this.o.tickMs ?? Math.max(50, Math.min(1000, (this.config.quietSeconds * 1000) / 4));
+    this.timer = setInterval(() => this.tick(), tickMs);
+    this.timer.unref();
+    // Studies handed on before a restart go the same way again: the ledger and the inbox know them.
+    for (const r of this.tracker.list())
+      if (r.handed_at !== null && !r.needs_resend) this.emitStudy('study:complete', r);
+    return this.listener.port;
+  }
+
+  /** New AE title, allow-list, exam type or timing; a new port needs a restart (the agent does it). */
+  reconfigure(config: ReceiveConfig): void {
+    this.config = config;
+    this.tracker.setTiming(timingOf(config));
+    this.setState({ ae_title: config.aeTitle });
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.listener?.close();
+    this.listener = null;
+    await this.save.flush();
+    this.setState({ state: 'stopped', message: null });
+  }
+
+  private async loadState(): Promise<void> {
+    let text: string;
+    try {
+      text = await readFile(join(this.o.root, 'state.json'), 'utf8');
+    } catch {
+      return;
+    }
+    const parsed = stateFileSchema.safeParse(safeJson(text));
+    if (parsed.success) this.tracker.load(parsed.data.studies);
+    else this.o.log('the received-studies state file could not be read; starting afresh (received files are kept)');
+  }
+
+  /** An object received whole: read its header, put it in its study's folder (replacing a resent copy). */
+  private async file(a: AssociationInfo, obj: IncomingObject): Promise<boolean> {
+    const { content } = obj;
+    const header = await headerOf(content);
+    if (!header || header.sop_instance_uid !== obj.sopInstanceUid || !header.study_uid) {
+      if (content.kind === 'file') await unlink(content.path).catch(() => undefined);
+      this.problem(`an object from ${a.callingAet} at ${a.address} could not be read as DICOM; the sender was told`);
+      return false;
+    }
+    const dir = studyDirName(header.study_uid);
+    const folder = join(this.studies, dir);
+    if (!this.folders.has(dir)) {
+      await mkdir(folder, { recursive: true, mode: 0o700 });
+      this.folders.add(dir);
+    }
+    const target = join(folder, `${obj.sopInstanceUid}.dcm`);
+    if (content.kind === 'file') await rename(content.path, target);
+    // A small object (at most SPILL_BYTES) in one blocking write: each asynchronous step would cost
+    // a round trip through the thread pool per object, which is what limits a 600-slice study.
+    else writeSmallFile(target, content.chunks);
+    this.tracker.stored(header.study_uid, dir, a, Date.now());
+    this.save.schedule();
+    return true;
+  }
+
+  private ended(a: AssociationInfo, how: 'released' | 'aborted', objects: number): void {
+    this.tracker.ended(a.id, how);
+    this.save.schedule();
+    this.o.log(`association from ${a.callingAet} at ${a.address} ${how} after ${objects} object(s)`);
+    this.setState({
+      last_association: {
+        calling_aet: a.callingAet,
+        address: a.address,
+        at: new Date().toISOString(),
+        outcome: how,
+        objects,
+      },
+    });
+  }
+
+  private problem(message: string): void {
+    this.o.log(message);
+    const errors = [...this.current.errors, { at: new Date().toISOString(), message }].slice(-MAX_ERRORS);
+    this.setState({ errors });
+  }
+
+  private tick(): void {
+    const due = this.tracker.due(Date.now());
+    if (due.length === 0) return;
+    this.save.schedule();
+    for (const v of due) this.emitStudy(v.kind === 'complete' ? 'study:complete' : 'study:stopped', v.record);
+  }
+
+  private emitStudy(event: 'study:complete' | 'study:stopped', r: StudyRecord): void {
+    this.emit(event, {
+      study_uid: r.study_uid,
+      folder: join(this.studies, r.dir),
+      from: { calling_aet: r.calling_aet, address: r.address },
+      stopped: event === 'study:stopped',
+    });
+  }
+
+  private setState(patch: Partial<ListenerState>): void {
+    this.current = { ...this.current, ...patch };
+    this.emit('state', this.current);
+  }
+}
+
+async function headerOf(content: SinkResult): Promise<DicomHeader | null> {
+  if (content.kind === 'file') {
+    const probe = await readDicomHeader(content.path);
+    return probe.outcome.kind === 'dicom' ? probe.outcome.header : null;
+  }
+  // The header is at the start: the first chunks up to 64 KiB, or everything if it runs longer.
+  const first: Buffer[] = [];
+  let size = 0;
+  for (const c of content.chunks) {
+    if (size >= 64 * 1024) break;
+    first.push(c);
+    size += c.length;
+  }
+  let step = parseDicomPrefix(Buffer.concat(first), content.bytes);
+  if (step.kind === 'need_more') step = parseDicomPrefix(Buffer.concat(content.chunks), content.bytes);
+  return step.kind === 'dicom' ? step.header : null;
+}
+
+/** Writes a whole file privately (0600) under a temporary name, then renames it into place. */
+function writeSmallFile(path: string, chunks: readonly Buffer[]): void {
+  const tmp = `${path}.${randomBytes(4).toString('hex')}.part`;
+  const fd = openSync(tmp, 'wx', PRIVATE_FILE_MODE);
+  try {
+    writevAllSync(fd, chunks);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, path);
+}
+
+/** writevSync until every byte is written (a short write is possible). */
+function writevAllSync(fd: number, chunks: readonly Buffer[]): void {
+  let rest = chunks.filter((c) => c.length > 0);
+  while (rest.length > 0) {
+    let written = writevSync(fd, rest.slice(0, 1024));
+    const next: Buffer[] = [];
+    for (const c of rest) {
+      if (written >= c.length) written -= c.length;
+      else {
+        next.push(written > 0 ? c.subarray(written) : c);
+        written = 0;
+      }
+    }
+    rest = next;
+  }
+}
+
+function timingOf(c: ReceiveConfig): { quietMs: number; stoppedAfterMs: number } {
+  return { quietMs: c.quietSeconds * 1000, stoppedAfterMs: c.stoppedAfterMinutes * 60_000 };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}

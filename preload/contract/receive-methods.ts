@@ -1,0 +1,74 @@
+// The DICOM listener (scanners send studies to ScanBridge over the network): its settings and its
+// state, for the Settings section "Receive from scanners (DICOM)".
+import { z } from 'zod';
+import { method, noArgs } from './method';
+import { FOLDER_EXAM_TYPES } from './vocabulary';
+import type { FolderExamType } from './vocabulary';
+
+export type ReceiveSettings = {
+  enabled: boolean;
+  ae_title: string;
+  port: number;
+  quiet_seconds: number;
+  stopped_after_minutes: number;
+  /** Calling AE titles or IP addresses allowed to send; empty: anyone calling our AE title. */
+  allowed_senders: string[];
+  exam_type: FolderExamType;
+  mode: 'auto' | 'review';
+};
+
+export type ReceiveStateName = 'listening' | 'port_in_use' | 'failed' | 'stopped';
+
+export type ReceiveStatus = {
+  state: ReceiveStateName;
+  port: number | null;
+  ae_title: string;
+  /** Why it is not listening (technical words; the window shows its own text per state). */
+  message: string | null;
+  last_association: {
+    calling_aet: string;
+    address: string;
+    at: string;
+    outcome: 'released' | 'aborted';
+    objects: number;
+  } | null;
+  errors: { at: string; message: string }[];
+};
+
+export type ReceiveView = {
+  settings: ReceiveSettings;
+  status: ReceiveStatus;
+  /** This computer's network addresses (IPv4, not loopback): what the scanner's operator types as the host. */
+  addresses: string[];
+};
+
+/** Where a received study came from (shown on its Inbox item). */
+export type ReceivedFromView = {
+  calling_aet: string;
+  address: string;
+  /** The sender's association was cut off and it did not send the study again: staff decide. */
+  sender_stopped: boolean;
+};
+
+const aeTitle = z
+  .string()
+  .trim()
+  .regex(/^[\x20-\x5b\x5d-\x7e]{1,16}$/, 'an AE title is 1 to 16 plain characters without a backslash');
+
+export const receiveMethods = {
+  'receive:get': method<ReceiveView>()(noArgs),
+  'receive:update': method<ReceiveView>()(
+    z
+      .object({
+        enabled: z.boolean().optional(),
+        ae_title: aeTitle.optional(),
+        port: z.number().int().min(1).max(65535).optional(),
+        quiet_seconds: z.number().int().min(1).max(3600).optional(),
+        stopped_after_minutes: z.number().int().min(1).max(10080).optional(),
+        allowed_senders: z.array(z.string().trim().min(1).max(64)).max(50).optional(),
+        exam_type: z.enum(FOLDER_EXAM_TYPES).optional(),
+        mode: z.enum(['auto', 'review']).optional(),
+      })
+      .strict(),
+  ),
+} as const;

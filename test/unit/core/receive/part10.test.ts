@@ -1,0 +1,80 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { judgeContext } from '@main/core/receive';
+import { IMPLEMENTATION_CLASS_UID, part10Header } from '@main/core/receive/part10';
+
+const dir = mkdtempSync(join(tmpdir(), 'sb-part10-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** An Explicit VR Little Endian data set: SOP class and instance, Study and Series UIDs, Modality. */
+function dataset(sop: string): Buffer {
+  const el = (group: number, element: number, vr: string, value: string): Buffer => {
+    const v = Buffer.from(value.length % 2 ? `${value}${vr === 'UI' ? '\0' : ' '}` : value, 'latin1');
+    const h = Buffer.alloc(8);
+    h.writeUInt16LE(group, 0);
+    h.writeUInt16LE(element, 2);
+    h.write(vr, 4, 'latin1');
+    h.writeUInt16LE(v.length, 6);
+    return Buffer.concat([h, v]);
+  };
+  return Buffer.concat([
+    el(0x0008, 0x0016, 'UI', '1.2.840.10008.5.1.4.1.1.2'),
+    el(0x0008, 0x0018, 'UI', sop),
+    el(0x0008, 0x0060, 'CS', 'CT'),
+    el(0x0020, 0x000d, 'UI', '1.2.3.4'),
+    el(0x0020, 0x000e, 'UI', '1.2.3.4.5'),
+  ]);
+}
+
+describe('the Part-10 file of a received object', () => {
+  it('has a file-meta group DCMTK reads, with the group length, UIDs, transfer syntax and our implementation', async () => {
+    const sop = '1.2.3.4.5.6'; // odd length: padded with NUL
+    const path = join(dir, 'a.dcm');
+    const header = part10Header({
+      sopClassUid: '1.2.840.10008.5.1.4.1.1.2',
+      sopInstanceUid: sop,
+      transferSyntaxUid: '1.2.840.10008.1.2.1',
+      sourceAeTitle: 'CS3D',
+    });
+    writeFileSync(path, Buffer.concat([header, dataset(sop)]));
+    const { stdout } = await promisify(execFile)('dcmdump', ['-M', '+L', path]);
+    expect(stdout).toMatch(/\(0002,0000\) UL (\d+)/);
+    expect(Number(/\(0002,0000\) UL (\d+)/.exec(stdout)?.[1])).toBe(header.length - 132 - 12);
+    expect(stdout).toContain('(0002,0002) UI =CTImageStorage');
+    expect(stdout).toContain(`(0002,0003) UI [${sop}]`);
+    expect(stdout).toContain('(0002,0010) UI =LittleEndianExplicit');
+    expect(stdout).toContain(`(0002,0012) UI [${IMPLEMENTATION_CLASS_UID}]`);
+    expect(stdout).toContain('(0002,0016) AE [CS3D]');
+    expect(stdout).toContain('(0020,000d) UI [1.2.3.4]');
+  });
+
+  it('refuses UIDs that are not UIDs (they name the file)', () => {
+    expect(() =>
+      part10Header({ sopClassUid: '1.2', sopInstanceUid: '../../x', transferSyntaxUid: '1.2.840.10008.1.2' }),
+    ).toThrow(/not a UID/);
+  });
+});
+
+describe('presentation contexts', () => {
+  it('accepts our classes in the first offered syntax stored as is, refuses others with a reason', () => {
+    expect(
+      judgeContext('1.2.840.10008.5.1.4.1.1.2', ['1.2.840.10008.1.2.4.90', '1.2.840.10008.1.2'], 'from_dicom'),
+    ).toEqual({
+      accept: true,
+      transferSyntax: '1.2.840.10008.1.2.4.90',
+    });
+    expect(judgeContext('1.2.840.10008.5.1.4.1.1.4', ['1.2.840.10008.1.2'], 'cbct')).toMatchObject({
+      accept: false,
+      reason: 'abstract_syntax',
+    });
+    expect(judgeContext('1.2.840.10008.5.1.4.1.1.4', ['1.2.840.10008.1.2'], 'atm')).toMatchObject({ accept: true });
+    expect(judgeContext('1.2.840.10008.5.1.4.1.1.2', ['1.2.840.10008.1.2.4.50'], 'from_dicom')).toMatchObject({
+      accept: false,
+      reason: 'transfer_syntax',
+    });
+  });
+});
