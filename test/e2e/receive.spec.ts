@@ -31,6 +31,8 @@ function freePort(): Promise<number> {
 for (const { lang, locale } of cases) {
   test.describe(`in ${lang}`, () => {
     test.use({ locale });
+    // Two screens with their accessibility checks, a listener start and a DICOM transfer.
+    test.setTimeout(180_000);
 
     test(`turning the DICOM listener on and receiving a study from a scanner (${lang})`, async ({
       page,
