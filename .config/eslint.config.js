@@ -103,13 +103,13 @@ export default tseslint.config(
             // §2: the core's own order.
             zone(
               'main/core/api',
-              core('dicom', 'upload', 'watch', 'consent', 'agent', 'bridge', 'cli'),
+              core('dicom', 'upload', 'watch', 'consent', 'handover', 'agent', 'bridge', 'cli'),
               2,
               'api is the lowest layer of the core: it imports no other part of it',
             ),
             zone(
               'main/core/dicom',
-              core('api', 'upload', 'watch', 'consent', 'agent', 'bridge', 'cli'),
+              core('api', 'upload', 'watch', 'consent', 'handover', 'agent', 'bridge', 'cli'),
               2,
               'dicom is the lowest layer of the core: it imports no other part of it',
             ),
@@ -130,6 +130,12 @@ export default tseslint.config(
               core('upload', 'watch', 'agent', 'bridge', 'cli'),
               2,
               'consent sits below the agent, beside upload and watch',
+            ),
+            zone(
+              'main/core/handover',
+              core('dicom', 'upload', 'watch', 'consent', 'agent', 'bridge', 'cli'),
+              2,
+              'handover (the patient sheet, share-on-ready) sits below the agent, beside upload, and reads only the API',
             ),
             zone('main/core/agent', core('bridge', 'cli'), 2, 'the agent sits below the front ends (bridge, cli)'),
             zone('main/core/bridge', core('cli'), 2, 'the bridge sits below the cli'),
@@ -168,7 +174,7 @@ export default tseslint.config(
                 'main/core/emitter.ts',
                 'main/core/defined.ts',
               ],
-              core('dicom', 'upload', 'watch', 'consent', 'agent', 'bridge', 'cli'),
+              core('dicom', 'upload', 'watch', 'consent', 'handover', 'agent', 'bridge', 'cli'),
               2,
               'settings, secrets, paths and credentials are helpers below every layer',
             ),

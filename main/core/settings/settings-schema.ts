@@ -63,6 +63,10 @@ export const inboxPreferencesSchema = z.object({
 });
 export type InboxPreferences = z.infer<typeof inboxPreferencesSchema>;
 
+/** The patient's printed sheet (handover/patient-sheet.ts): its paper size. */
+export const handoutSettingsSchema = z.object({ paper: z.enum(['A4', 'A5']).default('A4') });
+export type HandoutSettings = z.infer<typeof handoutSettingsSchema>;
+
 export const apiBaseUrlSchema = z.url({ protocol: /^https?$/ }).max(2048);
 
 export const settingsSchema = z.object({
@@ -80,6 +84,7 @@ export const settingsSchema = z.object({
   upload: uploadOptionsSchema.default({ concurrency: 4, bandwidth_limit_bytes_per_s: 0, mode: 'auto' }),
   consent: consentSettingsSchema.default({ country_code: 'CL', copies_folder: null, display_id: null }),
   inbox: inboxPreferencesSchema.default({ exam_name_template: DEFAULT_NAME_TEMPLATE, default_expiration_days: null }),
+  handout: handoutSettingsSchema.default({ paper: 'A4' }),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -91,7 +96,16 @@ export function defaultSettings(): Settings {
   return settingsSchema.parse({ schema_version: SETTINGS_SCHEMA_VERSION });
 }
 
-const KEYS = ['api_base_url', 'active_key_kind', 'language', 'watch_folders', 'upload', 'consent', 'inbox'] as const;
+const KEYS = [
+  'api_base_url',
+  'active_key_kind',
+  'language',
+  'watch_folders',
+  'upload',
+  'consent',
+  'inbox',
+  'handout',
+] as const;
 
 /**
  * Reads settings from untrusted file content field by field: a bad field falls back to its default

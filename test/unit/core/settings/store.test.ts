@@ -52,6 +52,7 @@ describe('settings store (conf on disk)', () => {
       upload: { concurrency: 2, bandwidth_limit_bytes_per_s: 0, mode: 'auto' },
       consent: { country_code: 'CL', copies_folder: null, display_id: null },
       inbox: { exam_name_template: '{type} {patient} {date}', default_expiration_days: null },
+      handout: { paper: 'A4' },
     });
     expect(b.problems).toEqual([]);
   });
