@@ -28,8 +28,8 @@ import { openConsentDesk } from './consent-desk';
 import type { ContractHost, Logger } from './host/contract-host';
 import { systemLanguage as detectSystemLanguage } from './host/core-texts';
 import { EventHub } from './host/event-hub';
-import type { FolderPicker, Notifier } from './host/host-ports';
-import { logNotifier, noFolderPicker } from './host/host-ports';
+import type { DocumentOpener, FolderPicker, Notifier } from './host/host-ports';
+import { logNotifier, noDocumentOpener, noFolderPicker } from './host/host-ports';
 import { uploadNotices } from './host/upload-notices';
 import { Inbox } from './inbox/inbox';
 import { InboxStore } from './inbox/inbox-store';
@@ -64,6 +64,8 @@ export type AgentOptions = {
   secretStore: SecretStore;
   notifier?: Notifier;
   folderPicker?: FolderPicker;
+  /** Opens a document (the patient's sheet) in the OS viewer to print it; absent in browser mode. */
+  documentOpener?: DocumentOpener;
   transport: 'ipc' | 'http';
   /** The patient display (a second window on the desktop); browser mode gives the page's address. */
   patientDisplay?: PatientDisplayPort;
@@ -206,7 +208,20 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   });
 
   const folderPicker = options.folderPicker ?? noFolderPicker;
-  const services = { settingsStore, keys, service, inbox, queue, recorder, consent, poll, feed, folderPicker };
+  const documentOpener = options.documentOpener ?? noDocumentOpener;
+  const services = {
+    settingsStore,
+    keys,
+    service,
+    inbox,
+    queue,
+    recorder,
+    consent,
+    poll,
+    feed,
+    folderPicker,
+    documentOpener,
+  };
   const host = openContractHost({ ...services, transport, systemLanguage, view, connect, events, log });
 
   applyWatchers(settingsStore.get());

@@ -9,7 +9,7 @@ import { SettingsValidationError } from '../../settings';
 import type { NotificationFeed } from '../background/notification-feed';
 import type { PollScheduler } from '../background/poll-scheduler';
 import { ContractFailure } from '../host/contract-host';
-import type { FolderPicker } from '../host/host-ports';
+import type { DocumentOpener, FolderPicker } from '../host/host-ports';
 import type { Inbox } from '../inbox/inbox';
 import type { ExamRecorder } from '../pipeline/exam-recorder';
 import type { UploadQueue } from '../queue/upload-queue';
@@ -28,6 +28,7 @@ export type HandlerContext = {
   recorder: ExamRecorder;
   consent: ConsentDesk;
   folderPicker: FolderPicker;
+  documentOpener: DocumentOpener;
   settingsView: () => Settings;
   keysStatus: () => KeysStatus;
   /** Re-reads which key is active, rebuilds the client and tells the windows. */

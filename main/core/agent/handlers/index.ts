@@ -10,6 +10,7 @@ import { createExamsHandlers } from './handlers-exams';
 import { createImplantsHandlers } from './handlers-implants';
 import { createReportsHandlers } from './handlers-reports';
 import { createFolderHandlers, createKeyHandlers, createSettingsHandlers } from './handlers-settings';
+import { createHandoutHandlers } from './handlers-handout';
 import { createShareHandlers } from './handlers-share';
 import { createSupportHandlers } from './handlers-support';
 import { createTakesHandlers } from './handlers-takes';
@@ -38,6 +39,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     ...createImplantsHandlers(ctx),
     ...createExamsHandlers(ctx),
     ...createShareHandlers(ctx),
+    ...createHandoutHandlers(ctx),
     ...createReportsHandlers(ctx),
     // After a lost answer, the window's one look at what the service holds (outcome-check.ts).
     'outcome:check': async (args) => checkOutcome(ctx.service.require(), args),
