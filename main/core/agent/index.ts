@@ -42,6 +42,7 @@ import type { AgentStatus } from '../../../preload/contract/vocabulary';
 import { KeyManager } from './service/api-keys';
 import { ServiceConnection } from './service/service-connection';
 import { serviceConnector } from './service-ports';
+import { openShareOnReady } from './share-on-ready';
 
 export type { ActivityEvents, JobOrigin } from './pipeline/agent-activity';
 export type { ContractHost, Logger } from './host/contract-host';
@@ -147,7 +148,8 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const poll = agentPollScheduler({ meter: () => service.client?.meter, log, clock: tuning.pollClock });
   const feed = new NotificationFeed(push.notifications, () => notifier);
 
-  const hooks = queueHooks({ inbox, recorder, activity, notify: uploadNotices(notifier, language) });
+  const shares = openShareOnReady({ dataDir: options.dataDir, service, log });
+  const hooks = queueHooks({ inbox, recorder, activity, notify: uploadNotices(notifier, language), shares });
   const { dataDir, patientDisplay, patientPageOrigin, transport } = options;
   const queue = await openAgentQueue({
     file: join(agentDir, 'uploads.json'),
@@ -177,6 +179,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     kick: () => queue.kick(),
   });
   connect();
+  void shares.sweep(); // e-mails a previous run owed (it stopped between "ready" and "shared")
   const stopBackground = registerBackgroundTasks({
     scheduler: poll,
     client: () => service.client,
@@ -209,20 +212,9 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
 
   const folderPicker = options.folderPicker ?? noFolderPicker;
   const documentOpener = options.documentOpener ?? noDocumentOpener;
-  const services = {
-    settingsStore,
-    keys,
-    service,
-    inbox,
-    queue,
-    recorder,
-    consent,
-    poll,
-    feed,
-    folderPicker,
-    documentOpener,
-  };
-  const host = openContractHost({ ...services, transport, systemLanguage, view, connect, events, log });
+  const services = { settingsStore, keys, service, inbox, queue, recorder, consent, poll, feed, folderPicker };
+  const handover = { documentOpener, shares };
+  const host = openContractHost({ ...services, ...handover, transport, systemLanguage, view, connect, events, log });
 
   applyWatchers(settingsStore.get());
 

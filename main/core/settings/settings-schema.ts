@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { FOLDER_EXAM_TYPES } from '../../../preload/contract/vocabulary';
+import { shareRuleSchema } from './share-rule';
 
 /** Version of the settings file layout; bump it and add a migration when the layout changes. */
 export const SETTINGS_SCHEMA_VERSION = 2;
@@ -19,6 +20,8 @@ export const watchFolderSchema = z.object({
   settle_seconds: z.number().int().min(1).max(3600).default(30),
   /** Poll instead of file-system events (network shares). */
   polling: z.boolean().default(false),
+  /** E-mail every exam from this folder to a fixed address once ready (share-rule.ts); null: no one. */
+  share_rule: shareRuleSchema.nullable().optional(),
 });
 export type WatchFolder = z.infer<typeof watchFolderSchema>;
 

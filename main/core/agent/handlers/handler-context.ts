@@ -15,6 +15,7 @@ import type { ExamRecorder } from '../pipeline/exam-recorder';
 import type { UploadQueue } from '../queue/upload-queue';
 import type { KeyManager } from '../service/api-keys';
 import type { ServiceConnection } from '../service/service-connection';
+import type { ShareOnReady } from '../share-on-ready';
 
 export type HandlerContext = {
   transport: AppInfo['transport'];
@@ -29,6 +30,8 @@ export type HandlerContext = {
   consent: ConsentDesk;
   folderPicker: FolderPicker;
   documentOpener: DocumentOpener;
+  /** What became of each exam's share-on-ready e-mail. */
+  shares: ShareOnReady;
   settingsView: () => Settings;
   keysStatus: () => KeysStatus;
   /** Re-reads which key is active, rebuilds the client and tells the windows. */

@@ -12,8 +12,9 @@ export function handoutFileName(examId: string, language: string): string {
   return `${language === 'es' ? 'hoja-paciente' : 'patient-sheet'}-${safe}.pdf`;
 }
 
-export function createHandoutHandlers(ctx: HandlerContext): Pick<Handlers, 'share:handout'> {
+export function createHandoutHandlers(ctx: HandlerContext): Pick<Handlers, 'share:handout' | 'share:on-ready'> {
   return {
+    'share:on-ready': (args) => ctx.shares.status(args.exam_id),
     'share:handout': async (args) => {
       let data;
       try {
