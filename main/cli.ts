@@ -9,6 +9,7 @@ const commands: Record<string, () => Promise<CliCommand>> = {
   scan: async () => (await import('./core/cli/scan')).scanCommand,
   whoami: async () => (await import('./core/cli/whoami')).createWhoamiCommand(keychain),
   upload: async () => (await import('./core/cli/upload')).createUploadCommand(keychain),
+  handout: async () => (await import('./core/cli/handout')).createHandoutCommand(keychain),
   watch: async () => (await import('./core/cli/watch')).createWatchCommand(keychain),
   receive: async () => (await import('./core/cli/receive')).createReceiveCommand(keychain),
   // SCANBRIDGE_KEYCHAIN_SERVICE keeps the demo's and the end-to-end tests' keys apart from the clinic's own.

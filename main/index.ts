@@ -4,6 +4,7 @@ import { app, session } from 'electron';
 import { join } from 'node:path';
 import type { BrowserWindow } from 'electron';
 import { electronNotifier } from './adapters/electron-notifier';
+import { electronDocumentOpener } from './adapters/document-opener';
 import { electronFolderPicker } from './adapters/folder-picker';
 import { KeytarSecretStore } from './adapters/keytar-secret-store';
 import { safeStorageCipher } from './adapters/safe-storage-cipher';
@@ -79,6 +80,7 @@ async function start(): Promise<void> {
     ),
     notifier: electronNotifier(() => showMainWindow()),
     folderPicker: electronFolderPicker(() => mainWindow),
+    documentOpener: electronDocumentOpener(dataDir),
     transport: 'ipc',
     systemLanguage: languageOfLocale(app.getLocale()),
     log,

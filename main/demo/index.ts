@@ -27,6 +27,7 @@ import { startBridge } from '../core/bridge/server';
 import { MemorySecretStore } from '../core/secrets';
 import { newWatchFolder, openSettingsStore } from '../core/settings';
 import { sampleExports, writeLikeAScanner } from './exports';
+import { seedDemoService } from './seed';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = new Set(process.argv.slice(2));
@@ -183,6 +184,8 @@ async function main(): Promise<void> {
       'the emulator',
     );
     const keys = { live: emulator.keys['pro'] ?? '', sandbox: emulator.keys['sandbox'] ?? '' };
+    say('Adding sample exams, a referring dentist, a signed report, a consent and a support ticket…');
+    await seedDemoService({ base_url: emulator.base_url, control_url: emulator.control_url, key: keys.live });
 
     const env: NodeJS.ProcessEnv = {
       ...process.env,

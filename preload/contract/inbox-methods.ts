@@ -15,6 +15,15 @@ const inboxFields = z
     reason: z.string().max(2000),
     exam_type: examType,
     expiration_days: z.number().int().min(1).max(3650).nullable(),
+    // Addresses separated by commas; each must be an e-mail address (at most 10).
+    share_to: z
+      .string()
+      .max(3300)
+      .refine((v) => {
+        const parts = v.split(/[,;\s]+/).filter(Boolean);
+        return parts.length <= 10 && parts.every((p) => z.email().safeParse(p).success);
+      }, 'must be e-mail addresses separated by commas (at most 10)'),
+    share_locale: z.enum(['es', 'en', 'pt']),
   })
   .strict();
 

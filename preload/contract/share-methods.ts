@@ -9,6 +9,15 @@ export type ShareSent = { sent: boolean; reason: string | null; email_id: string
 export type PublicPage = { pin: string; clinic_slug: string | null; public_url: string | null };
 export type RotatedPin = { pin: string; rotated_at: string | null };
 export type EmbedView = { enabled: boolean; token: string | null; snippet: string | null; view_count: number };
+/** The patient's printed sheet (PDF); `opened`: the desktop opened it in the OS viewer to print. */
+export type HandoutSheet = { pdf_base64: string; file_name: string; opened: boolean };
+/** The e-mail an upload asked for once its exam is ready (share-on-ready), and what became of it. */
+export type ShareOnReadyView = {
+  state: 'sending' | 'sent' | 'not_sent' | 'failed';
+  to: string[];
+  at: string;
+  reason: string | null;
+};
 export type EmbedEnabledView = { embed_url: string; iframe_snippet: string; token: string | null };
 
 const byExam = z.object({ exam_id: id }).strict();
@@ -39,4 +48,8 @@ export const shareMethods = {
       .strict(),
   ),
   'share:embed-revoke': method<{ revoked: true }>()(byExam),
+  'share:on-ready': method<ShareOnReadyView | null>()(byExam),
+  'share:handout': method<HandoutSheet>()(
+    z.object({ exam_id: id, language: z.enum(['es', 'en']), open: z.boolean() }).strict(),
+  ),
 } as const;

@@ -120,6 +120,10 @@ export type InboxFields = {
   reason: string;
   exam_type: ExamType;
   expiration_days: number | null;
+  /** E-mail the exam to these addresses once ready (comma-separated; '' for nobody): share-on-ready. */
+  share_to: string;
+  /** The language of that e-mail. */
+  share_locale: 'es' | 'en' | 'pt';
 };
 
 export type InboxItem = {

@@ -2,6 +2,7 @@
 // edited, shared by e-mail (the service's mail log has it), its viewer link copied, its PIN rotated
 // (the old PIN is refused by the public page), its embed enabled and revoked, a report uploaded,
 // viewed, signed and deleted, and the exam deleted. The share flow is done with the keyboard alone.
+import { execFileSync } from 'node:child_process';
 import { api } from '../support/emulator';
 import { makePdf, seedExam, uploadThroughApp } from '../support/e2e/exam-seeds';
 import { expect, test } from '../support/e2e/app-fixtures';
@@ -167,6 +168,16 @@ for (const { lang, locale, patient, prefill, pid } of cases) {
         expect(oldPin).toMatch(/^\d{6}$/);
         await expect(page.getByTestId('public-qr').locator('svg')).toBeVisible();
         expect((await fetch(`${publicUrl}?pin=${oldPin}`)).status).toBe(200);
+        // The patient's sheet: browser mode downloads the PDF, which carries the PIN and the page.
+        const downloading = page.waitForEvent('download');
+        await page.getByTestId('handout-print').click();
+        const sheet = await (await downloading).path();
+        const sheetText = execFileSync('pdftotext', [sheet, '-'], { encoding: 'utf8' });
+        expect(sheetText).toContain(oldPin);
+        expect(sheetText).toContain(publicUrl);
+        expect(sheetText).toContain(prefill);
+        await expect(page.getByTestId('handout-result')).toBeVisible();
+        await checkScreen(page, `exam-share-handout-${lang}`);
         await page.getByTestId('pin-rotate').click();
         await expect(page.getByTestId('pin-rotate-modal')).toContainText(t('exams.share.rotateBody'));
         await checkScreen(page, `exam-share-rotate-${lang}`);

@@ -62,6 +62,26 @@ for (const lang of ['en', 'es'] as const satisfies Lang[]) {
         await checkScreen(page, `implants-size-${lang}`);
       });
 
+      await test.step('4.1 and 4,1 find the same implants; an impossible size is refused', async () => {
+        // The numeric keypad types a dot even on a Spanish keyboard: both marks mean 4.1 mm.
+        const rows = page.getByTestId('implant-exact').getByTestId('implant-row');
+        const found: string[][] = [];
+        for (const typed of ['4.1', '4,1']) {
+          await page.getByTestId('implant-diameter').fill(typed);
+          await page.getByTestId('implant-size-go').click();
+          await expect(page.getByTestId('implant-exact')).toContainText(lang === 'es' ? '4,1' : '4.1');
+          found.push(await rows.allTextContents());
+        }
+        expect(found[0]?.length).toBeGreaterThan(0);
+        expect(found[1]).toEqual(found[0]);
+        await page.getByTestId('implant-diameter').fill('410');
+        await page.getByTestId('implant-size-go').click();
+        await expect(page.getByText(t('implants.sizeProblem'))).toBeVisible();
+        await expect(page.getByText(t('decimal.too_large', { max: '100', unit: 'mm' }))).toBeVisible();
+        await checkScreen(page, `implants-decimal-refused-${lang}`);
+        await page.getByTestId('implant-diameter').fill(lang === 'es' ? '4,1' : '4.1');
+      });
+
       await test.step('Brands with their counts → the models of one, with pages', async () => {
         // Brands with their counts → the models of one, with pages.
         await page.getByTestId('implants-tab-brands').click();

@@ -74,6 +74,7 @@ export function createSettingsView(o: {
         template: s.inbox.exam_name_template,
         language: language(s),
         defaultExpirationDays: s.inbox.default_expiration_days,
+        shareRule: (folderId: string) => s.watch_folders.find((f) => f.id === folderId)?.share_rule ?? null,
       };
     },
     settings: () => {

@@ -27,8 +27,8 @@ import { openConsentDesk } from './consent-desk';
 import type { ContractHost, Logger } from './host/contract-host';
 import { systemLanguage as detectSystemLanguage } from './host/core-texts';
 import { EventHub } from './host/event-hub';
-import type { FolderPicker, Notifier } from './host/host-ports';
-import { logNotifier, noFolderPicker } from './host/host-ports';
+import type { DocumentOpener, FolderPicker, Notifier } from './host/host-ports';
+import { logNotifier, noDocumentOpener, noFolderPicker } from './host/host-ports';
 import { uploadNotices } from './host/upload-notices';
 import { Inbox } from './inbox/inbox';
 import { InboxStore } from './inbox/inbox-store';
@@ -43,6 +43,7 @@ import type { AgentStatus } from '../../../preload/contract/vocabulary';
 import { KeyManager } from './service/api-keys';
 import { ServiceConnection } from './service/service-connection';
 import { serviceConnector } from './service-ports';
+import { openShareOnReady } from './share-on-ready';
 
 export type { ActivityEvents, JobOrigin } from './pipeline/agent-activity';
 export { RECEIVER_FOLDER_ID } from './pipeline/receivers';
@@ -68,6 +69,8 @@ export type AgentOptions = {
   secretStore: SecretStore;
   notifier?: Notifier;
   folderPicker?: FolderPicker;
+  /** Opens a document (the patient's sheet) in the OS viewer to print it; absent in browser mode. */
+  documentOpener?: DocumentOpener;
   transport: 'ipc' | 'http';
   /** The patient display (a second window on the desktop); browser mode gives the page's address. */
   patientDisplay?: PatientDisplayPort;
@@ -151,7 +154,8 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const poll = agentPollScheduler({ meter: () => service.client?.meter, log, clock: tuning.pollClock });
   const feed = new NotificationFeed(push.notifications, () => notifier);
 
-  const hooks = queueHooks({ inbox, recorder, activity, notify: uploadNotices(notifier, language) });
+  const shares = openShareOnReady({ dataDir: options.dataDir, service, log });
+  const hooks = queueHooks({ inbox, recorder, activity, notify: uploadNotices(notifier, language), shares });
   const { dataDir, patientDisplay, patientPageOrigin, transport } = options;
   const queue = await openAgentQueue({
     file: join(agentDir, 'uploads.json'),
@@ -181,6 +185,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   connect();
   const { account: pushAccount, activity: pushActivity } = push;
   const client = (): typeof service.client => service.client;
+  void shares.sweep(); // e-mails a previous run owed (it stopped between "ready" and "shared")
   const stopBackground = registerBackgroundTasks({ scheduler: poll, client, feed, pushAccount, pushActivity });
 
   const unsubscribeSettings = settingsStore.subscribe((s) => {
@@ -207,8 +212,20 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
 
   const folderPicker = options.folderPicker ?? noFolderPicker;
   const receiveStatus = (): ReturnType<Receivers['status']> => receivers.status();
+  const documentOpener = options.documentOpener ?? noDocumentOpener;
   const services = { settingsStore, keys, service, inbox, queue, recorder, consent, poll, feed, folderPicker };
-  const host = openContractHost({ ...services, receiveStatus, transport, systemLanguage, view, connect, events, log });
+  const handover = { documentOpener, shares };
+  const host = openContractHost({
+    ...services,
+    ...handover,
+    receiveStatus,
+    transport,
+    systemLanguage,
+    view,
+    connect,
+    events,
+    log,
+  });
 
   sources.apply(settingsStore.get());
 

@@ -22,10 +22,12 @@ export type QueueHookDeps = {
   recorder: Pick<ExamRecorder, 'ready' | 'ended'>;
   activity: Pick<ActivityHub, 'emit'>;
   notify: UploadNotify;
+  /** Share-on-ready: the e-mails the uploads asked for (share-on-ready.ts). */
+  shares: { sweep(): Promise<void> };
 };
 
 export function queueHooks(o: QueueHookDeps): QueueHooks {
-  const { inbox, recorder, activity, notify } = o;
+  const { inbox, recorder, activity, notify, shares } = o;
   const originOf = (view: UploadJobView): JobOrigin => jobOrigin(inbox, view);
   return {
     async onReady(view, info) {
@@ -38,6 +40,8 @@ export function queueHooks(o: QueueHookDeps): QueueHooks {
         bytes: info.result.bytes,
       });
       await recorder.ready(view, { ledger: info.ledger, result: info.result });
+      // The exam's e-mail, if its upload asked for one (not awaited: the queue goes on meanwhile).
+      void shares.sweep();
     },
     onEnded(view, info) {
       activity.emit('upload:ended', { view, origin: originOf(view) });

@@ -39,6 +39,9 @@ import {
 import type { ExamFields, ExamType, ExamsPort } from '../upload/ports';
 import { EXAM_TYPES } from '../../../preload/contract/vocabulary';
 import { type CliCommand, type CliIo, parseCommandLine, UsageError } from './io';
+import { parseShareTo, shareAfterUpload } from './upload-share';
+import type { ApiClient } from '../api';
+import type { ShareIntent, SummaryRecord } from '../upload/journal';
 import { type KeychainDeps, openSession } from './command-session';
 import { progressPrinter } from './upload-progress';
 
@@ -47,6 +50,7 @@ export type UploadCommandDeps = KeychainDeps;
 const HELP = `Usage: scanbridge upload <dir> [--type cbct|radiografia|mesh|atm] [--mode files|zip|auto] [--name <name>]
                         [--patient-name <name>] [--patient-id <id>] [--allow-incomplete]
                         [--concurrency <n>] [--limit-rate <bytes/s>] [--wait <seconds>] [--cancel]
+                        [--share-to <e-mail>[,<e-mail>]]
 
 Uploads the DICOM and mesh files of <dir> as one exam. Patient fields, exam type and name are
 prefilled from the DICOM headers; --type, --name, --patient-name and --patient-id override them.
@@ -62,6 +66,8 @@ naming the process that holds it, or waits for it with --wait.
   --limit-rate    bandwidth limit, e.g. 500k or 2M (bytes per second, 1024-based)
   --wait          wait up to this many seconds for another upload of the same study to end
   --cancel        cancel the interrupted upload of <dir> and delete its half-made exam
+  --share-to      e-mail the exam to these addresses once it is ready: once per exam, also when
+                  the upload is interrupted and run again, or the same files are uploaded again
 `;
 
 /** Exit code when another process is uploading the same study (EX_TEMPFAIL: try again later). */
@@ -84,6 +90,7 @@ type Args = {
   limitRate?: number;
   cancel: boolean;
   help: boolean;
+  shareTo?: ShareIntent;
 };
 
 function parse(argv: string[]): Args {
@@ -100,6 +107,7 @@ function parse(argv: string[]): Args {
       concurrency: { type: 'string' },
       'limit-rate': { type: 'string' },
       cancel: { type: 'boolean' },
+      'share-to': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     true,
@@ -152,6 +160,7 @@ function parse(argv: string[]): Args {
     ...(values.name !== undefined ? { name: values.name } : {}),
     ...(concurrency !== undefined ? { concurrency } : {}),
     ...(limitRate !== undefined ? { limitRate } : {}),
+    ...(values['share-to'] !== undefined ? { shareTo: parseShareTo(values['share-to']) } : {}),
   };
 }
 
@@ -278,7 +287,7 @@ export function createUploadCommand(deps: UploadCommandDeps): CliCommand {
       // writing this folder's job while this one decides to resume or create.
       const busy = await lock([folderKey(root)]);
       if (busy !== null) return busy;
-      return await uploadLocked(io, args, root, { port, dataDir, deps2, warn, fail, lock });
+      return await uploadLocked(io, args, root, { client, port, dataDir, deps2, warn, fail, lock });
     } finally {
       for (const l of locks) l.release();
     }
@@ -286,6 +295,7 @@ export function createUploadCommand(deps: UploadCommandDeps): CliCommand {
 }
 
 type LockedContext = {
+  client: ApiClient;
   port: ExamsPort;
   dataDir: string;
   deps2: { port: ExamsPort; dataDir: string; options: EngineOptions };
@@ -344,19 +354,9 @@ async function uploadLocked(io: CliIo, args: Args, root: string, c: LockedContex
       const previous = jobs.finished.find(
         (f) => f.outcome === 'ready' && f.fingerprint === plan.fingerprint && f.settings === settings && f.exam_id,
       );
-      if (previous?.exam_id) {
-        const exam = await alreadyUploaded(port, previous.exam_id, io.signal);
-        if (exam) {
-          warn(
-            `These files were already uploaded as exam ${previous.exam_id}; nothing to do. (Delete that exam to upload them again.)`,
-          );
-          io.stdout(
-            `${JSON.stringify({ exam_id: previous.exam_id, status: 'ready', files: previous.files, bytes: previous.bytes, mode: previous.mode, resumed: false })}\n`,
-          );
-          return 0;
-        }
-      }
-      job = UploadJob.create(plan, deps2);
+      if (previous?.exam_id && (await alreadyUploaded(port, previous.exam_id, io.signal)))
+        return await reportPrevious(io, args, c, { ...previous, exam_id: previous.exam_id });
+      job = UploadJob.create(plan, deps2, undefined, args.shareTo);
       warn(
         `Uploading ${plan.files.length} files (${formatBytes(plan.bytes)}) from ${escapeForTerminal(root)} in ${plan.mode} mode.`,
       );
@@ -393,6 +393,8 @@ async function uploadLocked(io: CliIo, args: Args, root: string, c: LockedContex
       `Note: exam ${result.exam_id} was uploaded without ${leftOut.length} file(s) that could not be read whole (--allow-incomplete):\n${describeIncomplete(leftOut, escapeForTerminal)}`,
     );
   }
+  // The intent journaled with the upload wins; a rerun of an upload started without one may add it.
+  const shared = await shareAfterUpload(io, c.client, dataDir, result.exam_id, running.shareIntent ?? args.shareTo);
   const line = {
     exam_id: result.exam_id,
     status: result.status,
@@ -401,11 +403,30 @@ async function uploadLocked(io: CliIo, args: Args, root: string, c: LockedContex
     mode: result.mode,
     resumed: result.resumed,
     bytes_sent: result.bytes_sent,
+    ...(shared.line ? { shared: shared.line } : {}),
   };
   io.stdout(
     `${terminalSafeJson(leftOut.length > 0 ? { ...line, left_out: leftOut.map((f) => ({ name: f.name, reason: f.reason })) } : line)}\n`,
   );
-  return 0;
+  return shared.failed ? 1 : 0;
+}
+
+/** The same files went up before as a ready exam: say so (and send its e-mail if still owed). */
+async function reportPrevious(
+  io: CliIo,
+  args: Args,
+  c: LockedContext,
+  previous: SummaryRecord & { exam_id: string },
+): Promise<number> {
+  c.warn(
+    `These files were already uploaded as exam ${previous.exam_id}; nothing to do. (Delete that exam to upload them again.)`,
+  );
+  const shared = await shareAfterUpload(io, c.client, c.dataDir, previous.exam_id, previous.share ?? args.shareTo);
+  const line = { exam_id: previous.exam_id, status: 'ready', files: previous.files, bytes: previous.bytes };
+  io.stdout(
+    `${JSON.stringify({ ...line, mode: previous.mode, resumed: false, ...(shared.line ? { shared: shared.line } : {}) })}\n`,
+  );
+  return shared.failed ? 1 : 0;
 }
 
 type Planned = { plan: JobPlan; leftOut: IncompleteFile[] };

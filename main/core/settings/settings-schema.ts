@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { FOLDER_EXAM_TYPES } from '../../../preload/contract/vocabulary';
+import { shareRuleSchema } from './share-rule';
 
 /** Version of the settings file layout; bump it and add a migration when the layout changes. */
 export const SETTINGS_SCHEMA_VERSION = 2;
@@ -19,6 +20,8 @@ export const watchFolderSchema = z.object({
   settle_seconds: z.number().int().min(1).max(3600).default(30),
   /** Poll instead of file-system events (network shares). */
   polling: z.boolean().default(false),
+  /** E-mail every exam from this folder to a fixed address once ready (share-rule.ts); null: no one. */
+  share_rule: shareRuleSchema.nullable().optional(),
 });
 export type WatchFolder = z.infer<typeof watchFolderSchema>;
 
@@ -89,6 +92,10 @@ export type DicomListenerSettings = z.infer<typeof dicomListenerSchema>;
 
 export const DEFAULT_DICOM_LISTENER: DicomListenerSettings = dicomListenerSchema.parse({});
 
+/** The patient's printed sheet (handover/patient-sheet.ts): its paper size. */
+export const handoutSettingsSchema = z.object({ paper: z.enum(['A4', 'A5']).default('A4') });
+export type HandoutSettings = z.infer<typeof handoutSettingsSchema>;
+
 export const apiBaseUrlSchema = z.url({ protocol: /^https?$/ }).max(2048);
 
 export const settingsSchema = z.object({
@@ -107,6 +114,7 @@ export const settingsSchema = z.object({
   consent: consentSettingsSchema.default({ country_code: 'CL', copies_folder: null, display_id: null }),
   inbox: inboxPreferencesSchema.default({ exam_name_template: DEFAULT_NAME_TEMPLATE, default_expiration_days: null }),
   dicom_listener: dicomListenerSchema.default(DEFAULT_DICOM_LISTENER),
+  handout: handoutSettingsSchema.default({ paper: 'A4' }),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -127,6 +135,7 @@ const KEYS = [
   'consent',
   'inbox',
   'dicom_listener',
+  'handout',
 ] as const;
 
 /**

@@ -18,7 +18,7 @@ import { sendFiles } from './file-transfer';
 import { Gate } from './gate';
 import { type JobState, replayJournal, initialState } from './journal-replay';
 import { newJournalPath } from './job-store';
-import { Journal, type PlannedRecord } from './journal';
+import { Journal, type PlannedRecord, type ShareIntent } from './journal';
 import type { JobPlan } from './plan';
 import { validateFields } from './plan';
 import type { ExamsPort, UploadMode } from './ports';
@@ -80,10 +80,10 @@ export class UploadJob {
   }
 
   /** Starts a new job for a plan: writes its journal (nothing is sent yet). */
-  static create(plan: JobPlan, deps: JobDeps, target?: UploadTarget): UploadJob {
+  static create(plan: JobPlan, deps: JobDeps, target?: UploadTarget, share?: ShareIntent): UploadJob {
     validateFields(plan.fields);
     const { path, jobId } = newJournalPath(deps.dataDir, plan.root);
-    const planned = plannedRecordOf(plan, jobId, target);
+    const planned = plannedRecordOf(plan, jobId, target, share);
     const journal = Journal.create(path, planned, { doneFlushMs: deps.options?.doneFlushMs });
     return new UploadJob(journal, initialState(planned), deps.port, deps.dataDir, deps.options ?? {}, false);
   }
@@ -128,6 +128,11 @@ export class UploadJob {
   /** Where the files go: undefined for a new exam, else an extra take (target.ts). */
   get target(): UploadTarget | undefined {
     return this.state.plan.target;
+  }
+
+  /** Whom the exam is e-mailed to once ready (journaled with the plan), if anyone. */
+  get shareIntent(): ShareIntent | undefined {
+    return this.state.plan.share;
   }
 
   get fingerprint(): string {

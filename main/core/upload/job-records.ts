@@ -4,13 +4,18 @@
 // no patient data), the progress the journal already accounts for, and whether the exam's upload
 // links are still good.
 import type { JobState } from './journal-replay';
-import type { JournalRecord, PlannedRecord, SummaryRecord } from './journal';
+import type { JournalRecord, PlannedRecord, ShareIntent, SummaryRecord } from './journal';
 import { settingsHash, type JobPlan } from './plan';
 import type { CreatedExam } from './ports';
 import type { UploadTarget } from './target';
 
 /** The record that opens a new job's journal. */
-export function plannedRecordOf(plan: JobPlan, jobId: string, target: UploadTarget | undefined): PlannedRecord {
+export function plannedRecordOf(
+  plan: JobPlan,
+  jobId: string,
+  target: UploadTarget | undefined,
+  share?: ShareIntent,
+): PlannedRecord {
   return {
     t: 'planned',
     v: 1,
@@ -27,6 +32,7 @@ export function plannedRecordOf(plan: JobPlan, jobId: string, target: UploadTarg
     // Which studies the job holds, so a resumed run can lock them before going on.
     ...(plan.studyUids ? { study_uids: plan.studyUids } : {}),
     ...(target ? { target } : {}),
+    ...(share ? { share } : {}),
   };
 }
 
@@ -75,6 +81,7 @@ export function summaryOf(
     settings: settingsHash(plan.fields, plan.mode),
     ...(code ? { code } : {}),
     at: Date.now(),
+    ...(plan.share ? { share: plan.share } : {}),
   };
 }
 

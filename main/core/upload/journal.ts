@@ -12,6 +12,16 @@ import { PRIVATE_FILE_MODE } from '../private-fs';
 const examType = z.enum(EXAM_TYPES);
 const mode = z.enum(['files', 'zip']);
 
+/**
+ * Whom to e-mail the exam once it is ready (share-on-ready, handover/share-on-ready.ts). Kept in the
+ * plan and in the summary, so the intent outlives a crash and the compaction of the journal.
+ */
+export const shareIntentSchema = z.object({
+  to: z.array(z.string().min(3).max(320)).min(1).max(10),
+  locale: z.enum(['es', 'en', 'pt']).nullable(),
+});
+export type ShareIntent = z.infer<typeof shareIntentSchema>;
+
 const plannedFile = z.object({
   name: z.string(),
   path: z.string(),
@@ -45,6 +55,7 @@ export const recordSchema = z.discriminatedUnion('t', [
     study_uids: z.array(z.string()).optional(),
     /** Absent: the job creates an exam. Set: it adds an extra take to an existing exam (target.ts). */
     target: z.object({ kind: z.literal('extra'), exam_id: z.string().min(1), label: z.string().min(1) }).optional(),
+    share: shareIntentSchema.optional(),
   }),
   // Written (and fsynced) before POST /exams is sent: its presence without `created` means an exam
   // may exist on the service that this job does not know yet.
@@ -80,6 +91,7 @@ export const recordSchema = z.discriminatedUnion('t', [
     settings: z.string().optional(),
     code: z.string().optional(),
     at: z.number(),
+    share: shareIntentSchema.optional(),
   }),
 ]);
 

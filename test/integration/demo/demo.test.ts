@@ -55,11 +55,11 @@ describe('npm run demo', () => {
       child.once('exit', (code) => reject(new Error(`demo exited with ${code}:\n${out}\n${err}`)));
     });
     const token = url.searchParams.get('token') ?? '';
-    const rpc = async <T>(name: string): Promise<T> => {
+    const rpc = async <T>(name: string, args: object = {}): Promise<T> => {
       const res = await fetch(new URL(`/rpc/${name}`, url), {
         method: 'POST',
         headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-        body: '{}',
+        body: JSON.stringify(args),
       });
       const body = (await res.json()) as { result?: T; error?: unknown };
       if (!res.ok) throw new Error(`${name}: ${JSON.stringify(body.error)}`);
@@ -69,6 +69,11 @@ describe('npm run demo', () => {
     // Connected from the start: no key to paste.
     const keys = await rpc<KeysStatus>('keys:status');
     expect(keys).toMatchObject({ live: { present: true }, sandbox: { present: true }, active: 'live' });
+
+    // The Exams screen is not empty on first launch: ready exams of several types are there already.
+    const page = await rpc<{ exams: { exam_type: string; status: string }[] }>('exams:list', { limit: 20, offset: 0 });
+    expect(page.exams.filter((e) => e.status === 'ready').length).toBeGreaterThanOrEqual(3);
+    expect(new Set(page.exams.map((e) => e.exam_type))).toEqual(new Set(['cbct', 'radiografia', 'atm']));
 
     // The scanner writes a CBCT, a panoramic and four intra-oral images: all three reach the Inbox.
     let items: InboxItem[] = [];

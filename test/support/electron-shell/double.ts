@@ -489,7 +489,11 @@ export function createElectronDouble(options: DoubleOptions) {
       openedExternally.push(url);
       return Promise.resolve();
     },
-  } satisfies Pick<Shell, 'openExternal'>;
+    openPath(path: string): Promise<string> {
+      openedExternally.push(path);
+      return Promise.resolve('');
+    },
+  } satisfies Pick<Shell, 'openExternal' | 'openPath'>;
 
   // No OS notifications here: the shell checks isSupported() before making one.
   const Notification = { isSupported: (): boolean => false } satisfies Pick<

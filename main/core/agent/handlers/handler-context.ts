@@ -9,12 +9,13 @@ import { SettingsValidationError } from '../../settings';
 import type { NotificationFeed } from '../background/notification-feed';
 import type { PollScheduler } from '../background/poll-scheduler';
 import { ContractFailure } from '../host/contract-host';
-import type { FolderPicker } from '../host/host-ports';
+import type { DocumentOpener, FolderPicker } from '../host/host-ports';
 import type { Inbox } from '../inbox/inbox';
 import type { ExamRecorder } from '../pipeline/exam-recorder';
 import type { UploadQueue } from '../queue/upload-queue';
 import type { KeyManager } from '../service/api-keys';
 import type { ServiceConnection } from '../service/service-connection';
+import type { ShareOnReady } from '../share-on-ready';
 
 export type HandlerContext = {
   transport: AppInfo['transport'];
@@ -28,6 +29,9 @@ export type HandlerContext = {
   recorder: ExamRecorder;
   consent: ConsentDesk;
   folderPicker: FolderPicker;
+  documentOpener: DocumentOpener;
+  /** What became of each exam's share-on-ready e-mail. */
+  shares: ShareOnReady;
   settingsView: () => Settings;
   keysStatus: () => KeysStatus;
   /** Re-reads which key is active, rebuilds the client and tells the windows. */

@@ -11,6 +11,7 @@ import { createImplantsHandlers } from './handlers-implants';
 import { createReceiveHandlers } from './handlers-receive';
 import { createReportsHandlers } from './handlers-reports';
 import { createFolderHandlers, createKeyHandlers, createSettingsHandlers } from './handlers-settings';
+import { createHandoutHandlers } from './handlers-handout';
 import { createShareHandlers } from './handlers-share';
 import { createSupportHandlers } from './handlers-support';
 import { createTakesHandlers } from './handlers-takes';
@@ -39,6 +40,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     ...createImplantsHandlers(ctx),
     ...createExamsHandlers(ctx),
     ...createShareHandlers(ctx),
+    ...createHandoutHandlers(ctx),
     ...createReportsHandlers(ctx),
     ...createReceiveHandlers(ctx),
     // After a lost answer, the window's one look at what the service holds (outcome-check.ts).

@@ -16,6 +16,15 @@ export type Notifier = { notify(notice: Notice): void };
 /** Opens the OS folder picker; null when cancelled or when there is no desktop (browser mode). */
 export type FolderPicker = () => Promise<string | null>;
 
+/**
+ * Hands a document to the desktop (the patient's sheet to print): the OS opens it in its PDF viewer,
+ * whose print dialog is the system's. False when there is no desktop (browser mode: the window
+ * downloads the file instead) or the OS could not open it.
+ */
+export type DocumentOpener = (doc: { name: string; bytes: Uint8Array }) => Promise<boolean>;
+
+export const noDocumentOpener: DocumentOpener = async () => false;
+
 /** A notifier for browser mode: notices go to the log, without their text (it may name a patient). */
 export function logNotifier(log: Logger): Notifier {
   return { notify: (n) => log.info(`notice ${n.kind}${n.job_id ? ` for job ${n.job_id}` : ''}`) };

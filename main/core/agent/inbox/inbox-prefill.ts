@@ -93,6 +93,8 @@ export function prefillFields(study: Study, ctx: PrefillContext): InboxFields {
     reason: '',
     exam_type,
     expiration_days: ctx.defaultExpirationDays,
+    share_to: '',
+    share_locale: ctx.language,
   };
 }
 

@@ -17,6 +17,9 @@ const fieldsSchema = z.object({
   reason: z.string().max(2000),
   exam_type: examType,
   expiration_days: z.number().int().nullable(),
+  // Absent in inboxes of older versions.
+  share_to: z.string().max(3300).default(''),
+  share_locale: z.enum(['es', 'en', 'pt']).default('es'),
 });
 
 const itemSchema = z.object({
@@ -62,6 +65,8 @@ const fieldNames = [
   'reason',
   'exam_type',
   'expiration_days',
+  'share_to',
+  'share_locale',
 ] as const;
 
 const recordSchema = z.object({

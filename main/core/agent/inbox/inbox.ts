@@ -12,8 +12,15 @@ import { ContractFailure } from '../host/contract-host';
 import type { InboxRecord, InboxStore } from './inbox-store';
 import { inboxSeries, prefillFields, skippedUnder, studyWarnings } from './inbox-prefill';
 import type { UploadRequest } from '../queue/upload-queue';
+import { type ShareRule, shareIntentOf } from '../../settings/share-rule';
 
-export type PrefillSettings = { template: string; language: Language; defaultExpirationDays: number | null };
+export type PrefillSettings = {
+  template: string;
+  language: Language;
+  defaultExpirationDays: number | null;
+  /** The share rule of a watch folder (settings), by its id. */
+  shareRule?: (folderId: string) => ShareRule | null;
+};
 
 export type Detection = {
   folder: WatchFolderConfig;
@@ -209,7 +216,11 @@ export class Inbox {
       .map((f) => ({ path: f.path, name: f.relative_path }));
     if (files.length === 0)
       throw new ContractFailure('no_series', 'Every series is left out; select at least one series to upload.');
+    const { fields } = rec.item;
+    const rule = rec.item.folder_id ? (this.prefill().shareRule?.(rec.item.folder_id) ?? null) : null;
+    const share = shareIntentOf(rule, fields.share_to, fields.share_locale);
     return {
+      ...(share ? { share } : {}),
       inboxId: id,
       source,
       root: study.root,

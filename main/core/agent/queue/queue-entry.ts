@@ -10,6 +10,7 @@ import type { PlanFileInput, RequestedMode } from '../../upload/plan';
 import type { ExamFields, ExamsPort } from '../../upload/ports';
 import type { Logger } from '../host/contract-host';
 import type { UploadTarget } from '../../upload/target';
+import type { ShareIntent } from '../../upload/journal';
 import type { JobRecord } from './upload-list-store';
 
 /** What to upload: a study's files and the exam fields staff confirmed (or the prefill, in auto mode). */
@@ -25,6 +26,8 @@ export type UploadRequest = {
   ledger: { study_uid: string; fingerprint: string; files: number; bytes: number } | null;
   /** Set for an extra take of an existing exam (upload/target.ts); absent for a new exam. */
   target?: UploadTarget;
+  /** Whom to e-mail the exam once ready (journaled with the upload; see agent/share-on-ready.ts). */
+  share?: ShareIntent;
 };
 
 export type QueueSettings = { concurrency: number; bandwidthLimit: number; mode: RequestedMode };

@@ -438,6 +438,7 @@ export class UploadQueue {
       plan,
       { port, dataDir: this.o.dataDir, options: this.engineOptions(request.target) },
       request.target,
+      request.share,
     );
   }
 

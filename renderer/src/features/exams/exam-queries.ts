@@ -47,6 +47,7 @@ export const examKeys = {
   embed: (id: string) => ['exams', 'embed', id] as const,
   report: (id: string) => ['exams', 'report', id] as const,
   reportPdf: (id: string) => ['exams', 'report-pdf', id] as const,
+  shareOnReady: (id: string) => ['exams', 'share-on-ready', id] as const,
   // Shared with the referrers screen, so a dentist added there is offered here at once.
   referrers: ['referrers'] as const,
 };
@@ -95,6 +96,9 @@ export const useReport = (examId: string) =>
   useServiceQuery(examKeys.report(examId), 'reports:get', { exam_id: examId }, staleTimes.report);
 export const useReportPdf = (examId: string, enabled: boolean) =>
   useServiceQuery(examKeys.reportPdf(examId), 'reports:pdf', { exam_id: examId }, staleTimes.reportPdf, enabled);
+/** The e-mail the exam's upload asked for (share-on-ready); read from this computer, no service call. */
+export const useShareOnReady = (examId: string) =>
+  useServiceQuery(examKeys.shareOnReady(examId), 'share:on-ready', { exam_id: examId }, 10_000);
 export const useReferrers = () => useServiceQuery(examKeys.referrers, 'referrers:list', {}, staleTimes.referrers);
 
 /** The thumbnail; while the service is still generating it, asked again every minute (a few times). */

@@ -11,7 +11,7 @@ import { useLanguage } from '../../components/use-language';
 import { ConfirmModal } from './confirm-modal';
 import { ExamStatusBadge, formatDateTime } from './exam-badges';
 import { useExamOutlet } from './exam-layout';
-import { forgetExam, usePatientExams, useThumbnail } from './exam-queries';
+import { forgetExam, usePatientExams, useThumbnail, useShareOnReady } from './exam-queries';
 
 function Thumbnail({ exam }: { exam: ExamView }) {
   const { t } = useTranslation();
@@ -96,6 +96,7 @@ export function OverviewPanel() {
     void qc.invalidateQueries({ queryKey: keys.account });
     void navigate('/exams', { state: { deleted: exam.name, already: result.already_deleted } });
   });
+  const autoShare = useShareOnReady(exam.id);
   const none = t('exams.overview.none');
   const facts: [string, ReactNode, string][] = [
     [t('exams.overview.name'), exam.name, 'name'],
@@ -141,6 +142,11 @@ export function OverviewPanel() {
       'expires',
     ],
   ];
+  if (autoShare.data) {
+    const s = autoShare.data;
+    const vars = { to: s.to.join(', '), date: formatDateTime(s.at, lang) };
+    facts.push([t('exams.overview.autoShare'), t(`exams.overview.autoShareState.${s.state}`, vars), 'auto-share']);
+  }
   const patient = exam.patient_name || t('exams.overview.deleteNoPatient');
   return (
     <Group align="flex-start" wrap="nowrap" gap="lg">

@@ -28,6 +28,7 @@ import { CopyField } from './copy-field';
 import { parseEmails } from './emails';
 import { useExamOutlet } from './exam-layout';
 import { examKeys, storeExam, useEmbed, usePublicPage, useReferrers } from './exam-queries';
+import { HandoutButton } from './handout-button';
 
 /** Who receives the e-mail: a referrer picked from the directory, or addresses typed in To and Cc. */
 function EmailRecipients({
@@ -317,6 +318,7 @@ function PinSection({ exam }: { exam: ExamView }) {
                 testId="public-url"
               />
             )}
+            <HandoutButton exam={exam} />
             <Group>
               <Button variant="default" color="red" onClick={() => setConfirming(true)} data-testid="pin-rotate">
                 {t('exams.share.rotate')}

@@ -3,7 +3,6 @@ import {
   Button,
   Group,
   Loader,
-  NumberInput,
   ScrollArea,
   Stack,
   Tabs,
@@ -14,6 +13,8 @@ import {
 } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DecimalInput } from '../../components/decimal-input';
+import type { DecimalResult, DecimalRule } from '../../components/decimal';
 import type { ImplantSizeView } from '../../../../preload/contract';
 import { ErrorAlert } from '../../components/error-alert';
 import { ImplantTable, Pager, useMm } from './implant-table';
@@ -143,10 +144,9 @@ function SearchPanel() {
   );
 }
 
-const asMm = (v: number | string): number | undefined => {
-  const n = typeof v === 'number' ? v : Number.parseFloat(v.replace(',', '.'));
-  return Number.isFinite(n) && n > 0 && n <= 100 ? n : undefined;
-};
+/** Implant sizes the catalog can hold: 0.1 to 100 mm, to the hundredth. */
+const MM: DecimalRule = { min: 0.1, max: 100, decimals: 2 };
+const valueOf = (r: DecimalResult): number | null => (r.kind === 'ok' ? r.value : null);
 
 /** The implants of the size asked, then those close to it, each list with its own caption. */
 function SizeResults({
@@ -211,12 +211,11 @@ function SizeResults({
 }
 
 function SizePanel() {
-  const { t, i18n } = useTranslation();
-  // Spanish writes 4,1 mm: the field must read the comma as the decimal mark, not drop it.
-  const decimalSeparator = i18n.language.startsWith('es') ? ',' : '.';
+  const { t } = useTranslation();
   const mm = useMm();
-  const [length, setLength] = useState<number | string>('');
-  const [diameter, setDiameter] = useState<number | string>('');
+  // 4,1 and 4.1 are the same diameter in every language (components/decimal.ts).
+  const [length, setLength] = useState<DecimalResult>({ kind: 'empty' });
+  const [diameter, setDiameter] = useState<DecimalResult>({ kind: 'empty' });
   const [size, setSize] = useState<SizeQuery | null>(null);
   const [offset, setOffset] = useState(0);
   const [problem, setProblem] = useState(false);
@@ -235,44 +234,33 @@ function SizePanel() {
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          const l = asMm(length);
-          const d = asMm(diameter);
-          const bad =
-            (length !== '' && l === undefined) ||
-            (diameter !== '' && d === undefined) ||
-            (l === undefined && d === undefined);
+          const l = valueOf(length);
+          const d = valueOf(diameter);
+          const bad = length.kind === 'bad' || diameter.kind === 'bad' || (l === null && d === null);
           setProblem(bad);
           if (bad) return;
-          setSize({ ...(l !== undefined ? { length: l } : {}), ...(d !== undefined ? { diameter: d } : {}) });
+          setSize({ ...(l !== null ? { length: l } : {}), ...(d !== null ? { diameter: d } : {}) });
           setOffset(0);
         }}
       >
         <Group align="flex-start">
-          <NumberInput
+          <DecimalInput
             label={t('implants.diameter')}
-            value={diameter}
+            value={valueOf(diameter)}
             onChange={setDiameter}
-            min={0.1}
-            max={100}
-            step={0.1}
-            decimalScale={2}
-            suffix=" mm"
-            decimalSeparator={decimalSeparator}
+            rule={MM}
+            unit="mm"
             w={180}
-            data-testid="implant-diameter"
+            testId="implant-diameter"
           />
-          <NumberInput
+          <DecimalInput
             label={t('implants.length')}
-            value={length}
+            value={valueOf(length)}
             onChange={setLength}
-            min={0.1}
-            max={100}
-            step={0.5}
-            decimalScale={2}
-            suffix=" mm"
-            decimalSeparator={decimalSeparator}
+            rule={MM}
+            unit="mm"
             w={180}
-            data-testid="implant-length"
+            testId="implant-length"
           />
           <Button type="submit" mt={25} data-testid="implant-size-go">
             {t('implants.lookUp')}

@@ -29,6 +29,7 @@ import type { FormState } from './inbox-form';
 import { changedFields, isCalendarDate, toForm, validate } from './inbox-form';
 import { IncompleteFiles } from './incomplete-files';
 import { SeriesList } from './series-list';
+import { ShareFields } from './share-fields';
 import { statusColor } from './status';
 import { ReceivedFrom, SenderStopped } from './received-from';
 import { StudyWarnings } from './warnings';
@@ -339,6 +340,7 @@ export function InboxDetail({ item, onUploaded }: { item: InboxItem; onUploaded:
           {editable && <StudyWarnings warnings={item.warnings} />}
 
           <StudyFields form={form} set={set} problem={problem} editable={editable} />
+          <ShareFields form={form} set={set} problem={problem} editable={editable} />
 
           <SeriesSection
             item={item}

@@ -1,4 +1,5 @@
 import type { ExamType, InboxFields } from '../../../../preload/contract';
+import { parseEmails } from '../exams/emails';
 
 /** The inbox form as typed (strings and numbers as the inputs give them). */
 export type FormState = {
@@ -9,10 +10,18 @@ export type FormState = {
   reason: string;
   exam_type: ExamType;
   expiration_days: number | string;
+  share_to: string;
+  share_locale: 'es' | 'en' | 'pt';
 };
 
 export type FormProblem =
-  'name_required' | 'name_too_long' | 'patient_id_too_long' | 'birth_date_invalid' | 'expiration_invalid';
+  | 'name_required'
+  | 'name_too_long'
+  | 'patient_id_too_long'
+  | 'birth_date_invalid'
+  | 'expiration_invalid'
+  | 'share_to_invalid'
+  | 'share_to_too_many';
 
 export function toForm(f: InboxFields): FormState {
   return { ...f, birth_date: f.birth_date ?? '', expiration_days: f.expiration_days ?? '' };
@@ -39,6 +48,9 @@ export function validate(form: FormState): Partial<Record<keyof FormState, FormP
     const n = Number(form.expiration_days);
     if (!Number.isInteger(n) || n < 1 || n > 3650) out.expiration_days = 'expiration_invalid';
   }
+  const share = parseEmails(form.share_to);
+  if (share.bad.length > 0) out.share_to = 'share_to_invalid';
+  else if (share.ok.length > 10) out.share_to = 'share_to_too_many';
   return out;
 }
 
@@ -52,6 +64,8 @@ export function toFields(form: FormState): InboxFields {
     reason: form.reason,
     exam_type: form.exam_type,
     expiration_days: form.expiration_days === '' ? null : Number(form.expiration_days),
+    share_to: parseEmails(form.share_to).ok.join(', '),
+    share_locale: form.share_locale,
   };
 }
 

@@ -3,6 +3,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Settings, UploadMode } from '../../../../preload/contract';
 import { keys, useCall } from '../../app/queries';
+import { DecimalInput } from '../../components/decimal-input';
+import type { DecimalResult } from '../../components/decimal';
 import { SaveRow } from './save-row';
 import { fromMegabytes, toMegabytes, uploadModeOptions, wholeNumber } from './options';
 
@@ -10,18 +12,23 @@ import { fromMegabytes, toMegabytes, uploadModeOptions, wholeNumber } from './op
 export function UploadSection({ settings }: { settings: Settings }) {
   const { t } = useTranslation();
   const [concurrency, setConcurrency] = useState<number | string>(settings.upload.concurrency);
-  const [limit, setLimit] = useState<number | string>(toMegabytes(settings.upload.bandwidth_limit));
+  // 1,5 and 1.5 MB/s alike (components/decimal.ts); empty means no limit.
+  const [limit, setLimit] = useState<DecimalResult>({
+    kind: 'ok',
+    value: toMegabytes(settings.upload.bandwidth_limit),
+  });
   const [mode, setMode] = useState<UploadMode>(settings.upload.mode);
   const [saved, setSaved] = useState(false);
   const update = useCall({ name: 'settings:update' }, (s, qc) => qc.setQueryData(keys.settings, s));
   const save = (): void => {
     setSaved(false);
-    const mb = typeof limit === 'number' ? limit : Number(String(limit).replace(',', '.'));
+    if (limit.kind === 'bad') return;
+    const mb = limit.kind === 'ok' ? limit.value : 0;
     update.mutate(
       {
         upload: {
           concurrency: wholeNumber(concurrency, 1, 16) ?? settings.upload.concurrency,
-          bandwidth_limit: Number.isFinite(mb) ? fromMegabytes(mb) : 0,
+          bandwidth_limit: fromMegabytes(mb),
           mode,
         },
       },
@@ -45,14 +52,13 @@ export function UploadSection({ settings }: { settings: Settings }) {
             allowDecimal={false}
             data-testid="settings-concurrency"
           />
-          <NumberInput
+          <DecimalInput
             label={t('settings.upload.bandwidth')}
             description={t('settings.upload.bandwidthHelp')}
-            value={limit}
+            value={limit.kind === 'ok' ? limit.value : null}
             onChange={setLimit}
-            min={0}
-            decimalScale={2}
-            data-testid="settings-bandwidth"
+            rule={{ min: 0, max: 10240, decimals: 2 }}
+            testId="settings-bandwidth"
           />
           <NativeSelect
             label={t('settings.upload.mode')}

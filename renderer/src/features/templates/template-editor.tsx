@@ -3,7 +3,6 @@ import {
   Button,
   Group,
   Modal,
-  NumberInput,
   Paper,
   ScrollArea,
   Stack,
@@ -14,6 +13,7 @@ import {
 } from '@mantine/core';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DecimalInput } from '../../components/decimal-input';
 import { useBlocker } from 'react-router';
 import type { DraftProblem, EditorDraft, EditorPage, EditorSlot } from './editor-state';
 import { draftProblems, emptyPage, MAX_PAGES, MAX_SLOTS, pagesInput, slotOf } from './editor-state';
@@ -49,25 +49,19 @@ function SlotFields({
   onLabel: (l: string) => void;
   onRemove: () => void;
 }) {
-  const { t, i18n } = useTranslation();
-  const decimalSeparator = i18n.language.startsWith('es') ? ',' : '.';
-  // Percentages for people; the slot itself keeps fractions of the page.
+  const { t } = useTranslation();
+  // Percentages for people (12,5 or 12.5 alike); the slot itself keeps fractions of the page.
   const field = (k: keyof Rect, label: string) => (
-    <NumberInput
+    <DecimalInput
       size="xs"
       label={label}
       value={percent(slot[k])}
-      min={0}
-      max={100}
-      step={1}
-      decimalScale={1}
-      suffix=" %"
-      decimalSeparator={decimalSeparator}
-      onChange={(v) => {
-        const n = typeof v === 'number' ? v : Number.parseFloat(v);
-        if (Number.isFinite(n)) onRect(clampRect({ ...slot, [k]: round(n / 100) }));
+      rule={{ min: 0, max: 100, decimals: 1 }}
+      unit="%"
+      onChange={(r) => {
+        if (r.kind === 'ok') onRect(clampRect({ ...slot, [k]: round(r.value / 100) }));
       }}
-      data-testid={`slot-field-${k}`}
+      testId={`slot-field-${k}`}
     />
   );
   return (

@@ -68,11 +68,13 @@ describe('the agent settings view', () => {
     const { store, view } = await setUp('prefill');
     store.update({ inbox: { exam_name_template: '{patient} – {type}', default_expiration_days: 30 } });
     store.update({ upload: { bandwidth_limit_bytes_per_s: 1000 } });
-    expect(view.prefill()).toEqual({
+    expect(view.prefill()).toMatchObject({
       template: '{patient} – {type}',
       language: view.language(),
       defaultExpirationDays: 30,
     });
+    // A folder without a share rule e-mails nobody.
+    expect(view.prefill().shareRule?.('wf_none')).toBeNull();
     expect(view.settings()).toMatchObject({ exam_name_template: '{patient} – {type}', default_expiration_days: 30 });
     expect(view.settings().upload.bandwidth_limit).toBe(1000);
   });

@@ -40,7 +40,8 @@ function setUp() {
   activity.on('upload:ended', see('upload:ended'));
   activity.on('upload:struggling', see('upload:struggling'));
   const notices: UploadNotice[] = [];
-  const hooks = queueHooks({ inbox, recorder, activity, notify: (kind) => notices.push(kind) });
+  const shares = { sweep: async () => void recorded.push('share sweep') };
+  const hooks = queueHooks({ inbox, recorder, activity, notify: (kind) => notices.push(kind), shares });
   return { hooks, statuses, recorded, seen, notices };
 }
 
@@ -52,7 +53,8 @@ describe('queue hooks', () => {
     expect(t.statuses).toEqual([['item-1', 'uploaded', 'job-1']]);
     expect(t.notices).toEqual(['exam_ready']);
     expect(t.seen).toEqual(['upload:ready folder-1']);
-    expect(t.recorded).toEqual(['ready job-1']);
+    // Then the e-mails the uploads asked for (share-on-ready).
+    expect(t.recorded).toEqual(['ready job-1', 'share sweep']);
   });
 
   it('send a failed job back to review with a notice, and a cancelled one without', () => {

@@ -28,6 +28,7 @@ describe('settings schema', () => {
         exam_type: 'from_dicom',
         mode: 'review',
       },
+      handout: { paper: 'A4' },
     });
   });
 

@@ -53,6 +53,7 @@ describe('settings store (conf on disk)', () => {
       consent: { country_code: 'CL', copies_folder: null, display_id: null },
       inbox: { exam_name_template: '{type} {patient} {date}', default_expiration_days: null },
       dicom_listener: DEFAULT_DICOM_LISTENER,
+      handout: { paper: 'A4' },
     });
     expect(b.problems).toEqual([]);
   });

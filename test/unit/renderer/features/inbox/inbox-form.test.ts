@@ -10,6 +10,8 @@ const saved: InboxFields = {
   reason: '',
   exam_type: 'cbct',
   expiration_days: null,
+  share_to: '',
+  share_locale: 'es',
 };
 
 describe('the inbox form', () => {

@@ -1,0 +1,73 @@
+// `scanbridge handout <exam_id> --out <file.pdf> [--lang es|en]` (CONTRACTS.md §2): the patient's
+// printed sheet for one exam. The paper size is the one in Settings; the language is --lang, else
+// the app's language, else the system's. The last stdout line is {"file":…,"pages":N}.
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { ApiError, isApiError } from '../api/api-errors';
+import { escapeForTerminal } from '../dicom';
+import { readSheetData, SheetUnavailableError } from '../handover/sheet-data';
+import { renderPatientSheet } from '../handover/patient-sheet';
+import { SHEET_LANGUAGES, type SheetLanguage } from '../handover/sheet-texts';
+import { openSettingsStore } from '../settings/store';
+import { apiErrorText } from './cli-messages';
+import { type KeychainDeps, openSession } from './command-session';
+import { type CliCommand, type CliIo, parseCommandLine, UsageError } from './io';
+
+const HELP = `Usage: scanbridge handout <exam_id> --out <file.pdf> [--lang es|en]
+
+Writes the patient's sheet of a ready exam as a PDF: the clinic, the patient and the exam, the
+clinic's public page address and access PIN with a QR code of that address, the viewer link and
+its password, and how to open them. Paper size (A4 or A5) comes from the settings.
+`;
+
+/** The app's language when set, else the system's (LANG / LC_ALL), else English. */
+export function defaultSheetLanguage(setting: string, env: NodeJS.ProcessEnv): SheetLanguage {
+  if (setting === 'es' || setting === 'en') return setting;
+  const sys = (env['LC_ALL'] || env['LC_MESSAGES'] || env['LANG'] || '').toLowerCase();
+  return sys.startsWith('es') ? 'es' : 'en';
+}
+
+export function createHandoutCommand(deps: KeychainDeps): CliCommand {
+  return async (io: CliIo) => {
+    const { values, positionals } = parseCommandLine(
+      io.argv,
+      { out: { type: 'string' }, lang: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      true,
+    );
+    if (values.help) {
+      io.stdout(HELP);
+      return 0;
+    }
+    const examId = positionals[0];
+    if (positionals.length !== 1 || !examId) throw new UsageError('give exactly one exam id; see --help');
+    if (!values.out) throw new UsageError('--out <file.pdf> is required');
+    if (values.lang !== undefined && !SHEET_LANGUAGES.includes(values.lang as SheetLanguage))
+      throw new UsageError(`--lang must be one of ${SHEET_LANGUAGES.join(', ')}`);
+    const settings = openSettingsStore({ env: io.env }).get();
+    const language = (values.lang as SheetLanguage | undefined) ?? defaultSheetLanguage(settings.language, io.env);
+    const session = await openSession(io, 'handout', [], deps);
+    if ('exit' in session) return session.exit;
+    const fail = (message: string): number => {
+      io.stderr(`scanbridge handout: ${escapeForTerminal(message)}\n`);
+      return 1;
+    };
+    let data;
+    try {
+      data = await readSheetData(session.client, examId, io.signal);
+    } catch (err) {
+      if (err instanceof SheetUnavailableError) return fail(`cannot make the sheet of exam ${examId}: ${err.message}`);
+      if (isApiError(err, 'not_found')) return fail(`exam ${examId} was not found on this account`);
+      if (err instanceof ApiError) return fail(apiErrorText(err));
+      throw err;
+    }
+    const sheet = await renderPatientSheet(data, { language, paper: settings.handout.paper });
+    const file = resolve(values.out);
+    try {
+      await writeFile(file, sheet.bytes);
+    } catch (err) {
+      return fail(`cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    }
+    io.stdout(`${JSON.stringify({ file, pages: sheet.pages })}\n`);
+    return 0;
+  };
+}

@@ -1,0 +1,61 @@
+// "Print the patient's sheet": main makes the PDF (main/core/handover/patient-sheet.ts) in the
+// window's language. The desktop app opens it in the OS viewer, whose print dialog is the system's;
+// in browser mode (or when the OS could not open it) the browser downloads it.
+import { Alert, Button, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ExamView } from '../../../../preload/contract';
+import { useAppInfo, useCall } from '../../app/queries';
+import { ErrorAlert } from '../../components/error-alert';
+import { useLanguage } from '../../components/use-language';
+import { fromBase64 } from '../../components/pdf/base64';
+
+/** Saves bytes as a file through the browser's own download. */
+function download(base64: string, name: string): void {
+  const url = URL.createObjectURL(new Blob([fromBase64(base64) as BlobPart], { type: 'application/pdf' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  // The click has handed the bytes to the download before the URL goes.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+export function HandoutButton({ exam }: { exam: ExamView }) {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const desktop = useAppInfo().data?.transport === 'ipc';
+  const [note, setNote] = useState<string | null>(null);
+  const sheet = useCall({ name: 'share:handout' }, (r) => {
+    if (r.opened) return setNote(t('exams.share.printOpened'));
+    download(r.pdf_base64, r.file_name);
+    setNote(t(desktop ? 'exams.share.printNotOpened' : 'exams.share.printDownloaded', { file: r.file_name }));
+  });
+  return (
+    <Stack gap={4} data-testid="handout">
+      <Button
+        variant="light"
+        onClick={() => {
+          setNote(null);
+          sheet.mutate({ exam_id: exam.id, language, open: desktop });
+        }}
+        loading={sheet.isPending}
+        disabled={exam.status !== 'ready'}
+        data-testid="handout-print"
+      >
+        {t('exams.share.print')}
+      </Button>
+      <Text size="xs" c="dimmed">
+        {t('exams.share.printHelp')}
+      </Text>
+      {note && (
+        <Alert color="teal" role="status" data-testid="handout-result">
+          {note}
+        </Alert>
+      )}
+      <ErrorAlert error={sheet.error} />
+    </Stack>
+  );
+}
