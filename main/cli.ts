@@ -10,6 +10,7 @@ const commands: Record<string, () => Promise<CliCommand>> = {
   whoami: async () => (await import('./core/cli/whoami')).createWhoamiCommand(keychain),
   upload: async () => (await import('./core/cli/upload')).createUploadCommand(keychain),
   watch: async () => (await import('./core/cli/watch')).createWatchCommand(keychain),
+  doctor: async () => (await import('./core/cli/doctor')).createDoctorCommand(keychain),
   // SCANBRIDGE_KEYCHAIN_SERVICE keeps the demo's and the end-to-end tests' keys apart from the clinic's own.
   serve: async () =>
     (await import('./core/cli/serve')).createServeCommand({

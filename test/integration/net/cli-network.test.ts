@@ -114,3 +114,57 @@ describe('scanbridge on a hostile network', () => {
     expect(await examCount()).toBe(before);
   });
 });
+
+describe('scanbridge doctor', () => {
+  type Step = Record<string, unknown>;
+  type Report = Partial<Record<string, Step>> & { ok: boolean; failed_step: string | null };
+  const stepOf = (report: Report, name: string): Step => report[name] ?? {};
+  const lastJson = (stdout: string): Report => JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as Report;
+
+  it('checks every step through the proxy and names the proxy, the TLS issuer, the key and the speed', async () => {
+    const before = proxy.connects().length;
+    const r = await run(
+      ['doctor', '--json'],
+      { HTTPS_PROXY: proxy.url, SCANBRIDGE_CA_FILE: emu.info.ca_file },
+      join(tmp, 'doc-ok'),
+    );
+    expect(r.code).toBe(0);
+    const report = lastJson(r.stdout);
+    expect(report.ok).toBe(true);
+    expect(report.failed_step).toBeNull();
+    expect(report['proxy']).toMatchObject({ status: 'ok', url: `http://127.0.0.1:${proxy.port}`, source: 'env' });
+    expect(report['dns']).toMatchObject({ status: 'ok', host: '127.0.0.1' });
+    expect(report['tcp']).toMatchObject({ status: 'ok', target: `127.0.0.1:${proxy.port}` });
+    expect(report['tls']).toMatchObject({ status: 'ok', used: true, issuer: 'ScanBridge Emulator Test CA' });
+    expect(report['api_key']).toMatchObject({ status: 'ok', key_kind: 'live', plan: 'pro' });
+    expect((stepOf(report, 'api_key')['rate'] as { limit: number }).limit).toBe(1000);
+    expect(report['storage']).toMatchObject({ status: 'ok', cleaned_up: true });
+    expect(stepOf(report, 'upload_speed')['bytes_per_second']).toBeGreaterThan(0);
+    // The login never appears; every step went through the proxy's tunnels.
+    expect(r.stdout + r.stderr).not.toContain('Secreto');
+    expect(proxy.connects().length - before).toBeGreaterThanOrEqual(3);
+    expect(r.stderr).toContain('issued by ScanBridge Emulator Test CA');
+    // The test exam is gone.
+    expect(await examCount()).toBe(1);
+  });
+
+  it('says which step failed, in words, and exits non-zero: the proxy login, then an untrusted certificate', async () => {
+    const login = await run(
+      ['doctor', '--json'],
+      { HTTPS_PROXY: proxy.urlWithPassword('nope'), SCANBRIDGE_CA_FILE: emu.info.ca_file },
+      join(tmp, 'doc-407'),
+    );
+    expect(login.code).toBe(1);
+    const a = lastJson(login.stdout);
+    expect(a.failed_step).toBe('proxy');
+    expect(a['proxy']).toMatchObject({ status: 'failed', problem: 'proxy_auth' });
+    expect(stepOf(a, 'tls')['status']).toBe('skipped');
+    expect(login.stderr).toContain(`FAIL  Proxy         The proxy http://127.0.0.1:${proxy.port} refused the login`);
+
+    const untrusted = await run(['doctor'], { LANG: 'es_CL.UTF-8' }, join(tmp, 'doc-ca'));
+    expect(untrusted.code).toBe(1);
+    expect(untrusted.stdout).toContain('Este equipo no confía en el certificado');
+    expect(untrusted.stdout).toContain('Falló el paso «TLS»');
+    expect(untrusted.stdout + untrusted.stderr).not.toMatch(/\n\s+at /);
+  });
+});
