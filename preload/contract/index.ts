@@ -10,6 +10,7 @@ import { directoryMethods } from './directory-methods';
 import { examsMethods } from './exams-methods';
 import { implantsMethods } from './implants-methods';
 import { inboxMethods } from './inbox-methods';
+import { networkMethods } from './network-methods';
 import { outcomeMethods } from './outcome-methods';
 import { takesMethods } from './takes-methods';
 import { patientMethods } from './patient-methods';
@@ -39,6 +40,7 @@ export type * from './exams-methods';
 export type * from './share-methods';
 export type * from './reports-methods';
 export type * from './outcome-methods';
+export type * from './network-methods';
 
 /**
  * Every method of the contract: the domain modules' slices combined. A new domain adds its own
@@ -61,6 +63,7 @@ export const methods = {
   ...shareMethods,
   ...reportsMethods,
   ...outcomeMethods,
+  ...networkMethods,
 } as const;
 
 export type Methods = typeof methods;

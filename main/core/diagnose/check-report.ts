@@ -4,8 +4,10 @@
 import type { NetFailureKind } from '../net/net-failure';
 import type { ProxySource } from '../net/network';
 
-export const CHECK_STEPS = ['dns', 'tcp', 'proxy', 'tls', 'api_key', 'storage', 'upload_speed'] as const;
-export type CheckStep = (typeof CHECK_STEPS)[number];
+import { CONNECTION_STEPS, type ConnectionStep } from '../../../preload/contract/vocabulary';
+
+export const CHECK_STEPS = CONNECTION_STEPS;
+export type CheckStep = ConnectionStep;
 
 /** Why a step failed: a network failure's kind, or what the service said. */
 export type CheckProblem =

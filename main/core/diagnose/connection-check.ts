@@ -10,7 +10,6 @@
 import { randomBytes } from 'node:crypto';
 import { ApiError } from '../api/api-errors';
 import { createApiClient } from '../api/client';
-import { isSandboxKey } from '../api/sandbox';
 import { netFailureWords } from '../net/failure-words';
 import { classifyNetFailure } from '../net/net-failure';
 import { type Network, proxyLabel, type ProxyRoute } from '../net/network';
@@ -21,6 +20,8 @@ import { lookupHost, putBytes, tcpConnect, tlsHandshake } from './probes';
 export type CheckOptions = {
   baseUrl: string | null;
   apiKey: string | null;
+  /** The client of the active key (the window's agent), used instead of `apiKey` when given. */
+  client?: ReturnType<typeof createApiClient> | null;
   network: Network;
   /** Size of the test upload (default 1 MiB). */
   probeBytes?: number;
@@ -222,19 +223,16 @@ async function keyStep(
   network: Network,
   fail: (e: unknown) => Failure,
 ): Promise<Client | null> {
-  if (!options.apiKey || !options.baseUrl) {
+  if ((!options.apiKey && !options.client) || !options.baseUrl) {
     const message = checkProblemWords('key_rejected', '', null);
     Object.assign(report.api_key, { status: 'failed', problem: 'key_rejected', code: 'no_key', message });
     report.failed_step = 'api_key';
     return null;
   }
-  const client = createApiClient({
-    baseUrl: options.baseUrl,
-    apiKey: options.apiKey,
-    network,
-    retry: { maxAttempts: 1 },
-  });
-  report.api_key.key_kind = isSandboxKey(options.apiKey) ? 'sandbox' : 'live';
+  const client =
+    options.client ??
+    createApiClient({ baseUrl: options.baseUrl, apiKey: options.apiKey ?? '', network, retry: { maxAttempts: 1 } });
+  report.api_key.key_kind = client.keyKind;
   const account = await step(report, 'api_key', () => client.account.me(), fail);
   if (!account) return null;
   report.api_key.plan = account.plan;

@@ -8,6 +8,7 @@ import { createConsentHandlers } from './handlers-consent';
 import { createDirectoryHandlers } from './handlers-directory';
 import { createExamsHandlers } from './handlers-exams';
 import { createImplantsHandlers } from './handlers-implants';
+import { createNetworkHandlers } from './handlers-network';
 import { createReportsHandlers } from './handlers-reports';
 import { createFolderHandlers, createKeyHandlers, createSettingsHandlers } from './handlers-settings';
 import { createShareHandlers } from './handlers-share';
@@ -39,6 +40,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     ...createExamsHandlers(ctx),
     ...createShareHandlers(ctx),
     ...createReportsHandlers(ctx),
+    ...createNetworkHandlers(ctx),
     // After a lost answer, the window's one look at what the service holds (outcome-check.ts).
     'outcome:check': async (args) => checkOutcome(ctx.service.require(), args),
   };
