@@ -4,6 +4,7 @@ import { stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import type { AppInfo, KeysStatus, Language, Settings } from '../../../../preload/contract';
 import type { ConsentDesk } from '../../consent/desk';
+import type { LogTail } from '../../diagnose/log-tail';
 import type { SettingsPatch, SettingsStore } from '../../settings';
 import { SettingsValidationError } from '../../settings';
 import type { NotificationFeed } from '../background/notification-feed';
@@ -35,6 +36,8 @@ export type HandlerContext = {
   /** The one background scheduler (see background/poll-scheduler.ts). */
   poll: PollScheduler;
   feed: NotificationFeed;
+  /** The agent's last log lines (for the support bundle). */
+  logTail: LogTail;
 };
 
 /** Saves a settings change; an invalid one becomes the contract's `invalid_args`, field by field. */
