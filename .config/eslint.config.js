@@ -103,9 +103,33 @@ export default tseslint.config(
             // §2: the core's own order.
             zone(
               'main/core/api',
-              core('dicom', 'upload', 'watch', 'receive', 'consent', 'handover', 'agent', 'bridge', 'cli'),
+              core('dicom', 'diagnose', 'upload', 'watch', 'receive', 'consent', 'handover', 'agent', 'bridge', 'cli'),
               2,
               'api is the lowest layer of the core: it imports no other part of it',
+            ),
+            zone(
+              'main/core/net',
+              core(
+                'api',
+                'dicom',
+                'upload',
+                'watch',
+                'receive',
+                'consent',
+                'handover',
+                'agent',
+                'bridge',
+                'cli',
+                'diagnose',
+              ),
+              2,
+              'net (proxy, trust, network failures) lies below the api client: it imports no other part of the core',
+            ),
+            zone(
+              'main/core/diagnose',
+              core('upload', 'watch', 'receive', 'consent', 'handover', 'agent', 'bridge', 'cli'),
+              2,
+              'diagnose (connection check, support bundle) sits on api and net, below the agent',
             ),
             zone(
               'main/core/dicom',

@@ -14,6 +14,8 @@ import { createAppTray } from './adapters/tray';
 import type { AppTray, TrayLabels } from './adapters/tray';
 import type { Agent } from './core/agent';
 import { startAgent, stderrLogger } from './core/agent';
+import { useNetwork } from './core/net/network';
+import { systemNetwork } from './adapters/system-network';
 import { languageOfLocale, texts } from './core/agent/host/core-texts';
 import { appDataDir } from './core/paths';
 import { EncryptedFileSecretStore, FallbackSecretStore } from './core/secrets';
@@ -69,6 +71,8 @@ async function start(): Promise<void> {
     isQuitting: () => quitting,
   });
   const dataDir = appDataDir();
+  // Every call to the service and to storage goes the way the system says (proxy, PAC, OS CAs).
+  useNetwork(systemNetwork(session.defaultSession, log));
   agent = await startAgent({
     patientDisplay,
     dataDir,

@@ -96,6 +96,15 @@ export const CORE_ERROR_CODES = [
   // A call that is not safe to repeat lost its answer after it may have reached the service: it may
   // have been done, so the window checks before offering to try again.
   'maybe_done',
+  // The network on the way to the service (main/core/net/net-failure.ts): said apart from a plain
+  // network_error so staff know whom to ask and what for.
+  'net_name_not_found',
+  'net_unreachable',
+  'net_proxy_auth',
+  'net_proxy_unreachable',
+  'net_cert_untrusted',
+  'net_cert_invalid',
+  'net_clock_wrong',
 ] as const;
 
 export const ERROR_CODES = [...new Set([...API_ERROR_CODES, ...UPLOAD_ERROR_CODES, ...CORE_ERROR_CODES])];

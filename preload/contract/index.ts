@@ -10,6 +10,7 @@ import { directoryMethods } from './directory-methods';
 import { examsMethods } from './exams-methods';
 import { implantsMethods } from './implants-methods';
 import { inboxMethods } from './inbox-methods';
+import { networkMethods } from './network-methods';
 import { outcomeMethods } from './outcome-methods';
 import { takesMethods } from './takes-methods';
 import { patientMethods } from './patient-methods';
@@ -41,6 +42,7 @@ export type * from './share-methods';
 export type * from './reports-methods';
 export type * from './outcome-methods';
 export type * from './receive-methods';
+export type * from './network-methods';
 
 /**
  * Every method of the contract: the domain modules' slices combined. A new domain adds its own
@@ -64,6 +66,7 @@ export const methods = {
   ...reportsMethods,
   ...outcomeMethods,
   ...receiveMethods,
+  ...networkMethods,
 } as const;
 
 export type Methods = typeof methods;

@@ -39,3 +39,7 @@ export type ConsentStatus = (typeof CONSENT_STATUSES)[number];
 /** The uploads as a whole, as the tray shows them: nothing to do, uploading, or a job in trouble. */
 export const AGENT_STATUSES = ['idle', 'uploading', 'error'] as const;
 export type AgentStatus = (typeof AGENT_STATUSES)[number];
+
+/** The connection check's steps, in the order they run (Settings → "Check the connection", `scanbridge doctor`). */
+export const CONNECTION_STEPS = ['dns', 'tcp', 'proxy', 'tls', 'api_key', 'storage', 'upload_speed'] as const;
+export type ConnectionStep = (typeof CONNECTION_STEPS)[number];

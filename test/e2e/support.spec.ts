@@ -35,7 +35,13 @@ for (const { lang, locale } of cases) {
       const preview = page.getByTestId('diagnostics-preview');
       await expect(preview).toContainText('ScanBridge diagnostics');
       await expect(preview).toContainText('key_in_use: live');
+      // The bundle: the connection check, the upload queue and the last log lines, redacted.
+      await expect(preview).toContainText('--- Connection check');
+      await expect(preview).toContainText('result: ok');
+      await expect(preview).toContainText('--- Upload queue ---');
+      await expect(preview).toContainText('--- Last log lines');
       await expect(preview).not.toContainText(key);
+      const previewText = (await preview.locator('code, pre').first().innerText()).replace(/\r/g, '');
       await checkScreen(page, `support-new-${lang}`);
       await page.getByTestId('ticket-send').click();
 
@@ -52,6 +58,8 @@ for (const { lang, locale } of cases) {
         const ticket = stored.json['ticket'] as { category: string; message: string };
         expect(ticket.category).toBe('viewer');
         expect(ticket.message).toContain('--- ScanBridge diagnostics ---');
+        // Exactly the summary the window showed.
+        expect(ticket.message).toContain(previewText.trim());
         expect(ticket.message).not.toContain(key);
       });
 

@@ -1,4 +1,4 @@
-// Emulator entry point: `npm run -s emulator -- --port 0 --data <dir> [--time-scale f] [--url-ttl s] [--insecure-webhooks]`
+// Emulator entry point: `npm run -s emulator -- --port 0 --data <dir> [--time-scale f] [--url-ttl s] [--insecure-webhooks] [--tls]`
 // (CONTRACTS.md §1). Prints one JSON line with the base URL, control URL and keys, then serves.
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
@@ -16,6 +16,7 @@ const { values } = parseArgs({
     'time-scale': { type: 'string', default: '1' },
     'url-ttl': { type: 'string', default: '3600' },
     'insecure-webhooks': { type: 'boolean', default: false },
+    tls: { type: 'boolean', default: false },
   },
   strict: true,
 });
@@ -34,6 +35,7 @@ const emulator = await startEmulator({
   timeScale,
   urlTtlSeconds: urlTtl,
   insecureWebhooks: values['insecure-webhooks'],
+  tls: values.tls,
 });
 process.stdout.write(`${JSON.stringify(emulator.info)}\n`);
 

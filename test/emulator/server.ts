@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type { App, ApiHandler, AuthInfo, EmulatorConfig, RawHandler, Reply } from './core/app';
@@ -12,11 +13,14 @@ import { RateLimiter } from './core/rate-limit';
 import { Router } from './core/router';
 import type { Account, ApiKeyRecord, Plan, State } from './core/state';
 import { Store } from './core/store';
+import { tlsMaterial } from './core/tls';
 import { registerAll } from './routes';
 
 export type EmulatorInfo = {
   base_url: string;
   control_url: string;
+  /** With `--tls`: the PEM file of the CA that signed the server's certificate. */
+  ca_file?: string;
   keys: Record<'free' | 'pro' | 'clinica' | 'ultra' | 'sandbox' | 'readonly', string>;
 };
 
@@ -117,7 +121,7 @@ export async function startEmulator(config: EmulatorConfig): Promise<RunningEmul
   registerAll(app);
 
   const sockets = new Set<Socket>();
-  const server: Server = createServer((req, res) => {
+  const listener: RequestListener = (req, res) => {
     void handle(app, req, res).catch((err: unknown) => {
       process.stderr.write(
         `emulator: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
@@ -125,7 +129,9 @@ export async function startEmulator(config: EmulatorConfig): Promise<RunningEmul
       if (!res.headersSent) sendError(res, new ApiError(500, 'internal_error', 'Unexpected server error'));
       else res.destroy();
     });
-  });
+  };
+  const tls = config.tls ? tlsMaterial(config.dataDir) : null;
+  const server: Server = tls ? createTlsServer({ key: tls.key, cert: tls.cert }, listener) : createServer(listener);
   server.on('connection', (s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
@@ -138,13 +144,14 @@ export async function startEmulator(config: EmulatorConfig): Promise<RunningEmul
     server.listen(config.port, '127.0.0.1', () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  origin = `http://127.0.0.1:${port}`;
+  origin = `${tls ? 'https' : 'http'}://127.0.0.1:${port}`;
   for (const fn of startHooks) fn();
 
   const keyOf = (label: string): string => store.state.keys.find((k) => k.label === label)?.key ?? '';
   const info: EmulatorInfo = {
     base_url: `${origin}/api/v1`,
     control_url: `${origin}/__emulator`,
+    ...(tls ? { ca_file: tls.caFile } : {}),
     keys: {
       free: keyOf('free'),
       pro: keyOf('pro'),

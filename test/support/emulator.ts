@@ -6,12 +6,14 @@ import { createInterface } from 'node:readline';
 import { repoRoot } from './repo-paths';
 
 export type EmulatorKeys = Record<'free' | 'pro' | 'clinica' | 'ultra' | 'sandbox' | 'readonly', string>;
-export type EmulatorInfo = { base_url: string; control_url: string; keys: EmulatorKeys };
+export type EmulatorInfo = { base_url: string; control_url: string; ca_file?: string; keys: EmulatorKeys };
 
 export type EmulatorOptions = {
   timeScale?: number;
   urlTtl?: number;
   insecureWebhooks?: boolean;
+  /** `--tls`: HTTPS with a certificate from the data folder's own CA (`info.ca_file`). */
+  tls?: boolean;
   /** Reuse a data folder (for restart tests); a fresh temp folder otherwise. */
   dataDir?: string;
   port?: number;
@@ -40,6 +42,7 @@ export class EmulatorProcess {
     if (options.timeScale !== undefined) args.push('--time-scale', String(options.timeScale));
     if (options.urlTtl !== undefined) args.push('--url-ttl', String(options.urlTtl));
     if (options.insecureWebhooks) args.push('--insecure-webhooks');
+    if (options.tls) args.push('--tls');
     const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
     child.stderr?.setEncoding('utf8').on('data', (d: string) => {

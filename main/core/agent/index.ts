@@ -3,6 +3,7 @@
 // when settings or keys change, and exposes the contract (`host`) to a transport: the Electron
 // IPC wrappers (main/index.ts), the browser-mode server (`scanbridge serve`) or a test. Each part
 // is built by a named builder of its folder; startAgent only puts them together, in order.
+import { LogTail } from '../diagnose/log-tail';
 import { join } from 'node:path';
 import type { Language, Settings } from '../../../preload/contract';
 import { APP_VERSION } from '../api/user-agent';
@@ -129,7 +130,9 @@ export function stderrLogger(prefix = 'scanbridge'): Logger {
 /** Builds and starts the agent. Watchers start in the background; uploads left unfinished resume. */
 export async function startAgent(options: AgentOptions): Promise<Agent> {
   const env = options.env ?? process.env;
-  const log = options.log ?? stderrLogger();
+  // The last log lines are kept for the support bundle (redacted when one is made).
+  const logTail = new LogTail();
+  const log = logTail.wrap(options.log ?? stderrLogger());
   const tuning = options.tuning ?? {};
   const agentDir = options.stateDir ?? join(options.dataDir, 'agent');
   const events = new EventHub();
@@ -213,7 +216,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const folderPicker = options.folderPicker ?? noFolderPicker;
   const receiveStatus = (): ReturnType<Receivers['status']> => receivers.status();
   const documentOpener = options.documentOpener ?? noDocumentOpener;
-  const services = { settingsStore, keys, service, inbox, queue, recorder, consent, poll, feed, folderPicker };
+  const services = { settingsStore, keys, service, inbox, queue, recorder, consent, poll, feed, folderPicker, logTail };
   const handover = { documentOpener, shares };
   const host = openContractHost({
     ...services,

@@ -6,6 +6,7 @@ export type FieldProblem = { field: string; message: string };
 /** Codes of client errors: the API's own codes plus the client-side ones (see ErrorCode). */
 export type { ApiErrorCode } from '../../../preload/contract/error-codes';
 import type { ApiErrorCode } from '../../../preload/contract/error-codes';
+import type { NetFailure } from '../net/net-failure';
 
 type ErrorInit = {
   status?: number;
@@ -26,6 +27,8 @@ type ErrorInit = {
   missing?: string[];
   /** network_error: the system error code (ECONNRESET, ECONNREFUSED, ENOTFOUND…). */
   networkCode?: string;
+  /** network_error: what went wrong on the way (DNS, proxy login, certificate…), when known. */
+  netFailure?: NetFailure;
   /** network_error: false only when the request certainly never reached the service (refused, DNS). */
   mayHaveReachedService?: boolean;
   /** timeout: the limit that was exceeded. */
@@ -63,6 +66,7 @@ export class ApiError extends Error {
   readonly retryAfterSeconds: number;
   readonly missing: string[];
   readonly networkCode: string | undefined;
+  readonly netFailure: NetFailure | undefined;
   readonly mayHaveReachedService: boolean;
   readonly timeoutMs: number | undefined;
   /** See ErrorInit.outcomeUnknown: the call may have been carried out; check before repeating it. */
@@ -74,7 +78,7 @@ export class ApiError extends Error {
   ) {
     const where = init.method && init.path ? ` ${init.method} ${init.path}` : '';
     const status = init.status !== undefined ? ` (HTTP ${init.status})` : '';
-    const sys = init.networkCode ? ` (${init.networkCode})` : '';
+    const sys = init.networkCode ? ` (${init.networkCode}${init.netFailure ? `: ${init.netFailure.kind}` : ''})` : '';
     super(`${code}${status}${sys}${where}`, init.cause === undefined ? undefined : { cause: init.cause });
     this.status = init.status;
     this.serviceCode = init.serviceCode;
@@ -86,6 +90,7 @@ export class ApiError extends Error {
     this.retryAfterSeconds = init.retryAfterSeconds ?? 0;
     this.missing = init.missing ?? [];
     this.networkCode = init.networkCode;
+    this.netFailure = init.netFailure;
     this.mayHaveReachedService = init.mayHaveReachedService ?? true;
     this.timeoutMs = init.timeoutMs;
     this.outcomeUnknown = init.outcomeUnknown ?? false;

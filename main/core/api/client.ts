@@ -4,6 +4,7 @@ import { consentApi } from './consent';
 import { examsApi } from './exams';
 import { createTransport, DEFAULT_TIMEOUTS, type RateLimitMode, type Timeouts, type TransportEvent } from './http';
 import { implantsApi } from './implants';
+import { currentNetwork, type Network } from '../net/network';
 import { RateMeter } from './rate-meter';
 import { referrersApi } from './referrers';
 import { reportsApi } from './reports';
@@ -33,6 +34,8 @@ export type ApiClientOptions = {
   random?: () => number;
   /** Attempts, retries and rate-limit waits, for the log. */
   onEvent?: (event: TransportEvent) => void;
+  /** How to reach the service (proxy, trusted CAs); the process's network by default. */
+  network?: Network;
 };
 
 /** Thrown when the client is configured with an unusable URL or key. */
@@ -70,6 +73,7 @@ export function createApiClient(options: ApiClientOptions) {
     sleep: options.sleep ?? abortableSleep,
     random: options.random ?? Math.random,
     onEvent: options.onEvent,
+    network: options.network ?? currentNetwork(),
   });
   const sandbox = isSandboxKey(options.apiKey);
   return {

@@ -1,5 +1,7 @@
 import got, { type Got, type Response } from 'got';
 import { z } from 'zod';
+import { classifyNetFailure, neverReachedService } from '../net/net-failure';
+import { proxyLabel, type NetAgents, type Network } from '../net/network';
 import { ApiError, errorFromAnswer } from './api-errors';
 import { parseRetryAfter, type RateMeter } from './rate-meter';
 import { backoffDelayMs, isRetryableFault, type RetryPolicy } from './retry';
@@ -62,6 +64,8 @@ export type TransportOptions = {
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   random: () => number;
   onEvent?: (event: TransportEvent) => void;
+  /** How to reach the service: its proxy and the CAs to trust. */
+  network: Network;
 };
 
 /** The shared request machinery every resource module is built on. */
@@ -110,17 +114,28 @@ function errorCode(err: unknown): string | undefined {
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /** Turns a got failure (no HTTP answer) into the client's exception. */
-function failureToError(err: unknown, spec: RequestSpec, timeoutMs: number, signal: AbortSignal | undefined): ApiError {
+function failureToError(
+  err: unknown,
+  spec: RequestSpec,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+  host: string,
+  proxy: string | null,
+): ApiError {
   const init = { method: spec.method, path: spec.path, cause: err };
   const code = errorCode(err);
   if (signal?.aborted || code === 'ERR_ABORTED') return new ApiError('aborted', init);
   // A call that is not safe to repeat and may have reached the service may also have been carried
   // out: it is never retried, and the caller hears that its outcome is unknown.
   if (code === 'ETIMEDOUT') return new ApiError('timeout', { ...init, timeoutMs, outcomeUnknown: !spec.idempotent });
-  const mayHaveReachedService = !(code !== undefined && NEVER_SENT.has(code));
+  const netFailure = classifyNetFailure(err, host, proxy);
+  const mayHaveReachedService =
+    !(code !== undefined && NEVER_SENT.has(code)) && !(netFailure && neverReachedService(netFailure));
+  const networkCode = netFailure?.code ?? code;
   return new ApiError('network_error', {
     ...init,
-    ...(code !== undefined ? { networkCode: code } : {}),
+    ...(networkCode !== undefined ? { networkCode } : {}),
+    ...(netFailure ? { netFailure } : {}),
     mayHaveReachedService,
     outcomeUnknown: !spec.idempotent && mayHaveReachedService,
   });
@@ -195,6 +210,19 @@ function binaryAnswer(res: Response<Buffer>): BinaryAnswer {
 /** Builds the transport: got for the wire, retries, 429 handling and the meter done here. */
 export function createTransport(options: TransportOptions): Transport {
   const client = wireClient(options);
+  const serviceHost = new URL(options.baseUrl).host;
+  // The base URL's route is looked up once (a PAC answer does not change between calls).
+  let routed: Promise<{ agents: NetAgents; proxy: string | null }> | null = null;
+  const route = (): Promise<{ agents: NetAgents; proxy: string | null }> => {
+    routed ??= options.network.route(options.baseUrl).then(
+      (r) => ({ agents: options.network.agents(r), proxy: proxyLabel(r) }),
+      (e: unknown) => {
+        routed = null;
+        throw e;
+      },
+    );
+    return routed;
+  };
   const emit = (e: TransportEvent): void => {
     try {
       options.onEvent?.(e);
@@ -232,8 +260,10 @@ export function createTransport(options: TransportOptions): Transport {
       attempts += 1;
       emit({ type: 'attempt', method: spec.method, path: spec.path, attempt: attempts, at: new Date() });
       let res: Response<Buffer>;
+      const { agents, proxy } = await route();
       try {
         res = await client(path, {
+          agent: { http: agents.http, https: agents.https },
           method: spec.method,
           searchParams: searchParams.size > 0 ? searchParams : undefined,
           json: spec.body,
@@ -242,7 +272,7 @@ export function createTransport(options: TransportOptions): Transport {
           responseType: 'buffer',
         });
       } catch (err) {
-        const failure = failureToError(err, spec, timeoutMs, signal);
+        const failure = failureToError(err, spec, timeoutMs, signal, serviceHost, proxy);
         await retryOrThrow(failure, spec, attempts - rateLimitWaits, callOptions);
         continue;
       }

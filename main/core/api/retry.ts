@@ -28,6 +28,8 @@ export function backoffDelayMs(retryIndex: number, policy: BackoffPolicy, random
  */
 export function isRetryableFault(err: ApiError, idempotent: boolean): boolean {
   if (!idempotent) return false;
+  // A refused proxy login or a certificate problem fails the same way every time.
+  if (err.netFailure && err.netFailure.kind !== 'unreachable' && err.netFailure.kind !== 'name_not_found') return false;
   return err.code === 'server_error' || err.code === 'network_error' || err.code === 'timeout';
 }
 

@@ -2,6 +2,7 @@
 // renderer/locales). Plain English for the person at the terminal; never the service's own
 // message, which may echo submitted patient data.
 import type { ApiError, ApiErrorCode } from '../api/api-errors';
+import { netFailureWords, type WordsLanguage } from '../net/failure-words';
 
 function formatWait(seconds: number): string {
   if (seconds < 90) return `${Math.max(1, Math.ceil(seconds))} seconds`;
@@ -34,7 +35,11 @@ const TEXTS: Record<ApiErrorCode, (e: ApiError) => string> = {
   http_error: () => 'The service refused the request.',
 };
 
-/** What to print for an API error. */
-export function apiErrorText(e: ApiError): string {
+/**
+ * What to print for an API error. A network failure that is understood (DNS, proxy login,
+ * certificate…) is said in its own words, in the terminal's language.
+ */
+export function apiErrorText(e: ApiError, lang: WordsLanguage = 'en'): string {
+  if (e.netFailure) return netFailureWords(e.netFailure, lang);
   return TEXTS[e.code](e);
 }

@@ -4,6 +4,8 @@ import { opendir, stat } from 'node:fs/promises';
 import { type ApiClient, createApiClient } from '../api/client';
 import { escapeForTerminal } from '../dicom';
 import { CredentialsError, resolveCredentials } from '../credentials';
+import { networkFrom, useNetwork } from '../net/network';
+import { TrustFileError } from '../net/trust';
 import { KeychainUnavailableError } from '../secrets/keychain-errors';
 import type { SecretStore } from '../secrets/secret-store';
 import { openSettingsStore } from '../settings/store';
@@ -70,6 +72,14 @@ export async function openSession(
   for (const dir of dirs) {
     const problem = await folderProblem(dir);
     if (problem) return fail(problem);
+  }
+  // The command's network: its environment's proxy and trusted CAs (a CA file that cannot be used
+  // is said before anything is sent).
+  try {
+    useNetwork(networkFrom({ env: io.env }));
+  } catch (e) {
+    if (e instanceof TrustFileError) return fail(e.message);
+    throw e;
   }
   const session = await clientFromCredentials(io.env, deps);
   return 'problem' in session ? fail(session.problem) : session;

@@ -1,10 +1,15 @@
 // Plain words for a transient fault the engine gave up on. "Could not be reached" sent staff to
 // check the cable when the service was up and answering 500: say which of the two it was.
+import { ApiError } from '../api/api-errors';
+import { netFailureWords } from '../net/failure-words';
 import type { ExamsPortError } from './ports';
 
 /** The message for a run stopped by a transient fault (`err.kind` is transient or rate_limited). */
 export function transientFailureMessage(err: ExamsPortError): string {
   const { status, code } = err.details;
+  // A failure the network module understands (proxy login, certificate, DNS…) in its own words.
+  if (err.cause instanceof ApiError && err.cause.netFailure)
+    return `${netFailureWords(err.cause.netFailure)} Then run the upload again to continue.`;
   if (err.kind === 'rate_limited')
     return `The service kept refusing requests because its rate limit was reached (${err.message}). Run the upload again later to continue.`;
   if (status !== undefined && status >= 500) {

@@ -1,11 +1,12 @@
 // Presigned PUTs to object storage over plain node:http(s): streaming from disk with an exact
 // Content-Length, stall detection, a shared bandwidth limit, and retries with fresh streams.
 // (got's stream path measured several times slower than node:http on loopback; see TOOLCHAIN.md.)
-import { Agent as HttpAgent, type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { type Agent as HttpAgent, type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http';
+import { type Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
 import { z } from 'zod';
 import { abortReason, backoffDelayMs, type BackoffPolicy, sleep } from '../api/retry';
+import { transferRouter, type TransferRouter } from '../net/transfer-agents';
 
 const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 500, capMs: 20_000 };
 import type { TokenBucket } from './token-bucket';
@@ -33,14 +34,15 @@ export class TransferError extends Error {
   }
 }
 
-/** Keep-alive connection pools for the presigned PUTs of one job. */
-export type TransferAgents = { http: HttpAgent; https: HttpsAgent; destroy: () => void };
+/**
+ * Keep-alive connection pools for the presigned PUTs of one job. `route`, when present, gives the
+ * pools for a URL through the network's proxy and trust (net/transfer-agents.ts).
+ */
+export type TransferAgents = { http: HttpAgent; https: HttpsAgent; destroy: () => void; route?: TransferRouter };
 
-/** Connection pools sized to the job's concurrency. */
+/** Connection pools sized to the job's concurrency, on the process's network (proxy, trusted CAs). */
 export function createAgents(maxSockets: number): TransferAgents {
-  const http = new HttpAgent({ keepAlive: true, maxSockets });
-  const https = new HttpsAgent({ keepAlive: true, maxSockets });
-  return { http, https, destroy: () => (http.destroy(), https.destroy()) };
+  return transferRouter(maxSockets);
 }
 
 /** What to send: its exact length and a way to open it afresh for each attempt. */
@@ -69,8 +71,10 @@ export async function putWithRetry(url: string, body: PutBody, opts: RetryOption
   for (let attempt = 0; ; attempt++) {
     let sent = 0;
     try {
+      const agents = opts.agents.route ? { ...opts.agents, ...(await opts.agents.route(url)) } : opts.agents;
       await putOnce(url, body, {
         ...opts,
+        agents,
         onProgress: (d) => {
           sent += d;
           opts.onProgress?.(d);

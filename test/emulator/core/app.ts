@@ -18,6 +18,8 @@ export type EmulatorConfig = {
    */
   processZipTimeoutSeconds?: number;
   insecureWebhooks: boolean;
+  /** `--tls`: serve HTTPS with a certificate from the data folder's own CA. */
+  tls?: boolean;
 };
 
 export type AuthInfo = { key: ApiKeyRecord; account: Account; sandbox: boolean };

@@ -23,6 +23,8 @@ export type ServeOptions = {
   lang?: string;
   /** Reuse folders from an earlier process (restart tests). */
   home?: string;
+  /** More environment (e.g. HTTPS_PROXY, SCANBRIDGE_CA_FILE). */
+  env?: NodeJS.ProcessEnv;
 };
 
 export type ServeInfo = { url: string; port: number; token: string };
@@ -87,6 +89,7 @@ export class ServeProcess {
       LANG: options.lang ?? 'en_US.UTF-8',
       LC_ALL: '',
       LC_MESSAGES: '',
+      ...options.env,
     };
     delete env['SCANBRIDGE_API_KEY'];
     const serve = [process.execPath, 'main/bin/scanbridge.mjs', 'serve', '--port', '0'];

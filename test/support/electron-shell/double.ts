@@ -398,6 +398,10 @@ export function createElectronDouble(options: DoubleOptions) {
   } satisfies Pick<typeof ElectronModule.nativeImage, 'createFromPath'>;
 
   const defaultSession = {
+    // No system proxy here: Chromium's answer for a direct connection.
+    resolveProxy(_url: string): Promise<string> {
+      return Promise.resolve('DIRECT');
+    },
     setPermissionRequestHandler(handler: PermissionRequestHandler | null): void {
       sessionRules.permissionRequest = handler;
     },
@@ -429,7 +433,7 @@ export function createElectronDouble(options: DoubleOptions) {
     },
   } satisfies Pick<
     Session,
-    'setPermissionRequestHandler' | 'setPermissionCheckHandler' | 'setDevicePermissionHandler'
+    'setPermissionRequestHandler' | 'setPermissionCheckHandler' | 'setDevicePermissionHandler' | 'resolveProxy'
   > & {
     protocol: Pick<Session['protocol'], 'handle'>;
     webRequest: Pick<Session['webRequest'], 'onBeforeRequest'>;

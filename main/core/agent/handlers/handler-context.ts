@@ -4,6 +4,7 @@ import { stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import type { AppInfo, KeysStatus, Language, ReceiveStatus, Settings } from '../../../../preload/contract';
 import type { ConsentDesk } from '../../consent/desk';
+import type { LogTail } from '../../diagnose/log-tail';
 import type { SettingsPatch, SettingsStore } from '../../settings';
 import { SettingsValidationError } from '../../settings';
 import type { NotificationFeed } from '../background/notification-feed';
@@ -41,6 +42,8 @@ export type HandlerContext = {
   feed: NotificationFeed;
   /** The DICOM listener's state (listening, port in use, stopped; last association; errors). */
   receiveStatus: () => ReceiveStatus;
+  /** The agent's last log lines (for the support bundle). */
+  logTail: LogTail;
 };
 
 /** Saves a settings change; an invalid one becomes the contract's `invalid_args`, field by field. */

@@ -5,8 +5,10 @@ import type { Diagnostics, TicketView } from '../../../../preload/contract';
 import type { Ticket } from '../../api/support';
 import { APP_VERSION } from '../../api/user-agent';
 import type { Handlers } from '../host/contract-host';
+import { supportBundleText } from '../../diagnose/support-bundle';
 import { buildDiagnostics } from './diagnostics';
 import type { HandlerContext } from './handler-context';
+import { checkConnection } from './handlers-network';
 
 const ticketView = (t: Ticket): TicketView => ({
   id: t.id,
@@ -34,6 +36,19 @@ export function createSupportHandlers(
       activeKey: ctx.keysStatus().active,
       jobs: ctx.queue.list(),
     });
+  // The bundle the window showed is the one sent (the connection check runs when it is prepared).
+  let shown: Diagnostics | null = null;
+  const bundle = async (): Promise<Diagnostics> => {
+    const base = diagnostics();
+    const jobs = ctx.queue.list();
+    const known = [
+      ...jobs.map((j) => j.patient_name),
+      ...ctx.inbox.list().flatMap((i) => [i.fields.patient_name, i.fields.patient_id]),
+    ];
+    const extra = supportBundleText({ check: await checkConnection(ctx), jobs, logLines: ctx.logTail.last(50), known });
+    shown = { ...base, text: `${base.text}\n${extra}` };
+    return shown;
+  };
   return {
     'support:list': async () => {
       const client = ctx.service.require();
@@ -50,7 +65,9 @@ export function createSupportHandlers(
     },
     'support:create': async (args) => {
       const client = ctx.service.require();
-      const message = args.include_diagnostics ? `${args.message}\n\n${diagnostics().text}` : args.message;
+      const message = args.include_diagnostics
+        ? `${args.message}\n\n${(shown ?? (await bundle())).text}`
+        : args.message;
       const ticket = await client.support.create({
         subject: args.subject,
         message,
@@ -59,6 +76,6 @@ export function createSupportHandlers(
       });
       return ticketView(ticket);
     },
-    'support:diagnostics': async () => diagnostics(),
+    'support:diagnostics': async () => bundle(),
   };
 }

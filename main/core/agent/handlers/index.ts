@@ -9,6 +9,7 @@ import { createDirectoryHandlers } from './handlers-directory';
 import { createExamsHandlers } from './handlers-exams';
 import { createImplantsHandlers } from './handlers-implants';
 import { createReceiveHandlers } from './handlers-receive';
+import { createNetworkHandlers } from './handlers-network';
 import { createReportsHandlers } from './handlers-reports';
 import { createFolderHandlers, createKeyHandlers, createSettingsHandlers } from './handlers-settings';
 import { createHandoutHandlers } from './handlers-handout';
@@ -43,6 +44,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     ...createHandoutHandlers(ctx),
     ...createReportsHandlers(ctx),
     ...createReceiveHandlers(ctx),
+    ...createNetworkHandlers(ctx),
     // After a lost answer, the window's one look at what the service holds (outcome-check.ts).
     'outcome:check': async (args) => checkOutcome(ctx.service.require(), args),
   };

@@ -51,6 +51,8 @@ export function toContractError(e: unknown): ContractError & { code: ErrorCode }
     return e.details ? { code: e.code, message: e.message, details: e.details } : { code: e.code, message: e.message };
   const maybeDone = maybeDoneFailure(e);
   if (maybeDone) return { code: maybeDone.code, message: maybeDone.message };
+  // A network failure that is understood gets its own code (net_proxy_auth, net_cert_untrusted…).
+  if (e instanceof ApiError && e.netFailure) return { code: `net_${e.netFailure.kind}`, message: e.message };
   if (e instanceof ApiError)
     return e.details.length > 0
       ? { code: e.code, message: e.message, details: e.details }

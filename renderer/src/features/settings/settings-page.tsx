@@ -2,6 +2,7 @@ import { Loader, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useAppInfo, useKeysStatus, useSettings } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
+import { ConnectionCheckSection } from './connection-check-section';
 import { ConsentSection } from './consent-section';
 import { FoldersSection } from './folders-section';
 import { GeneralSection } from './general-section';
@@ -30,6 +31,7 @@ export function SettingsPage() {
         </>
       )}
       {status.data && <KeysSection status={status.data} />}
+      <ConnectionCheckSection />
       {info && (
         <Text size="sm" c="dimmed" data-testid="app-info">
           {t('settings.about', {

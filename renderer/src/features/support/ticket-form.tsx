@@ -4,6 +4,7 @@ import {
   Checkbox,
   Code,
   Group,
+  Loader,
   Paper,
   Select,
   Stack,
@@ -52,7 +53,13 @@ function DiagnosticsAttachment({ checked, onChange, diagnostics }: DiagnosticsPr
             {t('support.diagnosticsReview')}
           </Text>
           <ErrorAlert error={diagnostics.error} />
-          {diagnostics.data && (
+          {diagnostics.isFetching && (
+            <Group gap="xs" data-testid="diagnostics-preparing">
+              <Loader size="xs" aria-hidden />
+              <Text size="sm">{t('support.diagnosticsPreparing')}</Text>
+            </Group>
+          )}
+          {diagnostics.data && !diagnostics.isFetching && (
             <Code
               block
               tabIndex={0}
@@ -92,6 +99,8 @@ export function TicketForm({ onCreated, onCancel, onFoundOnService }: Props) {
   const submit = () => {
     setTouched(true);
     if (subjectMissing || messageMissing) return;
+    // What is sent is what the operator read: wait for the summary before sending.
+    if (withDiagnostics && diagnostics.isFetching) return;
     setSentSubject(subject.trim());
     create.mutate({
       subject: subject.trim(),
@@ -171,7 +180,11 @@ export function TicketForm({ onCreated, onCancel, onFoundOnService }: Props) {
             <Button variant="default" onClick={onCancel}>
               {t('common.cancel')}
             </Button>
-            <Button type="submit" loading={create.isPending} data-testid="ticket-send">
+            <Button
+              type="submit"
+              loading={create.isPending || (withDiagnostics && diagnostics.isFetching)}
+              data-testid="ticket-send"
+            >
               {t('support.send')}
             </Button>
           </Group>

@@ -1,0 +1,20 @@
+// The desktop app's network: the system's proxy settings and PAC file, as Chromium resolves them
+// (session.resolveProxy, the way GitHub Desktop does), and the operating system's certificate
+// store where the runtime offers it (Electron's Node: tls.getCACertificates('system')), plus the
+// environment's proxy and CA variables when they are set.
+import type { Session } from 'electron';
+import type { Logger } from '../core/agent/host/contract-host';
+import { type Network, networkFrom } from '../core/net/network';
+import { TrustFileError } from '../core/net/trust';
+
+export function systemNetwork(session: Pick<Session, 'resolveProxy'>, log: Logger): Network {
+  const systemResolve = (url: string): Promise<string> => session.resolveProxy(url);
+  try {
+    return networkFrom({ env: process.env, systemStore: true, systemResolve });
+  } catch (e) {
+    if (!(e instanceof TrustFileError)) throw e;
+    // A CA file that cannot be read must not stop the app: it runs on the other roots and says so.
+    log.error(`${e.message} The app goes on without it.`);
+    return networkFrom({ env: { ...process.env, SCANBRIDGE_CA_FILE: '' }, systemStore: true, systemResolve });
+  }
+}

@@ -1,0 +1,17 @@
+// Settings → "Check the connection": the connection check (diagnose/connection-check.ts) on the
+// agent's service address, its active key's client and the process's network.
+import type { ConnectionCheckView } from '../../../../preload/contract';
+import { runConnectionCheck } from '../../diagnose/connection-check';
+import { currentNetwork } from '../../net/network';
+import type { Handlers } from '../host/contract-host';
+import type { HandlerContext } from './handler-context';
+
+/** Runs the check for the window (and for the support bundle). */
+export async function checkConnection(ctx: HandlerContext): Promise<ConnectionCheckView> {
+  const baseUrl = ctx.settingsView().api_base_url || null;
+  return runConnectionCheck({ baseUrl, apiKey: null, client: ctx.service.client, network: currentNetwork() });
+}
+
+export function createNetworkHandlers(ctx: HandlerContext): Pick<Handlers, 'network:check'> {
+  return { 'network:check': async () => checkConnection(ctx) };
+}

@@ -1,0 +1,132 @@
+// `scanbridge doctor [--json]` (CONTRACTS.md §2): the connection check from the command line. Each
+// step on its own line, a failure in words (the terminal's language), a non-zero exit when a step
+// failed; with --json the last stdout line is the whole report as one object.
+import { baseUrlOf, CredentialsError, resolveCredentials } from '../credentials';
+import type { CheckReport, CheckStep } from '../diagnose/check-report';
+import { CHECK_STEPS } from '../diagnose/check-report';
+import { reportStepWords } from '../diagnose/check-words';
+import { runConnectionCheck } from '../diagnose/connection-check';
+import { terminalLanguage, type WordsLanguage } from '../net/failure-words';
+import { networkFrom, useNetwork } from '../net/network';
+import { TrustFileError } from '../net/trust';
+import { KeychainUnavailableError } from '../secrets/keychain-errors';
+import { openSettingsStore } from '../settings/store';
+import type { KeychainDeps } from './command-session';
+import { type CliCommand, type CliIo, parseCommandLine } from './io';
+
+const HELP = `Usage: scanbridge doctor [--json]
+
+Checks the connection to the service step by step: DNS, TCP, the proxy in use, TLS (and who issued
+the certificate), the API key (plan and rate limit), a round trip through presigned storage (a test
+exam with no patient data, deleted at once) and the upload speed. Exits non-zero when a step fails.
+Honours HTTPS_PROXY / HTTP_PROXY / NO_PROXY, SCANBRIDGE_CA_FILE and NODE_EXTRA_CA_CERTS.
+`;
+
+const LABELS: Record<WordsLanguage, Record<CheckStep, string>> = {
+  en: {
+    dns: 'DNS',
+    tcp: 'TCP',
+    proxy: 'Proxy',
+    tls: 'TLS',
+    api_key: 'API key',
+    storage: 'Storage',
+    upload_speed: 'Upload speed',
+  },
+  es: {
+    dns: 'DNS',
+    tcp: 'TCP',
+    proxy: 'Proxy',
+    tls: 'TLS',
+    api_key: 'Clave de API',
+    storage: 'Almacenamiento',
+    upload_speed: 'Velocidad de subida',
+  },
+};
+
+function speed(bps: number | null): string {
+  if (bps === null) return '';
+  return `${(bps / 1_000_000).toFixed(2)} MB/s (${((bps * 8) / 1_000_000).toFixed(1)} Mbit/s)`;
+}
+
+/** What a passing step saw, in a few words. */
+function seen(report: CheckReport, s: CheckStep, lang: WordsLanguage): string {
+  const none = lang === 'es' ? 'ninguno (conexión directa)' : 'none (direct connection)';
+  switch (s) {
+    case 'dns':
+      return `${report.dns.host ?? ''} → ${report.dns.addresses.join(', ')}`;
+    case 'tcp':
+      return report.tcp.target ?? '';
+    case 'proxy':
+      return report.proxy.url ? `${report.proxy.url} (${report.proxy.source ?? ''})` : none;
+    case 'tls':
+      if (!report.tls.used) return lang === 'es' ? 'no se usa (http://)' : 'not used (http://)';
+      return `${lang === 'es' ? 'emitido por' : 'issued by'} ${report.tls.issuer ?? '?'}, ${report.tls.protocol ?? ''}`;
+    case 'api_key': {
+      const r = report.api_key.rate;
+      const rate =
+        r.limit !== null ? `, ${r.remaining ?? '?'}/${r.limit} ${lang === 'es' ? 'llamadas/hora' : 'calls/hour'}` : '';
+      return `${report.api_key.key_kind ?? ''}, plan ${report.api_key.plan ?? '?'}${rate}`;
+    }
+    case 'storage':
+      return `${report.storage.host ?? ''}${report.storage.cleaned_up ? '' : lang === 'es' ? ' (examen de prueba sin borrar)' : ' (test exam not deleted)'}`;
+    case 'upload_speed':
+      return speed(report.upload_speed.bytes_per_second);
+  }
+}
+
+function humanReport(report: CheckReport, lang: WordsLanguage): string {
+  const lines = CHECK_STEPS.map((s) => {
+    const r = report[s];
+    const label = LABELS[lang][s].padEnd(lang === 'es' ? 20 : 13);
+    if (r.status === 'ok') return `  ok    ${label} ${seen(report, s, lang)}`;
+    if (r.status === 'skipped') return `  -     ${label} ${lang === 'es' ? 'no se probó' : 'not checked'}`;
+    return `  FAIL  ${label} ${reportStepWords(report, s, lang)}`;
+  });
+  const verdict = report.ok
+    ? lang === 'es'
+      ? 'La conexión funciona.'
+      : 'The connection works.'
+    : lang === 'es'
+      ? `Falló el paso «${LABELS.es[report.failed_step ?? 'dns']}».`
+      : `The step "${LABELS.en[report.failed_step ?? 'dns']}" failed.`;
+  return `${lines.join('\n')}\n${verdict}\n`;
+}
+
+/** `scanbridge doctor [--json]`. */
+export function createDoctorCommand(deps: KeychainDeps): CliCommand {
+  return async (io: CliIo) => {
+    const { values } = parseCommandLine(
+      io.argv,
+      { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      false,
+    );
+    if (values.help) {
+      io.stdout(HELP);
+      return 0;
+    }
+    const lang = terminalLanguage(io.env);
+    const settings = openSettingsStore({ env: io.env }).get();
+    let network;
+    try {
+      network = networkFrom({ env: io.env });
+    } catch (e) {
+      if (!(e instanceof TrustFileError)) throw e;
+      io.stderr(`scanbridge doctor: ${e.message}\n`);
+      return 1;
+    }
+    useNetwork(network);
+    let apiKey: string | null = null;
+    try {
+      apiKey = (await resolveCredentials({ env: io.env, settings: () => settings, secrets: deps.secretStore })).apiKey;
+    } catch (e) {
+      if (!(e instanceof CredentialsError || e instanceof KeychainUnavailableError)) throw e;
+    }
+    const report = await runConnectionCheck({ baseUrl: baseUrlOf(io.env, settings), apiKey, network });
+    const text = humanReport(report, lang);
+    if (values.json) {
+      io.stderr(text);
+      io.stdout(`${JSON.stringify(report)}\n`);
+    } else io.stdout(text);
+    return report.ok ? 0 : 1;
+  };
+}

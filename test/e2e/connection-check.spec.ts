@@ -1,0 +1,87 @@
+// Settings → "Check the connection" on a hostile network: `scanbridge serve` reaches the emulator
+// over HTTPS (its own CA, trusted through SCANBRIDGE_CA_FILE) through Debian's tinyproxy with a
+// login. The network steps, TLS and the key pass; storage, told by the emulator to fail the next
+// upload, refuses the test bytes: passing steps and a failing one, in Spanish and English.
+import { test } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { EmulatorProcess } from '../support/emulator';
+import { expect } from '../support/e2e/app-fixtures';
+import { ServeProcess } from '../support/e2e/serve-process';
+import { checkScreen, type Lang, texts } from '../support/e2e/ui-steps';
+import { startTinyproxy, type Tinyproxy } from '../support/tinyproxy';
+
+let emulator: EmulatorProcess;
+let proxy: Tinyproxy;
+
+/** Makes storage answer the next PUT with a 500 (the emulator's control API, over its HTTPS). */
+function failNextUpload(): Promise<void> {
+  const body = JSON.stringify({ target: 'storage', mode: 'error500', count: 1 });
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${emulator.info.control_url}/faults`,
+      {
+        method: 'POST',
+        ca: readFileSync(emulator.info.ca_file ?? '', 'utf8'),
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => ((res.statusCode ?? 0) < 300 ? resolve() : reject(new Error(`faults: ${res.statusCode}`))));
+      },
+    );
+    req.once('error', reject);
+    req.end(body);
+  });
+}
+
+test.beforeAll(async () => {
+  [emulator, proxy] = await Promise.all([EmulatorProcess.start({ tls: true }), startTinyproxy()]);
+});
+
+test.afterAll(async () => {
+  await Promise.all([emulator.dispose(), proxy.stop()]);
+});
+
+for (const lang of ['en', 'es'] as Lang[]) {
+  test(`the connection check shows each step, the proxy and the certificate's issuer (${lang})`, async ({ page }) => {
+    const t = texts(lang);
+    const app = await ServeProcess.start({
+      apiUrl: emulator.info.base_url,
+      keychain: 'none',
+      lang: lang === 'es' ? 'es_ES.UTF-8' : 'en_US.UTF-8',
+      env: { HTTPS_PROXY: proxy.url, NO_PROXY: '', SCANBRIDGE_CA_FILE: emulator.info.ca_file },
+    });
+    try {
+      await page.goto(app.info.url);
+      // No keychain service here: the key is kept for the session.
+      await page.getByLabel(t('onboarding.keyLabel'), { exact: true }).fill(emulator.info.keys.pro);
+      await page.getByRole('button', { name: t('onboarding.save') }).click();
+      await page.getByTestId('onboarding-continue').click();
+      await expect(page).toHaveURL(/#\/inbox$/);
+      await page.getByRole('link', { name: t('nav.settings') }).click();
+      await failNextUpload();
+      const section = page.getByRole('region', { name: t('netcheck.title') });
+      await section.getByRole('button', { name: t('netcheck.run') }).click();
+      const verdict = section.getByTestId('check-verdict');
+      await expect(verdict).toBeVisible({ timeout: 30_000 });
+      await expect(verdict).toContainText(t('netcheck.failedAt', { step: t('netcheck.step.storage') }));
+      for (const step of ['dns', 'tcp', 'proxy', 'tls', 'api_key'])
+        await expect(section.getByTestId(`check-step-${step}`)).toHaveAttribute('data-status', 'ok');
+      await expect(section.getByTestId('check-step-storage')).toHaveAttribute('data-status', 'failed');
+      await expect(section.getByTestId('check-step-upload_speed')).toHaveAttribute('data-status', 'skipped');
+      await expect(section.getByTestId('check-step-proxy')).toContainText(`http://127.0.0.1:${proxy.port}`);
+      await expect(section.getByTestId('check-step-tls')).toContainText('ScanBridge Emulator Test CA');
+      await expect(section.getByTestId('check-step-storage')).toContainText(
+        t('netcheck.problem.storage_refused', { host: new URL(emulator.info.base_url).host }),
+      );
+      expect(proxy.connects().length).toBeGreaterThan(0);
+      await section.scrollIntoViewIfNeeded();
+      await section.getByRole('heading', { name: t('netcheck.title') }).scrollIntoViewIfNeeded();
+      await checkScreen(page, `connection-check-${lang}`);
+    } finally {
+      await app.stop();
+      await app.dispose();
+    }
+  });
+}
