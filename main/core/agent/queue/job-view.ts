@@ -9,6 +9,7 @@ import type { Totals } from '../../upload/progress';
 
 export const ENGINE_PHASE: Record<JobStatus, UploadPhase | null> = {
   planned: 'queued',
+  compressing: 'uploading',
   creating: 'creating',
   transferring: 'uploading',
   paused: 'paused',
