@@ -1,10 +1,10 @@
 import { Group, NativeSelect, NumberInput, Paper, Stack, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Settings, UploadMode } from '../../../../preload/contract';
+import type { CompressSetting, Settings, UploadMode } from '../../../../preload/contract';
 import { keys, useCall } from '../../app/queries';
 import { SaveRow } from './save-row';
-import { fromMegabytes, toMegabytes, uploadModeOptions, wholeNumber } from './options';
+import { compressOptions, fromMegabytes, toMegabytes, uploadModeOptions, wholeNumber } from './options';
 
 /** How uploads run: parallel transfers, a bandwidth cap, files or one zip. */
 export function UploadSection({ settings }: { settings: Settings }) {
@@ -12,6 +12,7 @@ export function UploadSection({ settings }: { settings: Settings }) {
   const [concurrency, setConcurrency] = useState<number | string>(settings.upload.concurrency);
   const [limit, setLimit] = useState<number | string>(toMegabytes(settings.upload.bandwidth_limit));
   const [mode, setMode] = useState<UploadMode>(settings.upload.mode);
+  const [compress, setCompress] = useState<CompressSetting>(settings.upload.compress);
   const [saved, setSaved] = useState(false);
   const update = useCall({ name: 'settings:update' }, (s, qc) => qc.setQueryData(keys.settings, s));
   const save = (): void => {
@@ -23,6 +24,7 @@ export function UploadSection({ settings }: { settings: Settings }) {
           concurrency: wholeNumber(concurrency, 1, 16) ?? settings.upload.concurrency,
           bandwidth_limit: Number.isFinite(mb) ? fromMegabytes(mb) : 0,
           mode,
+          compress,
         },
       },
       { onSuccess: () => setSaved(true) },
@@ -61,6 +63,14 @@ export function UploadSection({ settings }: { settings: Settings }) {
             data={uploadModeOptions(t)}
             onChange={(e) => setMode(e.currentTarget.value as UploadMode)}
             data-testid="settings-upload-mode"
+          />
+          <NativeSelect
+            label={t('settings.upload.compress')}
+            description={t('settings.upload.compressHelp')}
+            value={compress}
+            data={compressOptions(t)}
+            onChange={(e) => setCompress(e.currentTarget.value as CompressSetting)}
+            data-testid="settings-upload-compress"
           />
         </Group>
         <SaveRow
