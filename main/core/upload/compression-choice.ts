@@ -4,6 +4,7 @@
 // inject any of them. `chooseTransport` gathers those measurements for a plan (the sample is taken
 // only when compression could pay at all). How the choice is made: main/core/upload/README.md.
 import { closeSync, openSync, readSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { deflateRawSync } from 'node:zlib';
 import { chooseMode } from './auto-mode';
 import { DEFLATE_LEVEL } from './deflate-pool';
@@ -158,6 +159,11 @@ function readHead(path: string, length: number): Buffer | null {
   }
 }
 
+/** Workers that will really run in parallel: the cores the machine's load leaves idle (at least one). */
+export function usableWorkers(workers: number, cores = availableParallelism(), load = loadavg()[0] ?? 0): number {
+  return Math.max(1, Math.min(workers, (cores - load + 1) * 0.75));
+}
+
 export type ChooseOptions = {
   setting: CompressSetting;
   dataDir: string;
@@ -194,8 +200,8 @@ export function chooseTransport(plan: JobPlan, o: ChooseOptions): { plan: JobPla
     const s = sampleCompressibility(plan.files);
     if (s) {
       input.ratio = s.ratio;
-      // One core measured on a few slices; the workers share the cores (a second process may be busy too).
-      input.deflateBytesPerS = knownDeflate ?? s.deflateBytesPerS * Math.max(1, o.workers) * 0.75;
+      // One core measured on a few slices; the workers only add what idle cores there are.
+      input.deflateBytesPerS = knownDeflate ?? s.deflateBytesPerS * usableWorkers(o.workers);
     }
   }
   if (input.deflateBytesPerS <= link) input.ratio = null;

@@ -31,6 +31,17 @@ export function CompressionStats({ job, c }: { job: UploadJobView; c: UploadComp
     job.eta_seconds !== null && job.eta_seconds > 0 && job.phase !== 'paused'
       ? ` · ${t('uploads.eta', { time: formatDuration(job.eta_seconds) })}`
       : '';
+  if (job.phase === 'ready')
+    return (
+      <Text size="sm" data-testid="upload-stats" data-compression="done">
+        {t('uploads.compression.readyStats', {
+          files: job.files_total,
+          study: formatBytes(c.study_bytes, lang),
+          sent: formatBytes(job.bytes_total, lang),
+          ratio: (c.ratio ?? 1).toFixed(1),
+        })}
+      </Text>
+    );
   if (c.state === 'compressing')
     return (
       <Text size="sm" data-testid="upload-stats" data-compression="compressing">

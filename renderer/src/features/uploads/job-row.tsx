@@ -159,7 +159,7 @@ export function JobRow({ job }: { job: UploadJobView }) {
           data-value={value}
         />
         <Group justify="space-between" wrap="nowrap">
-          {c && job.phase !== 'ready' ? (
+          {c ? (
             <CompressionStats job={job} c={c} />
           ) : (
             <Text size="sm" data-testid="upload-stats">
