@@ -200,8 +200,10 @@ export function chooseTransport(plan: JobPlan, o: ChooseOptions): { plan: JobPla
     const s = sampleCompressibility(plan.files);
     if (s) {
       input.ratio = s.ratio;
-      // One core measured on a few slices; the workers only add what idle cores there are.
-      input.deflateBytesPerS = knownDeflate ?? s.deflateBytesPerS * usableWorkers(o.workers);
+      // One core measured on a few slices; the workers only add what idle cores there are. Halved
+      // until a real compression has been measured: a short sample on a busy machine flatters the
+      // sustained rate, and erring toward sending as before loses nothing.
+      input.deflateBytesPerS = knownDeflate ?? s.deflateBytesPerS * usableWorkers(o.workers) * 0.5;
     }
   }
   if (input.deflateBytesPerS <= link) input.ratio = null;

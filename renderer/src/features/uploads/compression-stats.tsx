@@ -5,6 +5,14 @@ import type { UploadCompressionView, UploadJobView } from '../../../../preload/c
 import { formatBytes, formatDuration, formatRate, percent } from '../../components/format';
 import { useLanguage } from '../../components/use-language';
 
+/** "2.0" / "2,0": how many times smaller, one decimal in the reader's language. */
+function ratioText(ratio: number | null, lang: 'es' | 'en'): string {
+  return new Intl.NumberFormat(lang === 'es' ? 'es-CL' : 'en-US', {
+    minimumFractionDigits: 1,
+    maximumFractionDigits: 1,
+  }).format(ratio ?? 1);
+}
+
 /** A compressed upload's progress value: the study deflated while compressing, then the archive sent. */
 export function compressedProgress(job: UploadJobView, c: UploadCompressionView): number {
   if (job.phase === 'ready') return 100;
@@ -14,9 +22,9 @@ export function compressedProgress(job: UploadJobView, c: UploadCompressionView)
 }
 
 /** The badge of a job that is compressing: "Compressing (2.3× smaller)". */
-export function compressingBadge(t: TFunction, c: UploadCompressionView): string {
+export function compressingBadge(t: TFunction, c: UploadCompressionView, lang: 'es' | 'en'): string {
   return c.ratio !== null
-    ? t('uploads.compression.compressingRatio', { ratio: c.ratio.toFixed(1) })
+    ? t('uploads.compression.compressingRatio', { ratio: ratioText(c.ratio, lang) })
     : t('uploads.compression.compressing');
 }
 
@@ -38,7 +46,7 @@ export function CompressionStats({ job, c }: { job: UploadJobView; c: UploadComp
           files: job.files_total,
           study: formatBytes(c.study_bytes, lang),
           sent: formatBytes(job.bytes_total, lang),
-          ratio: (c.ratio ?? 1).toFixed(1),
+          ratio: ratioText(c.ratio, lang),
         })}
       </Text>
     );
@@ -61,7 +69,7 @@ export function CompressionStats({ job, c }: { job: UploadJobView; c: UploadComp
         total: formatBytes(job.bytes_total, lang),
         percent: percent(job.bytes_sent, job.bytes_total),
         study: formatBytes(c.study_bytes, lang),
-        ratio: (c.ratio ?? 1).toFixed(1),
+        ratio: ratioText(c.ratio, lang),
       })}
       {running ? ` · ${formatRate(job.rate, lang)}` : ''}
       {running ? eta : ''}

@@ -144,7 +144,7 @@ export function JobRow({ job }: { job: UploadJobView }) {
             {waiting
               ? t('uploads.waitingRetry')
               : c?.state === 'compressing' && job.phase === 'uploading'
-                ? compressingBadge(t, c)
+                ? compressingBadge(t, c, lang)
                 : t(`uploads.phase.${job.phase}`)}
           </Badge>
         </Group>
