@@ -12,6 +12,7 @@ const benches: { file: string; exportName: string }[] = [
   { file: './poll-budget', exportName: 'benchPollBudget' },
   { file: './window-long-tasks', exportName: 'benchWindowLongTasks' },
   { file: './exam-calls', exportName: 'benchExamCalls' },
+  { file: './uplink', exportName: 'benchUplink' },
 ];
 
 // `npm run bench -- cli scan --update`: only the benches named, and their sections replaced in
