@@ -10,7 +10,13 @@ import {
   singlePutExposure,
   type TransportInput,
 } from '@main/core/upload/compression-choice';
-import { LINK_RATE_FILE, blendRate } from '@main/core/upload/link-rate';
+import {
+  LINK_RATE_FILE,
+  blendRate,
+  readLinkRates,
+  recordDeflateRate,
+  recordUploadRate,
+} from '@main/core/upload/link-rate';
 import { planUpload } from '@main/core/upload/plan';
 import { phantomSlice } from '@support/phantom';
 
@@ -107,6 +113,15 @@ describe('measurements', () => {
     expect(t?.ratio ?? 1).toBeLessThan(0.6);
     expect(n?.ratio ?? 0).toBeGreaterThan(0.99);
     expect(t?.deflateBytesPerS ?? 0).toBeGreaterThan(0);
+  });
+
+  it('keeps measured rates between runs; transfers too small to say anything are not counted', () => {
+    const d = mkdtempSync(join(dir, 'rates-'));
+    recordUploadRate(d, 1e6, 5);
+    expect(readLinkRates(d).upload_bytes_per_s).toBeNull();
+    recordUploadRate(d, 20e6, 4);
+    recordDeflateRate(d, 60e6, 2);
+    expect(readLinkRates(d)).toMatchObject({ upload_bytes_per_s: 5e6, deflate_bytes_per_s: 30e6 });
   });
 
   it('blends link measurements, the newest and biggest counting most', () => {
