@@ -51,6 +51,7 @@ export const appMethods = {
               .max(10 * 1024 ** 3)
               .optional(),
             mode: z.enum(['files', 'zip', 'auto']).optional(),
+            compress: z.enum(['auto', 'always', 'never']).optional(),
           })
           .strict()
           .optional(),

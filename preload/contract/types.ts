@@ -6,6 +6,8 @@ import type { ExamType, FolderExamType, InboxStatus, Language } from './vocabula
 
 export type LanguageSetting = Language | 'system';
 export type UploadMode = 'files' | 'zip' | 'auto';
+/** Lossless compression in zip mode: automatic (only when it shortens the upload), always, never. */
+export type CompressSetting = 'auto' | 'always' | 'never';
 export type KeyKind = 'live' | 'sandbox';
 
 export type WatchFolder = {
@@ -24,6 +26,7 @@ export type UploadOptions = {
   /** Bytes per second; 0 means no limit. */
   bandwidth_limit: number;
   mode: UploadMode;
+  compress: CompressSetting;
 };
 
 export type Settings = {
@@ -152,6 +155,14 @@ export type InboxItem = {
 export type UploadPhase =
   'queued' | 'planning' | 'creating' | 'uploading' | 'confirming' | 'paused' | 'ready' | 'failed' | 'cancelled';
 
+export type UploadCompressionView = {
+  state: 'compressing' | 'sending';
+  study_bytes: number;
+  study_bytes_done: number;
+  /** How many times smaller (study bytes / compressed bytes so far); null before any. */
+  ratio: number | null;
+};
+
 export type UploadJobView = {
   id: string;
   inbox_id: string | null;
@@ -175,6 +186,11 @@ export type UploadJobView = {
   extra_take?: { exam_id: string; exam_name: string; label: string } | null;
   /** Set while a job that failed on a network fault waits to retry by itself (phase 'failed'): when it will. */
   retry_at: string | null;
+  /**
+   * Compressed zip mode (lossless): compressing the study, then sending the smaller archive. While
+   * sending, bytes_sent/bytes_total count the archive on the wire.
+   */
+  compression?: UploadCompressionView | null;
   created_at: string;
   updated_at: string;
 };

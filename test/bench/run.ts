@@ -13,6 +13,7 @@ const benches: { file: string; exportName: string }[] = [
   { file: './window-long-tasks', exportName: 'benchWindowLongTasks' },
   { file: './exam-calls', exportName: 'benchExamCalls' },
   { file: './receive', exportName: 'benchReceive' },
+  { file: './uplink', exportName: 'benchUplink' },
 ];
 
 // `npm run bench -- cli scan --update`: only the benches named, and their sections replaced in

@@ -27,7 +27,12 @@ export function openAgentQueue(o: {
     ...servicePorts(o.service),
     settings: () => {
       const u = o.settingsStore.get().upload;
-      return { concurrency: u.concurrency, bandwidthLimit: u.bandwidth_limit_bytes_per_s, mode: u.mode };
+      return {
+        concurrency: u.concurrency,
+        bandwidthLimit: u.bandwidth_limit_bytes_per_s,
+        mode: u.mode,
+        compress: u.compress,
+      };
     },
     push: o.push,
     hooks: o.hooks,

@@ -89,6 +89,7 @@ export function createSettingsView(o: {
           concurrency: s.upload.concurrency,
           bandwidth_limit: s.upload.bandwidth_limit_bytes_per_s,
           mode: s.upload.mode,
+          compress: s.upload.compress,
         },
         exam_name_template: p.exam_name_template,
         default_expiration_days: p.default_expiration_days,

@@ -2,7 +2,7 @@
 // redraws itself on a terminal (every 250 ms) or repeats every 2 s when stderr is a file or a pipe.
 import { escapeForTerminal } from '../dicom';
 import type { UploadEvent } from '../upload/engine';
-import type { Totals } from '../upload/progress';
+import type { CompressionTotals, Totals } from '../upload/progress';
 import type { CliIo } from './io';
 import { formatBytes } from '../upload/plan';
 
@@ -23,13 +23,7 @@ export function progressPrinter(io: CliIo, tty: boolean): { onEvent: (e: UploadE
     const now = Date.now();
     if (!force && now - lastLine < (tty ? 250 : 2000)) return;
     lastLine = now;
-    const pct = t.bytesTotal > 0 ? Math.floor((100 * t.bytesSent) / t.bytesTotal) : 100;
-    const parts = [
-      `${pct}%`,
-      `${t.filesDone}/${t.filesTotal} files`,
-      `${formatBytes(t.bytesSent)} of ${formatBytes(t.bytesTotal)}`,
-    ];
-    if (t.rate > 0) parts.push(`${formatBytes(t.rate)}/s`);
+    const parts = t.compression ? compressedParts(t, t.compression) : plainParts(t);
     if (t.etaSeconds !== null && t.etaSeconds > 0) parts.push(`${formatDuration(t.etaSeconds)} left`);
     const text = `  ${parts.join(' · ')}`;
     if (tty) {
@@ -41,6 +35,9 @@ export function progressPrinter(io: CliIo, tty: boolean): { onEvent: (e: UploadE
     switch (e.type) {
       case 'status':
         switch (e.status) {
+          case 'compressing':
+            line('Compressing the study (lossless)…');
+            break;
           case 'creating':
             line('Creating the exam…');
             break;
@@ -74,6 +71,34 @@ export function progressPrinter(io: CliIo, tty: boolean): { onEvent: (e: UploadE
     }
   };
   return { onEvent, done: clear };
+}
+
+function plainParts(t: Totals): string[] {
+  const pct = t.bytesTotal > 0 ? Math.floor((100 * t.bytesSent) / t.bytesTotal) : 100;
+  const parts = [
+    `${pct}%`,
+    `${t.filesDone}/${t.filesTotal} files`,
+    `${formatBytes(t.bytesSent)} of ${formatBytes(t.bytesTotal)}`,
+  ];
+  if (t.rate > 0) parts.push(`${formatBytes(t.rate)}/s`);
+  return parts;
+}
+
+/** "compressing (2.3× smaller)… 45% of 210 MB" / "sending… 40% · 36 MB of 91 MB on the wire (study 210 MB)". */
+function compressedParts(t: Totals, c: CompressionTotals): string[] {
+  const times = c.ratio !== null ? `${c.ratio.toFixed(1)}× smaller` : null;
+  if (c.state === 'compressing') {
+    const pct = c.studyBytes > 0 ? Math.floor((100 * c.studyBytesDone) / c.studyBytes) : 100;
+    return [`compressing${times ? ` (${times})` : ''}…`, `${pct}% of ${formatBytes(c.studyBytes)}`];
+  }
+  const pct = t.bytesTotal > 0 ? Math.floor((100 * t.bytesSent) / t.bytesTotal) : 100;
+  const parts = [
+    'sending…',
+    `${pct}%`,
+    `${formatBytes(t.bytesSent)} of ${formatBytes(t.bytesTotal)} on the wire (study ${formatBytes(c.studyBytes)}${times ? `, ${times}` : ''})`,
+  ];
+  if (t.rate > 0) parts.push(`${formatBytes(t.rate)}/s on the wire`);
+  return parts;
 }
 
 function formatDuration(s: number): string {

@@ -44,13 +44,15 @@ import type { ApiClient } from '../api';
 import type { ShareIntent, SummaryRecord } from '../upload/journal';
 import { type KeychainDeps, openSession } from './command-session';
 import { progressPrinter } from './upload-progress';
+import { chooseTransport, COMPRESS_SETTINGS, type CompressSetting } from '../upload/compression-choice';
+import { deflateWorkerCount } from '../upload/deflate-pool';
 
 export type UploadCommandDeps = KeychainDeps;
 
 const HELP = `Usage: scanbridge upload <dir> [--type cbct|radiografia|mesh|atm] [--mode files|zip|auto] [--name <name>]
                         [--patient-name <name>] [--patient-id <id>] [--allow-incomplete]
-                        [--concurrency <n>] [--limit-rate <bytes/s>] [--wait <seconds>] [--cancel]
-                        [--share-to <e-mail>[,<e-mail>]]
+                        [--compress auto|always|never] [--concurrency <n>] [--limit-rate <bytes/s>]
+                        [--wait <seconds>] [--cancel] [--share-to <e-mail>[,<e-mail>]]
 
 Uploads the DICOM and mesh files of <dir> as one exam. Patient fields, exam type and name are
 prefilled from the DICOM headers; --type, --name, --patient-name and --patient-id override them.
@@ -61,7 +63,9 @@ A study with a file cut short or unreadable is not uploaded (the files are named
 One upload of a study runs at a time on this computer: another one stops at once (exit 75),
 naming the process that holds it, or waits for it with --wait.
 
-  --mode          files (one PUT per file), zip (one uncompressed ZIP) or auto (default)
+  --mode          files (one PUT per file), zip (one ZIP) or auto (default)
+  --compress      auto (default: lossless deflate in zip mode only when it shortens the upload, as
+                  measured on this computer and link), always, or never
   --concurrency   files sent at once (default 6)
   --limit-rate    bandwidth limit, e.g. 500k or 2M (bytes per second, 1024-based)
   --wait          wait up to this many seconds for another upload of the same study to end
@@ -81,6 +85,7 @@ type Args = {
   dir: string;
   type?: ExamType;
   mode: RequestedMode;
+  compress: CompressSetting;
   name?: string;
   patientName?: string;
   patientId?: string;
@@ -99,6 +104,7 @@ function parse(argv: string[]): Args {
     {
       type: { type: 'string' },
       mode: { type: 'string' },
+      compress: { type: 'string' },
       name: { type: 'string' },
       'patient-name': { type: 'string' },
       'patient-id': { type: 'string' },
@@ -112,13 +118,17 @@ function parse(argv: string[]): Args {
     },
     true,
   );
-  if (values.help) return { dir: '', mode: 'auto', cancel: false, help: true, allowIncomplete: false, waitMs: 0 };
+  if (values.help)
+    return { dir: '', mode: 'auto', compress: 'auto', cancel: false, help: true, allowIncomplete: false, waitMs: 0 };
   if (positionals.length !== 1 || !positionals[0]) throw new UsageError('give exactly one folder; see --help');
   const type = values.type;
   if (type !== undefined && !EXAM_TYPES.includes(type as ExamType))
     throw new UsageError(`--type must be one of ${EXAM_TYPES.join(', ')}`);
   const mode = values.mode ?? 'auto';
   if (!MODES.includes(mode as RequestedMode)) throw new UsageError(`--mode must be one of ${MODES.join(', ')}`);
+  const compress = values.compress ?? 'auto';
+  if (!COMPRESS_SETTINGS.includes(compress as CompressSetting))
+    throw new UsageError(`--compress must be one of ${COMPRESS_SETTINGS.join(', ')}`);
   if (values.name !== undefined && values.name.trim() === '') throw new UsageError('--name must not be empty');
   for (const flag of ['name', 'patient-name', 'patient-id'] as const) {
     const v = values[flag];
@@ -150,6 +160,7 @@ function parse(argv: string[]): Args {
   return {
     dir: positionals[0],
     mode: mode as RequestedMode,
+    compress: compress as CompressSetting,
     cancel: values.cancel ?? false,
     help: false,
     allowIncomplete: values['allow-incomplete'] ?? false,
@@ -335,7 +346,8 @@ async function uploadLocked(io: CliIo, args: Args, root: string, c: LockedContex
         args.type !== undefined ||
         args.patientName !== undefined ||
         args.patientId !== undefined ||
-        io.argv.includes('--mode')
+        io.argv.includes('--mode') ||
+        io.argv.includes('--compress')
       ) {
         warn(
           'An interrupted upload of this folder exists: it is resumed with the name, type, patient and mode it started with.',
@@ -358,7 +370,7 @@ async function uploadLocked(io: CliIo, args: Args, root: string, c: LockedContex
         return await reportPrevious(io, args, c, { ...previous, exam_id: previous.exam_id });
       job = UploadJob.create(plan, deps2, undefined, args.shareTo);
       warn(
-        `Uploading ${plan.files.length} files (${formatBytes(plan.bytes)}) from ${escapeForTerminal(root)} in ${plan.mode} mode.`,
+        `Uploading ${plan.files.length} files (${formatBytes(plan.bytes)}) from ${escapeForTerminal(root)} in ${plan.mode} mode${plan.compress ? ', compressed' : ''}.`,
       );
     }
   } catch (err) {
@@ -467,13 +479,24 @@ async function planFolder(io: CliIo, root: string, args: Args, warn: (t: string)
   }
   if (notDicom > 0) warn(`Skipping ${notDicom} file(s) that are not DICOM or mesh.`);
   const fields = prefill(scan, args, warn);
-  const plan = await planUpload({
+  const planned = await planUpload({
     root,
     fields,
     files,
     mode: args.mode,
+    compress: args.compress,
     studyUids: scan.studies.map((s) => s.study_uid),
   });
+  // Compress or not, and the mode, from what this computer measured of its link and CPU.
+  const { plan, choice } = chooseTransport(planned, {
+    setting: args.compress,
+    dataDir: appDataDir(io.env),
+    bandwidthLimit: args.limitRate ?? null,
+    concurrency: args.concurrency ?? 6,
+    workers: deflateWorkerCount(),
+  });
+  if (args.mode === 'auto' || args.compress !== 'never')
+    warn(`Mode: ${plan.mode}${plan.compress ? ', compressed' : ''} (${choice.reason}).`);
   return { plan, leftOut: incomplete };
 }
 

@@ -30,6 +30,8 @@ export const uploadOptionsSchema = z.object({
   /** 0 = no limit. */
   bandwidth_limit_bytes_per_s: z.number().int().min(0).default(0),
   mode: z.enum(['files', 'zip', 'auto']).default('auto'),
+  /** Lossless deflate in zip mode: `auto` only when it shortens the upload (upload/compression-choice.ts). */
+  compress: z.enum(['auto', 'always', 'never']).default('auto'),
 });
 export type UploadOptions = z.infer<typeof uploadOptionsSchema>;
 
@@ -110,7 +112,12 @@ export const settingsSchema = z.object({
     .max(50)
     .default([])
     .refine((list) => new Set(list.map((f) => f.id)).size === list.length, 'watch folder ids must be unique'),
-  upload: uploadOptionsSchema.default({ concurrency: 4, bandwidth_limit_bytes_per_s: 0, mode: 'auto' }),
+  upload: uploadOptionsSchema.default({
+    concurrency: 4,
+    bandwidth_limit_bytes_per_s: 0,
+    mode: 'auto',
+    compress: 'auto',
+  }),
   consent: consentSettingsSchema.default({ country_code: 'CL', copies_folder: null, display_id: null }),
   inbox: inboxPreferencesSchema.default({ exam_name_template: DEFAULT_NAME_TEMPLATE, default_expiration_days: null }),
   dicom_listener: dicomListenerSchema.default(DEFAULT_DICOM_LISTENER),

@@ -48,6 +48,8 @@ export const ENGINE_DEFAULTS = {
  */
 export const DURABILITY: Record<JournalRecord['t'], Durability> = {
   planned: 'none',
+  packed: 'background',
+  compressed: 'sync',
   creating: 'sync',
   created: 'background',
   done: 'background',
@@ -64,7 +66,16 @@ export const DURABILITY: Record<JournalRecord['t'], Durability> = {
 export const FRESH_PLAN_MS = 10_000;
 
 export type JobStatus =
-  'planned' | 'creating' | 'transferring' | 'paused' | 'confirming' | 'ready' | 'failed' | 'cancelled' | 'interrupted';
+  | 'planned'
+  | 'compressing'
+  | 'creating'
+  | 'transferring'
+  | 'paused'
+  | 'confirming'
+  | 'ready'
+  | 'failed'
+  | 'cancelled'
+  | 'interrupted';
 
 /** What happened to one file (a discriminated union the UI renders as it likes). */
 export type FileProgress =

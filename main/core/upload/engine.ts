@@ -29,6 +29,9 @@ import { linksExpired, plannedRecordOf, progressBaseline } from './job-records';
 import { createAgents, type putWithRetry, type TransferAgents } from './transfer';
 import type { TransferContext } from './transfer-context';
 import { sendZip } from './zip-transfer';
+import { JobArchive, removeArchive } from './archive';
+import { effectiveLinkRate } from './compression-choice';
+import { readLinkRates, recordUploadRate } from './link-rate';
 import { Emitter } from '../emitter';
 
 export type {
@@ -55,12 +58,17 @@ export class UploadJob {
   private running: Promise<UploadResult> | null = null;
   private lastStatus: JobStatus | null = null;
   private lastTotals = '';
+  /** Compressed zip mode: the archive sent instead of the files (archive.ts). */
+  private readonly archive: JobArchive;
+  /** What the job is doing when not paused (resume() reports it again). */
+  private working: JobStatus = 'transferring';
+  private pauses = 0;
 
   private constructor(
     private readonly journal: Journal,
     private readonly state: JobState,
     port: ExamsPort,
-    dataDir: string,
+    private readonly dataDir: string,
     options: EngineOptions,
     private readonly resumedJob: boolean,
   ) {
@@ -77,6 +85,24 @@ export class UploadJob {
       resetProgress: () => this.resetTracker(),
     });
     this.resetTracker();
+    this.archive = new JobArchive(
+      {
+        state,
+        dataDir,
+        append: (r) => this.steps.append(r),
+        waitIfPaused: (signal) => (this.gate.isClosed ? this.gate.wait(signal) : Promise.resolve()),
+        checkFiles: (indices) => this.checkFiles(indices),
+        tracker: this.tracker,
+        linkRate: () => effectiveLinkRate(readLinkRates(dataDir).upload_bytes_per_s, this.bucket.bytesPerSecond),
+        emitStatus: (status) => {
+          this.working = status;
+          this.emitStatus(this.gate.isClosed ? 'paused' : status);
+        },
+        resetProgress: () => this.resetTracker(),
+        notice: (message) => this.notice('resumed', message),
+      },
+      resumedJob,
+    );
   }
 
   /** Starts a new job for a plan: writes its journal (nothing is sent yet). */
@@ -97,6 +123,7 @@ export class UploadJob {
     if (state.phase === 'ready') job.steps.compact('ready', state.readyExamId);
     else if (state.phase === 'failed') job.steps.compact('failed', null, state.failure?.code);
     else if (state.phase === 'cancelled') job.steps.compact('cancelled', null);
+    job.dropArchiveIfEnded();
     return job;
   }
 
@@ -194,6 +221,7 @@ export class UploadJob {
   pause(): void {
     if (this.gate.isClosed) return;
     this.gate.close();
+    this.pauses++;
     for (const c of this.inflight) c.abort(new ControlSignal('pause'));
     this.emitStatus('paused');
   }
@@ -202,7 +230,7 @@ export class UploadJob {
   resume(): void {
     if (!this.gate.isClosed) return;
     this.gate.open();
-    if (this.running) this.emitStatus('transferring');
+    if (this.running) this.emitStatus(this.working);
   }
 
   /** Stops a run without cancelling the job: it can be resumed later (the CLI's Ctrl+C). */
@@ -223,6 +251,14 @@ export class UploadJob {
     }
     if (this.state.phase === 'ready' || this.state.phase === 'cancelled') return;
     await this.steps.cancel();
+    this.dropArchiveIfEnded();
+  }
+
+  /** A job that ended keeps no archive (it holds the patient's images). */
+  private dropArchiveIfEnded(): void {
+    const p = this.state.phase;
+    if (this.state.plan.compress && (p === 'ready' || p === 'failed' || p === 'cancelled'))
+      removeArchive(this.dataDir, this.state.plan.job_id);
   }
 
   // ---- the run ---------------------------------------------------------------------------
@@ -257,6 +293,7 @@ export class UploadJob {
       agents.destroy();
       this.journal.flushDone('sync');
       this.runAbort = null;
+      this.dropArchiveIfEnded();
       this.tick();
     }
   }
@@ -270,6 +307,7 @@ export class UploadJob {
       signal.throwIfAborted();
       switch (this.state.phase) {
         case 'planned':
+          if (this.state.plan.compress) await this.archive.prepare(signal);
           await this.steps.create(signal);
           break;
         case 'creating':
@@ -279,9 +317,13 @@ export class UploadJob {
         case 'created':
           try {
             if (linksExpired(this.state.exam)) throw new UrlsExpired();
+            if (this.state.plan.compress && !this.archive.path) await this.archive.prepare(signal);
+            this.working = 'transferring';
             this.emitStatus(this.gate.isClosed ? 'paused' : 'transferring');
+            const measure = { wire: this.tracker.wireBytes, at: performance.now(), pauses: this.pauses };
             if (this.state.plan.mode === 'files') await sendFiles(this.transferContext(), signal, agents);
             else await sendZip(this.transferContext(), signal, agents);
+            this.learnLinkRate(measure);
             this.steps.append({ t: 'uploaded' });
           } catch (err) {
             if (err instanceof AlreadyComplete) this.steps.append({ t: 'uploaded' });
@@ -301,10 +343,24 @@ export class UploadJob {
     }
   }
 
+  /**
+   * Keeps the rate this transfer saw (link-rate.ts), unless a pause cut it or the bandwidth limit,
+   * not the link, set it.
+   */
+  private learnLinkRate(m: { wire: number; at: number; pauses: number }): void {
+    if (m.pauses !== this.pauses) return;
+    const bytes = this.tracker.wireBytes - m.wire;
+    const seconds = (performance.now() - m.at) / 1000;
+    const limit = this.bucket.bytesPerSecond;
+    if (limit !== null && bytes / Math.max(seconds, 1e-3) > 0.9 * limit) return;
+    recordUploadRate(this.dataDir, bytes, seconds);
+  }
+
   /** What the transfer modules need of the job: its state and a few of its services. */
   private transferContext(): TransferContext {
     return {
       state: this.state,
+      archivePath: this.archive.path,
       concurrency: this.opts.concurrency,
       gate: this.gate,
       inflight: this.inflight,

@@ -8,7 +8,7 @@ import { ControlSignal, DURABILITY, type ENGINE_DEFAULTS, type JobStatus, type N
 import { isAbortError, UploadError } from './upload-errors';
 import { orphanRemovedMessage } from './failure-text';
 import { uploadFailureOf } from './failures';
-import { createdRecordOf, summaryOf } from './job-records';
+import { createdRecordOf, summaryOf, zipWireSize } from './job-records';
 import { applyRecord, type JobState } from './journal-replay';
 import { examIdsOfOtherJobs, waitWhileOthersCreate } from './job-store';
 import type { Journal, JournalRecord } from './journal';
@@ -75,7 +75,7 @@ export class ExamSteps {
     const input: CreateExamInput =
       plan.mode === 'files'
         ? { ...plan.fields, upload_mode: 'files', files: plan.files.map((f) => ({ name: f.name, size: f.size })) }
-        : { ...plan.fields, upload_mode: 'zip', zip_size_bytes: plan.zip_size };
+        : { ...plan.fields, upload_mode: 'zip', zip_size_bytes: zipWireSize(this.state) };
     // The intent is durable before the request leaves: a crash from here on is followed by an
     // orphan search instead of a blind second create.
     this.append({ t: 'creating', marker: randomUUID(), at: Date.now() });

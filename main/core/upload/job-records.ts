@@ -33,7 +33,13 @@ export function plannedRecordOf(
     ...(plan.studyUids ? { study_uids: plan.studyUids } : {}),
     ...(target ? { target } : {}),
     ...(share ? { share } : {}),
+    ...(plan.compress && plan.mode === 'zip' ? { compress: true } : {}),
   };
+}
+
+/** Bytes the zip-mode exam is declared with and that go on the wire: the compressed archive's when compressing. */
+export function zipWireSize(state: Pick<JobState, 'plan' | 'archive'>): number {
+  return state.plan.compress ? (state.archive?.size ?? state.plan.zip_size) : state.plan.zip_size;
 }
 
 /** The `created` record of a create answer, or null when its upload links do not fit the plan. */
@@ -96,10 +102,11 @@ export function progressBaseline(state: JobState): {
   const filesTotal = plan.files.length;
   if (plan.mode === 'zip') {
     const sent = phase === 'uploaded' || phase === 'ready';
+    const size = zipWireSize(state);
     return {
-      bytesTotal: plan.zip_size,
+      bytesTotal: size,
       filesTotal,
-      bytesDone: sent ? plan.zip_size : 0,
+      bytesDone: sent ? size : 0,
       filesDone: phase === 'ready' ? filesTotal : 0,
     };
   }

@@ -1,4 +1,5 @@
 // A job's state is a fold over its journal: replaying the records gives the step to resume from.
+import type { PackState } from './deflated-zip';
 import type { JournalRecord, PlannedRecord } from './journal';
 
 export type JobPhase = 'planned' | 'creating' | 'created' | 'uploaded' | 'ready' | 'failed' | 'cancelled';
@@ -26,6 +27,9 @@ export type JobState = {
   discarded: string[];
   readyExamId: string | null;
   failure: { code: string; message: string } | null;
+  /** Compressed zip mode: how far the archive got, and the archive once complete (archive.ts). */
+  pack: PackState | null;
+  archive: { size: number; sha256: string } | null;
 };
 
 /** The state after `records`; the first record must be the plan. */
@@ -48,6 +52,8 @@ export function initialState(plan: PlannedRecord): JobState {
     discarded: [],
     readyExamId: null,
     failure: null,
+    pack: null,
+    archive: null,
   };
 }
 
@@ -56,6 +62,15 @@ export function applyRecord(s: JobState, r: JournalRecord): void {
   switch (r.t) {
     case 'planned':
     case 'summary':
+      return;
+    case 'packed': {
+      const kept = r.n === 0 ? [] : (s.pack?.entries ?? []).slice(0, r.n - r.e.length);
+      s.pack = { entries: [...kept, ...r.e], offset: r.offset };
+      if (r.n === 0) s.archive = null;
+      return;
+    }
+    case 'compressed':
+      s.archive = { size: r.size, sha256: r.sha256 };
       return;
     case 'creating':
       s.phase = 'creating';

@@ -56,7 +56,19 @@ export const recordSchema = z.discriminatedUnion('t', [
     /** Absent: the job creates an exam. Set: it adds an extra take to an existing exam (target.ts). */
     target: z.object({ kind: z.literal('extra'), exam_id: z.string().min(1), label: z.string().min(1) }).optional(),
     share: shareIntentSchema.optional(),
+    /** Zip mode with deflated entries, written to a private archive before the exam is created (archive.ts). */
+    compress: z.boolean().optional(),
   }),
+  // The compressed archive is on disk up to `offset` with its first `n` entries; `e` are the
+  // entries this record adds ([CRC-32, deflated size]); n = 0 starts the archive over.
+  z.object({
+    t: z.literal('packed'),
+    n: z.number().int().nonnegative(),
+    offset: z.number().int().nonnegative(),
+    e: z.array(z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()])),
+  }),
+  // The compressed archive is complete: its exact size (declared to the service) and sha256.
+  z.object({ t: z.literal('compressed'), size: z.number().int().positive(), sha256: z.string() }),
   // Written (and fsynced) before POST /exams is sent: its presence without `created` means an exam
   // may exist on the service that this job does not know yet.
   z.object({ t: z.literal('creating'), marker: z.string(), at: z.number() }),

@@ -30,6 +30,8 @@ export type JobPlan = {
   fingerprint: string;
   /** Study Instance UIDs of the files, when known: the upload lock's keys (study-lock.ts). */
   studyUids?: string[];
+  /** Zip mode with deflated entries (compression-choice.ts decides it). */
+  compress?: boolean;
 };
 
 export type PlanInput = {
@@ -38,6 +40,11 @@ export type PlanInput = {
   files: readonly PlanFileInput[];
   mode: RequestedMode;
   studyUids?: readonly string[];
+  /**
+   * Compression that chooseTransport will decide next (compression-choice.ts): unless `never`, a
+   * ZIP over the service's limit is not refused here, as it may fit once compressed.
+   */
+  compress?: 'auto' | 'always' | 'never';
 };
 
 /** Stats the files, validates everything the service would refuse, and chooses the mode. */
@@ -57,7 +64,8 @@ export async function planUpload(input: PlanInput): Promise<JobPlan> {
   let mode: UploadMode;
   if (input.mode === 'auto') mode = chooseMode(files, zipSize);
   else mode = input.mode;
-  if (mode === 'zip' && zipSize > MAX_ZIP_BYTES) {
+  const mayCompress = input.compress !== undefined && input.compress !== 'never';
+  if (mode === 'zip' && zipSize > MAX_ZIP_BYTES && !mayCompress) {
     throw new UploadError(
       'zip_too_large',
       `The ZIP would be ${formatBytes(zipSize)}, over the service's limit of 1 GB. Use files mode instead.`,

@@ -9,6 +9,18 @@ export type Totals = {
   rate: number;
   /** null while the rate is unknown. */
   etaSeconds: number | null;
+  /** Compressed zip mode only: what compressing did (bytesSent/bytesTotal then count the archive). */
+  compression?: CompressionTotals;
+};
+
+export type CompressionTotals = {
+  state: 'compressing' | 'sending';
+  /** The study's own size. */
+  studyBytes: number;
+  /** Study bytes deflated so far (all of them once sending). */
+  studyBytesDone: number;
+  /** How many times smaller the study got so far (study bytes / archive bytes); null before any. */
+  ratio: number | null;
 };
 
 /** Rate smoothing time constant: follows real changes in a few seconds, ignores per-chunk jitter. */
@@ -23,6 +35,9 @@ export class ProgressTracker {
   private rate = 0;
   private lastSample: { at: number; wire: number } | null = null;
   private dirty = true;
+  private compression: CompressionTotals | undefined;
+  private etaHint: number | null = null;
+  private linkHint: number | null = null;
 
   constructor(
     private bytesTotal: number,
@@ -36,6 +51,18 @@ export class ProgressTracker {
     this.committed = committedBytes;
     this.inflight = 0;
     this.filesDone = filesDone;
+    this.dirty = true;
+  }
+
+  /**
+   * Compressed zip mode: what compressing did. While compressing, `etaSeconds` is the time left
+   * estimated from the deflate rate and the measured link rate; while sending, `linkRate` (the
+   * measured link rate) gives the time left until the transfer has a rate of its own.
+   */
+  setCompression(c: CompressionTotals | undefined, etaSeconds: number | null, linkRate: number | null = null): void {
+    this.compression = c;
+    this.etaHint = etaSeconds;
+    this.linkHint = linkRate;
     this.dirty = true;
   }
 
@@ -79,13 +106,23 @@ export class ProgressTracker {
   totals(): Totals {
     const bytesSent = Math.max(0, Math.min(this.bytesTotal, this.committed + this.inflight));
     const left = this.bytesTotal - bytesSent;
-    return {
+    const t: Totals = {
       bytesSent,
       bytesTotal: this.bytesTotal,
       filesDone: this.filesDone,
       filesTotal: this.filesTotal,
       rate: Math.round(this.rate),
-      etaSeconds: left === 0 ? 0 : this.rate > 1 ? Math.ceil(left / this.rate) : null,
+      etaSeconds:
+        left === 0
+          ? 0
+          : this.rate > 1
+            ? Math.ceil(left / this.rate)
+            : this.linkHint
+              ? Math.ceil(left / this.linkHint)
+              : null,
     };
+    if (this.compression?.state === 'compressing') t.etaSeconds = this.etaHint;
+    if (this.compression) t.compression = { ...this.compression };
+    return t;
   }
 }

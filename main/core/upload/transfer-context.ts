@@ -9,6 +9,8 @@ import type { putWithRetry, TransferAgents } from './transfer';
 
 export type TransferContext = {
   state: JobState;
+  /** Compressed zip mode: the archive to send (archive.ts); null: the ZIP is built on the fly. */
+  archivePath: string | null;
   concurrency: number;
   gate: Gate;
   /** Controllers of the PUTs in flight: pause() aborts them. */

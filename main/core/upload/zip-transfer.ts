@@ -2,6 +2,8 @@
 // a resume after a pause, rebuilds the ZIP from the first byte; the files are checked before and
 // after, so a ZIP of a changed export is never confirmed.
 import { childController } from './file-checks';
+import { openFileRange } from './file-source';
+import { zipWireSize } from './job-records';
 import { putWithRetry, type TransferAgents } from './transfer';
 import type { TransferContext } from './transfer-context';
 import { createZipStream } from './zip';
@@ -11,6 +13,10 @@ export async function sendZip(ctx: TransferContext, signal: AbortSignal, agents:
   const { plan, exam } = ctx.state;
   if (!exam?.zipUrl) throw new Error('no ZIP upload link');
   const all = plan.files.map((_, i) => i);
+  // Compressed: the archive written before the exam was created; else the ZIP built on the fly.
+  const size = zipWireSize(ctx.state);
+  const archive = ctx.archivePath;
+  const open = archive ? () => openFileRange(archive, size) : () => createZipStream(plan.files);
   for (;;) {
     await ctx.waitIfPaused(signal);
     await ctx.checkFiles(all);
@@ -20,11 +26,7 @@ export async function sendZip(ctx: TransferContext, signal: AbortSignal, agents:
     const s = own.signal;
     ctx.inflight.add(own);
     try {
-      await putWithRetry(
-        exam.zipUrl,
-        { size: plan.zip_size, open: () => createZipStream(plan.files) },
-        ctx.putOptions(agents, s, -1, 'archive.zip'),
-      );
+      await putWithRetry(exam.zipUrl, { size, open }, ctx.putOptions(agents, s, -1, 'archive.zip'));
     } catch (err) {
       if (own.signal.aborted && !signal.aborted) continue;
       throw await ctx.transferFailure(err, all);
@@ -33,7 +35,7 @@ export async function sendZip(ctx: TransferContext, signal: AbortSignal, agents:
       link.dispose();
     }
     await ctx.checkFiles(all);
-    ctx.tracker.onTransferDone(plan.zip_size, 0);
+    ctx.tracker.onTransferDone(size, 0);
     return;
   }
 }

@@ -1,6 +1,8 @@
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { crc32 } from 'node:zlib';
 import { getFileNameLowLevel, openPromise, type Entry, type ZipFile } from 'yauzl';
 import type { App } from '../core/app';
 import { ApiError, badRequest, limitExceeded } from '../core/http';
@@ -35,11 +37,26 @@ const EXTRACT_CONCURRENCY = 8;
 /** §8.2: process-zip gives up after this many seconds of unpacking. */
 export const PROCESS_ZIP_TIMEOUT_SECONDS = 300;
 
+/** Refuses an entry whose bytes do not match the CRC-32 its directory entry declares (yauzl does not check). */
+class CrcMismatch extends Error {}
+
 async function extractEntry(zip: ZipFile, entry: Entry, path: string): Promise<void> {
   try {
     const stream = await zip.openReadStreamPromise(entry);
-    await pipeline(stream, createWriteStream(path));
+    let crc = 0;
+    const check = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        crc = crc32(chunk, crc);
+        cb(null, chunk);
+      },
+      flush(cb) {
+        cb(crc >>> 0 === entry.crc32 >>> 0 ? null : new CrcMismatch());
+      },
+    });
+    await pipeline(stream, check, createWriteStream(path));
   } catch (err) {
+    if (err instanceof CrcMismatch)
+      throw archiveError('A ZIP entry does not match its CRC-32 (the archive is damaged)', 'crc_mismatch');
     const message = err instanceof Error ? err.message : String(err);
     if (/too many bytes/i.test(message))
       throw archiveError('A ZIP entry inflates beyond its declared size', 'zip_bomb');

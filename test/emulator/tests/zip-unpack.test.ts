@@ -288,4 +288,36 @@ describe('emulator: ZIP upload mode and process-zip', () => {
     expect(r.status).toBe(400);
     expect(r.json.error?.code).toBe('limit_exceeded');
   });
+
+  it('an entry whose bytes do not match its CRC-32 → 400 crc_mismatch, nothing stored', async () => {
+    const path = join(scratch, 'bad-crc.zip');
+    const data = bytesFor('c', 50_000);
+    await buildZip(path, [
+      { name: 'a.dcm', data: bytesFor('a', 1000) },
+      { name: 'c.dcm', data, compress: true },
+    ]);
+    // Flip the CRC-32 of c.dcm in both headers (+16 in the central one, +14 in the local one).
+    const buf = readFileSync(path);
+    const crcOf = (name: string): number => {
+      let found = -1;
+      for (let i = 0; i + 46 <= buf.length; i++)
+        if (buf.readUInt32LE(i) === 0x02014b50 && buf.toString('utf8', i + 46, i + 46 + 5) === name) found = i;
+      return found;
+    };
+    const central = crcOf('c.dcm');
+    expect(central).toBeGreaterThan(0);
+    const local = buf.readUInt32LE(central + 42);
+    const wrong = (buf.readUInt32LE(central + 16) ^ 0xffff) >>> 0;
+    buf.writeUInt32LE(wrong, central + 16);
+    buf.writeUInt32LE(wrong, local + 14);
+    writeFileSync(path, buf);
+    const e = await stage(path);
+    const r = await processZip(e.id);
+    expect(r.status).toBe(400);
+    expect(r.json.error?.['details']).toContainEqual(expect.objectContaining({ code: 'crc_mismatch' }));
+    expect((await api(emu.info, pro, 'GET', `/exams/${e.id}`)).json).toMatchObject({
+      status: 'uploading',
+      file_count: 0,
+    });
+  });
 });

@@ -159,7 +159,7 @@ describe('two uploads of one study at once', () => {
       });
       const dataDir = join(tmp, `data-pair-${pair}`);
       // Slowed down so the two runs overlap for a while.
-      const args = ['upload', ex.root, '--limit-rate', '200k', '--concurrency', '2'];
+      const args = ['upload', ex.root, '--limit-rate', '200k', '--concurrency', '2', '--compress', 'never'];
       const a = start(args, env(dataDir));
       const b = start(args, env(dataDir));
       const runs = await Promise.all([a.done, b.done]);
@@ -207,7 +207,10 @@ describe('two uploads of one study at once', () => {
     writeFileSync(join(configDir, 'settings.json'), '{"schema_version":1}');
     chmodSync(join(configDir, 'settings.json'), 0o644);
 
-    const owner = start(['upload', ex.root, '--limit-rate', '300k', '--concurrency', '2'], env(dataDir));
+    const owner = start(
+      ['upload', ex.root, '--limit-rate', '300k', '--concurrency', '2', '--compress', 'never'],
+      env(dataDir),
+    );
     await waitFor(() => journalState(dataDir).done >= 4, 'the first files to be stored');
     const examId = journalState(dataDir).examId;
     expect(examId).not.toBeNull();
@@ -262,7 +265,7 @@ describe('after kill -9 mid-upload', () => {
     });
     const dataDir = join(tmp, 'data-private', 'nested', 'scanbridge');
     const e = env(dataDir);
-    const owner = start(['upload', ex.root, '--limit-rate', '300k', '--concurrency', '2'], e);
+    const owner = start(['upload', ex.root, '--limit-rate', '300k', '--concurrency', '2', '--compress', 'never'], e);
     await waitFor(() => journalState(dataDir).done >= 2, 'files to be stored');
     owner.child.kill('SIGKILL');
     await owner.done;

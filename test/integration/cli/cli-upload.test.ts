@@ -137,7 +137,10 @@ describe('scanbridge upload', () => {
       dicomdir: false,
     });
     const dataDir = join(tmp, 'data-killed');
-    const slow = start(['upload', ex.root, '--limit-rate', '1M', '--concurrency', '2'], env('clinica', dataDir));
+    const slow = start(
+      ['upload', ex.root, '--limit-rate', '1M', '--concurrency', '2', '--compress', 'never'],
+      env('clinica', dataDir),
+    );
     const killed = await killAfterStored(slow.child, dataDir, 8);
     const k = await slow.done;
     expect(k.code).toBeNull(); // died by signal
@@ -179,7 +182,18 @@ describe('scanbridge upload', () => {
     });
     const dataDir = join(tmp, 'data-changed');
     const slow = start(
-      ['upload', ex.root, '--limit-rate', '1M', '--concurrency', '2', '--name', 'changed export'],
+      [
+        'upload',
+        ex.root,
+        '--limit-rate',
+        '1M',
+        '--concurrency',
+        '2',
+        '--compress',
+        'never',
+        '--name',
+        'changed export',
+      ],
       env('ultra', dataDir),
     );
     const killed = await killAfterStored(slow.child, dataDir, 3);
@@ -210,7 +224,10 @@ describe('scanbridge upload', () => {
       dicomdir: false,
     });
     const dataDir = join(tmp, 'data-sigint');
-    const slow = start(['upload', ex.root, '--limit-rate', '1M', '--concurrency', '2'], env('sandbox', dataDir));
+    const slow = start(
+      ['upload', ex.root, '--limit-rate', '1M', '--concurrency', '2', '--compress', 'never'],
+      env('sandbox', dataDir),
+    );
     let examId: string | null = null;
     for (let i = 0; i < 400 && !examId; i++) {
       const s = journalState(dataDir);
@@ -237,7 +254,7 @@ describe('scanbridge upload', () => {
     });
     const dataDir = join(tmp, 'data-cancel');
     const slow = start(
-      ['upload', ex.root, '--limit-rate', '256k', '--name', 'cancel via cli'],
+      ['upload', ex.root, '--limit-rate', '256k', '--compress', 'never', '--name', 'cancel via cli'],
       env('sandbox', dataDir),
     );
     const killed = await killAfterStored(slow.child, dataDir, 0);

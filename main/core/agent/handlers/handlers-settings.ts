@@ -29,7 +29,7 @@ export function createSettingsHandlers(ctx: HandlerContext): Pick<Handlers, Sett
     'settings:update': async (args) => {
       const patch: SettingsPatch = definedFields(args, ['language']);
       if (args.upload) {
-        patch.upload = definedFields(args.upload, ['concurrency', 'mode']);
+        patch.upload = definedFields(args.upload, ['concurrency', 'mode', 'compress']);
         if (args.upload.bandwidth_limit !== undefined)
           patch.upload.bandwidth_limit_bytes_per_s = args.upload.bandwidth_limit;
       }

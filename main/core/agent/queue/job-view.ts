@@ -9,6 +9,7 @@ import type { Totals } from '../../upload/progress';
 
 export const ENGINE_PHASE: Record<JobStatus, UploadPhase | null> = {
   planned: 'queued',
+  compressing: 'uploading',
   creating: 'creating',
   transferring: 'uploading',
   paused: 'paused',
@@ -27,6 +28,16 @@ const withTotals = (view: UploadJobView, t: Totals): UploadJobView => ({
   files_done: t.filesDone,
   rate: t.rate,
   eta_seconds: t.etaSeconds,
+  ...(t.compression
+    ? {
+        compression: {
+          state: t.compression.state,
+          study_bytes: t.compression.studyBytes,
+          study_bytes_done: t.compression.studyBytesDone,
+          ratio: t.compression.ratio === null ? null : Math.round(t.compression.ratio * 10) / 10,
+        },
+      }
+    : {}),
 });
 
 export type ViewStep = {

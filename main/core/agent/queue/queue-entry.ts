@@ -4,6 +4,7 @@
 // the line for the next one, was paused by staff, or waits for staff.
 // Also the entry's form on disk (upload-list-store.ts) and back, and what the queue is given
 // (options, settings) and tells (hooks).
+import type { CompressSetting } from '../../upload/compression-choice';
 import type { UploadJobView, UploadPhase } from '../../../../preload/contract';
 import type { EngineOptions, UploadJob, UploadResult } from '../../upload/engine';
 import type { PlanFileInput, RequestedMode } from '../../upload/plan';
@@ -30,7 +31,13 @@ export type UploadRequest = {
   share?: ShareIntent;
 };
 
-export type QueueSettings = { concurrency: number; bandwidthLimit: number; mode: RequestedMode };
+export type QueueSettings = {
+  concurrency: number;
+  bandwidthLimit: number;
+  mode: RequestedMode;
+  /** Lossless compression in zip mode (absent: never, as before). */
+  compress?: CompressSetting;
+};
 
 /** What the queue tells the rest of the agent when a job ends. */
 export type QueueHooks = {

@@ -12,6 +12,8 @@ import { UploadJob } from '../../upload/engine';
 import type { EngineOptions, UploadEvent, UploadResult } from '../../upload/engine';
 import { UploadError } from '../../upload/upload-errors';
 import { planUpload } from '../../upload/plan';
+import { chooseTransport } from '../../upload/compression-choice';
+import { deflateWorkerCount } from '../../upload/deflate-pool';
 import type { JobPlan } from '../../upload/plan';
 import { TARGET_ENGINE_OPTIONS } from '../../upload/target';
 import type { UploadTarget } from '../../upload/target';
@@ -422,14 +424,29 @@ export class UploadQueue {
     };
   }
 
-  /** Plans a request; a take is always sent file by file (the service has no ZIP route for takes). */
-  private plan(request: UploadRequest): Promise<JobPlan> {
-    return planUpload({
+  /**
+   * Plans a request; a take is always sent file by file (the service has no ZIP route for takes).
+   * Compression and the mode are then chosen from this computer's measurements (compression-choice.ts).
+   */
+  private async plan(request: UploadRequest): Promise<JobPlan> {
+    const s = this.o.settings();
+    const compress = request.target ? 'never' : (s.compress ?? 'never');
+    const plan = await planUpload({
       root: request.root,
       fields: request.fields,
       files: request.files,
-      mode: request.target ? 'files' : this.o.settings().mode,
+      mode: request.target ? 'files' : s.mode,
+      compress,
     });
+    const chosen = chooseTransport(plan, {
+      setting: compress,
+      dataDir: this.o.dataDir,
+      bandwidthLimit: s.bandwidthLimit > 0 ? s.bandwidthLimit : null,
+      concurrency: s.concurrency,
+      workers: deflateWorkerCount(),
+    });
+    if (chosen.plan.compress) this.o.log.info(`upload planned compressed: ${chosen.choice.reason}`);
+    return chosen.plan;
   }
 
   private newJob(plan: JobPlan, request: UploadRequest): UploadJob {

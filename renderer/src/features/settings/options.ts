@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import type { FolderExamType, UploadMode } from '../../../../preload/contract';
+import type { CompressSetting, FolderExamType, UploadMode } from '../../../../preload/contract';
 import { EXAM_TYPES } from '../../../../preload/contract/vocabulary';
 
 export const examTypeOptions = (t: TFunction) => EXAM_TYPES.map((v) => ({ value: v, label: t(`examType.${v}`) }));
@@ -13,6 +13,12 @@ export const folderModeOptions = (t: TFunction) => [
   { value: 'review', label: t('settings.folders.modeReview') },
   { value: 'auto', label: t('settings.folders.modeAuto') },
 ];
+
+export const compressOptions = (t: TFunction) =>
+  (['auto', 'always', 'never'] satisfies CompressSetting[]).map((v) => ({
+    value: v,
+    label: t(`settings.upload.compress_${v}`),
+  }));
 
 export const uploadModeOptions = (t: TFunction) =>
   (['auto', 'files', 'zip'] satisfies UploadMode[]).map((v) => ({ value: v, label: t(`settings.upload.mode_${v}`) }));

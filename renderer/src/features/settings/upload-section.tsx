@@ -1,12 +1,12 @@
 import { Group, NativeSelect, NumberInput, Paper, Stack, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Settings, UploadMode } from '../../../../preload/contract';
+import type { CompressSetting, Settings, UploadMode } from '../../../../preload/contract';
 import { keys, useCall } from '../../app/queries';
 import { DecimalInput } from '../../components/decimal-input';
 import type { DecimalResult } from '../../components/decimal';
 import { SaveRow } from './save-row';
-import { fromMegabytes, toMegabytes, uploadModeOptions, wholeNumber } from './options';
+import { compressOptions, fromMegabytes, toMegabytes, uploadModeOptions, wholeNumber } from './options';
 
 /** How uploads run: parallel transfers, a bandwidth cap, files or one zip. */
 export function UploadSection({ settings }: { settings: Settings }) {
@@ -18,6 +18,7 @@ export function UploadSection({ settings }: { settings: Settings }) {
     value: toMegabytes(settings.upload.bandwidth_limit),
   });
   const [mode, setMode] = useState<UploadMode>(settings.upload.mode);
+  const [compress, setCompress] = useState<CompressSetting>(settings.upload.compress);
   const [saved, setSaved] = useState(false);
   const update = useCall({ name: 'settings:update' }, (s, qc) => qc.setQueryData(keys.settings, s));
   const save = (): void => {
@@ -30,6 +31,7 @@ export function UploadSection({ settings }: { settings: Settings }) {
           concurrency: wholeNumber(concurrency, 1, 16) ?? settings.upload.concurrency,
           bandwidth_limit: fromMegabytes(mb),
           mode,
+          compress,
         },
       },
       { onSuccess: () => setSaved(true) },
@@ -67,6 +69,14 @@ export function UploadSection({ settings }: { settings: Settings }) {
             data={uploadModeOptions(t)}
             onChange={(e) => setMode(e.currentTarget.value as UploadMode)}
             data-testid="settings-upload-mode"
+          />
+          <NativeSelect
+            label={t('settings.upload.compress')}
+            description={t('settings.upload.compressHelp')}
+            value={compress}
+            data={compressOptions(t)}
+            onChange={(e) => setCompress(e.currentTarget.value as CompressSetting)}
+            data-testid="settings-upload-compress"
           />
         </Group>
         <SaveRow

@@ -10,6 +10,7 @@ import { ExamLinks } from '../../components/exam-links';
 import { formatBytes, formatDuration, formatRate, formatTime, percent } from '../../components/format';
 import { useLanguage } from '../../components/use-language';
 import { actionsFor, phaseColor } from './job-phase';
+import { CompressionStats, compressedProgress, compressingBadge } from './compression-stats';
 
 const storeJob = (job: UploadJobView, qc: QueryClient): void => {
   qc.setQueryData(keys.uploads, (old: UploadJobView[] | undefined) => upsertNewer(old, [job]));
@@ -98,7 +99,8 @@ export function JobRow({ job }: { job: UploadJobView }) {
   const lang = useLanguage();
   const actions = useJobActions();
   const can = actionsFor(job);
-  const value = job.phase === 'ready' ? 100 : percent(job.bytes_sent, job.bytes_total);
+  const c = job.compression ?? null;
+  const value = c ? compressedProgress(job, c) : job.phase === 'ready' ? 100 : percent(job.bytes_sent, job.bytes_total);
   const running = job.phase === 'uploading' && job.rate > 0;
   const actionError = actions.pause.error ?? actions.resume.error ?? actions.cancel.error ?? actions.retry.error;
   const err = job.error ? errorTexts(job.error.code, i18n.exists.bind(i18n), t) : null;
@@ -139,7 +141,11 @@ export function JobRow({ job }: { job: UploadJobView }) {
             style={{ flexShrink: 0 }}
             data-testid="upload-phase"
           >
-            {waiting ? t('uploads.waitingRetry') : t(`uploads.phase.${job.phase}`)}
+            {waiting
+              ? t('uploads.waitingRetry')
+              : c?.state === 'compressing' && job.phase === 'uploading'
+                ? compressingBadge(t, c, lang)
+                : t(`uploads.phase.${job.phase}`)}
           </Badge>
         </Group>
         <Progress
@@ -153,14 +159,18 @@ export function JobRow({ job }: { job: UploadJobView }) {
           data-value={value}
         />
         <Group justify="space-between" wrap="nowrap">
-          <Text size="sm" data-testid="upload-stats">
-            {t('uploads.files', { done: job.files_done, total: job.files_total })} · {formatBytes(job.bytes_sent, lang)}{' '}
-            / {formatBytes(job.bytes_total, lang)} ({value} %)
-            {running ? ` · ${formatRate(job.rate, lang)}` : ''}
-            {running && job.eta_seconds !== null
-              ? ` · ${t('uploads.eta', { time: formatDuration(job.eta_seconds) })}`
-              : ''}
-          </Text>
+          {c ? (
+            <CompressionStats job={job} c={c} />
+          ) : (
+            <Text size="sm" data-testid="upload-stats">
+              {t('uploads.files', { done: job.files_done, total: job.files_total })} ·{' '}
+              {formatBytes(job.bytes_sent, lang)} / {formatBytes(job.bytes_total, lang)} ({value} %)
+              {running ? ` · ${formatRate(job.rate, lang)}` : ''}
+              {running && job.eta_seconds !== null
+                ? ` · ${t('uploads.eta', { time: formatDuration(job.eta_seconds) })}`
+                : ''}
+            </Text>
+          )}
           <JobControls job={job} can={can} actions={actions} />
         </Group>
         {job.phase === 'ready' && <JobReadyLinks job={job} />}

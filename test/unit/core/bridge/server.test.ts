@@ -252,7 +252,7 @@ describe('browser-mode server', () => {
       api_base_url: 'http://x',
       active_key: null,
       watch_folders: [],
-      upload: { concurrency: 4, bandwidth_limit: 0, mode: 'auto' },
+      upload: { concurrency: 4, bandwidth_limit: 0, mode: 'auto', compress: 'auto' },
       exam_name_template: '{patient} · MUÑOZ',
       default_expiration_days: null,
       consent: { country_code: 'CL', copies_folder: null, display_id: null },

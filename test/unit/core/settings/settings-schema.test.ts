@@ -15,7 +15,7 @@ describe('settings schema', () => {
       active_key_kind: 'live',
       language: 'system',
       watch_folders: [],
-      upload: { concurrency: 4, bandwidth_limit_bytes_per_s: 0, mode: 'auto' },
+      upload: { concurrency: 4, bandwidth_limit_bytes_per_s: 0, mode: 'auto', compress: 'auto' },
       consent: { country_code: 'CL', copies_folder: null, display_id: null },
       inbox: { exam_name_template: '{type} {patient} {date}', default_expiration_days: null },
       dicom_listener: {
@@ -94,7 +94,12 @@ describe('settings schema', () => {
     expect(settings.language).toBe('system');
     expect(settings.active_key_kind).toBe('sandbox');
     expect(settings.watch_folders).toEqual([good]);
-    expect(settings.upload).toEqual({ concurrency: 4, bandwidth_limit_bytes_per_s: 500_000, mode: 'zip' });
+    expect(settings.upload).toEqual({
+      concurrency: 4,
+      bandwidth_limit_bytes_per_s: 500_000,
+      mode: 'zip',
+      compress: 'auto',
+    });
     expect(problems.sort()).toEqual(['language', 'upload.concurrency', 'watch_folders[1]', 'watch_folders[2]']);
   });
 });

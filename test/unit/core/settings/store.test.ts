@@ -49,7 +49,7 @@ describe('settings store (conf on disk)', () => {
       active_key_kind: 'live',
       language: 'es',
       watch_folders: [folder],
-      upload: { concurrency: 2, bandwidth_limit_bytes_per_s: 0, mode: 'auto' },
+      upload: { concurrency: 2, bandwidth_limit_bytes_per_s: 0, mode: 'auto', compress: 'auto' },
       consent: { country_code: 'CL', copies_folder: null, display_id: null },
       inbox: { exam_name_template: '{type} {patient} {date}', default_expiration_days: null },
       dicom_listener: DEFAULT_DICOM_LISTENER,
@@ -113,7 +113,7 @@ describe('settings store (conf on disk)', () => {
     );
     const s = openSettingsStore({ cwd: dir });
     expect(s.get().language).toBe('es');
-    expect(s.get().upload).toEqual({ concurrency: 4, bandwidth_limit_bytes_per_s: 0, mode: 'zip' });
+    expect(s.get().upload).toEqual({ concurrency: 4, bandwidth_limit_bytes_per_s: 0, mode: 'zip', compress: 'auto' });
     expect(s.problems).toEqual(['upload.concurrency']);
     expect((onDisk()['upload'] as Record<string, unknown>)['concurrency']).toBe(4);
   });

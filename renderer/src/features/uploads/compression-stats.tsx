@@ -1,0 +1,78 @@
+import { Text } from '@mantine/core';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import type { UploadCompressionView, UploadJobView } from '../../../../preload/contract';
+import { formatBytes, formatDuration, formatRate, percent } from '../../components/format';
+import { useLanguage } from '../../components/use-language';
+
+/** "2.0" / "2,0": how many times smaller, one decimal in the reader's language. */
+function ratioText(ratio: number | null, lang: 'es' | 'en'): string {
+  return new Intl.NumberFormat(lang === 'es' ? 'es-CL' : 'en-US', {
+    minimumFractionDigits: 1,
+    maximumFractionDigits: 1,
+  }).format(ratio ?? 1);
+}
+
+/** A compressed upload's progress value: the study deflated while compressing, then the archive sent. */
+export function compressedProgress(job: UploadJobView, c: UploadCompressionView): number {
+  if (job.phase === 'ready') return 100;
+  return c.state === 'compressing'
+    ? percent(c.study_bytes_done, c.study_bytes)
+    : percent(job.bytes_sent, job.bytes_total);
+}
+
+/** The badge of a job that is compressing: "Compressing (2.3× smaller)". */
+export function compressingBadge(t: TFunction, c: UploadCompressionView, lang: 'es' | 'en'): string {
+  return c.ratio !== null
+    ? t('uploads.compression.compressingRatio', { ratio: ratioText(c.ratio, lang) })
+    : t('uploads.compression.compressing');
+}
+
+/**
+ * The line under a compressed upload, in words: what is being compressed, or what goes on the wire
+ * against the study's own size, the rate on the wire and the time left.
+ */
+export function CompressionStats({ job, c }: { job: UploadJobView; c: UploadCompressionView }) {
+  const { t } = useTranslation();
+  const lang = useLanguage();
+  const eta =
+    job.eta_seconds !== null && job.eta_seconds > 0 && job.phase !== 'paused'
+      ? ` · ${t('uploads.eta', { time: formatDuration(job.eta_seconds) })}`
+      : '';
+  if (job.phase === 'ready')
+    return (
+      <Text size="sm" data-testid="upload-stats" data-compression="done">
+        {t('uploads.compression.readyStats', {
+          files: job.files_total,
+          study: formatBytes(c.study_bytes, lang),
+          sent: formatBytes(job.bytes_total, lang),
+          ratio: ratioText(c.ratio, lang),
+        })}
+      </Text>
+    );
+  if (c.state === 'compressing')
+    return (
+      <Text size="sm" data-testid="upload-stats" data-compression="compressing">
+        {t('uploads.compression.compressStats', {
+          done: formatBytes(c.study_bytes_done, lang),
+          total: formatBytes(c.study_bytes, lang),
+          percent: percent(c.study_bytes_done, c.study_bytes),
+        })}
+        {eta}
+      </Text>
+    );
+  const running = job.phase === 'uploading' && job.rate > 0;
+  return (
+    <Text size="sm" data-testid="upload-stats" data-compression="sending">
+      {t('uploads.compression.sendingStats', {
+        sent: formatBytes(job.bytes_sent, lang),
+        total: formatBytes(job.bytes_total, lang),
+        percent: percent(job.bytes_sent, job.bytes_total),
+        study: formatBytes(c.study_bytes, lang),
+        ratio: ratioText(c.ratio, lang),
+      })}
+      {running ? ` · ${formatRate(job.rate, lang)}` : ''}
+      {running ? eta : ''}
+    </Text>
+  );
+}

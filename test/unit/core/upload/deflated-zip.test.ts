@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buffer } from 'node:stream/consumers';
+import { crc32 } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openPromise } from 'yauzl';
+import { CHUNK_BYTES, DeflatePool } from '@main/core/upload/deflate-pool';
+import { type ArchiveFile, type PackState, writeDeflatedArchive } from '@main/core/upload/deflated-zip';
+import { phantomSlice } from '@support/phantom';
+
+/** Every entry of a ZIP as yauzl reads it (sizes validated), with the CRC-32 it declares. */
+async function readZip(path: string): Promise<Map<string, { data: Buffer; crc: number; method: number }>> {
+  const zip = await openPromise(path, { validateEntrySizes: true, autoClose: false });
+  const out = new Map<string, { data: Buffer; crc: number; method: number }>();
+  try {
+    for await (const e of zip.eachEntry()) {
+      const data = await buffer(await zip.openReadStreamPromise(e));
+      out.set(e.fileName, { data, crc: e.crc32, method: e.compressionMethod });
+    }
+  } finally {
+    zip.close();
+  }
+  return out;
+}
+
+describe('the deflated archive', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sb-dzip-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const pool = new DeflatePool(2);
+  afterAll(() => pool.close());
+
+  const files: ArchiveFile[] = [];
+  const contents = new Map<string, Buffer>();
+  const add = (name: string, data: Buffer): void => {
+    const path = join(dir, name.replace(/\//g, '_'));
+    writeFileSync(path, data);
+    files.push({ name, path, size: data.length, mtimeMs: statSync(path).mtimeMs });
+    contents.set(name, data);
+  };
+  // Slices, an empty file, a file of several chunks (not a multiple of the chunk), noise, UTF-8 names.
+  for (let z = 0; z < 12; z++) add(`SER1/IMG${z}`, phantomSlice(128, z, 'cbct'));
+  add('empty.dcm', Buffer.alloc(0));
+  add(
+    'big/multi-chunk.dcm',
+    Buffer.concat([1, 2, 3, 4, 5].map((z) => phantomSlice(512, z, 'cbct')).concat([randomBytes(4321)])),
+  );
+  add('noise.dcm', randomBytes(300_000));
+  add('Muñoz/ñ.dcm', phantomSlice(64, 0, 'cbct'));
+
+  const options = (path: string, resume: PackState | null) => {
+    const checkpoints: PackState[] = [];
+    return {
+      checkpoints,
+      o: {
+        path,
+        files,
+        resume,
+        pool,
+        signal: new AbortController().signal,
+        waitIfPaused: () => Promise.resolve(),
+        onCheckpoint: (s: PackState) => checkpoints.push({ entries: [...s.entries], offset: s.offset }),
+        onProgress: () => undefined,
+      },
+    };
+  };
+
+  it('is a ZIP any reader unpacks to the original bytes, with the right CRC-32 and deflate', async () => {
+    expect((contents.get('big/multi-chunk.dcm')?.length ?? 0) > 2 * CHUNK_BYTES).toBe(true);
+    const path = join(dir, 'a.zip');
+    const { o } = options(path, null);
+    const size = await writeDeflatedArchive(o);
+    expect(statSync(path).size).toBe(size);
+    const read = await readZip(path);
+    expect([...read.keys()].sort()).toEqual([...contents.keys()].sort());
+    for (const [name, data] of contents) {
+      const e = read.get(name);
+      expect(e?.method).toBe(8);
+      expect(e?.data.equals(data)).toBe(true);
+      expect(e?.crc).toBe(crc32(data) >>> 0);
+    }
+    const raw = [...contents.values()].reduce((s, b) => s + b.length, 0);
+    expect(size).toBeLessThan(raw * 0.75);
+  });
+
+  it('continues from a checkpoint after a crash, to the same archive', async () => {
+    const whole = join(dir, 'whole.zip');
+    const run = options(whole, null);
+    await writeDeflatedArchive(run.o);
+    const last = run.checkpoints.at(-1);
+    expect(last?.entries).toHaveLength(files.length);
+    // A crash after the checkpoint of the first 5 entries, with more written after it.
+    const path = join(dir, 'resumed.zip');
+    copyFileSync(whole, path);
+    const entries = (last as PackState).entries.slice(0, 5);
+    let offset = 0;
+    for (let i = 0; i < 5; i++) offset += 30 + Buffer.byteLength(files[i]?.name ?? '') + (entries[i]?.[1] ?? 0);
+    const resumed = await writeDeflatedArchive(options(path, { entries, offset }).o);
+    expect(resumed).toBe(statSync(whole).size);
+    expect(readFileSync(path).equals(readFileSync(whole))).toBe(true);
+    const read = await readZip(path);
+    for (const [name, data] of contents) expect(read.get(name)?.data.equals(data)).toBe(true);
+  });
+});
