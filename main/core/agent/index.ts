@@ -217,18 +217,9 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const receiveStatus = (): ReturnType<Receivers['status']> => receivers.status();
   const documentOpener = options.documentOpener ?? noDocumentOpener;
   const services = { settingsStore, keys, service, inbox, queue, recorder, consent, poll, feed, folderPicker, logTail };
-  const handover = { documentOpener, shares };
-  const host = openContractHost({
-    ...services,
-    ...handover,
-    receiveStatus,
-    transport,
-    systemLanguage,
-    view,
-    connect,
-    events,
-    log,
-  });
+  // What only the window's methods use: the listener's state, the sheet opener, share-on-ready.
+  const windowPorts = { receiveStatus, documentOpener, shares };
+  const host = openContractHost({ ...services, ...windowPorts, transport, systemLanguage, view, connect, events, log });
 
   sources.apply(settingsStore.get());
 
