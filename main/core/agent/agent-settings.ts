@@ -11,6 +11,7 @@ import { resolveConfigDir } from '../settings/config-dir';
 import type { Logger } from './host/contract-host';
 import type { PrefillSettings } from './inbox/inbox';
 import type { KeyManager } from './service/api-keys';
+import { RECEIVER_FOLDER_ID } from './pipeline/receivers';
 
 /** Opens the settings store, after tightening the private folders; never throws for a damaged file. */
 export type SettingsPlace = { dataDir: string; configDir?: string | undefined; env: NodeJS.ProcessEnv; log: Logger };
@@ -74,7 +75,10 @@ export function createSettingsView(o: {
         template: s.inbox.exam_name_template,
         language: language(s),
         defaultExpirationDays: s.inbox.default_expiration_days,
-        shareRule: (folderId: string) => s.watch_folders.find((f) => f.id === folderId)?.share_rule ?? null,
+        shareRule: (folderId: string) =>
+          folderId === RECEIVER_FOLDER_ID
+            ? (s.dicom_listener.share_rule ?? null)
+            : (s.watch_folders.find((f) => f.id === folderId)?.share_rule ?? null),
       };
     },
     settings: () => {

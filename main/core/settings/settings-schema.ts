@@ -89,6 +89,8 @@ export const dicomListenerSchema = z.object({
   allowed_senders: z.array(z.string().trim().min(1).max(64)).max(50).default([]),
   exam_type: z.enum(FOLDER_EXAM_TYPES).default('from_dicom'),
   mode: z.enum(['auto', 'review']).default('review'),
+  /** E-mail every received study's exam to these addresses once it is ready (as a watch folder's rule). */
+  share_rule: shareRuleSchema.nullable().optional(),
 });
 export type DicomListenerSettings = z.infer<typeof dicomListenerSchema>;
 

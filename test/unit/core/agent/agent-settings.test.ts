@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSettingsView, openAgentSettings } from '@main/core/agent/agent-settings';
+import { RECEIVER_FOLDER_ID } from '@main/core/agent/pipeline/receivers';
 import { KeyManager } from '@main/core/agent/service/api-keys';
 import { MemorySecretStore } from '@main/core/secrets';
 
@@ -77,5 +78,29 @@ describe('the agent settings view', () => {
     expect(view.prefill().shareRule?.('wf_none')).toBeNull();
     expect(view.settings()).toMatchObject({ exam_name_template: '{patient} – {type}', default_expiration_days: 30 });
     expect(view.settings().upload.bandwidth_limit).toBe(1000);
+  });
+
+  it("gives received studies the DICOM listener's share rule, and each watch folder its own", async () => {
+    const { store, view } = await setUp('share-rules');
+    expect(view.prefill().shareRule?.(RECEIVER_FOLDER_ID)).toBeNull();
+    const listenerRule = { to: ['derivaciones@clinica.cl'], locale: 'es' as const };
+    const folderRule = { to: ['dr.perez@ejemplo.cl'], locale: null };
+    store.update({
+      dicom_listener: { ...store.get().dicom_listener, share_rule: listenerRule },
+      watch_folders: [
+        {
+          id: 'wf_pano',
+          path: join(scratch, 'pano'),
+          mode: 'auto',
+          exam_type: 'radiografia',
+          settle_seconds: 5,
+          polling: false,
+          share_rule: folderRule,
+        },
+      ],
+    });
+    expect(view.prefill().shareRule?.(RECEIVER_FOLDER_ID)).toEqual(listenerRule);
+    expect(view.prefill().shareRule?.('wf_pano')).toEqual(folderRule);
+    expect(view.prefill().shareRule?.('wf_other')).toBeNull();
   });
 });
