@@ -77,6 +77,7 @@ const VALID: Partial<Record<MethodName, Record<string, unknown>>> = {
   'reports:upload': { filename: 'informe.pdf', base64: 'JVBERi0xLjQK' },
   'share:email': { to: ['ana@example.cl'], locale: 'es' },
   'share:embed-enable': { show_year: true, show_study_type: true },
+  'share:handout': { language: 'es', open: false },
   'takes:add': { label: 'Segunda toma', source: { kind: 'folder', path: '/tmp' } },
   'templates:update': { name: 'Plantilla' },
   'webhooks:update': { enabled: false },

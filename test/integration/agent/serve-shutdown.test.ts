@@ -35,10 +35,11 @@ describe('scanbridge serve shutdown', () => {
         dicomdir: false,
       });
       const settings = openSettingsStore({ cwd: configDir, env: {} });
-      // Slow enough (about 10 s) that the stop lands in the middle of it.
+      // Slow enough (about 10 s) that the stop lands in the middle of it. Not compressed: these
+      // slices deflate to almost nothing, and this test is about stopping a transfer in flight.
       settings.update({
         api_base_url: ctx.emulator.info.base_url,
-        upload: { concurrency: 2, bandwidth_limit_bytes_per_s: 150_000, mode },
+        upload: { concurrency: 2, bandwidth_limit_bytes_per_s: 150_000, mode, compress: 'never' },
         watch_folders: [newWatchFolder({ path: watched, mode: 'auto', settle_seconds: 1, exam_type: 'from_dicom' })],
       });
       const env = {
@@ -67,7 +68,7 @@ describe('scanbridge serve shutdown', () => {
       expect(stopMs).toBeLessThan(2000);
 
       // Next start, full speed: the same job resumes and finishes the exam it had created.
-      settings.update({ upload: { concurrency: 2, bandwidth_limit_bytes_per_s: 0, mode } });
+      settings.update({ upload: { concurrency: 2, bandwidth_limit_bytes_per_s: 0, mode, compress: 'never' } });
       const second = await ctx.serve([], env);
       const done = await waitFor(
         async () =>

@@ -86,6 +86,7 @@ describe('API client: a lost answer', () => {
       mayHaveReachedService: false,
       outcomeUnknown: false,
     });
-    expect(toContractError(err)).toMatchObject({ code: 'network_error' });
+    // The window's own code for a connection refused: "cannot reach", never "may have been done".
+    expect(toContractError(err)).toMatchObject({ code: 'net_unreachable' });
   });
 });
