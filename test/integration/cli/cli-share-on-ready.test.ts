@@ -106,7 +106,7 @@ describe('scanbridge upload --share-to', () => {
     expect(await mailTo('dr.kill@clinica.example')).toHaveLength(0);
 
     const rerun = await run(['upload', ex.root, '--share-to', 'dr.kill@clinica.example'], { dataDir });
-    expect(rerun.code).toBe(0);
+    expect(rerun.code, rerun.stderr).toBe(0);
     expect(lastLine(rerun).shared?.state).toBe('sent');
     expect(await mailTo('dr.kill@clinica.example')).toHaveLength(1);
     const third = await run(['upload', ex.root, '--share-to', 'dr.kill@clinica.example'], { dataDir });
