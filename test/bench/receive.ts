@@ -7,7 +7,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeCtSeries } from '../fixtures/dicom/generate';
@@ -15,21 +14,11 @@ import { EmulatorProcess } from '../support/emulator';
 import { DCMTK_ENV, dcmtk, listeningPort, startReceive, storescu } from '../support/receive-harness';
 import { waitFor } from '../support/watch-harness';
 import type { BenchSection } from './types';
+import { freePort } from '../support/free-port';
 
 const SLICES = 600;
 const ROUNDS = 3;
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
 
 /** Peak resident memory of a process so far (VmHWM), in MB. */
 function peakRssMb(pid: number): number {

@@ -1,7 +1,6 @@
 // The DICOM listener as staff set it up, in English and in Spanish: Settings → "Receive from
 // scanners (DICOM)" turned on with what to type into the scanner, its state in words, then a study
 // a scanner (DCMTK's storescu) sends lands in the Inbox saying where it came from.
-import { createServer } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,24 +8,12 @@ import { writeCtSeries } from '../fixtures/dicom/generate';
 import { storescu } from '../support/receive-harness';
 import { expect, test } from '../support/e2e/app-fixtures';
 import { checkScreen, onboard, texts, type Lang } from '../support/e2e/ui-steps';
+import { freePort } from '../support/free-port';
 
 const cases: { lang: Lang; locale: string }[] = [
   { lang: 'en', locale: 'en-US' },
   { lang: 'es', locale: 'es-ES' },
 ];
-
-/** A TCP port free right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const address = s.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 for (const { lang, locale } of cases) {
   test.describe(`in ${lang}`, () => {

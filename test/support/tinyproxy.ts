@@ -2,9 +2,9 @@
 // file (TOOLCHAIN.md), on a free port of 127.0.0.1, logging every CONNECT tunnel.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port';
 
 export type Tinyproxy = {
   port: number;
@@ -16,18 +16,6 @@ export type Tinyproxy = {
   connects(): string[];
   stop(): Promise<void>;
 };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const address = s.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** Resolves once the proxy accepts connections (its log says it listens). */
 async function listening(port: number, child: ChildProcess, log: () => string): Promise<void> {
