@@ -1,6 +1,5 @@
 // The Exams screen with 2000 exams on the account: the list stays virtualised (a few dozen rows in
 // the page whatever was loaded), scrolling fetches at most one page per step, newest first.
-import { api } from '../support/emulator';
 import { expect, test } from '../support/e2e/app-fixtures';
 import { checkScreen, texts } from '../support/e2e/ui-steps';
 
@@ -12,22 +11,20 @@ test('2000 exams: virtualised list, one page per scroll step, newest first, filt
   test.setTimeout(180_000);
   const t = texts('en');
   const key = emulator.info.keys.ultra;
-  // Exams announced in zip mode and never uploaded: one API call each, enough for a long list.
+  // Exams announced in zip mode and never uploaded, created in one control call (each as POST /exams
+  // would): enough for a long list.
   const total = 2000;
-  for (let start = 0; start < total; start += 20) {
-    await Promise.all(
-      Array.from({ length: 20 }, (_, j) => start + j).map(async (i) => {
-        const res = await api(emulator.info, key, 'POST', '/exams', {
-          name: `Estudio ${String(i).padStart(4, '0')}`,
-          patient_name: `PACIENTE ${i}`,
-          patient_id: `ID-${i}`,
-          upload_mode: 'zip',
-          zip_size_bytes: 1024,
-        });
-        if (res.status !== 201) throw new Error(`POST /exams → ${res.status}`);
-      }),
-    );
-  }
+  const seeded = await emulator.control<{ ids: string[] }>('POST', '/exams/seed', {
+    key,
+    exams: Array.from({ length: total }, (_, i) => ({
+      name: `Estudio ${String(i).padStart(4, '0')}`,
+      patient_name: `PACIENTE ${i}`,
+      patient_id: `ID-${i}`,
+      upload_mode: 'zip',
+      zip_size_bytes: 1024,
+    })),
+  });
+  expect(seeded.ids).toHaveLength(total);
   await app.rpc('keys:save', { key });
   const listCalls: number[] = [];
   page.on('request', (r) => {

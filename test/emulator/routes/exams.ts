@@ -1,6 +1,7 @@
 import { readFile, rm, stat } from 'node:fs/promises';
+import { z } from 'zod';
 import type { App, ApiCtx } from '../core/app';
-import { ApiError, badRequest, conflict, limitExceeded, notFound, sendBytes } from '../core/http';
+import { ApiError, badRequest, conflict, limitExceeded, notFound, parseJson, readBody, sendBytes } from '../core/http';
 import { newId, randomToken } from '../core/ids';
 import { PLANS } from '../core/plans';
 import type { Exam, StoredFile } from '../core/state';
@@ -297,6 +298,23 @@ export function register(app: App): void {
     if (exam.status !== 'ready') throw conflict('The exam is not ready yet');
     await generateThumbnail(app, exam.id);
     return { body: { exam_id: exam.id, thumbnail_ready: true } };
+  });
+  // Tests that need a long list of exams (thousands) create them in one call: each goes through
+  // POST /exams's own checks and events, and the state is saved once instead of once per exam.
+  app.control.add('POST', '/exams/seed', { scope: null }, async (ctx) => {
+    const input = parseWith(
+      z.object({ key: z.string(), exams: z.array(z.record(z.string(), z.unknown())).min(1).max(5000) }).strict(),
+      objectBody(parseJson(await readBody(ctx.req))),
+    );
+    const key = app.store.state.keys.find((k) => k.key === input.key);
+    const account = key && app.store.state.accounts.find((a) => a.id === key.account_id);
+    if (!key || !account) throw new ApiError(401, 'unauthorized', 'Unknown API key');
+    const auth = { key, account, sandbox: key.sandbox };
+    const ids = input.exams.map((body) => {
+      const reply = create(app, { ...ctx, body, auth });
+      return String((reply.body as Record<string, unknown>)['id']);
+    });
+    return { status: 201, body: { ids } };
   });
   app.onStart(() => rearmThumbnails(app));
 }

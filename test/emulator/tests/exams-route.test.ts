@@ -567,6 +567,41 @@ describe('emulator: exams (create, list, get, patch, delete, confirm, thumbnail,
     expect((await call('DELETE', `/exams/${e.id}`, undefined, sb)).json).toEqual({ deleted: true, exam_id: e.id });
   });
 
+  it('the control seed creates exams as POST /exams would: listed newest first, with activity, and refused like it', async () => {
+    const before = (await call('GET', '/exams?limit=1')).json['total'] as number;
+    const seeded = await emu.control<{ ids: string[] }>('POST', '/exams/seed', {
+      key: pro,
+      exams: [1, 2, 3].map((i) => ({
+        name: `Sembrado ${i}`,
+        patient_name: `P ${i}`,
+        upload_mode: 'zip',
+        zip_size_bytes: 10,
+      })),
+    });
+    expect(seeded.ids).toHaveLength(3);
+    const list = await call('GET', '/exams?limit=3');
+    expect(list.json['total']).toBe(before + 3);
+    const exams = list.json['exams'] as { id: string; name: string; status: string; upload_mode: string }[];
+    expect(exams.map((e) => e.id)).toEqual([...seeded.ids].reverse());
+    expect(exams.map((e) => [e.name, e.status, e.upload_mode])).toEqual([
+      ['Sembrado 3', 'uploading', 'zip'],
+      ['Sembrado 2', 'uploading', 'zip'],
+      ['Sembrado 1', 'uploading', 'zip'],
+    ]);
+    const activity = await activityOf(emu.info, pro, 'exam.created');
+    expect(activity.map((a) => a.data['exam_id'])).toEqual(expect.arrayContaining(seeded.ids));
+    // The same checks as POST /exams: a body it would refuse is refused with its 400, and an unknown key is 401.
+    await expect(
+      emu.control('POST', '/exams/seed', { key: pro, exams: [{ name: 'sin tamaño', upload_mode: 'zip' }] }),
+    ).rejects.toThrow(/→ 400/);
+    await expect(
+      emu.control('POST', '/exams/seed', {
+        key: 'cbct_live_nope',
+        exams: [{ name: 'x', upload_mode: 'zip', zip_size_bytes: 1 }],
+      }),
+    ).rejects.toThrow(/→ 401/);
+  });
+
   it('a restart keeps exams, uploaded objects, presigned URLs and the pending thumbnail', async () => {
     const files = [
       { name: 'r1.dcm', size: 70 },
