@@ -1,7 +1,8 @@
 // The accessibility check every screenshot gets (ui-steps.ts runs axe-core in the page) must fail on
-// a serious violation, in a page without frames (run in place) and in one with a frame (AxeBuilder).
+// a serious violation, in a page without frames (run in place) and in one with a frame (AxeBuilder);
+// checking a screen in both languages must fail on a text left in the first language.
 import { expect, test } from '@playwright/test';
-import { expectNoSeriousA11yViolations } from '../support/e2e/ui-steps';
+import { checkScreenInBoth, expectNoSeriousA11yViolations, texts } from '../support/e2e/ui-steps';
 
 const lowContrast = '<main><h1>Exámenes</h1><p style="color:#eee;background:#fff">Texto casi invisible</p></main>';
 
@@ -31,4 +32,22 @@ test('a page with a frame is checked inside the frame too', async ({ page }) => 
   );
   await expect(page.frames()).toHaveLength(2);
   await expect(expectNoSeriousA11yViolations(page, 'frame')).rejects.toThrow(/color-contrast/);
+});
+
+test('checking a screen in both languages fails on a text that did not follow the language switch', async ({
+  page,
+}) => {
+  const es = texts('es');
+  const en = texts('en');
+  // A window whose language switch changes the page's language and one of its two texts only.
+  await page.setContent(`<!doctype html><html lang="es"><head><title>t</title></head><body><main>
+    <select data-testid="language-switch" aria-label="Idioma"><option value="es">Español</option><option value="en">English</option></select>
+    <h1 id="followed">${es('activity.title')}</h1><p>${es('exams.filterLabel')}</p></main>
+    <script>document.querySelector('select').addEventListener('change', (e) => {
+      document.documentElement.lang = e.target.value;
+      document.getElementById('followed').textContent = e.target.value === 'en' ? ${JSON.stringify(en('activity.title'))} : ${JSON.stringify(es('activity.title'))};
+    });</script></body></html>`);
+  await expect(checkScreenInBoth(page, 'language-switch-check')).rejects.toThrow(
+    new RegExp(es('exams.filterLabel').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')),
+  );
 });

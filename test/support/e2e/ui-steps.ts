@@ -114,6 +114,85 @@ export async function checkScreen(page: Page, name: string, options: { fullPage?
   await screenshot(page, name, options);
 }
 
+/** Every text of the window in `lang` (no interpolated ones), keyed by what it says. */
+function plainTexts(lang: Lang): Set<string> {
+  const out = new Set<string>();
+  const walk = (node: Tree): void => {
+    for (const value of Object.values(node)) {
+      if (typeof value === 'string') {
+        if (!value.includes('{{')) out.add(value.trim());
+      } else walk(value);
+    }
+  };
+  walk(loadLocaleTree(lang) as Tree);
+  return out;
+}
+
+/**
+ * Texts of `from` that `to` does not have (at least 4 characters): seen on a screen shown in `to`,
+ * one of them means a text that did not follow the language switch.
+ */
+function textsOnlyIn(from: Lang, to: Lang): string[] {
+  const theirs = plainTexts(to);
+  return [...plainTexts(from)].filter((text) => text.length >= 4 && !theirs.has(text));
+}
+
+/** The language the window shows now (the page's `lang`). */
+export async function shownLanguage(page: Page): Promise<Lang> {
+  const lang = await page.locator('html').getAttribute('lang');
+  if (lang !== 'es' && lang !== 'en') throw new Error(`the window's language is ${String(lang)}`);
+  return lang;
+}
+
+/**
+ * Switches the window's language with the header's switch, as staff would, keeping the keyboard
+ * focus where it was (a keyboard-only flow goes on from there).
+ */
+export async function switchLanguage(page: Page, lang: Lang): Promise<void> {
+  const focused = await page.evaluateHandle(() => document.activeElement);
+  await page.getByTestId('language-switch').first().selectOption(lang, { force: true });
+  await expect(page.locator('html')).toHaveAttribute('lang', lang);
+  await focused.evaluate((el) => (el instanceof HTMLElement ? el.focus() : undefined));
+  await focused.dispose();
+}
+
+/**
+ * The screen as it is now in both languages: `checkScreen` as `<name>-<shown language>`, then the
+ * language switch, a check that every visible text changed language with it, `checkScreen` as
+ * `<name>-<other>`, and back. A flow runs in depth once, in one language, and each of its screens is
+ * still seen and checked in the other.
+ */
+export async function checkScreenInBoth(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  const first = await shownLanguage(page);
+  const other: Lang = first === 'es' ? 'en' : 'es';
+  await checkScreen(page, `${name}-${first}`, options);
+  await switchLanguage(page, other);
+  const leftOver = await page.evaluate(
+    (candidates) => {
+      const wanted = new Set(candidates);
+      const seen = new Set<string>();
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent?.trim() ?? '';
+        const parent = node.parentElement;
+        if (text && wanted.has(text) && parent?.checkVisibility()) seen.add(text);
+      }
+      for (const el of document.querySelectorAll<HTMLElement>('[aria-label],[placeholder],[title]')) {
+        if (!el.checkVisibility()) continue;
+        for (const attr of ['aria-label', 'placeholder', 'title']) {
+          const text = el.getAttribute(attr)?.trim() ?? '';
+          if (wanted.has(text)) seen.add(text);
+        }
+      }
+      return [...seen];
+    },
+    textsOnlyIn(first, other),
+  );
+  expect(leftOver, `texts still in ${first} on ${name} after switching to ${other}`).toEqual([]);
+  await checkScreen(page, `${name}-${other}`, options);
+  await switchLanguage(page, first);
+}
+
 /** Pastes a key on the onboarding screen and saves it; ends in the inbox. */
 export async function onboard(page: Page, t: ReturnType<typeof texts>, key: string): Promise<void> {
   await expect(page.getByRole('heading', { name: t('onboarding.title') })).toBeVisible();
