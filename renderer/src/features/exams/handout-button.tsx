@@ -27,11 +27,12 @@ export function HandoutButton({ exam }: { exam: ExamView }) {
   const { t } = useTranslation();
   const language = useLanguage();
   const desktop = useAppInfo().data?.transport === 'ipc';
-  const [note, setNote] = useState<string | null>(null);
+  // The note's text key, not its words: they follow a language switch while the note is shown.
+  const [note, setNote] = useState<{ key: string; file?: string } | null>(null);
   const sheet = useCall({ name: 'share:handout' }, (r) => {
-    if (r.opened) return setNote(t('exams.share.printOpened'));
+    if (r.opened) return setNote({ key: 'exams.share.printOpened' });
     download(r.pdf_base64, r.file_name);
-    setNote(t(desktop ? 'exams.share.printNotOpened' : 'exams.share.printDownloaded', { file: r.file_name }));
+    setNote({ key: desktop ? 'exams.share.printNotOpened' : 'exams.share.printDownloaded', file: r.file_name });
   });
   return (
     <Stack gap={4} data-testid="handout">
@@ -52,7 +53,7 @@ export function HandoutButton({ exam }: { exam: ExamView }) {
       </Text>
       {note && (
         <Alert color="teal" role="status" data-testid="handout-result">
-          {note}
+          {t(note.key, { file: note.file })}
         </Alert>
       )}
       <ErrorAlert error={sheet.error} />
