@@ -20,7 +20,8 @@ import { referrersKey, useReferrers } from './referrer-queries';
 import { ReferrerDialog } from './referrer-dialog';
 import { matchesSearch } from './referrer-form';
 
-type Notice = { text: string; sandbox: boolean };
+/** A notice's text key and the name it names: its words follow the window's language while it is shown. */
+type Notice = { key: string; name: string; sandbox: boolean };
 
 function DeleteDialog({
   referrer,
@@ -163,7 +164,7 @@ export function ReferrersPage() {
           onClose={() => setNotice(null)}
           data-testid="referrers-notice"
         >
-          <Text size="sm">{notice.text}</Text>
+          <Text size="sm">{t(notice.key, { name: notice.name })}</Text>
         </Alert>
       )}
       <TextInput
@@ -190,14 +191,10 @@ export function ReferrersPage() {
           onClose={() => setEditing(null)}
           onSaved={(saved, created) => {
             setEditing(null);
-            const name = saved.referrer.name;
             setNotice({
               sandbox: saved.sandbox,
-              text: saved.sandbox
-                ? t('referrers.savedSandbox', { name })
-                : created
-                  ? t('referrers.created', { name })
-                  : t('referrers.updated', { name }),
+              name: saved.referrer.name,
+              key: saved.sandbox ? 'referrers.savedSandbox' : created ? 'referrers.created' : 'referrers.updated',
             });
           }}
         />
@@ -209,9 +206,8 @@ export function ReferrersPage() {
           onDeleted={(sb) => {
             setNotice({
               sandbox: sb,
-              text: sb
-                ? t('referrers.deletedSandbox', { name: deleting.name })
-                : t('referrers.deleted', { name: deleting.name }),
+              name: deleting.name,
+              key: sb ? 'referrers.deletedSandbox' : 'referrers.deleted',
             });
             setDeleting(null);
           }}
