@@ -18,6 +18,8 @@ async function openTicket(info: EmulatorInfo, key: string, subject: string): Pro
 
 test.describe('in es', () => {
   test.use({ locale: 'es-ES', emulatorOptions: {} });
+  // A flow in depth whose screens are each checked in two languages.
+  test.setTimeout(180_000);
 
   test('the activity log filters by action and loads older entries', async ({ page, app, emulator }) => {
     const t = texts('es');
@@ -49,6 +51,8 @@ test.describe('in es', () => {
 
 test.describe('in en', () => {
   test.use({ locale: 'en-US', emulatorOptions: {} });
+  // A flow in depth whose screens are each checked in two languages.
+  test.setTimeout(180_000);
 
   test('a notification is marked read in the bell and on the service', async ({ page, app, emulator }) => {
     const t = texts('en');

@@ -68,6 +68,8 @@ async function rpcWithToken(
 test.describe('consent (es)', () => {
   const lang: Lang = 'es';
   test.use({ locale: 'es-ES' });
+  // A flow in depth whose screens are each checked in two languages.
+  test.setTimeout(180_000);
 
   test('signed on the patient display, verified, second start says already signed', async ({
     page,
@@ -117,6 +119,7 @@ test.describe('consent (es)', () => {
       // The patient display, in a second page.
       const patient = await context.newPage();
       await patient.goto(patientUrl);
+      await patient.bringToFront();
       await expect(patient.getByRole('heading', { name: t('patient.title') })).toBeVisible();
       const pdf = patient.getByTestId('pdf-view');
       await expect(pdf).toHaveAttribute('data-state', 'ready');
@@ -196,6 +199,9 @@ test.describe('consent (es)', () => {
           .update(readFileSync(join(folder, files[0] ?? '')))
           .digest('hex'),
       ).toBe(shown);
+      // Two pages share the browser: the one in front draws (pdf.js paints on animation frames,
+      // which Chromium holds back for a page behind another), as with two windows on one screen.
+      await page.bringToFront();
       await page.getByRole('button', { name: t('consent.viewSigned') }).click();
       await expect(page.getByRole('region', { name: t('consent.signedDocument') })).toHaveAttribute(
         'data-state',
@@ -228,6 +234,8 @@ test.describe('consent (es)', () => {
 test.describe('consent (en)', () => {
   const lang: Lang = 'en';
   test.use({ locale: 'en-US' });
+  // A flow in depth whose screens are each checked in two languages.
+  test.setTimeout(180_000);
 
   test('signed through the e-mailed link: QR on both screens, turns signed without reload', async ({
     page,
@@ -261,6 +269,7 @@ test.describe('consent (en)', () => {
     await page.getByRole('button', { name: t('consent.display.open') }).click();
     const patient = await context.newPage();
     await patient.goto((await page.getByTestId('patient-page-link').getAttribute('href')) ?? '');
+    await patient.bringToFront();
     await expect(patient.getByTestId('pdf-view')).toHaveAttribute('data-state', 'ready');
     await expect(patient.getByRole('heading', { name: t('patient.title') })).toBeVisible();
     await checkScreen(patient, `consent-patient-reading-${lang}`);
@@ -276,6 +285,9 @@ test.describe('consent (en)', () => {
     await rut.blur();
     await expect(patient.getByText(t('patient.rut_invalid_rut'))).toBeVisible();
     await checkScreen(patient, `consent-patient-rut-invalid-${lang}`);
+    await rut.fill('');
+    await rut.pressSequentially('12345678-5');
+    await expect(patient.getByText(t('patient.rut_invalid_rut'))).toHaveCount(0);
     const padBox = await patient.getByTestId('signature-pad').boundingBox();
     if (!padBox) throw new Error('no pad');
     await patient.mouse.click(padBox.x + padBox.width / 2, padBox.y + padBox.height / 2);

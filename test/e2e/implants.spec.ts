@@ -13,6 +13,8 @@ type Implant = { brand: string; product_line: string; length: number; diameter: 
 test.describe('implant catalog (es)', () => {
   const lang: Lang = 'es';
   test.use({ locale: 'es-ES' });
+  // A flow in depth whose screens are each checked in two languages.
+  test.setTimeout(180_000);
 
   test('a size look-up shows exact and near matches, brands page through their models, search finds a line', async ({
     page,

@@ -13,6 +13,8 @@ import { addWatchFolder, checkScreenInBoth, onboard, texts, type Lang } from '..
 const lang: Lang = 'es';
 test.describe('in es', () => {
   test.use({ locale: 'es-ES' });
+  // A flow in depth whose screens are each checked in two languages.
+  test.setTimeout(180_000);
 
   test(`a study with a slice cut short waits in the inbox and goes only after confirming`, async ({
     page,

@@ -75,6 +75,8 @@ test.describe('without a keychain service', () => {
 test.describe('without the keychain module (es)', () => {
   const lang = 'es' as const;
   test.use({ locale: 'es-ES', keychain: 'no-module' });
+  // A flow in depth whose screens are each checked in two languages.
+  test.setTimeout(180_000);
 
   test('the app says the keychain part is missing and keeps the key for the session', async ({
     page,

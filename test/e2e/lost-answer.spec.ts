@@ -15,6 +15,8 @@ const upTo = (text: string, variable: string): string => text.slice(0, text.inde
 const lang: Lang = 'es';
 test.describe('in es', () => {
   test.use({ locale: 'es-ES', throughLostAnswerProxy: true, emulatorOptions: { insecureWebhooks: true } });
+  // A flow in depth whose screens are each checked in two languages.
+  test.setTimeout(180_000);
 
   test(`a share e-mail whose answer is lost is reported as sent, once`, async ({
     page,

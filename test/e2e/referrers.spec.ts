@@ -11,6 +11,8 @@ type Referrer = { id: string; name: string; email: string | null; phone: string 
 test.describe('referrers (es)', () => {
   const lang = 'es' as const;
   test.use({ locale: 'es-ES' });
+  // A flow in depth whose screens are each checked in two languages.
+  test.setTimeout(180_000);
 
   test('a referrer is added, found, edited and deleted on the service', async ({ page, app, emulator }) => {
     const t = texts(lang);

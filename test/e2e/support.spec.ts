@@ -9,6 +9,8 @@ import { checkScreen, checkScreenInBoth, onboard, texts, type Lang } from '../su
 const lang: Lang = 'es';
 test.describe('in es', () => {
   test.use({ locale: 'es-ES' });
+  // A flow in depth whose screens are each checked in two languages.
+  test.setTimeout(180_000);
 
   test(`a support request gets the admin's replies in order`, async ({ page, app, emulator }) => {
     const t = texts(lang);

@@ -34,6 +34,8 @@ async function templatesOnService(info: Parameters<typeof api>[0], key: string):
 test.describe('report layouts (es)', () => {
   const lang: Lang = 'es';
   test.use({ locale: 'es-ES' });
+  // A flow in depth whose screens are each checked in two languages.
+  test.setTimeout(180_000);
 
   test('a layout with two image boxes drawn with the mouse is saved and reads back the same', async ({
     page,
@@ -99,7 +101,7 @@ test.describe('report layouts (es)', () => {
     await test.step('Labels', async () => {
       // Labels.
       await slots.nth(0).click();
-      await page.getByTestId('slot-label').fill('Panorámica');
+      await page.getByTestId('slot-label').fill('Vista panorámica');
       await slots.nth(1).click();
       await page.getByTestId('slot-label').fill('Corte 1');
       await expect(slots.nth(1)).toContainText('Corte 1');
@@ -123,7 +125,7 @@ test.describe('report layouts (es)', () => {
       expect(saved?.is_default).toBe(false);
       expect(saved?.pages).toHaveLength(1);
       expect(saved?.pages[0]?.slots).toEqual([
-        { ...expected[0], label: 'Panorámica' },
+        { ...expected[0], label: 'Vista panorámica' },
         { ...expected[1], label: 'Corte 1' },
       ]);
       for (const s of saved?.pages[0]?.slots ?? []) {

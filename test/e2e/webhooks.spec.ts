@@ -33,6 +33,8 @@ async function receiver(): Promise<{ url: string; received: Received[]; close: (
 const lang: Lang = 'es';
 test.describe('in es', () => {
   test.use({ locale: 'es-ES', emulatorOptions: { insecureWebhooks: true } });
+  // A flow in depth whose screens are each checked in two languages.
+  test.setTimeout(180_000);
 
   test(`a webhook is created, pinged, listed, switched off and deleted`, async ({ page, app, emulator }) => {
     const t = texts(lang);

@@ -105,8 +105,15 @@ function ScrollPages({
       cancelled = true;
       el?.removeEventListener('scroll', checkEnd);
     };
-    // Drawn again only for a new document (t is read for the current language at drawing time).
+    // Drawn again only for a new document; the pages' names follow the language below.
   }, [doc, box]);
+
+  // A language switch renames the drawn pages instead of drawing them again.
+  useEffect(() => {
+    pagesRef.current?.querySelectorAll('canvas').forEach((canvas, i) => {
+      canvas.setAttribute('aria-label', t('pdf.page', { n: i + 1, total: doc.numPages }));
+    });
+  }, [t, doc]);
 
   return <div ref={pagesRef} />;
 }

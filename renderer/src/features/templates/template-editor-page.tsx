@@ -11,7 +11,8 @@ import { templateKey, templatesKey, useTemplate } from './template-queries';
 import { MiniSheet } from './slot-sheet';
 import { TemplateEditor } from './template-editor';
 
-export type TemplatesNotice = { text: string; sandbox: boolean };
+/** A notice's text key and the layout it names: its words follow the window's language while it is shown. */
+export type TemplatesNotice = { key: string; name: string; sandbox: boolean };
 
 /** A ready-made layout: shown, never editable; it can be copied into a new own layout. */
 function SystemTemplateView({ template }: { template: TemplateView }) {
@@ -75,14 +76,10 @@ export function TemplateEditorPage() {
   const leaving = useRef(false);
   const source = useTemplate(templateId ? undefined : from);
   const done = (saved: TemplateSaved, created: boolean): void => {
-    const name = saved.template.name;
     const notice: TemplatesNotice = {
       sandbox: saved.sandbox,
-      text: saved.sandbox
-        ? t('templates.savedSandbox', { name })
-        : created
-          ? t('templates.created', { name })
-          : t('templates.updated', { name }),
+      name: saved.template.name,
+      key: saved.sandbox ? 'templates.savedSandbox' : created ? 'templates.created' : 'templates.updated',
     };
     leaving.current = true;
     void navigate('/templates', { state: { notice } });

@@ -270,7 +270,7 @@ export function TemplatesPage() {
           onClose={() => setNotice(null)}
           data-testid="templates-notice"
         >
-          <Text size="sm">{notice.text}</Text>
+          <Text size="sm">{t(notice.key, { name: notice.name })}</Text>
         </Alert>
       )}
       {list.isPending && <Loader aria-label={t('common.loading')} />}
@@ -320,7 +320,8 @@ export function TemplatesPage() {
           onRenamed={(name, sb) => {
             setNotice({
               sandbox: sb,
-              text: sb ? t('templates.savedSandbox', { name }) : t('templates.renamed', { name }),
+              name,
+              key: sb ? 'templates.savedSandbox' : 'templates.renamed',
             });
             setRenaming(null);
           }}
@@ -333,7 +334,8 @@ export function TemplatesPage() {
           onDeleted={(sb) => {
             setNotice({
               sandbox: sb,
-              text: sb ? t('templates.deletedSandbox') : t('templates.deleted', { name: deleting.name }),
+              name: deleting.name,
+              key: sb ? 'templates.deletedSandbox' : 'templates.deleted',
             });
             setDeleting(null);
           }}
