@@ -1,8 +1,8 @@
 // Shared pieces of the upload integration tests: real files on disk, the real API client on a real
 // emulator, and ways to look at what the service ended up holding.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { expect } from 'vitest';
 import { createApiClient, type ApiClient } from '../../main/core/api';
 import { examsPortFromClient } from '../../main/core/upload/api-port';
@@ -12,6 +12,7 @@ import type { PlanFileInput } from '../../main/core/upload/plan';
 import type { CreatedExam, ExamsPort } from '../../main/core/upload/ports';
 import type { EmulatorOptions, EmulatorProcess } from './emulator';
 import { emulatorScene, type EmulatorScene } from './emulator-scene';
+import { writePhantomSeries } from './phantom';
 
 export type UploadScene = EmulatorScene & {
   /** `<scratch>/<name>`, made if missing. */
@@ -102,6 +103,27 @@ export async function storedHashes(created: CreatedExam): Promise<Map<string, st
     if (res.ok) out.set(u.name, sha256(new Uint8Array(await res.arrayBuffer())));
   }
   return out;
+}
+
+/** sha256 of every file the emulator stored for a zip-mode exam (read from its data folder), by name. */
+export function zipStoredHashes(emu: EmulatorProcess, examId: string, names: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const n of names) {
+    const object = `f-${sha256(Buffer.from(n, 'utf8')).slice(0, 40)}`;
+    const path = join(emu.dataDir, 'objects', examId, object);
+    if (existsSync(path)) out.set(n, sha256(readFileSync(path)));
+  }
+  return out;
+}
+
+/** A CBCT-like phantom (or noise) of `slices` DICOM files of 256 × 256 under `dir`, as plan input. */
+export async function phantomFiles(
+  dir: string,
+  slices: number,
+  kind: 'cbct' | 'noise' = 'cbct',
+): Promise<PlanFileInput[]> {
+  const s = await writePhantomSeries(dir, { slices, size: 256, kind });
+  return s.files.map((f) => ({ path: f.path, name: relative(dir, f.path) }));
 }
 
 export function expectedHashes(files: readonly PlanFileInput[]): Map<string, string> {

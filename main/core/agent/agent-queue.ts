@@ -8,6 +8,7 @@ import type { ServiceConnection } from './service/service-connection';
 import { servicePorts } from './service-ports';
 import type { QueueHooks, UploadQueueOptions } from './queue/upload-queue';
 import { UploadQueue } from './queue/upload-queue';
+import { sweepOrphanArchives } from '../upload/archive-sweep';
 
 export type QueueTuning = { uploadsBatchMs?: number } & Pick<UploadQueueOptions, 'retryDelaysMs' | 'engine'>;
 
@@ -21,6 +22,8 @@ export function openAgentQueue(o: {
   log: Logger;
   tuning: QueueTuning;
 }): Promise<UploadQueue> {
+  // Compressed archives a crash left behind with no job to send them (they hold patient images).
+  sweepOrphanArchives(o.dataDir);
   return UploadQueue.open({
     file: o.file,
     dataDir: o.dataDir,

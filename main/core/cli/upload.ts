@@ -27,6 +27,7 @@ import { examsPortFromClient } from '../upload/api-port';
 import { type EngineOptions, UploadJob, type UploadResult } from '../upload/engine';
 import { UploadError } from '../upload/upload-errors';
 import { findFolderJobs, pruneFinishedJobs } from '../upload/job-store';
+import { sweepOrphanArchives } from '../upload/archive-sweep';
 import { MAX_NAME_LENGTH, MAX_PATIENT_ID_LENGTH, MAX_PATIENT_NAME_LENGTH } from '../upload/limits';
 import {
   formatBytes,
@@ -279,6 +280,7 @@ export function createUploadCommand(deps: UploadCommandDeps): CliCommand {
 
     // Summaries of finished uploads are only needed to recognise a repeated upload for a while.
     pruneFinishedJobs(dataDir, FINISHED_JOBS_KEPT_MS);
+    sweepOrphanArchives(dataDir);
     pruneStudyLocks(dataDir, FINISHED_JOBS_KEPT_MS);
     const locks: StudyLock[] = [];
     // Another process uploading the same folder or study: stop (or wait), never touch its job.

@@ -18,8 +18,11 @@ import { Worker } from 'node:worker_threads';
 
 /** Bytes per deflate task: big enough for deflate's window, small enough to spread one file over cores. */
 export const CHUNK_BYTES = 1024 * 1024;
-/** zlib level 3: see main/core/upload/README.md for the levels measured. */
-export const DEFLATE_LEVEL = 3;
+/**
+ * zlib level 1, the fastest: compressing must finish before sending starts, so the deflate rate
+ * counts as much as the ratio (main/core/upload/README.md has the levels measured).
+ */
+export const DEFLATE_LEVEL = 1;
 
 export type ChunkTask = { path: string; offset: number; length: number; last: boolean };
 /** The chunk as read (for the entry's CRC-32) and deflated. */

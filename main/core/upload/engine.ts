@@ -44,6 +44,9 @@ export type {
   UploadResult,
 } from './engine-types';
 
+/** The statuses of a step at work, as opposed to paused or ended. */
+const WORKING_STATUSES: ReadonlySet<JobStatus> = new Set(['compressing', 'creating', 'transferring', 'confirming']);
+
 /** One upload job (one exam). Create with `UploadJob.create` or reopen with `UploadJob.open`. */
 export class UploadJob {
   /** A listener's bug must not break the upload. */
@@ -94,10 +97,7 @@ export class UploadJob {
         checkFiles: (indices) => this.checkFiles(indices),
         tracker: this.tracker,
         linkRate: () => effectiveLinkRate(readLinkRates(dataDir).upload_bytes_per_s, this.bucket.bytesPerSecond),
-        emitStatus: (status) => {
-          this.working = status;
-          this.emitStatus(this.gate.isClosed ? 'paused' : status);
-        },
+        emitStatus: (status) => this.emitStatus(status),
         resetProgress: () => this.resetTracker(),
         notice: (message) => this.notice('resumed', message),
       },
@@ -207,10 +207,20 @@ export class UploadJob {
    * A `resumable` error leaves the journal as it was: running the job again continues it.
    */
   run(): Promise<UploadResult> {
-    this.running ??= this.runOnce().finally(() => {
-      this.running = null;
-    });
-    return this.running;
+    if (this.running) return this.running;
+    // The run is known (`running`, `runAbort`) before it emits anything: it starts on the next
+    // microtask, so a pause, stop or cancel called by a listener of its very first event (the
+    // compressing status, say) acts on this run instead of racing it.
+    const abort = new AbortController();
+    this.runAbort = abort;
+    const running = Promise.resolve()
+      .then(() => this.runOnce(abort.signal))
+      .finally(() => {
+        this.running = null;
+        if (this.runAbort === abort) this.runAbort = null;
+      });
+    this.running = running;
+    return running;
   }
 
   /**
@@ -263,14 +273,12 @@ export class UploadJob {
 
   // ---- the run ---------------------------------------------------------------------------
 
-  private async runOnce(): Promise<UploadResult> {
+  private async runOnce(signal: AbortSignal): Promise<UploadResult> {
     const phase = this.state.phase;
     if (phase === 'ready') return this.result();
     if (phase === 'failed')
       throw new UploadError('rejected', this.state.failure?.message ?? 'This upload failed earlier.');
     if (phase === 'cancelled') throw new UploadError('cancelled', 'This upload was cancelled.');
-    this.runAbort = new AbortController();
-    const signal = this.runAbort.signal;
     this.steps.newRun();
     const agents = createAgents(this.opts.concurrency);
     const ticker = setInterval(() => this.tick(), this.opts.progressIntervalMs);
@@ -292,7 +300,6 @@ export class UploadJob {
       clearInterval(ticker);
       agents.destroy();
       this.journal.flushDone('sync');
-      this.runAbort = null;
       this.dropArchiveIfEnded();
       this.tick();
     }
@@ -304,6 +311,9 @@ export class UploadJob {
     if (this.resumedJob || Date.now() - this.state.plan.at > FRESH_PLAN_MS)
       await this.checkFiles(this.state.plan.files.map((_, i) => i));
     for (;;) {
+      // An exam that became ready stays ready: a pause, stop or cancel that came as the service
+      // answered has nothing left to stop (a cancel must not delete a ready exam).
+      if (this.state.phase === 'ready') return this.result();
       signal.throwIfAborted();
       switch (this.state.phase) {
         case 'planned':
@@ -318,8 +328,7 @@ export class UploadJob {
           try {
             if (linksExpired(this.state.exam)) throw new UrlsExpired();
             if (this.state.plan.compress && !this.archive.path) await this.archive.prepare(signal);
-            this.working = 'transferring';
-            this.emitStatus(this.gate.isClosed ? 'paused' : 'transferring');
+            this.emitStatus('transferring');
             const measure = { wire: this.tracker.wireBytes, at: performance.now(), pauses: this.pauses };
             if (this.state.plan.mode === 'files') await sendFiles(this.transferContext(), signal, agents);
             else await sendZip(this.transferContext(), signal, agents);
@@ -334,8 +343,6 @@ export class UploadJob {
         case 'uploaded':
           await this.steps.finish(signal);
           break;
-        case 'ready':
-          return this.result();
         case 'failed':
         case 'cancelled':
           throw new UploadError('rejected', 'The job ended.');
@@ -455,7 +462,16 @@ export class UploadJob {
     this.emit({ type: 'progress', totals });
   }
 
-  private emitStatus(status: JobStatus): void {
+  /**
+   * Reports a status. A step at work (compressing, creating, transferring, confirming) is kept as
+   * what resume() reports again, and shown as `paused` while the job is paused.
+   */
+  private emitStatus(next: JobStatus): void {
+    let status = next;
+    if (WORKING_STATUSES.has(status)) {
+      this.working = status;
+      if (this.gate.isClosed) status = 'paused';
+    }
     if (status === this.lastStatus) return;
     this.lastStatus = status;
     this.emit({ type: 'status', status, examId: this.examId, totals: this.tracker.totals() });

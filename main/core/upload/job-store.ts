@@ -115,16 +115,24 @@ export async function waitWhileOthersCreate(
 
 /** Jobs not finished, on any folder (for an app that resumes everything at start-up). */
 export function listUnfinishedJobs(dataDir: string): string[] {
-  return listJournals(dataDir, '').filter((path) => {
-    const first = readFirstRecord(path);
-    if (first?.t !== 'planned') return false;
-    try {
-      const phase = replayJournal(readJournal(path)).phase;
-      return phase !== 'ready' && phase !== 'failed' && phase !== 'cancelled';
-    } catch {
-      return false;
-    }
-  });
+  return listJournals(dataDir, '').filter((path) => journalIsUnfinished(path));
+}
+
+/** The journal of a job that has not ended (false for a summary, an ended job, or a journal that cannot be read). */
+export function journalIsUnfinished(path: string): boolean {
+  const first = readFirstRecord(path);
+  if (first?.t !== 'planned') return false;
+  try {
+    const phase = replayJournal(readJournal(path)).phase;
+    return phase !== 'ready' && phase !== 'failed' && phase !== 'cancelled';
+  } catch {
+    return false;
+  }
+}
+
+/** The journal path of a job id (whether or not it exists). */
+export function journalPathOf(dataDir: string, jobId: string): string {
+  return join(jobsDir(dataDir), `${jobId}.jsonl`);
 }
 
 /** Removes summaries of finished jobs older than `maxAgeMs`. */

@@ -1,6 +1,7 @@
 // The agent's upload queue against a real emulator: pause and resume, a restart of the app in the
 // middle of an upload (the same exam is finished, no second one is made), cancel and retry.
-import { mkdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { UploadJobView } from '@preload/contract';
@@ -74,9 +75,14 @@ describe('agent upload queue', () => {
       'the upload to move again',
     );
 
-    // The app quits in the middle of the upload and starts again.
+    // The app quits in the middle of the upload and starts again. A compressed archive a crash
+    // left with no job (its journal gone) is removed as it starts.
     await h.agent.stop();
+    const orphanArchive = join(dirs.dataDir, 'archives', 'f00dfeedf00dfeed-0-000000.zip');
+    await mkdir(join(dirs.dataDir, 'archives'), { recursive: true });
+    await writeFile(orphanArchive, 'PK');
     h = await open(dirs, store);
+    expect(existsSync(orphanArchive)).toBe(false);
     await h.call('settings:update', { upload: { bandwidth_limit: 0 } });
     const ready = await waitFor(
       async () => {

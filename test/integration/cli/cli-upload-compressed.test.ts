@@ -4,7 +4,7 @@
 // never deflated again.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -130,9 +130,15 @@ describe('scanbridge upload --compress always, killed with -9', { timeout: 120_0
     await first.done;
     const before = journal(dataDir);
     expect(before.some((r) => r.t === 'compressed' || r.t === 'creating')).toBe(false);
+    // An archive a crash left with no job (its journal gone) is removed at start-up; the killed
+    // job's own archive is continued.
+    const orphan = join(dataDir, 'archives', 'f00dfeedf00dfeed-0-000000.zip');
+    writeFileSync(orphan, 'PK');
     const again = await start(['upload', root], env(dataDir)).done;
     expect(again.stderr).toMatch(/Continuing the compression \([1-9]\d* of 64 files already compressed\)/);
     await expectStored(root, again, null);
+    expect(existsSync(orphan)).toBe(false);
+    expect(readdirSync(join(dataDir, 'archives'))).toEqual([]);
   });
 
   it('while sending: the rerun sends the same archive (not compressed again) to the same exam', async () => {

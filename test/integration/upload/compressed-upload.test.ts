@@ -3,33 +3,14 @@
 // compressing; the archive reused (not deflated again) when the job is reopened.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { archivePathOf } from '@main/core/upload/archive';
 import { UploadJob, type UploadEvent } from '@main/core/upload/engine';
 import { readJournal } from '@main/core/upload/journal';
-import { planUpload, type PlanFileInput } from '@main/core/upload/plan';
-import { writePhantomSeries } from '@support/phantom';
-import { connect, uploadScene } from '@support/upload-harness';
-import type { EmulatorProcess } from '@support/emulator';
+import { planUpload } from '@main/core/upload/plan';
+import { connect, failure, phantomFiles, uploadScene, zipStoredHashes } from '@support/upload-harness';
 
 const sha = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
-
-/** sha256 of every file the emulator stored for a zip-mode exam, by name. */
-function storedHashes(emu: EmulatorProcess, examId: string, names: readonly string[]): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const n of names) {
-    const object = `f-${sha(Buffer.from(n, 'utf8')).slice(0, 40)}`;
-    const path = join(emu.dataDir, 'objects', examId, object);
-    if (existsSync(path)) out.set(n, sha(readFileSync(path)));
-  }
-  return out;
-}
-
-async function phantomFiles(dir: string, slices: number, kind: 'cbct' | 'noise' = 'cbct'): Promise<PlanFileInput[]> {
-  const s = await writePhantomSeries(dir, { slices, size: 256, kind });
-  return s.files.map((f) => ({ path: f.path, name: relative(dir, f.path) }));
-}
 
 describe('compressed zip mode', () => {
   const ctx = uploadScene('sb-compress-');
@@ -57,7 +38,7 @@ describe('compressed zip mode', () => {
     expect(exam.storage?.bytes).toBe(plan.bytes);
     const expected = new Map(files.map((f) => [f.name, sha(readFileSync(f.path))]));
     expect(
-      storedHashes(
+      zipStoredHashes(
         ctx.emulator,
         result.exam_id,
         files.map((f) => f.name),
@@ -114,7 +95,7 @@ describe('compressed zip mode', () => {
     expect(readJournal(again.journalPath).filter((r) => r.t === 'packed' && r.n === 0)).toHaveLength(0);
     const expected = new Map(files.map((f) => [f.name, sha(readFileSync(f.path))]));
     expect(
-      storedHashes(
+      zipStoredHashes(
         ctx.emulator,
         result.exam_id,
         files.map((f) => f.name),
@@ -142,9 +123,9 @@ describe('compressed zip mode', () => {
     job.on((e) => {
       if (e.type === 'status' && e.status === 'compressing') cancelling ??= job.cancel();
     });
-    const running = job.run();
-    await running.catch(() => undefined);
+    const err = await failure(job.run());
     await cancelling;
+    expect(err.code).toBe('cancelled');
     expect(job.phase).toBe('cancelled');
     expect(created).toBe(0);
     expect(existsSync(archivePathOf(dataDir, job.jobId))).toBe(false);
