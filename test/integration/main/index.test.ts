@@ -427,6 +427,23 @@ describe('the desktop shell', () => {
     });
     for (const p of verdicts.permissions) expect(p).toMatchObject({ requested: false, checked: false });
     expect(verdicts.requests.map((r) => r.cancelled)).toEqual([false, true, true, true, true]);
+
+    // When the viewer cannot show it, the window gets the bytes to download instead; nothing is left.
+    await shell.request('pdfViewer', { fails: true });
+    try {
+      const count = (await shell.state()).windows.length;
+      const fallback = await call('share:handout', { exam_id: id, language: 'en', open: true });
+      expect(fallback).toMatchObject({ ok: true, result: { opened: false, file_name: `patient-sheet-${id}.pdf` } });
+      const pdf = (fallback as { result: { pdf_base64: string } }).result.pdf_base64;
+      expect(Buffer.from(pdf, 'base64').subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      const failed = (await shell.state()).windows.slice(count);
+      expect(failed.map((w) => ({ destroyed: w.destroyed, printed: w.printed.length }))).toEqual([
+        { destroyed: true, printed: 0 },
+      ]);
+      expect(existsSync(join(dirs.data, 'handouts', `patient-sheet-${id}.pdf`))).toBe(false);
+    } finally {
+      await shell.request('pdfViewer', { fails: false });
+    }
   });
 
   it('quits cleanly from the tray: windows close, the agent stops, its data is saved and nothing is left running', async () => {

@@ -267,6 +267,8 @@ export function createElectronDouble(options: DoubleOptions) {
   const menus = new WeakMap<Menu, MenuTemplate>();
   const imagePaths = new WeakMap<NativeImage, string>();
   const sessionRules = noRules();
+  /** The PDF viewer's behaviour: `fails` makes every PDF load fail. */
+  const pdfViewer = { fails: false };
   /** The rules of the sessions made with session.fromPartition(), by partition. */
   const partitionRules = new Map<string, SessionRules>();
 
@@ -378,7 +380,8 @@ export function createElectronDouble(options: DoubleOptions) {
       // As in Electron, a partition's session is made the first time a window names it.
       if (partition) fromPartition(partition);
       const rules = partition ? partitionRules.get(partition) : sessionRules;
-      const refused = rules ? requestCancelled(rules, url) : false;
+      // A refused request, or a viewer told to fail (a PDF it cannot read, a crashed plugin).
+      const refused = (rules ? requestCancelled(rules, url) : false) || pdfViewer.fails;
       const bytes = fileAt(url);
       const whole = bytes !== null && bytes.subarray(0, 5).toString('latin1') === '%PDF-' && bytes.includes('%%EOF');
       setImmediate(() => {
@@ -668,6 +671,7 @@ export function createElectronDouble(options: DoubleOptions) {
     privilegedSchemes,
     sessionRules,
     partitionRules,
+    pdfViewer,
     openedExternally,
     onChange(listener: () => void): void {
       changeListeners.add(listener);

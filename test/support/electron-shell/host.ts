@@ -178,6 +178,11 @@ const handlers: { [K in ShellCommand]: (args: ShellRequests[K]['args']) => Promi
     };
   },
 
+  async pdfViewer({ fails }) {
+    double.pdfViewer.fails = fails;
+    return null;
+  },
+
   async trayClick({ label }) {
     const tray = double.trays.find((t) => !t.destroyed);
     const item = tray?.menu.find((i) => i.label === label);

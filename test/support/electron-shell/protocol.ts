@@ -73,6 +73,8 @@ export type ShellRequests = {
   session: { args: { permissions: string[]; urls: string[]; partition?: string }; result: SessionVerdicts };
   /** What the rules applied to every web contents say about going to `url` from the window at index `window`. */
   contents: { args: { window: number; url: string }; result: ContentsVerdicts };
+  /** Makes the PDF viewer fail every load (true) or work again (false). */
+  pdfViewer: { args: { fails: boolean }; result: null };
   /** Clicks the tray menu item with this label. */
   trayClick: { args: { label: string }; result: null };
   /** Emits an app event (another instance started, the dock icon clicked). */
