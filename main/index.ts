@@ -22,6 +22,7 @@ import { EncryptedFileSecretStore, FallbackSecretStore } from './core/secrets';
 import { forwardEvents, registerContractHandlers } from './ipc/contract-ipc';
 import { isAppUrl, registerAppScheme, serveRenderer } from './windows/app-protocol';
 import { createMainWindow } from './windows/main-window';
+import { createPdfPrinter } from './windows/print-window';
 import { desktopPatientDisplay } from './windows/patient-display';
 import { patientMethodNames } from '../preload/contract';
 import type { MethodName } from '../preload/contract';
@@ -71,6 +72,7 @@ async function start(): Promise<void> {
     isQuitting: () => quitting,
   });
   const dataDir = appDataDir();
+  const printer = createPdfPrinter(log);
   // Every call to the service and to storage goes the way the system says (proxy, PAC, OS CAs).
   useNetwork(systemNetwork(session.defaultSession, log));
   agent = await startAgent({
@@ -84,7 +86,8 @@ async function start(): Promise<void> {
     ),
     notifier: electronNotifier(() => showMainWindow()),
     folderPicker: electronFolderPicker(() => mainWindow),
-    documentOpener: electronDocumentOpener(dataDir),
+    // The patient's sheet prints through the system dialog, from a hidden window showing the PDF.
+    documentOpener: electronDocumentOpener(dataDir, (path) => printer.print(path)),
     transport: 'ipc',
     systemLanguage: languageOfLocale(app.getLocale()),
     log,

@@ -1,7 +1,7 @@
 // `share:handout` on the desktop: the sheet is written to a private folder of the app's data and
-// opened with the OS's PDF viewer (shell.openPath), whose print dialog is the system's. Sheets older
-// than a day are removed each time (they name a patient).
-import { shell } from 'electron';
+// printed through the system's print dialog (windows/print-window.ts), which removes it once the
+// dialog is done. Sheets left there longer than a day (the app stopped mid-print) are removed each
+// time: they name a patient.
 import { readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { DocumentOpener } from '../core/agent/host/host-ports';
@@ -9,7 +9,8 @@ import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../core/private-fs';
 
 const KEEP_MS = 86_400_000;
 
-export function electronDocumentOpener(dataDir: string): DocumentOpener {
+/** The sheet printer as the agent's document opener; `print` shows the dialog for a file and removes it after. */
+export function electronDocumentOpener(dataDir: string, print: (path: string) => Promise<boolean>): DocumentOpener {
   const dir = join(dataDir, 'handouts');
   return async ({ name, bytes }) => {
     ensurePrivateDir(dir);
@@ -19,7 +20,6 @@ export function electronDocumentOpener(dataDir: string): DocumentOpener {
     }
     const path = join(dir, basename(name));
     writeFileSync(path, bytes, { mode: PRIVATE_FILE_MODE });
-    // openPath answers an error text, or '' once the OS took the file.
-    return (await shell.openPath(path)) === '';
+    return print(path);
   };
 }

@@ -47,3 +47,39 @@ export function externalUrlAllowed(url: string, hosts: ReadonlySet<string>): boo
 export function senderFrameAllowed(frame: { url: string; parent: unknown } | null | undefined): boolean {
   return frame !== null && frame !== undefined && frame.parent === null && isAppUrl(frame.url);
 }
+
+/**
+ * The in-memory session of the window that prints the patient's sheet. Apart from the default
+ * session because that one refuses everything but app:// (security.ts), which would also refuse
+ * the sheet's file and the PDF viewer's own pages.
+ */
+export const PRINT_PARTITION = 'scanbridge-print';
+
+/** Chromium's PDF viewer, built into Electron, runs as this extension inside the printing window. */
+const PDF_VIEWER_ID = 'mhjfbmdgcfjbbpaeojofohoefgiehjai';
+
+/** True for the built-in PDF viewer's own pages (a subframe of a window showing a PDF). */
+export function isPdfViewerUrl(url: string): boolean {
+  try {
+    // Not `origin`: the URL parser gives no origin for a scheme it does not know ('null').
+    const u = new URL(url);
+    return u.protocol === 'chrome-extension:' && u.host === PDF_VIEWER_ID && u.username === '' && u.password === '';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What the printing window may load: the sheets being printed (their exact file URLs), the PDF
+ * viewer's pages and Chromium's own resources for it, and data/blob URLs it makes. Nothing remote
+ * (http, https, ws…) and no other file.
+ */
+export function printRequestAllowed(url: string, sheets: ReadonlySet<string>): boolean {
+  if (sheets.has(url) || isPdfViewerUrl(url)) return true;
+  try {
+    const { protocol } = new URL(url);
+    return protocol === 'chrome:' || protocol === 'data:' || protocol === 'blob:';
+  } catch {
+    return false;
+  }
+}

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { id, method, noArgs } from './method';
 import type { AccountView, AppInfo, KeysStatus, Settings } from './types';
+import { shareRuleArgs } from './share-rule';
 import { FOLDER_EXAM_TYPES } from './vocabulary';
 
 const folderExamType = z.enum(FOLDER_EXAM_TYPES);
@@ -41,6 +42,7 @@ export const appMethods = {
           )
           .optional(),
         default_expiration_days: z.number().int().min(1).max(3650).nullable().optional(),
+        handout_paper: z.enum(['A4', 'A5']).optional(),
         upload: z
           .object({
             concurrency: z.number().int().min(1).max(16).optional(),
@@ -60,7 +62,9 @@ export const appMethods = {
   ),
 
   'folders:add': method<Settings>()(folderFields),
-  'folders:update': method<Settings>()(folderFields.partial().extend({ id })),
+  'folders:update': method<Settings>()(
+    folderFields.partial().extend({ id, share_rule: shareRuleArgs.nullable().optional() }),
+  ),
   'folders:remove': method<Settings>()(z.object({ id }).strict()),
   /** Opens the OS folder picker (desktop only); null when cancelled or unavailable. */
   'folders:pick': method<{ path: string | null }>()(noArgs),

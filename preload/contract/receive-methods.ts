@@ -2,6 +2,8 @@
 // state, for the Settings section "Receive from scanners (DICOM)".
 import { z } from 'zod';
 import { method, noArgs } from './method';
+import { shareRuleArgs } from './share-rule';
+import type { ShareRuleView } from './share-rule';
 import { FOLDER_EXAM_TYPES } from './vocabulary';
 import type { FolderExamType } from './vocabulary';
 
@@ -15,6 +17,8 @@ export type ReceiveSettings = {
   allowed_senders: string[];
   exam_type: FolderExamType;
   mode: 'auto' | 'review';
+  /** Every received study's exam is e-mailed to these addresses once ready; null: to no one. */
+  share_rule: ShareRuleView | null;
 };
 
 export type ReceiveStateName = 'listening' | 'port_in_use' | 'failed' | 'stopped';
@@ -68,6 +72,7 @@ export const receiveMethods = {
         allowed_senders: z.array(z.string().trim().min(1).max(64)).max(50).optional(),
         exam_type: z.enum(FOLDER_EXAM_TYPES).optional(),
         mode: z.enum(['auto', 'review']).optional(),
+        share_rule: shareRuleArgs.nullable().optional(),
       })
       .strict(),
   ),

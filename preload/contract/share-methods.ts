@@ -9,7 +9,7 @@ export type ShareSent = { sent: boolean; reason: string | null; email_id: string
 export type PublicPage = { pin: string; clinic_slug: string | null; public_url: string | null };
 export type RotatedPin = { pin: string; rotated_at: string | null };
 export type EmbedView = { enabled: boolean; token: string | null; snippet: string | null; view_count: number };
-/** The patient's printed sheet (PDF); `opened`: the desktop opened it in the OS viewer to print. */
+/** The patient's printed sheet (PDF); `opened`: the desktop showed the system's print dialog for it. */
 export type HandoutSheet = { pdf_base64: string; file_name: string; opened: boolean };
 /** The e-mail an upload asked for once its exam is ready (share-on-ready), and what became of it. */
 export type ShareOnReadyView = {

@@ -2,7 +2,10 @@
 import type { IncompleteFileView } from './types-completeness';
 import type { ConsentSettings } from './types-consent';
 import type { ReceivedFromView } from './receive-methods';
+import type { ShareRuleView } from './share-rule';
 import type { ExamType, FolderExamType, InboxStatus, Language } from './vocabulary';
+
+export type { ShareRuleView } from './share-rule';
 
 export type LanguageSetting = Language | 'system';
 export type UploadMode = 'files' | 'zip' | 'auto';
@@ -19,6 +22,8 @@ export type WatchFolder = {
   settle_seconds: number;
   /** Poll instead of native events (network shares). */
   polling: boolean;
+  /** Every ready exam from this folder is e-mailed to these addresses (share-on-ready); null: to no one. */
+  share_rule: ShareRuleView | null;
 };
 
 export type UploadOptions = {
@@ -40,6 +45,8 @@ export type Settings = {
   /** Default days until an exam expires; null means never. */
   default_expiration_days: number | null;
   consent: ConsentSettings;
+  /** Paper of the patient's printed sheet. */
+  handout_paper: 'A4' | 'A5';
 };
 
 export type AppInfo = {

@@ -1,12 +1,44 @@
 // Share-on-ready, in English and in Spanish: in the inbox's review form the front desk picks the
 // study's referring dentist from the directory; once the exam is ready the dentist receives it
 // (once: the emulator's mail log), and the exam's Summary says with whom and when it was shared.
+// Settings first: the watch folder's fixed address (a bad one refused in the user's language) and,
+// in English in depth, the listener's address and the sheet's paper, read back after a reload;
+// the folder's address receives the exam too.
+import type { Page } from '@playwright/test';
 import { api } from '../support/emulator';
 import { dropCbctExport } from '../support/e2e/scanner-exports';
 import { expect, test } from '../support/e2e/app-fixtures';
 import { addWatchFolder, checkScreen, onboard, texts, type Lang } from '../support/e2e/ui-steps';
 
 type Mail = { kind: string; to: string[]; exam_id?: string; subject: string };
+type Texts = ReturnType<typeof texts>;
+
+/** The folder's rule: a bad address refused in the window's language, then (in depth) a good one saved. */
+async function setFolderRule(page: Page, t: Texts, lang: Lang, address: string, inDepth: boolean): Promise<void> {
+  const rule = page.getByTestId('folder-share-rule');
+  await rule.getByLabel(t('handover.rule.to'), { exact: true }).fill(`${address}, recepcion@`);
+  await rule.getByRole('button', { name: t('handover.rule.save') }).click();
+  await expect(rule).toContainText(t('handover.rule.badEmails', { list: 'recepcion@' }));
+  await rule.getByLabel(t('handover.rule.locale'), { exact: true }).selectOption(lang);
+  if (!inDepth) return checkScreen(page, `settings-share-rule-${lang}`, { fullPage: true });
+  await rule.getByLabel(t('handover.rule.to'), { exact: true }).fill(address);
+  await rule.getByRole('button', { name: t('handover.rule.save') }).click();
+  await expect(rule.getByRole('status')).toHaveText(t('handover.rule.saved'));
+
+  const listener = page.getByTestId('settings-receive');
+  await listener.getByTestId('receive-share-to').fill('pacs.en@clinica.example');
+  await listener.getByTestId('receive-save').click();
+  await expect(listener.getByRole('status')).toHaveText(t('common.saved'));
+  await page.getByLabel(t('handover.paper.label'), { exact: true }).selectOption('A5');
+  await listener.getByTestId('receive-share-rule').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  await checkScreen(page, `settings-share-rule-${lang}`, { fullPage: true });
+
+  await page.reload();
+  await expect(page.getByTestId('folder-share-to')).toHaveValue(address);
+  await expect(page.getByTestId('folder-share-locale')).toHaveValue(lang);
+  await expect(page.getByTestId('receive-share-to')).toHaveValue('pacs.en@clinica.example');
+  await expect(page.getByTestId('settings-handout-paper')).toHaveValue('A5');
+}
 
 const cases: { lang: Lang; locale: string; subject: string }[] = [
   { lang: 'en', locale: 'en-US', subject: 'Shared exam' },
@@ -32,6 +64,9 @@ for (const { lang, locale, subject } of cases) {
       await page.goto(app.info.url);
       await onboard(page, t, key);
       await addWatchFolder(page, t, watchDir);
+      const fixed = `recepcion.${lang}@clinica.example`;
+      await test.step("The folder's fixed address, the listener's and the sheet's paper in Settings", () =>
+        setFolderRule(page, t, lang, fixed, lang === 'en'));
       await dropCbctExport(watchDir, `REFERRED_${lang}`, { patientName: 'ROJAS^ANA', patientId: `9${lang}` });
 
       const detail = page.getByTestId('inbox-detail');
@@ -63,6 +98,13 @@ for (const { lang, locale, subject } of cases) {
         const [mail] = await shares();
         expect(mail?.exam_id).toBe(examId);
         expect(mail?.subject).toContain(subject);
+        if (lang !== 'en') return;
+        // The folder's fixed address, saved in Settings, gets the same single e-mail.
+        const { mail: toFixed } = await emulator.control<{ mail: Mail[] }>(
+          'GET',
+          `/mail?to=${encodeURIComponent(fixed)}`,
+        );
+        expect(toFixed.filter((m) => m.kind === 'exam_share').map((m) => m.exam_id)).toEqual([examId]);
       });
 
       await test.step('The Summary says with whom and when', async () => {

@@ -12,6 +12,7 @@ import type { Logger } from './host/contract-host';
 import type { PrefillSettings } from './inbox/inbox';
 import type { KeyManager } from './service/api-keys';
 import { RECEIVER_FOLDER_ID } from './pipeline/receivers';
+import { shareRuleView } from './share-rule-view';
 
 /** Opens the settings store, after tightening the private folders; never throws for a damaged file. */
 export type SettingsPlace = { dataDir: string; configDir?: string | undefined; env: NodeJS.ProcessEnv; log: Logger };
@@ -88,7 +89,7 @@ export function createSettingsView(o: {
         language: s.language,
         api_base_url: apiUrl(s),
         active_key: activeKind(s),
-        watch_folders: s.watch_folders.map((f) => ({ ...f })),
+        watch_folders: s.watch_folders.map((f) => ({ ...f, share_rule: shareRuleView(f.share_rule) })),
         upload: {
           concurrency: s.upload.concurrency,
           bandwidth_limit: s.upload.bandwidth_limit_bytes_per_s,
@@ -98,6 +99,7 @@ export function createSettingsView(o: {
         exam_name_template: p.exam_name_template,
         default_expiration_days: p.default_expiration_days,
         consent: { ...s.consent },
+        handout_paper: s.handout.paper,
       };
     },
     keysStatus: () => ({

@@ -70,7 +70,7 @@ export type AgentOptions = {
   secretStore: SecretStore;
   notifier?: Notifier;
   folderPicker?: FolderPicker;
-  /** Opens a document (the patient's sheet) in the OS viewer to print it; absent in browser mode. */
+  /** Prints a document (the patient's sheet) through the system's print dialog; absent in browser mode. */
   documentOpener?: DocumentOpener;
   transport: 'ipc' | 'http';
   /** The patient display (a second window on the desktop); browser mode gives the page's address. */

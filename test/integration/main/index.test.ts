@@ -7,10 +7,12 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { methods, patientMethodNames } from '@preload/contract';
 import { api, EmulatorProcess } from '../../support/emulator';
+import { filesBody, readyExam } from '../../support/emulator-exams';
 import { display } from '../../support/electron-shell/double';
 import type { WindowView } from '../../support/electron-shell/protocol';
 import { ShellProcess } from '../../support/electron-shell/shell-process';
@@ -362,6 +364,86 @@ describe('the desktop shell', () => {
     const closed = await call('consent:display-close');
     expect(closed).toMatchObject({ ok: true });
     expect((await shell.state()).windows.find((w) => w.contentsId === patient.contentsId)?.destroyed).toBe(true);
+  });
+
+  it("prints the patient's sheet through the system dialog from a hidden, hardened window, then removes both", async () => {
+    const exam = await readyExam(
+      emulator.info,
+      emulator.info.keys.pro,
+      filesBody('Hoja del paciente', undefined, { exam_type: 'cbct', patient_name: 'Inés Peña' }),
+    );
+    const id = String(exam.id);
+    const before = (await shell.state()).windows.length;
+    const reply = await call('share:handout', { exam_id: id, language: 'es', open: true });
+    expect(reply).toMatchObject({ ok: true, result: { opened: true, file_name: `hoja-paciente-${id}.pdf` } });
+
+    const sheet = join(dirs.data, 'handouts', `hoja-paciente-${id}.pdf`);
+    const sheetUrl = pathToFileURL(sheet).href;
+    const printer = await shell.until('the print window printed and gone', (s) => {
+      const w = s.windows.slice(before).find((x) => x.printed.length > 0);
+      return w?.destroyed ? w : undefined;
+    });
+    // Hidden, with the same hardening as every window, plus the PDF viewer in its own print session.
+    expect(printer.options).toMatchObject({ show: false });
+    expect(printer.options.webPreferences).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      plugins: true,
+      partition: 'scanbridge-print',
+    });
+    expect(printer.options.webPreferences?.preload).toBeUndefined();
+    // It loaded the sheet's file, printed it once with the system dialog, and was never shown itself.
+    expect(printer.calls).toEqual([{ call: 'loadURL', url: sheetUrl }, { call: 'destroy' }]);
+    expect(printer.printed).toEqual([
+      {
+        options: expect.objectContaining({ silent: false }),
+        url: sheetUrl,
+        fileHead: '%PDF-',
+        fileBytes: expect.any(Number),
+      },
+    ]);
+    expect(printer.printed[0]?.fileBytes).toBeGreaterThan(1000);
+    // The sheet names a patient: removed once the dialog is done; nothing opened in another program.
+    await vi.waitFor(() => expect(existsSync(sheet)).toBe(false), { timeout: 10_000, interval: 50 });
+    expect((await shell.state()).openedExternally).toEqual([]);
+
+    // The print session: no permission, nothing remote, no other file (nor this sheet, now printed).
+    const verdicts = await shell.request('session', {
+      partition: 'scanbridge-print',
+      permissions: ['media', 'openExternal'],
+      urls: [
+        'chrome-extension://mhjfbmdgcfjbbpaeojofohoefgiehjai/index.html',
+        'https://example.com/',
+        emulator.info.base_url,
+        'file:///etc/passwd',
+        sheetUrl,
+      ],
+    });
+    for (const p of verdicts.permissions) expect(p).toMatchObject({ requested: false, checked: false });
+    expect(verdicts.requests.map((r) => r.cancelled)).toEqual([false, true, true, true, true]);
+
+    // When the viewer cannot show it, the window gets the bytes to download instead; nothing is left.
+    await shell.request('pdfViewer', { fails: true });
+    try {
+      const count = (await shell.state()).windows.length;
+      const fallback = await call('share:handout', { exam_id: id, language: 'en', open: true });
+      expect(fallback).toMatchObject({ ok: true, result: { opened: false, file_name: `patient-sheet-${id}.pdf` } });
+      const pdf = (fallback as { result: { pdf_base64: string } }).result.pdf_base64;
+      expect(Buffer.from(pdf, 'base64').subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      const failed = (await shell.state()).windows.slice(count);
+      expect(failed.map((w) => ({ destroyed: w.destroyed, printed: w.printed.length }))).toEqual([
+        { destroyed: true, printed: 0 },
+      ]);
+      expect(existsSync(join(dirs.data, 'handouts', `patient-sheet-${id}.pdf`))).toBe(false);
+    } finally {
+      await shell.request('pdfViewer', { fails: false });
+    }
   });
 
   it('quits cleanly from the tray: windows close, the agent stops, its data is saved and nothing is left running', async () => {

@@ -8,7 +8,13 @@
 // rules) for host.ts to report; it does no more than Electron's documented behaviour needs:
 // windows emit 'ready-to-show' after loadURL, every new web contents is announced with
 // 'web-contents-created', and app.quit() runs before-quit, the windows' close, will-quit and quit.
+// A window with `plugins` on that loads a PDF file behaves as Chromium's PDF viewer does: the page
+// loads, then the viewer emits '-pdf-ready-to-print' once it has a whole PDF ('did-fail-load' for a
+// missing file); print() records what was at the window's address when it was called and answers
+// as when staff pick a printer and print.
 import { EventEmitter } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type * as ElectronModule from 'electron';
 import type {
   App,
@@ -38,6 +44,7 @@ import type {
   Tray,
   WebContents,
   WebRequest,
+  WebContentsPrintOptions,
   WebRequestFilter,
   WindowOpenHandlerResponse,
 } from 'electron';
@@ -98,7 +105,10 @@ export type WindowCall =
   | { call: 'loadURL'; url: string }
   | { call: 'setBounds'; bounds: Partial<Rectangle> }
   | { call: 'setFullScreen' | 'setKiosk'; flag: boolean }
-  | { call: 'show' | 'hide' | 'focus' | 'restore' | 'close' };
+  | { call: 'show' | 'hide' | 'focus' | 'restore' | 'close' | 'destroy' };
+
+/** A print() call: its options and what the window's file held then (null: no file there). */
+export type PrintCall = { options: WebContentsPrintOptions; url: string; fileHead: string | null; fileBytes: number };
 
 type BeforeRequestListener = NonNullable<Parameters<WebRequest['onBeforeRequest']>[0]>;
 type ProtocolHandler = Parameters<Protocol['handle']>[1];
@@ -134,13 +144,116 @@ export class ContentsDouble extends EventEmitter {
   setWindowOpenHandler(handler: (details: HandlerDetails) => WindowOpenHandlerResponse): void {
     this.windowOpenHandler = handler;
   }
+
+  readonly printed: PrintCall[] = [];
+
+  /** Records the call and what the page's file held; then answers as a printed job does. */
+  print(options: WebContentsPrintOptions = {}, callback?: (success: boolean, failureReason: string) => void): void {
+    const bytes = fileAt(this.url);
+    this.printed.push({
+      options,
+      url: this.url,
+      fileHead: bytes ? bytes.subarray(0, 5).toString('latin1') : null,
+      fileBytes: bytes?.length ?? 0,
+    });
+    changed();
+    setImmediate(() => callback?.(true, ''));
+  }
 }
-ContentsDouble satisfies new () => Pick<WebContents, 'id' | 'isDestroyed' | 'getURL' | 'send' | 'setWindowOpenHandler'>;
+ContentsDouble satisfies new () => Pick<
+  WebContents,
+  'id' | 'isDestroyed' | 'getURL' | 'send' | 'setWindowOpenHandler' | 'print'
+>;
+
+/** The bytes of a file:// address, or null (another scheme, or no such file). */
+function fileAt(url: string): Buffer | null {
+  if (!url.startsWith('file:')) return null;
+  try {
+    return readFileSync(fileURLToPath(url));
+  } catch {
+    return null;
+  }
+}
 
 /** Listeners told after every change the double records (host.ts pushes them to the test). */
 const changeListeners = new Set<() => void>();
 function changed(): void {
   for (const l of changeListeners) l();
+}
+
+/** The rules a session was given (null: none set). */
+type SessionRules = {
+  permissionRequest: PermissionRequestHandler | null;
+  permissionCheck: PermissionCheckHandler | null;
+  devicePermission: DevicePermissionHandler | null;
+  beforeRequest: BeforeRequestListener | null;
+  beforeRequestFilter: WebRequestFilter | null;
+};
+
+const noRules = (): SessionRules => ({
+  permissionRequest: null,
+  permissionCheck: null,
+  devicePermission: null,
+  beforeRequest: null,
+  beforeRequestFilter: null,
+});
+
+/** The part of a Session the shell uses. */
+type SessionPart = Pick<
+  Session,
+  'setPermissionRequestHandler' | 'setPermissionCheckHandler' | 'setDevicePermissionHandler' | 'resolveProxy'
+> & {
+  protocol: Pick<Session['protocol'], 'handle'>;
+  webRequest: Pick<Session['webRequest'], 'onBeforeRequest'>;
+};
+
+/** A session that records its rules in `rules` and the schemes it serves in `protocolHandlers`. */
+function sessionDouble(rules: SessionRules, protocolHandlers: Map<string, ProtocolHandler>) {
+  return {
+    // No system proxy here: Chromium's answer for a direct connection.
+    resolveProxy(_url: string): Promise<string> {
+      return Promise.resolve('DIRECT');
+    },
+    setPermissionRequestHandler(handler: PermissionRequestHandler | null): void {
+      rules.permissionRequest = handler;
+    },
+    setPermissionCheckHandler(handler: PermissionCheckHandler | null): void {
+      rules.permissionCheck = handler;
+    },
+    setDevicePermissionHandler(handler: DevicePermissionHandler | null): void {
+      rules.devicePermission = handler;
+    },
+    protocol: {
+      handle(scheme: string, handler: ProtocolHandler): void {
+        if (protocolHandlers.has(scheme)) throw new Error(`The scheme "${scheme}" is already handled.`);
+        protocolHandlers.set(scheme, handler);
+      },
+    },
+    webRequest: {
+      onBeforeRequest(
+        filterOrListener: WebRequestFilter | BeforeRequestListener | null,
+        listener?: BeforeRequestListener | null,
+      ): void {
+        if (typeof filterOrListener === 'function' || filterOrListener === null) {
+          rules.beforeRequest = filterOrListener;
+          rules.beforeRequestFilter = null;
+        } else {
+          rules.beforeRequest = listener ?? null;
+          rules.beforeRequestFilter = filterOrListener;
+        }
+      },
+    },
+  } satisfies SessionPart;
+}
+
+/** Whether a session's web-request rule cancels a request to `url`. */
+export function requestCancelled(rules: SessionRules, url: string): boolean {
+  let cancelled = false;
+  rules.beforeRequest?.(
+    { id: 1, url, method: 'GET', resourceType: 'mainFrame', referrer: '', timestamp: Date.now(), uploadData: [] },
+    (response) => (cancelled = response.cancel ?? false),
+  );
+  return cancelled;
 }
 
 /** The Electron module's double and what it recorded. */
@@ -153,19 +266,11 @@ export function createElectronDouble(options: DoubleOptions) {
   const openedExternally: string[] = [];
   const menus = new WeakMap<Menu, MenuTemplate>();
   const imagePaths = new WeakMap<NativeImage, string>();
-  const sessionRules: {
-    permissionRequest: PermissionRequestHandler | null;
-    permissionCheck: PermissionCheckHandler | null;
-    devicePermission: DevicePermissionHandler | null;
-    beforeRequest: BeforeRequestListener | null;
-    beforeRequestFilter: WebRequestFilter | null;
-  } = {
-    permissionRequest: null,
-    permissionCheck: null,
-    devicePermission: null,
-    beforeRequest: null,
-    beforeRequestFilter: null,
-  };
+  const sessionRules = noRules();
+  /** The PDF viewer's behaviour: `fails` makes every PDF load fail. */
+  const pdfViewer = { fails: false };
+  /** The rules of the sessions made with session.fromPartition(), by partition. */
+  const partitionRules = new Map<string, SessionRules>();
 
   class AppDouble extends EventEmitter {
     readonly isPackaged = false;
@@ -262,7 +367,46 @@ export function createElectronDouble(options: DoubleOptions) {
       setImmediate(() => {
         if (!this.destroyed) this.emit('ready-to-show', electronEvent({}));
       });
+      if (this.options.webPreferences?.plugins && url.startsWith('file:')) this.showPdf(url);
       return Promise.resolve();
+    }
+
+    /**
+     * Chromium's PDF viewer: the file's request goes through the window's session rules (a refused
+     * one fails the load), then the viewer is ready to print once it has the whole file.
+     */
+    private showPdf(url: string): void {
+      const partition = this.options.webPreferences?.partition;
+      // As in Electron, a partition's session is made the first time a window names it.
+      if (partition) fromPartition(partition);
+      const rules = partition ? partitionRules.get(partition) : sessionRules;
+      // A refused request, or a viewer told to fail (a PDF it cannot read, a crashed plugin).
+      const refused = (rules ? requestCancelled(rules, url) : false) || pdfViewer.fails;
+      const bytes = fileAt(url);
+      const whole = bytes !== null && bytes.subarray(0, 5).toString('latin1') === '%PDF-' && bytes.includes('%%EOF');
+      setImmediate(() => {
+        if (this.destroyed) return;
+        if (refused || !whole) {
+          const [code, text] = refused ? [-20, 'ERR_BLOCKED_BY_CLIENT'] : [-6, 'ERR_FILE_NOT_FOUND'];
+          this.webContents.emit('did-fail-load', electronEvent({}), code, text, url, true);
+          return;
+        }
+        this.webContents.emit('did-finish-load', electronEvent({}));
+        setImmediate(() => {
+          if (!this.destroyed) this.webContents.emit('-pdf-ready-to-print');
+        });
+      });
+    }
+
+    /** Like Electron: gone at once, without a 'close' event that could refuse it. */
+    destroy(): void {
+      this.record({ call: 'destroy' });
+      this.destroyed = true;
+      this.visible = false;
+      this.webContents.destroyed = true;
+      this.webContents.emit('destroyed');
+      this.emit('closed');
+      changed();
     }
 
     show(): void {
@@ -340,6 +484,7 @@ export function createElectronDouble(options: DoubleOptions) {
     | 'setFullScreen'
     | 'setKiosk'
     | 'close'
+    | 'destroy'
   >;
 
   class TrayDouble extends EventEmitter {
@@ -397,47 +542,21 @@ export function createElectronDouble(options: DoubleOptions) {
     },
   } satisfies Pick<typeof ElectronModule.nativeImage, 'createFromPath'>;
 
-  const defaultSession = {
-    // No system proxy here: Chromium's answer for a direct connection.
-    resolveProxy(_url: string): Promise<string> {
-      return Promise.resolve('DIRECT');
-    },
-    setPermissionRequestHandler(handler: PermissionRequestHandler | null): void {
-      sessionRules.permissionRequest = handler;
-    },
-    setPermissionCheckHandler(handler: PermissionCheckHandler | null): void {
-      sessionRules.permissionCheck = handler;
-    },
-    setDevicePermissionHandler(handler: DevicePermissionHandler | null): void {
-      sessionRules.devicePermission = handler;
-    },
-    protocol: {
-      handle(scheme: string, handler: ProtocolHandler): void {
-        if (protocolHandlers.has(scheme)) throw new Error(`The scheme "${scheme}" is already handled.`);
-        protocolHandlers.set(scheme, handler);
-      },
-    },
-    webRequest: {
-      onBeforeRequest(
-        filterOrListener: WebRequestFilter | BeforeRequestListener | null,
-        listener?: BeforeRequestListener | null,
-      ): void {
-        if (typeof filterOrListener === 'function' || filterOrListener === null) {
-          sessionRules.beforeRequest = filterOrListener;
-          sessionRules.beforeRequestFilter = null;
-        } else {
-          sessionRules.beforeRequest = listener ?? null;
-          sessionRules.beforeRequestFilter = filterOrListener;
-        }
-      },
-    },
-  } satisfies Pick<
-    Session,
-    'setPermissionRequestHandler' | 'setPermissionCheckHandler' | 'setDevicePermissionHandler' | 'resolveProxy'
-  > & {
-    protocol: Pick<Session['protocol'], 'handle'>;
-    webRequest: Pick<Session['webRequest'], 'onBeforeRequest'>;
+  const defaultSession = sessionDouble(sessionRules, protocolHandlers);
+  const partitions = new Map<string, ReturnType<typeof sessionDouble>>();
+  /** Electron gives the same session for the same partition; an in-memory one without `persist:`. */
+  const fromPartition = (partition: string): ReturnType<typeof sessionDouble> => {
+    let made = partitions.get(partition);
+    if (!made) {
+      const rules = noRules();
+      partitionRules.set(partition, rules);
+      made = sessionDouble(rules, new Map());
+      partitions.set(partition, made);
+      changed();
+    }
+    return made;
   };
+  fromPartition satisfies (partition: string) => SessionPart;
 
   const protocol = {
     registerSchemesAsPrivileged(customSchemes: CustomScheme[]): void {
@@ -493,11 +612,7 @@ export function createElectronDouble(options: DoubleOptions) {
       openedExternally.push(url);
       return Promise.resolve();
     },
-    openPath(path: string): Promise<string> {
-      openedExternally.push(path);
-      return Promise.resolve('');
-    },
-  } satisfies Pick<Shell, 'openExternal' | 'openPath'>;
+  } satisfies Pick<Shell, 'openExternal'>;
 
   // No OS notifications here: the shell checks isSupported() before making one.
   const Notification = { isSupported: (): boolean => false } satisfies Pick<
@@ -535,7 +650,7 @@ export function createElectronDouble(options: DoubleOptions) {
     Tray: TrayDouble,
     Menu,
     nativeImage,
-    session: { defaultSession },
+    session: { defaultSession, fromPartition },
     protocol,
     ipcMain,
     screen,
@@ -555,6 +670,8 @@ export function createElectronDouble(options: DoubleOptions) {
     protocolHandlers,
     privilegedSchemes,
     sessionRules,
+    partitionRules,
+    pdfViewer,
     openedExternally,
     onChange(listener: () => void): void {
       changeListeners.add(listener);

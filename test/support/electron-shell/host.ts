@@ -65,6 +65,7 @@ function state(): ShellState {
     quitted: app.quitted,
     appEvents: app.eventNames().map(String),
     privilegedSchemes: [...double.privilegedSchemes],
+    partitions: [...double.partitionRules.keys()],
     protocols: [...double.protocolHandlers.keys()],
     handlers: [...double.invokeHandlers.keys()],
     windows: double.windows.map((w) => ({
@@ -78,6 +79,7 @@ function state(): ShellState {
       bounds: w.getBounds(),
       calls: [...w.calls],
       sent: [...w.webContents.sent],
+      printed: [...w.webContents.printed],
     })),
     trays: double.trays.map((t) => ({
       image: t.image,
@@ -116,8 +118,9 @@ const handlers: { [K in ShellCommand]: (args: ShellRequests[K]['args']) => Promi
     return (await handler(event, payload)) as unknown;
   },
 
-  async session({ permissions, urls }) {
-    const rules = double.sessionRules;
+  async session({ permissions, urls, partition }) {
+    const rules = partition === undefined ? double.sessionRules : double.partitionRules.get(partition);
+    if (!rules) throw new Error(`No session was made for the partition ${partition}.`);
     const origin = 'app://scanbridge';
     const contents = windowAt(0).webContents as unknown as WebContents;
     type Permission = Parameters<NonNullable<typeof rules.permissionRequest>>[1];
@@ -173,6 +176,11 @@ const handlers: { [K in ShellCommand]: (args: ShellRequests[K]['args']) => Promi
       windowOpen,
       webviewPrevented: webview.defaultPrevented,
     };
+  },
+
+  async pdfViewer({ fails }) {
+    double.pdfViewer.fails = fails;
+    return null;
   },
 
   async trayClick({ label }) {

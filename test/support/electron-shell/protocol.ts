@@ -1,6 +1,6 @@
 // What the test and the shell's host process (host.ts) say to each other over the fork's IPC channel.
 import type { BrowserWindowConstructorOptions, CustomScheme, Display, Rectangle } from 'electron';
-import type { WindowCall } from './double';
+import type { PrintCall, WindowCall } from './double';
 
 export const DOUBLE_OPTIONS_ENV = 'SCANBRIDGE_ELECTRON_DOUBLE';
 
@@ -16,6 +16,8 @@ export type WindowView = {
   calls: WindowCall[];
   /** What main sent to this window (contract events), in order. */
   sent: { channel: string; payload: unknown }[];
+  /** Its webContents.print() calls. */
+  printed: PrintCall[];
 };
 
 export type TrayView = { image: string; toolTip: string; menu: string[]; destroyed: boolean };
@@ -28,6 +30,8 @@ export type ShellState = {
   /** App events the shell listens to. */
   appEvents: string[];
   privilegedSchemes: CustomScheme[];
+  /** Sessions made with session.fromPartition(). */
+  partitions: string[];
   /** Schemes served on the default session. */
   protocols: string[];
   /** The IPC channels with a handler. */
@@ -65,9 +69,12 @@ export type ShellRequests = {
     args: { channel: string; payload?: unknown; frameUrl: string; subframe?: boolean; window: number };
     result: unknown;
   };
-  session: { args: { permissions: string[]; urls: string[] }; result: SessionVerdicts };
+  /** The rules of the default session, or of the one made for `partition`. */
+  session: { args: { permissions: string[]; urls: string[]; partition?: string }; result: SessionVerdicts };
   /** What the rules applied to every web contents say about going to `url` from the window at index `window`. */
   contents: { args: { window: number; url: string }; result: ContentsVerdicts };
+  /** Makes the PDF viewer fail every load (true) or work again (false). */
+  pdfViewer: { args: { fails: boolean }; result: null };
   /** Clicks the tray menu item with this label. */
   trayClick: { args: { label: string }; result: null };
   /** Emits an app event (another instance started, the dock icon clicked). */

@@ -4,10 +4,13 @@ import type { ReceiveView } from '../../../../preload/contract';
 import type { Handlers } from '../host/contract-host';
 import type { HandlerContext } from './handler-context';
 import { updateSettings } from './handler-context';
+import { shareRuleView } from '../share-rule-view';
 
 export function createReceiveHandlers(ctx: HandlerContext): Pick<Handlers, 'receive:get' | 'receive:update'> {
   const view = (): ReceiveView => ({
-    settings: { ...ctx.settingsStore.get().dicom_listener },
+    settings: (({ share_rule, ...rest }) => ({ ...rest, share_rule: shareRuleView(share_rule) }))(
+      ctx.settingsStore.get().dicom_listener,
+    ),
     status: ctx.receiveStatus(),
     addresses: localAddresses(),
   });

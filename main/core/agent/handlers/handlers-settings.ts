@@ -1,9 +1,8 @@
 // The app's own settings on the contract: what the app is, its settings, the watch folders and the
 // API keys, with the account the active key belongs to.
 import { resolve } from 'node:path';
-import type { WatchFolder } from '../../../../preload/contract';
 import { APP_VERSION } from '../../api/user-agent';
-import type { SettingsPatch } from '../../settings';
+import type { SettingsPatch, WatchFolder } from '../../settings';
 import { newWatchFolder } from '../../settings';
 import type { Handlers } from '../host/contract-host';
 import { ContractFailure } from '../host/contract-host';
@@ -33,6 +32,7 @@ export function createSettingsHandlers(ctx: HandlerContext): Pick<Handlers, Sett
         if (args.upload.bandwidth_limit !== undefined)
           patch.upload.bandwidth_limit_bytes_per_s = args.upload.bandwidth_limit;
       }
+      if (args.handout_paper !== undefined) patch.handout = { paper: args.handout_paper };
       if (args.exam_name_template !== undefined || args.default_expiration_days !== undefined) {
         patch.inbox = {
           ...ctx.settingsStore.get().inbox,
@@ -77,7 +77,7 @@ export function createFolderHandlers(ctx: HandlerContext): Pick<Handlers, Folder
       const current = findFolder(args.id);
       const next: WatchFolder = {
         ...current,
-        ...definedFields(args, ['exam_type', 'mode', 'settle_seconds', 'polling']),
+        ...definedFields(args, ['exam_type', 'mode', 'settle_seconds', 'polling', 'share_rule']),
       };
       if (args.path !== undefined) {
         next.path = await checkFolder(args.path);

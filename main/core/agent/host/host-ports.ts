@@ -17,9 +17,9 @@ export type Notifier = { notify(notice: Notice): void };
 export type FolderPicker = () => Promise<string | null>;
 
 /**
- * Hands a document to the desktop (the patient's sheet to print): the OS opens it in its PDF viewer,
- * whose print dialog is the system's. False when there is no desktop (browser mode: the window
- * downloads the file instead) or the OS could not open it.
+ * Hands a document to the desktop (the patient's sheet to print): it shows the system's print
+ * dialog for it. False when there is no desktop (browser mode: the window downloads the file
+ * instead) or the dialog could not be shown.
  */
 export type DocumentOpener = (doc: { name: string; bytes: Uint8Array }) => Promise<boolean>;
 

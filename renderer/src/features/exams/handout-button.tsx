@@ -1,6 +1,6 @@
 // "Print the patient's sheet": main makes the PDF (main/core/handover/patient-sheet.ts) in the
-// window's language. The desktop app opens it in the OS viewer, whose print dialog is the system's;
-// in browser mode (or when the OS could not open it) the browser downloads it.
+// window's language. The desktop app shows the system's print dialog for it; in browser mode (or
+// when the dialog could not be shown) the browser downloads it.
 import { Alert, Button, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';

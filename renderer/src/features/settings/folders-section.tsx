@@ -6,6 +6,7 @@ import { keys, useCall } from '../../app/queries';
 import { useTransport } from '../../app/transport-context';
 import { ErrorAlert } from '../../components/error-alert';
 import { folderExamTypeOptions, folderModeOptions, wholeNumber } from './options';
+import { FolderShareRule } from './share-rule-fields';
 
 const DEFAULT_SETTLE = 30;
 
@@ -88,6 +89,7 @@ function FolderRow({ folder }: { folder: WatchFolder }) {
             onChange={(e) => update.mutate({ id: folder.id, polling: e.currentTarget.checked })}
           />
         </Group>
+        <FolderShareRule folder={folder} />
         <ErrorAlert error={update.error ?? remove.error} />
       </Stack>
     </Paper>

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { LanguageSetting, Settings } from '../../../../preload/contract';
 import { applyLanguage, effectiveLanguage } from '../../app/i18n';
 import { keys, useAppInfo, useCall } from '../../app/queries';
+import { HandoutPaperSelect } from './handout-paper';
 import { SaveRow } from './save-row';
 import { wholeNumber } from './options';
 
@@ -48,6 +49,7 @@ export function GeneralSection({ settings }: { settings: Settings }) {
           ]}
           onChange={(e) => setLanguage(e.currentTarget.value as LanguageSetting)}
         />
+        <HandoutPaperSelect settings={settings} />
         <Grid gap="md">
           <Grid.Col span={7}>
             <TextInput

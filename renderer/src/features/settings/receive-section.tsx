@@ -21,6 +21,7 @@ import { ErrorAlert } from '../../components/error-alert';
 import { folderExamTypeOptions, folderModeOptions, wholeNumber } from './options';
 import { ReceiveStatusView } from './receive-status';
 import { SaveRow } from './save-row';
+import { SourceShareRule, useRuleDraft } from './share-rule-fields';
 
 const RECEIVE_KEY = ['receive'] as const;
 
@@ -69,10 +70,13 @@ function ReceiveForm({ view }: { view: ReceiveView }) {
   const [allowed, setAllowed] = useState(s.allowed_senders.join('\n'));
   const [examType, setExamType] = useState<FolderExamType>(s.exam_type);
   const [mode, setMode] = useState<ReceiveSettings['mode']>(s.mode);
+  const rule = useRuleDraft(s.share_rule);
   const [saved, setSaved] = useState(false);
   const update = useCall({ name: 'receive:update' }, (v) => qc.setQueryData(RECEIVE_KEY, v));
   const save = (): void => {
     setSaved(false);
+    const checked = rule.check();
+    if (!checked) return;
     update.mutate(
       {
         enabled,
@@ -83,6 +87,7 @@ function ReceiveForm({ view }: { view: ReceiveView }) {
         allowed_senders: entriesOf(allowed),
         exam_type: examType,
         mode,
+        share_rule: checked.rule,
       },
       { onSuccess: () => setSaved(true) },
     );
@@ -153,16 +158,8 @@ function ReceiveForm({ view }: { view: ReceiveView }) {
           data-testid="receive-stopped-after"
         />
       </Group>
-      <Textarea
-        label={t('receive.allowed')}
-        description={t('receive.allowedHelp')}
-        value={allowed}
-        onChange={(e) => setAllowed(e.currentTarget.value)}
-        autosize
-        minRows={2}
-        maxRows={5}
-        data-testid="receive-allowed"
-      />
+      <AllowedSenders value={allowed} onChange={setAllowed} />
+      <SourceShareRule state={rule} testId="receive-share" />
       <Alert color="blue" variant="light" title={t('receive.hintTitle')} data-testid="receive-hint">
         <Text size="sm">{t('receive.hint', { aet: s.ae_title, port: s.port, host })}</Text>
         <Text size="sm" mt={4}>
@@ -172,5 +169,22 @@ function ReceiveForm({ view }: { view: ReceiveView }) {
       <ReceiveStatusView status={view.status} port={s.port} />
       <SaveRow onSave={save} pending={update.isPending} saved={saved} error={update.error} testId="receive-save" />
     </Stack>
+  );
+}
+
+/** Calling AE titles or addresses allowed to send, one per line. */
+function AllowedSenders({ value, onChange }: { value: string; onChange: (v: string) => void }) {
+  const { t } = useTranslation();
+  return (
+    <Textarea
+      label={t('receive.allowed')}
+      description={t('receive.allowedHelp')}
+      value={value}
+      onChange={(e) => onChange(e.currentTarget.value)}
+      autosize
+      minRows={2}
+      maxRows={5}
+      data-testid="receive-allowed"
+    />
   );
 }

@@ -256,6 +256,7 @@ describe('browser-mode server', () => {
       exam_name_template: '{patient} · MUÑOZ',
       default_expiration_days: null,
       consent: { country_code: 'CL', copies_folder: null, display_id: null },
+      handout_paper: 'A4',
     });
     await until('MUÑOZ');
     expect(text).toContain(
