@@ -24,7 +24,7 @@ test.describe('in es', () => {
     emulator,
     watchDir,
   }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(300_000);
     const t = texts(lang);
     const info = emulator.info;
     const key = info.keys.pro;
