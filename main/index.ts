@@ -90,6 +90,8 @@ async function start(): Promise<void> {
     documentOpener: electronDocumentOpener(dataDir, (path) => printer.print(path)),
     transport: 'ipc',
     systemLanguage: languageOfLocale(app.getLocale()),
+    // A proxy saved in Settings wins over the system's; the OS certificate store is kept.
+    network: (settingsProxy) => systemNetwork(session.defaultSession, log, settingsProxy),
     log,
   });
   const running = agent;

@@ -1,19 +1,23 @@
-// The only module that imports keytar (a native module): API keys in the OS keychain.
+// The only module that imports keytar (a native module): API keys and the proxy's login in the OS keychain.
 import type * as KeytarModule from 'keytar';
-import type { KeyKind } from '../core/api/sandbox';
 import {
   DEFAULT_KEYCHAIN_TIMEOUT_MS,
   KeychainUnavailableError,
   withKeychainTimeout,
 } from '../core/secrets/keychain-errors';
-import type { SecretStore } from '../core/secrets/secret-store';
+import type { SecretName, SecretStore } from '../core/secrets/secret-store';
 
 /** Service name of the keychain entries. */
 export const KEYCHAIN_SERVICE = 'ScanBridge';
 
 type Keytar = Pick<typeof KeytarModule, 'getPassword' | 'setPassword' | 'deletePassword'>;
 
-const ACCOUNTS: Record<KeyKind, string> = { live: 'api-key-live', sandbox: 'api-key-sandbox' };
+const ACCOUNTS: Record<SecretName, string> = {
+  live: 'api-key-live',
+  sandbox: 'api-key-sandbox',
+  proxy_user: 'proxy-user',
+  proxy_password: 'proxy-password',
+};
 
 /**
  * SecretStore on the OS keychain (libsecret, macOS Keychain, Windows Credential Manager). Every call
@@ -46,18 +50,18 @@ export class KeytarSecretStore implements SecretStore {
     return this.loaded;
   }
 
-  async get(kind: KeyKind): Promise<string | null> {
+  async get(kind: SecretName): Promise<string | null> {
     const k = await this.keytar();
     return withKeychainTimeout(k.getPassword(this.service, ACCOUNTS[kind]), this.timeoutMs);
   }
 
-  async set(kind: KeyKind, value: string): Promise<void> {
-    if (value.length === 0) throw new Error('An empty API key cannot be stored.');
+  async set(kind: SecretName, value: string): Promise<void> {
+    if (value.length === 0) throw new Error('An empty secret cannot be stored.');
     const k = await this.keytar();
     await withKeychainTimeout(k.setPassword(this.service, ACCOUNTS[kind], value), this.timeoutMs);
   }
 
-  async delete(kind: KeyKind): Promise<boolean> {
+  async delete(kind: SecretName): Promise<boolean> {
     const k = await this.keytar();
     return withKeychainTimeout(k.deletePassword(this.service, ACCOUNTS[kind]), this.timeoutMs);
   }

@@ -4,17 +4,27 @@
 // environment's proxy and CA variables when they are set.
 import type { Session } from 'electron';
 import type { Logger } from '../core/agent/host/contract-host';
-import { type Network, networkFrom } from '../core/net/network';
+import { type Network, networkFrom, type ProxyRoute } from '../core/net/network';
 import { TrustFileError } from '../core/net/trust';
 
-export function systemNetwork(session: Pick<Session, 'resolveProxy'>, log: Logger): Network {
+/** The app's network; `settingsProxy` (the proxy saved in Settings, with its login) wins when set. */
+export function systemNetwork(
+  session: Pick<Session, 'resolveProxy'>,
+  log: Logger,
+  settingsProxy: ProxyRoute | null = null,
+): Network {
   const systemResolve = (url: string): Promise<string> => session.resolveProxy(url);
   try {
-    return networkFrom({ env: process.env, systemStore: true, systemResolve });
+    return networkFrom({ env: process.env, systemStore: true, systemResolve, settingsProxy });
   } catch (e) {
     if (!(e instanceof TrustFileError)) throw e;
     // A CA file that cannot be read must not stop the app: it runs on the other roots and says so.
     log.error(`${e.message} The app goes on without it.`);
-    return networkFrom({ env: { ...process.env, SCANBRIDGE_CA_FILE: '' }, systemStore: true, systemResolve });
+    return networkFrom({
+      env: { ...process.env, SCANBRIDGE_CA_FILE: '' },
+      systemStore: true,
+      systemResolve,
+      settingsProxy,
+    });
   }
 }

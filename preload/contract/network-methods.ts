@@ -1,5 +1,6 @@
 // The connection check (Settings → "Check the connection"; the same report as `scanbridge doctor
 // --json`): one result per step, the first failure named.
+import { z } from 'zod';
 import { method, noArgs } from './method';
 import type { ConnectionStep } from './vocabulary';
 
@@ -54,7 +55,30 @@ export type ConnectionCheckView = {
   upload_speed: StepView & { bytes: number; bytes_per_second: number | null };
 };
 
+/**
+ * The proxy set in Settings → Network. Its address is in the settings file; its user and password
+ * in the keychain. The password never comes back: only whether one is saved.
+ */
+export type ProxySettingsView = {
+  url: string | null;
+  user: string | null;
+  password_saved: boolean;
+  /** The keychain could not be reached: the login is kept for this session only. */
+  session_only: boolean;
+};
+
+/** A proxy change: `password` left out keeps the saved one; `url` null removes the proxy and its login. */
+const proxySave = z
+  .object({
+    url: z.string().trim().max(2048).nullable(),
+    user: z.string().trim().max(256).nullable(),
+    password: z.string().max(1024).optional(),
+  })
+  .strict();
+
 export const networkMethods = {
   /** Runs the connection check now (it takes a few seconds: a test exam is made and deleted). */
   'network:check': method<ConnectionCheckView>()(noArgs),
+  'network:proxy': method<ProxySettingsView>()(noArgs),
+  'network:proxy-save': method<ProxySettingsView>()(proxySave),
 } as const;

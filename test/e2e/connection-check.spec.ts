@@ -1,14 +1,16 @@
-// Settings → "Check the connection" on a hostile network: `scanbridge serve` reaches the emulator
-// over HTTPS (its own CA, trusted through SCANBRIDGE_CA_FILE) through Debian's tinyproxy with a
-// login. The network steps, TLS and the key pass; storage, told by the emulator to fail the next
-// upload, refuses the test bytes: passing steps and a failing one, in Spanish and English.
+// Settings → Network and "Check the connection" on a hostile network: `scanbridge serve` reaches the
+// emulator over HTTPS (its own CA, trusted through SCANBRIDGE_CA_FILE) through Debian's tinyproxy
+// with a login; once the key is in, the same proxy is typed into Settings → Network, and the check
+// then goes through it as the Settings proxy (which wins over HTTPS_PROXY). The network steps, TLS and the key pass; storage, told by the emulator
+// to fail the next upload, refuses the test bytes: passing steps and a failing one, in Spanish and English.
 import { test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { request } from 'node:https';
 import { EmulatorProcess } from '../support/emulator';
 import { expect } from '../support/e2e/app-fixtures';
 import { ServeProcess } from '../support/e2e/serve-process';
-import { checkScreen, type Lang, texts } from '../support/e2e/ui-steps';
+import { checkScreen, type Lang, screenshot, texts } from '../support/e2e/ui-steps';
 import { startTinyproxy, type Tinyproxy } from '../support/tinyproxy';
 
 let emulator: EmulatorProcess;
@@ -60,6 +62,27 @@ for (const lang of ['en', 'es'] as Lang[]) {
       await page.getByTestId('onboarding-continue').click();
       await expect(page).toHaveURL(/#\/inbox$/);
       await page.getByRole('link', { name: t('nav.settings') }).click();
+      const address = `http://127.0.0.1:${proxy.port}`;
+      const network = page.getByRole('region', { name: t('network.title') });
+      await network.getByLabel(t('network.address'), { exact: true }).fill(address);
+      await network.getByLabel(t('network.user'), { exact: true }).fill('clinica');
+      await network.getByLabel(t('network.password'), { exact: true }).fill('Secreto-123');
+      await network.getByLabel(t('network.password'), { exact: true }).press('Enter');
+      await expect(network.getByTestId('proxy-done')).toHaveText(t('network.saved'));
+      // No keychain service here: the password is kept for the session, never shown back.
+      await expect(network.getByTestId('proxy-status')).toHaveText(
+        t('network.statusLoginSession', { url: address, user: 'clinica' }),
+      );
+      await expect(network.getByLabel(t('network.password'), { exact: true })).toHaveValue('');
+      await expect(network.getByLabel(t('network.password'), { exact: true })).toHaveAttribute(
+        'placeholder',
+        t('network.passwordSaved'),
+      );
+      await network.scrollIntoViewIfNeeded();
+      await network.getByRole('heading', { name: t('network.title') }).scrollIntoViewIfNeeded();
+      await page.mouse.move(1279, 799);
+      await screenshot(page, `settings-network-${lang}`);
+      expect(readFileSync(join(app.configDir, 'settings.json'), 'utf8')).not.toContain('Secreto');
       await failNextUpload();
       const section = page.getByRole('region', { name: t('netcheck.title') });
       await section.getByRole('button', { name: t('netcheck.run') }).click();
@@ -70,7 +93,9 @@ for (const lang of ['en', 'es'] as Lang[]) {
         await expect(section.getByTestId(`check-step-${step}`)).toHaveAttribute('data-status', 'ok');
       await expect(section.getByTestId('check-step-storage')).toHaveAttribute('data-status', 'failed');
       await expect(section.getByTestId('check-step-upload_speed')).toHaveAttribute('data-status', 'skipped');
-      await expect(section.getByTestId('check-step-proxy')).toContainText(`http://127.0.0.1:${proxy.port}`);
+      await expect(section.getByTestId('check-step-proxy')).toContainText(
+        t('netcheck.seen.proxy', { proxy: address, source: t('netcheck.source.settings') }),
+      );
       await expect(section.getByTestId('check-step-tls')).toContainText('ScanBridge Emulator Test CA');
       await expect(section.getByTestId('check-step-storage')).toContainText(
         t('netcheck.problem.storage_refused', { host: new URL(emulator.info.base_url).host }),

@@ -186,6 +186,16 @@ function authenticate(app: App, req: IncomingMessage): AuthInfo {
   return { key, account, sandbox: key.sandbox };
 }
 
+/** Resolves once the request's body has been read to its end (or the request is gone). */
+function drained(req: IncomingMessage): Promise<void> {
+  return new Promise((resolve) => {
+    if (req.readableEnded) return resolve();
+    req.once('end', () => resolve());
+    req.once('close', () => resolve());
+    req.resume();
+  });
+}
+
 async function applyFault(
   app: App,
   target: 'storage' | 'api',
@@ -196,7 +206,9 @@ async function applyFault(
   if (!fault) return false;
   switch (fault.mode) {
     case 'error500':
-      req.resume();
+      // The body is read to its end first: answering mid-upload on a closing connection resets it
+      // (through a proxy's tunnel the client then sees ECONNRESET, not the 500 this fault stands for).
+      await drained(req);
       sendError(res, new ApiError(500, 'internal_error', 'Injected fault: internal error'));
       return true;
     case 'reset':

@@ -42,6 +42,7 @@ import { queueHooks } from './queue-hooks';
 import { openAgentQueue } from './agent-queue';
 import type { AgentStatus } from '../../../preload/contract/vocabulary';
 import { KeyManager } from './service/api-keys';
+import { type NetworkBuilder, openProxySettings } from './service/proxy-settings';
 import { ServiceConnection } from './service/service-connection';
 import { serviceConnector } from './service-ports';
 import { openShareOnReady } from './share-on-ready';
@@ -79,6 +80,11 @@ export type AgentOptions = {
   patientPageOrigin?: () => string | null;
   /** The OS language (Electron's app.getLocale()); guessed from the environment otherwise. */
   systemLanguage?: Language;
+  /**
+   * Builds the process's network on the proxy saved in Settings (the desktop app: on the system's
+   * proxy and CAs); by default on `env`'s proxy and CA variables. Used once a proxy is saved.
+   */
+  network?: NetworkBuilder;
   log?: Logger;
   /** Timers, shortened by tests. */
   tuning?: {
@@ -144,6 +150,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const settingsStore = openAgentSettings({ dataDir: options.dataDir, configDir: options.configDir, env, log });
   const keys = new KeyManager(options.secretStore, log);
   await keys.load(environmentCredentials(env).apiKey);
+  const proxy = await openProxySettings(options, { settingsStore, env, log });
   const systemLanguage = options.systemLanguage ?? detectSystemLanguage(env);
   const view = createSettingsView({ store: settingsStore, keys, env, systemLanguage });
   const language = (): Language => view.language();
@@ -217,8 +224,8 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const receiveStatus = (): ReturnType<Receivers['status']> => receivers.status();
   const documentOpener = options.documentOpener ?? noDocumentOpener;
   const services = { settingsStore, keys, service, inbox, queue, recorder, consent, poll, feed, folderPicker, logTail };
-  // What only the window's methods use: the listener's state, the sheet opener, share-on-ready.
-  const windowPorts = { receiveStatus, documentOpener, shares };
+  // What only the window's methods use: the listener's state, the sheet opener, share-on-ready, the proxy.
+  const windowPorts = { receiveStatus, documentOpener, shares, proxy };
   const host = openContractHost({ ...services, ...windowPorts, transport, systemLanguage, view, connect, events, log });
 
   sources.apply(settingsStore.get());

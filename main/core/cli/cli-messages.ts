@@ -1,8 +1,9 @@
 // The command line's words for the API client's errors (the window has its own, translated, in
 // renderer/locales). Plain English for the person at the terminal; never the service's own
 // message, which may echo submitted patient data.
-import type { ApiError, ApiErrorCode } from '../api/api-errors';
+import { ApiError, type ApiErrorCode } from '../api/api-errors';
 import { netFailureWords, type WordsLanguage } from '../net/failure-words';
+import type { NetFailure } from '../net/net-failure';
 
 function formatWait(seconds: number): string {
   if (seconds < 90) return `${Math.max(1, Math.ceil(seconds))} seconds`;
@@ -42,4 +43,28 @@ const TEXTS: Record<ApiErrorCode, (e: ApiError) => string> = {
 export function apiErrorText(e: ApiError, lang: WordsLanguage = 'en'): string {
   if (e.netFailure) return netFailureWords(e.netFailure, lang);
   return TEXTS[e.code](e);
+}
+
+/** The network failure behind an error, through its causes (an upload's error wraps the API client's). */
+export function netFailureIn(err: unknown): NetFailure | null {
+  let e: unknown = err;
+  for (let i = 0; i < 8 && typeof e === 'object' && e !== null; i++) {
+    if (e instanceof ApiError && e.netFailure) return e.netFailure;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
+const RUN_AGAIN: Record<WordsLanguage, string> = {
+  en: 'Then run the upload again to continue.',
+  es: 'Luego vuelva a ejecutar la subida para continuar.',
+};
+
+/**
+ * What `scanbridge upload` prints for the error that stopped it: a network failure (DNS, proxy
+ * login, certificate, clock…) in the terminal's language, anything else as the error says it.
+ */
+export function uploadFailureText(err: Error, lang: WordsLanguage): string {
+  const net = netFailureIn(err);
+  return net ? `${netFailureWords(net, lang)} ${RUN_AGAIN[lang]}` : err.message;
 }

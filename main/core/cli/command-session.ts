@@ -4,11 +4,10 @@ import { opendir, stat } from 'node:fs/promises';
 import { type ApiClient, createApiClient } from '../api/client';
 import { escapeForTerminal } from '../dicom';
 import { CredentialsError, resolveCredentials } from '../credentials';
-import { networkFrom, useNetwork } from '../net/network';
-import { TrustFileError } from '../net/trust';
 import { KeychainUnavailableError } from '../secrets/keychain-errors';
 import type { SecretStore } from '../secrets/secret-store';
 import { openSettingsStore } from '../settings/store';
+import { openCommandNetwork } from './command-network';
 import type { CliIo } from './io';
 
 /** What a command needs from its caller: the OS keychain, built outside the core (native module). */
@@ -73,14 +72,10 @@ export async function openSession(
     const problem = await folderProblem(dir);
     if (problem) return fail(problem);
   }
-  // The command's network: its environment's proxy and trusted CAs (a CA file that cannot be used
-  // is said before anything is sent).
-  try {
-    useNetwork(networkFrom({ env: io.env }));
-  } catch (e) {
-    if (e instanceof TrustFileError) return fail(e.message);
-    throw e;
-  }
+  // The command's network: the Settings or environment proxy and the trusted CAs (a CA file that
+  // cannot be used is said before anything is sent).
+  const net = await openCommandNetwork(io, command, deps.secretStore);
+  if ('problem' in net) return fail(net.problem);
   const session = await clientFromCredentials(io.env, deps);
   return 'problem' in session ? fail(session.problem) : session;
 }

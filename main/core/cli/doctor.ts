@@ -7,10 +7,9 @@ import { CHECK_STEPS } from '../diagnose/check-report';
 import { reportStepWords } from '../diagnose/check-words';
 import { runConnectionCheck } from '../diagnose/connection-check';
 import { terminalLanguage, type WordsLanguage } from '../net/failure-words';
-import { networkFrom, useNetwork } from '../net/network';
-import { TrustFileError } from '../net/trust';
 import { KeychainUnavailableError } from '../secrets/keychain-errors';
 import { openSettingsStore } from '../settings/store';
+import { openCommandNetwork } from './command-network';
 import type { KeychainDeps } from './command-session';
 import { type CliCommand, type CliIo, parseCommandLine } from './io';
 
@@ -19,7 +18,8 @@ const HELP = `Usage: scanbridge doctor [--json]
 Checks the connection to the service step by step: DNS, TCP, the proxy in use, TLS (and who issued
 the certificate), the API key (plan and rate limit), a round trip through presigned storage (a test
 exam with no patient data, deleted at once) and the upload speed. Exits non-zero when a step fails.
-Honours HTTPS_PROXY / HTTP_PROXY / NO_PROXY, SCANBRIDGE_CA_FILE and NODE_EXTRA_CA_CERTS.
+Uses the proxy saved in Settings (its login from the keychain) when there is one, else HTTPS_PROXY /
+HTTP_PROXY; honours NO_PROXY, SCANBRIDGE_CA_FILE and NODE_EXTRA_CA_CERTS.
 `;
 
 const LABELS: Record<WordsLanguage, Record<CheckStep, string>> = {
@@ -106,15 +106,12 @@ export function createDoctorCommand(deps: KeychainDeps): CliCommand {
     }
     const lang = terminalLanguage(io.env);
     const settings = openSettingsStore({ env: io.env }).get();
-    let network;
-    try {
-      network = networkFrom({ env: io.env });
-    } catch (e) {
-      if (!(e instanceof TrustFileError)) throw e;
-      io.stderr(`scanbridge doctor: ${e.message}\n`);
+    const net = await openCommandNetwork(io, 'doctor', deps.secretStore, settings);
+    if ('problem' in net) {
+      io.stderr(`scanbridge doctor: ${net.problem}\n`);
       return 1;
     }
-    useNetwork(network);
+    const { network } = net;
     let apiKey: string | null = null;
     try {
       apiKey = (await resolveCredentials({ env: io.env, settings: () => settings, secrets: deps.secretStore })).apiKey;

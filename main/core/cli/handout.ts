@@ -10,6 +10,7 @@ import { renderPatientSheet } from '../handover/patient-sheet';
 import { SHEET_LANGUAGES, type SheetLanguage } from '../handover/sheet-texts';
 import { openSettingsStore } from '../settings/store';
 import { apiErrorText } from './cli-messages';
+import { terminalLanguage } from '../net/failure-words';
 import { type KeychainDeps, openSession } from './command-session';
 import { type CliCommand, type CliIo, parseCommandLine, UsageError } from './io';
 
@@ -57,7 +58,7 @@ export function createHandoutCommand(deps: KeychainDeps): CliCommand {
     } catch (err) {
       if (err instanceof SheetUnavailableError) return fail(`cannot make the sheet of exam ${examId}: ${err.message}`);
       if (isApiError(err, 'not_found')) return fail(`exam ${examId} was not found on this account`);
-      if (err instanceof ApiError) return fail(apiErrorText(err));
+      if (err instanceof ApiError) return fail(apiErrorText(err, terminalLanguage(io.env)));
       throw err;
     }
     const sheet = await renderPatientSheet(data, { language, paper: settings.handout.paper });

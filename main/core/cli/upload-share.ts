@@ -7,6 +7,7 @@ import { ApiError } from '../api/api-errors';
 import { ShareOutbox, type ShareRecord } from '../handover/share-on-ready';
 import type { ShareIntent } from '../upload/journal';
 import { apiErrorText } from './cli-messages';
+import { terminalLanguage } from '../net/failure-words';
 import type { CliIo } from './io';
 import { UsageError } from './io';
 
@@ -51,7 +52,12 @@ export async function shareAfterUpload(
   try {
     rec = await outbox.deliver(client, { exam_id: examId, to: intent.to, locale: intent.locale });
   } catch (err) {
-    const why = err instanceof ApiError ? apiErrorText(err) : err instanceof Error ? err.message : String(err);
+    const why =
+      err instanceof ApiError
+        ? apiErrorText(err, terminalLanguage(io.env))
+        : err instanceof Error
+          ? err.message
+          : String(err);
     io.stderr(
       `scanbridge upload: exam ${examId} is ready but the e-mail could not be sent yet (${why}). Run the same command again to send it (it is never sent twice).\n`,
     );

@@ -45,6 +45,8 @@ import type { ApiClient } from '../api';
 import type { ShareIntent, SummaryRecord } from '../upload/journal';
 import { type KeychainDeps, openSession } from './command-session';
 import { progressPrinter } from './upload-progress';
+import { uploadFailureText } from './cli-messages';
+import { terminalLanguage } from '../net/failure-words';
 import { chooseTransport, COMPRESS_SETTINGS, type CompressSetting } from '../upload/compression-choice';
 import { deflateWorkerCount } from '../upload/deflate-pool';
 
@@ -376,7 +378,7 @@ async function uploadLocked(io: CliIo, args: Args, root: string, c: LockedContex
       );
     }
   } catch (err) {
-    if (err instanceof UploadError) return fail(err.message);
+    if (err instanceof UploadError) return fail(uploadFailureText(err, terminalLanguage(io.env)));
     throw err;
   }
 
@@ -397,7 +399,7 @@ async function uploadLocked(io: CliIo, args: Args, root: string, c: LockedContex
       );
       return 130;
     }
-    return fail(err.message);
+    return fail(uploadFailureText(err, terminalLanguage(io.env)));
   } finally {
     io.signal.removeEventListener('abort', onAbort);
   }

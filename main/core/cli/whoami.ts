@@ -8,6 +8,8 @@ import type { SecretStore } from '../secrets/secret-store';
 import { openSettingsStore } from '../settings/store';
 import { type CliCommand, type CliIo, parseCommandLine } from './io';
 import { apiErrorText } from './cli-messages';
+import { terminalLanguage } from '../net/failure-words';
+import { openCommandNetwork } from './command-network';
 
 export type WhoamiDeps = {
   /** The OS keychain store (built by the caller, so the core never imports the native module). */
@@ -93,6 +95,11 @@ export function createWhoamiCommand(deps: WhoamiDeps): CliCommand {
       io.stdout(HELP);
       return 0;
     }
+    const net = await openCommandNetwork(io, 'whoami', deps.secretStore);
+    if ('problem' in net) {
+      io.stderr(`scanbridge whoami: ${net.problem}\n`);
+      return 1;
+    }
     try {
       const creds = await resolveCredentials({
         env: io.env,
@@ -115,7 +122,7 @@ export function createWhoamiCommand(deps: WhoamiDeps): CliCommand {
     } catch (err) {
       if (!(err instanceof ApiError || err instanceof CredentialsError || err instanceof KeychainUnavailableError))
         throw err;
-      const message = err instanceof ApiError ? apiErrorText(err) : err.message;
+      const message = err instanceof ApiError ? apiErrorText(err, terminalLanguage(io.env)) : err.message;
       if (values.json) io.stdout(`${JSON.stringify({ error: { code: errorCode(err), message } })}\n`);
       io.stderr(`scanbridge whoami: ${message}\n`);
       return 1;

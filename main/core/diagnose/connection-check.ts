@@ -12,6 +12,7 @@ import { ApiError } from '../api/api-errors';
 import { createApiClient } from '../api/client';
 import { netFailureWords } from '../net/failure-words';
 import { classifyNetFailure } from '../net/net-failure';
+import { CERT_DATE_CODES, judgeCertTime, readCertTime } from '../net/cert-time';
 import { type Network, proxyLabel, type ProxyRoute } from '../net/network';
 import type { CheckProblem, CheckReport, CheckStep } from './check-report';
 import { checkProblemWords } from './check-words';
@@ -142,6 +143,7 @@ export async function runConnectionCheck(options: CheckOptions): Promise<CheckRe
     Object.assign(report.proxy, { url: proxy, source: route?.source ?? null });
     report.tls.used = service.protocol === 'https:';
     await tunnelAndTls(report, service, agents, timeoutMs, fail, route !== null);
+    if (report.failed_step === 'tls') await judgeCertDates(report, service, agents, timeoutMs, now(), proxy);
     if (report.failed_step) return finish(report);
     const client = await keyStep(report, options, network, fail);
     if (!client || report.failed_step) return finish(report);
@@ -151,6 +153,29 @@ export async function runConnectionCheck(options: CheckOptions): Promise<CheckRe
     agents.https.destroy();
   }
   return finish(report);
+}
+
+/**
+ * A handshake refused on a date (expired, not yet valid): this computer's clock or the certificate?
+ * The server's time and the certificate's window decide (net/cert-time.ts).
+ */
+async function judgeCertDates(
+  report: CheckReport,
+  service: URL,
+  agents: ReturnType<Network['agents']>,
+  timeoutMs: number,
+  localNow: Date,
+  proxy: string | null,
+): Promise<void> {
+  const code = report.tls.code;
+  if (!code || !CERT_DATE_CODES.has(code)) return;
+  const evidence = await readCertTime(service.origin, agents, timeoutMs);
+  if (!evidence) return;
+  report.tls.valid_to = evidence.validTo.toISOString();
+  const kind = judgeCertTime(evidence, localNow);
+  if (!kind) return;
+  const message = netFailureWords({ kind, code, host: service.host, proxy });
+  Object.assign(report.tls, { problem: kind, message });
 }
 
 function finish(report: CheckReport): CheckReport {

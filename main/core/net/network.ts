@@ -5,7 +5,7 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { HttpProxyAgent, HttpsProxyAgent } from 'hpagent';
-import { proxyFromEnv } from './proxy-env';
+import { bypassesProxy, proxyFromEnv } from './proxy-env';
 import { resolveTrust, type Trust, type TrustOptions } from './trust';
 
 /** Where the proxy in use came from. */
@@ -77,9 +77,17 @@ export function systemProxyResolver(resolve: (url: string) => Promise<string>): 
   return async (target) => routeFromPacResult(await resolve(target));
 }
 
-/** One proxy for every URL (the proxy saved in Settings). */
-export function fixedProxyResolver(route: ProxyRoute): ProxyResolver {
-  return () => Promise.resolve(route);
+/** One proxy for every URL (the proxy saved in Settings) but those `NO_PROXY` names. */
+export function fixedProxyResolver(route: ProxyRoute, env: NodeJS.ProcessEnv = {}): ProxyResolver {
+  return (target) => {
+    let url: URL | null = null;
+    try {
+      url = new URL(target);
+    } catch {
+      url = null;
+    }
+    return Promise.resolve(url && bypassesProxy(env, url) ? null : route);
+  };
 }
 
 export const directResolver: ProxyResolver = () => Promise.resolve(null);
@@ -114,20 +122,23 @@ export type NetworkSources = TrustOptions & {
 };
 
 /**
- * The network for a front end. The proxy: the environment's when it names one (CLI, `serve`), else
- * the one in Settings, else the system's (desktop app), else none. Throws TrustFileError when a CA
+ * The network for a front end. The proxy: the one saved in Settings when there is one (the clinic's
+ * explicit choice, as git's http.proxy or VS Code's http.proxy win over the environment), for every
+ * URL but those `NO_PROXY` names; else the environment's when it names one (CLI, `serve`); else the
+ * system's (desktop app: its settings and PAC file); else none. Throws TrustFileError when a CA
  * file cannot be used.
  */
 export function networkFrom(sources: NetworkSources): Network {
   const trust = resolveTrust(sources);
   let resolver: ProxyResolver = directResolver;
-  if (envNamesProxy(sources.env)) resolver = envProxyResolver(sources.env);
-  else if (sources.settingsProxy) resolver = fixedProxyResolver(sources.settingsProxy);
+  if (sources.settingsProxy) resolver = fixedProxyResolver(sources.settingsProxy, sources.env);
+  else if (envNamesProxy(sources.env)) resolver = envProxyResolver(sources.env);
   else if (sources.systemResolve) resolver = systemProxyResolver(sources.systemResolve);
   return createNetwork(resolver, trust);
 }
 
 let current: Network | null = null;
+let generation = 0;
 
 /** The process's network: set by the front end at start (`useNetwork`), else the environment's. */
 export function currentNetwork(): Network {
@@ -138,4 +149,10 @@ export function currentNetwork(): Network {
 /** Sets the process's network (front ends at start, and when Settings change it). */
 export function useNetwork(network: Network | null): void {
   current = network;
+  generation++;
+}
+
+/** Changes each time `useNetwork` sets another network: clients built on an older one are rebuilt. */
+export function networkGeneration(): number {
+  return generation;
 }

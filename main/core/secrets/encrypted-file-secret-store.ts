@@ -1,4 +1,4 @@
-// API keys encrypted at rest in a file of the app data folder: the desktop app's fallback when the
+// API keys (and the proxy's login) encrypted at rest in a file of the app data folder: the desktop app's fallback when the
 // OS keychain module (keytar) is not installed. The encryption is the platform's (Electron's
 // safeStorage: DPAPI, Keychain, libsecret/KWallet), reached through SecretCipher so the core stays
 // free of Electron. A cipher that would only obfuscate (Linux without a secret service) is refused:
@@ -7,7 +7,7 @@ import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { KeychainUnavailableError } from './keychain-errors';
-import type { KeyKind, SecretStore } from './secret-store';
+import type { SecretName, SecretStore } from './secret-store';
 
 /** The platform's encryption for small secrets. */
 export type SecretCipher = {
@@ -19,7 +19,12 @@ export type SecretCipher = {
 
 const fileSchema = z.object({
   version: z.literal(1),
-  keys: z.object({ live: z.string().optional(), sandbox: z.string().optional() }),
+  keys: z.object({
+    live: z.string().optional(),
+    sandbox: z.string().optional(),
+    proxy_user: z.string().optional(),
+    proxy_password: z.string().optional(),
+  }),
 });
 type KeyFile = z.infer<typeof fileSchema>;
 
@@ -32,7 +37,7 @@ export class EncryptedFileSecretStore implements SecretStore {
     private readonly cipher: SecretCipher,
   ) {}
 
-  async get(kind: KeyKind): Promise<string | null> {
+  async get(kind: SecretName): Promise<string | null> {
     this.requireCipher();
     const sealed = (await this.read()).keys[kind];
     if (sealed === undefined) return null;
@@ -47,14 +52,14 @@ export class EncryptedFileSecretStore implements SecretStore {
     }
   }
 
-  async set(kind: KeyKind, value: string): Promise<void> {
-    if (value.length === 0) throw new Error('An empty API key cannot be stored.');
+  async set(kind: SecretName, value: string): Promise<void> {
+    if (value.length === 0) throw new Error('An empty secret cannot be stored.');
     this.requireCipher();
     const sealed = this.cipher.encrypt(value).toString('base64');
     await this.update((f) => void (f.keys[kind] = sealed));
   }
 
-  async delete(kind: KeyKind): Promise<boolean> {
+  async delete(kind: SecretName): Promise<boolean> {
     let had = false;
     await this.update((f) => {
       had = f.keys[kind] !== undefined;

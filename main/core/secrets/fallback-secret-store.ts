@@ -1,5 +1,5 @@
 import { KeychainUnavailableError } from './keychain-errors';
-import type { KeyKind, SecretStore } from './secret-store';
+import type { SecretName, SecretStore } from './secret-store';
 
 /**
  * The OS keychain, or `fallback` when the keychain's native module is not installed at all (an
@@ -14,15 +14,15 @@ export class FallbackSecretStore implements SecretStore {
     private readonly fallback: SecretStore,
   ) {}
 
-  get(kind: KeyKind): Promise<string | null> {
+  get(kind: SecretName): Promise<string | null> {
     return this.call((s) => s.get(kind));
   }
 
-  set(kind: KeyKind, value: string): Promise<void> {
+  set(kind: SecretName, value: string): Promise<void> {
     return this.call((s) => s.set(kind, value));
   }
 
-  delete(kind: KeyKind): Promise<boolean> {
+  delete(kind: SecretName): Promise<boolean> {
     return this.call((s) => s.delete(kind));
   }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { FOLDER_EXAM_TYPES } from '../../../preload/contract/vocabulary';
+import { networkSettingsSchema } from './network-settings';
 import { shareRuleSchema } from './share-rule';
 
 /** Version of the settings file layout; bump it and add a migration when the layout changes. */
@@ -124,6 +125,8 @@ export const settingsSchema = z.object({
   inbox: inboxPreferencesSchema.default({ exam_name_template: DEFAULT_NAME_TEMPLATE, default_expiration_days: null }),
   dicom_listener: dicomListenerSchema.default(DEFAULT_DICOM_LISTENER),
   handout: handoutSettingsSchema.default({ paper: 'A4' }),
+  /** The proxy set in Settings → Network (its login is in the keychain). */
+  network: networkSettingsSchema.default({ proxy_url: null }),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -145,6 +148,7 @@ const KEYS = [
   'inbox',
   'dicom_listener',
   'handout',
+  'network',
 ] as const;
 
 /**

@@ -82,6 +82,21 @@ describe('keychain (keytar) against a real OS keyring', () => {
     expect(await store.delete('sandbox')).toBe(true);
   });
 
+  it("keeps the proxy's user and password beside the keys, each on its own", async () => {
+    requireKeyring();
+    await store.set('live', 'cbct_live_eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee');
+    await store.set('proxy_user', 'recepción');
+    await store.set('proxy_password', 'Clave:del/proxy@1');
+    expect(await store.get('proxy_user')).toBe('recepción');
+    expect(await store.get('proxy_password')).toBe('Clave:del/proxy@1');
+    expect(await store.delete('proxy_password')).toBe(true);
+    expect(await store.get('proxy_password')).toBeNull();
+    expect(await store.get('proxy_user')).toBe('recepción');
+    expect(await store.get('live')).toBe('cbct_live_eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee');
+    await store.delete('proxy_user');
+    await store.delete('live');
+  });
+
   it('round-trips non-ASCII text exactly', async () => {
     requireKeyring();
     const value = 'clave-Ñuñoa-ÁÉÍÓÚ-ü-中文-🦷';

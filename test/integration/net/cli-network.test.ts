@@ -1,11 +1,16 @@
 // The command line on a hostile network, with real parts: the emulator over HTTPS with its own CA,
 // Debian's tinyproxy asking for a login, the built `scanbridge` bin and DCMTK-made DICOM.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MethodArgs, MethodName, MethodResult } from '@preload/contract';
+import { startAgent } from '@main/core/agent';
 import { createApiClient } from '@main/core/api';
+import { reportStepWords } from '@main/core/diagnose/check-words';
+import { MemorySecretStore } from '@main/core/secrets';
+import { openSettingsStore } from '@main/core/settings/store';
 import { createNetwork, directResolver } from '@main/core/net/network';
 import { resolveTrust } from '@main/core/net/trust';
 import { writeCbctExport, type CbctExport } from '@fixtures/dicom/generate';
@@ -166,5 +171,96 @@ describe('scanbridge doctor', () => {
     expect(untrusted.stdout).toContain('Este equipo no confía en el certificado');
     expect(untrusted.stdout).toContain('Falló el paso «TLS»');
     expect(untrusted.stdout + untrusted.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('the proxy saved in Settings (its login in the keychain)', () => {
+  const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+  it('carries the API calls and the storage round trip, over HTTPS_PROXY, and never writes the password', async () => {
+    const dir = join(tmp, 'agent-proxy');
+    const secrets = new MemorySecretStore();
+    const agent = await startAgent({
+      dataDir: join(dir, 'data'),
+      configDir: join(dir, 'config'),
+      // The environment names a proxy nobody listens on: the one in Settings must win.
+      env: {
+        SCANBRIDGE_API_URL: emu.info.base_url,
+        SCANBRIDGE_API_KEY: emu.info.keys.pro,
+        SCANBRIDGE_CA_FILE: emu.info.ca_file,
+        HTTPS_PROXY: 'http://127.0.0.1:9',
+      },
+      secretStore: secrets,
+      transport: 'http',
+      log: quiet,
+    });
+    const call = <M extends MethodName>(name: M, args: MethodArgs<M>): Promise<MethodResult<M>> =>
+      agent.host.call(name, args) as Promise<MethodResult<M>>;
+    try {
+      const address = `http://127.0.0.1:${proxy.port}`;
+      const saved = await call('network:proxy-save', {
+        url: address,
+        user: 'clinica',
+        password: 'Secreto-123',
+      });
+      expect(saved).toEqual({ url: address, user: 'clinica', password_saved: true, session_only: false });
+      expect(await secrets.get('proxy_password')).toBe('Secreto-123');
+      expect(readFileSync(agent.settingsFile, 'utf8')).toContain(address);
+      expect(readFileSync(agent.settingsFile, 'utf8')).not.toContain('Secreto');
+
+      const before = proxy.connects().length;
+      await expect(call('account:get', {})).resolves.toMatchObject({ plan: 'pro' });
+      const check = await call('network:check', {});
+      expect(check.ok).toBe(true);
+      expect(check.proxy).toMatchObject({ status: 'ok', url: address, source: 'settings' });
+      expect(check.storage).toMatchObject({ status: 'ok', cleaned_up: true });
+      // The API client's pool and the presigned transfers' pool each opened tunnels through it.
+      expect(proxy.connects().length - before).toBeGreaterThanOrEqual(3);
+      // The window gets the login back without the password.
+      expect(await call('network:proxy', {})).toEqual(saved);
+
+      // A wrong password (the user kept): refused by the proxy, in words naming it, es and en.
+      await call('network:proxy-save', { url: address, user: 'clinica', password: 'wrong' });
+      await expect(call('account:get', {})).rejects.toMatchObject({ code: 'net_proxy_auth' });
+      const refused = await call('network:check', {});
+      expect(refused).toMatchObject({ ok: false, failed_step: 'proxy' });
+      expect(refused.proxy).toMatchObject({ status: 'failed', problem: 'proxy_auth', source: 'settings' });
+      expect(reportStepWords(refused, 'proxy', 'en')).toMatch(
+        new RegExp(`^The proxy http://127\\.0\\.0\\.1:${proxy.port} refused the login \\(HTTP 40[17]\\)`),
+      );
+      expect(reportStepWords(refused, 'proxy', 'es')).toMatch(
+        new RegExp(`^El proxy http://127\\.0\\.0\\.1:${proxy.port} rechazó el usuario y la contraseña`),
+      );
+
+      // Removing the proxy removes its login from the keychain.
+      await call('network:proxy-save', { url: null, user: null });
+      expect(await secrets.get('proxy_user')).toBeNull();
+      expect(await secrets.get('proxy_password')).toBeNull();
+    } finally {
+      await agent.stop();
+    }
+  });
+
+  it('is used by the command line over HTTPS_PROXY; its refusal is said in Spanish and English', async () => {
+    // No login for this proxy in the keychain: tinyproxy refuses, although HTTPS_PROXY has the right one.
+    const dataDir = join(tmp, 'cli-settings-proxy');
+    openSettingsStore({ env: { SCANBRIDGE_CONFIG_DIR: join(dataDir, 'config') } }).update({
+      network: { proxy_url: `http://127.0.0.1:${proxy.port}` },
+    });
+    const before = await examCount();
+    for (const [lang, words] of [
+      ['es_CL.UTF-8', `El proxy http://127.0.0.1:${proxy.port} rechazó el usuario y la contraseña`],
+      ['en_US.UTF-8', `The proxy http://127.0.0.1:${proxy.port} refused the login`],
+    ] as const) {
+      const r = await run(
+        ['upload', study.root],
+        { HTTPS_PROXY: proxy.url, SCANBRIDGE_CA_FILE: emu.info.ca_file, LANG: lang },
+        dataDir,
+      );
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toContain(words);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+    expect(await examCount()).toBe(before);
   });
 });

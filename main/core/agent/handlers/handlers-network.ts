@@ -1,5 +1,6 @@
-// Settings → "Check the connection": the connection check (diagnose/connection-check.ts) on the
-// agent's service address, its active key's client and the process's network.
+// Settings → Network: the proxy (its login in the keychain), and "Check the connection": the
+// connection check (diagnose/connection-check.ts) on the agent's service address, its active key's
+// client and the process's network.
 import type { ConnectionCheckView } from '../../../../preload/contract';
 import { runConnectionCheck } from '../../diagnose/connection-check';
 import { currentNetwork } from '../../net/network';
@@ -12,6 +13,17 @@ export async function checkConnection(ctx: HandlerContext): Promise<ConnectionCh
   return runConnectionCheck({ baseUrl, apiKey: null, client: ctx.service.client, network: currentNetwork() });
 }
 
-export function createNetworkHandlers(ctx: HandlerContext): Pick<Handlers, 'network:check'> {
-  return { 'network:check': async () => checkConnection(ctx) };
+export function createNetworkHandlers(
+  ctx: HandlerContext,
+): Pick<Handlers, 'network:check' | 'network:proxy' | 'network:proxy-save'> {
+  return {
+    'network:check': async () => checkConnection(ctx),
+    'network:proxy': async () => ctx.proxy.view(),
+    'network:proxy-save': async (args) => {
+      const view = await ctx.proxy.save(args);
+      // The client is rebuilt on the new network (and the window hears of the settings).
+      ctx.keysChanged();
+      return view;
+    },
+  };
 }

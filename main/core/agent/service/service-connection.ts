@@ -1,10 +1,11 @@
-// The connection to the service for the active key: one API client, rebuilt when the key or the
-// address changes, and its rate meter forwarded to the window (`account:rate`).
+// The connection to the service for the active key: one API client, rebuilt when the key, the
+// address or the network changes, and its rate meter forwarded to the window (`account:rate`).
 import { createHash } from 'node:crypto';
 import type { AccountView, RateState } from '../../../../preload/contract';
 import type { Account, ApiClient } from '../../api';
 import { ClientConfigError, createApiClient, RateMeter } from '../../api';
 import type { RateLimitState } from '../../api/rate-meter';
+import { networkGeneration } from '../../net/network';
 import { ContractFailure } from '../host/contract-host';
 
 /** The meter's state as the window sees it. */
@@ -64,7 +65,8 @@ export class ServiceConnection {
   configure(baseUrl: string | null, apiKey: string | null): void {
     this.baseUrl = baseUrl;
     this.hasKey = apiKey !== null;
-    const signature = baseUrl && apiKey ? `${baseUrl}\n${keyId(apiKey)}` : '';
+    // A new network (a proxy saved in Settings) is a new client: the old one's pools go the old way.
+    const signature = baseUrl && apiKey ? `${baseUrl}\n${keyId(apiKey)}\n${networkGeneration()}` : '';
     if (this.current?.signature === signature) return;
     this.current?.unsubscribe();
     this.current = null;

@@ -7,6 +7,7 @@ import { ConsentSection } from './consent-section';
 import { FoldersSection } from './folders-section';
 import { GeneralSection } from './general-section';
 import { KeysSection } from './keys-section';
+import { NetworkSection } from './network-section';
 import { ReceiveSection } from './receive-section';
 import { UploadSection } from './upload-section';
 
@@ -31,6 +32,7 @@ export function SettingsPage() {
         </>
       )}
       {status.data && <KeysSection status={status.data} />}
+      <NetworkSection />
       <ConnectionCheckSection />
       {info && (
         <Text size="sm" c="dimmed" data-testid="app-info">

@@ -3,6 +3,8 @@ import { bypassesProxy, proxyFromEnv } from '@main/core/net/proxy-env';
 import { classifyNetFailure, type NetFailure, neverReachedService } from '@main/core/net/net-failure';
 import { netFailureWords, terminalLanguage } from '@main/core/net/failure-words';
 import { networkFrom, proxyLabel, routeFromPacResult } from '@main/core/net/network';
+import { settingsProxyRoute } from '@main/core/net/settings-proxy';
+import { proxyAddressProblem } from '@main/core/settings/network-settings';
 
 describe('the proxy for a URL, as curl reads the environment', () => {
   it('uses https_proxy for https URLs and http_proxy for http ones, lower case first, then upper case', () => {
@@ -41,10 +43,13 @@ describe('the proxy for a URL, as curl reads the environment', () => {
     expect(routeFromPacResult('')).toBeNull();
   });
 
-  it('lets the environment decide over Settings and the system, and never names the login', async () => {
+  it('puts the Settings proxy before the environment and the system (NO_PROXY still honoured), and never names the login', async () => {
     const settingsProxy = { url: new URL('http://u:p@settings:3128'), source: 'settings' as const };
-    const fromEnv = networkFrom({ env: { HTTPS_PROXY: 'http://env:1' }, settingsProxy });
-    expect((await fromEnv.route('https://x.cl'))?.source).toBe('env');
+    const overEnv = networkFrom({ env: { HTTPS_PROXY: 'http://env:1' }, settingsProxy });
+    expect((await overEnv.route('https://x.cl'))?.source).toBe('settings');
+    const bypassed = networkFrom({ env: { HTTPS_PROXY: 'http://env:1', NO_PROXY: 'x.cl' }, settingsProxy });
+    expect(await bypassed.route('https://api.x.cl')).toBeNull();
+    expect((await bypassed.route('https://other.cl'))?.source).toBe('settings');
     const fromSettings = networkFrom({
       env: {},
       settingsProxy,
@@ -53,8 +58,27 @@ describe('the proxy for a URL, as curl reads the environment', () => {
     const r = await fromSettings.route('https://x.cl');
     expect(r?.source).toBe('settings');
     expect(proxyLabel(r)).toBe('http://settings:3128');
+    const fromEnv = networkFrom({
+      env: { HTTPS_PROXY: 'http://env:1' },
+      systemResolve: () => Promise.resolve('PROXY sys:1'),
+    });
+    expect((await fromEnv.route('https://x.cl'))?.source).toBe('env');
     const fromSystem = networkFrom({ env: {}, systemResolve: () => Promise.resolve('PROXY sys:1') });
     expect((await fromSystem.route('https://x.cl'))?.source).toBe('system');
+  });
+
+  it('takes a Settings address only bare (no login, no path), and puts the keychain login into the route', () => {
+    expect(proxyAddressProblem('http://proxy.clinic.local:3128')).toBeNull();
+    expect(proxyAddressProblem('https://proxy.clinic.local')).toBeNull();
+    expect(proxyAddressProblem('http://u:p@proxy:3128')).toMatch(/user and password/);
+    expect(proxyAddressProblem('socks5://proxy:1080')).toMatch(/only http/);
+    expect(proxyAddressProblem('proxy:3128')).not.toBeNull();
+    expect(proxyAddressProblem('http://proxy:3128/path')).toMatch(/no path/);
+    const route = settingsProxyRoute('http://proxy:3128', { user: 'ana@clínica', password: 'p:w/d' });
+    expect(route.source).toBe('settings');
+    expect(decodeURIComponent(route.url.username)).toBe('ana@clínica');
+    expect(decodeURIComponent(route.url.password)).toBe('p:w/d');
+    expect(proxyLabel(route)).toBe('http://proxy:3128');
   });
 });
 

@@ -54,6 +54,7 @@ describe('settings store (conf on disk)', () => {
       inbox: { exam_name_template: '{type} {patient} {date}', default_expiration_days: null },
       dicom_listener: DEFAULT_DICOM_LISTENER,
       handout: { paper: 'A4' },
+      network: { proxy_url: null },
     });
     expect(b.problems).toEqual([]);
   });

@@ -1,0 +1,159 @@
+import { Alert, Button, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ContractError, ProxySettingsView } from '../../../../preload/contract';
+import { useCall } from '../../app/queries';
+import { useTransport } from '../../app/transport-context';
+import { ErrorAlert } from '../../components/error-alert';
+
+const PROXY_KEY = ['network-proxy'] as const;
+
+/** True for an address the core accepts: http(s)://host[:port], no login, no path. */
+export function proxyAddressOk(address: string): boolean {
+  try {
+    const u = new URL(address);
+    return (
+      (u.protocol === 'http:' || u.protocol === 'https:') &&
+      u.hostname !== '' &&
+      u.username === '' &&
+      u.password === '' &&
+      u.pathname === '/' &&
+      u.search === '' &&
+      u.hash === ''
+    );
+  } catch {
+    return false;
+  }
+}
+
+function ProxyStatus({ view }: { view: ProxySettingsView }) {
+  const { t } = useTranslation();
+  let text = t('network.statusNone');
+  if (view.url && view.user && view.password_saved)
+    text = t(view.session_only ? 'network.statusLoginSession' : 'network.statusLogin', {
+      url: view.url,
+      user: view.user,
+    });
+  else if (view.url) text = t('network.statusSet', { url: view.url });
+  return (
+    <Text size="sm" data-testid="proxy-status">
+      {text}
+    </Text>
+  );
+}
+
+/** Settings → Network: the proxy's address, user and password (kept in the keychain, never shown back). */
+export function NetworkSection() {
+  const { t } = useTranslation();
+  const transport = useTransport();
+  const qc = useQueryClient();
+  const current = useQuery<ProxySettingsView, ContractError>({
+    queryKey: PROXY_KEY,
+    queryFn: () => transport.call('network:proxy', {}),
+  });
+  const [url, setUrl] = useState('');
+  const [user, setUser] = useState('');
+  const [password, setPassword] = useState('');
+  const [touched, setTouched] = useState(false);
+  const [done, setDone] = useState<'saved' | 'removed' | null>(null);
+  const view = current.data;
+  useEffect(() => {
+    if (!view) return;
+    setUrl(view.url ?? '');
+    setUser(view.user ?? '');
+  }, [view]);
+  const save = useCall({ name: 'network:proxy-save' }, (result, client, args) => {
+    client.setQueryData(PROXY_KEY, result);
+    setPassword('');
+    setTouched(false);
+    setDone(args.url ? 'saved' : 'removed');
+    void qc.invalidateQueries({ queryKey: ['account'] });
+  });
+  const address = url.trim();
+  const badUrl = address !== '' && !proxyAddressOk(address);
+  const needsUser = password !== '' && user.trim() === '';
+  const submit = (): void => {
+    setTouched(true);
+    setDone(null);
+    if (badUrl || needsUser) return;
+    save.mutate({
+      url: address === '' ? null : address,
+      user: user.trim() === '' ? null : user.trim(),
+      ...(password !== '' ? { password } : {}),
+    });
+  };
+  return (
+    <Paper withBorder p="lg" component="section" aria-labelledby="settings-network">
+      <Stack gap="md">
+        <Title order={3} id="settings-network">
+          {t('network.title')}
+        </Title>
+        <Text size="sm">{t('network.intro')}</Text>
+        {view && <ProxyStatus view={view} />}
+        <ErrorAlert error={current.error ?? save.error} />
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            submit();
+          }}
+        >
+          <Stack gap="sm" maw={560}>
+            <TextInput
+              label={t('network.address')}
+              description={t('network.addressHelp')}
+              placeholder="http://proxy.clinica.local:3128"
+              value={url}
+              onChange={(e) => setUrl(e.currentTarget.value)}
+              error={touched && badUrl ? t('network.invalidUrl') : undefined}
+              data-testid="proxy-url"
+              autoComplete="off"
+              spellCheck={false}
+            />
+            <TextInput
+              label={t('network.user')}
+              description={t('network.userHelp')}
+              value={user}
+              onChange={(e) => setUser(e.currentTarget.value)}
+              error={touched && needsUser ? t('network.needsUser') : undefined}
+              data-testid="proxy-user"
+              autoComplete="off"
+              spellCheck={false}
+            />
+            <PasswordInput
+              label={t('network.password')}
+              description={t('network.passwordHelp')}
+              placeholder={view?.password_saved ? t('network.passwordSaved') : undefined}
+              value={password}
+              onChange={(e) => setPassword(e.currentTarget.value)}
+              data-testid="proxy-password"
+              autoComplete="new-password"
+            />
+            <Group>
+              <Button type="submit" loading={save.isPending} data-testid="proxy-save">
+                {t('network.save')}
+              </Button>
+              {view?.url && (
+                <Button
+                  variant="default"
+                  onClick={() => {
+                    setDone(null);
+                    save.mutate({ url: null, user: null });
+                  }}
+                  disabled={save.isPending}
+                >
+                  {t('network.remove')}
+                </Button>
+              )}
+            </Group>
+          </Stack>
+        </form>
+        {done && (
+          <Alert color="green" data-testid="proxy-done">
+            {t(`network.${done}`)}
+          </Alert>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
