@@ -12,6 +12,8 @@ const editedName = 'Control de implante — Juan Carlos Muñoz Ñúñez';
 
 test.describe('in es', () => {
   test.use({ locale: 'es-ES' });
+  // A flow in depth whose screens are each checked in two languages.
+  test.setTimeout(180_000);
 
   test('a scanner export goes from the inbox to a ready exam with the edited name', async ({
     page,
