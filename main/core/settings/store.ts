@@ -1,4 +1,5 @@
 import { copyFileSync, existsSync, renameSync } from 'node:fs';
+import { ensurePrivateDir } from '../private-fs';
 import Conf from 'conf';
 import { migrateSettings, SETTINGS_MIGRATIONS, type SettingsMigration, versionOf } from './migrations';
 import { resolveConfigDir, SETTINGS_FILE_NAME } from './config-dir';
@@ -66,6 +67,9 @@ export class SettingsStore {
   constructor(options: SettingsStoreOptions = {}) {
     const dir = resolveConfigDir({ cwd: options.cwd, env: options.env });
     const target = options.schemaVersion ?? SETTINGS_SCHEMA_VERSION;
+    // The settings name folders and e-mail addresses: their folder (and any parent made for it) is
+    // private from the start, before the settings library makes it with the process umask.
+    ensurePrivateDir(dir);
     let conf: Conf<RawStore>;
     try {
       conf = openConf(dir);
@@ -91,7 +95,7 @@ export class SettingsStore {
     this.problems.push(...problems);
     this.extra = Object.fromEntries(Object.entries(raw).filter(([k]) => !(k in settingsSchema.shape)));
     this.current = { ...settings, schema_version: Math.max(this.fileVersion, target) };
-    // A fresh install writes nothing until something is set (reading settings has no side effects).
+    // A fresh install writes no settings file until something is set (reading only makes the folder).
     if (!fresh && (this.problems.length > 0 || versionOf(conf.store) !== this.current.schema_version))
       this.write(this.current);
   }
