@@ -159,7 +159,15 @@ describe('scanbridge upload --compress always, killed with -9', { timeout: 120_0
     // process-zip hangs: the upload is killed while it waits for the answer.
     await emu.control('POST', '/faults', { target: 'api', mode: 'stall', count: 1, match: 'process-zip' });
     const first = start(['upload', root, '--compress', 'always'], env(dataDir));
-    await killWhen(first.child, () => journal(dataDir).some((r) => r.t === 'uploaded'), 'the archive was sent');
+    // Killed while the service holds the unpack request (the stall has taken it), not just before it
+    // is sent: else the rerun's own request would be the one held.
+    for (;;) {
+      const { armed } = await emu.control<{ armed: unknown[] }>('GET', '/faults');
+      if (armed.length === 0 && journal(dataDir).some((r) => r.t === 'uploaded')) break;
+      if (first.child.exitCode !== null) throw new Error('the upload ended before its unpack request was held');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    first.child.kill('SIGKILL');
     await first.done;
     const examId = examOf(dataDir);
     const again = await start(['upload', root], env(dataDir)).done;
