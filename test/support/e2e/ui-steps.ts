@@ -113,8 +113,8 @@ function allTexts(lang: Lang): Set<string> {
 /**
  * The texts of `from` that `to` does not have, as anchored patterns for whole text nodes: plain
  * texts of at least 4 characters, and texts with `{{…}}` places (any words in a place) whose fixed
- * words make at least 6 characters and that do not both start and end with a place. Seen on a screen shown in `to`, one of them is a text that did
- * not follow the language switch.
+ * words make at least 6 characters and that do not both start and end with a place. Seen on a
+ * screen shown in `to`, one of them is a text that did not follow the language switch.
  */
 function textPatternsOnlyIn(from: Lang, to: Lang): string[] {
   const theirs = allTexts(to);
