@@ -38,6 +38,34 @@ async function signedPdfHash(info: EmulatorInfo, key: string, examId: string): P
     .digest('hex');
 }
 
+type Texts = ReturnType<typeof texts>;
+
+/** The patient display while the document is read: checked at 1280×800 and on a portrait tablet. */
+async function checkReadingScreens(patient: Page, lang: Lang): Promise<void> {
+  await checkScreen(patient, `consent-patient-reading-${lang}`);
+  await patient.setViewportSize({ width: 800, height: 1280 });
+  await checkScreen(patient, `consent-patient-reading-portrait-${lang}`);
+  await patient.setViewportSize({ width: 1280, height: 800 });
+}
+
+/** The patient scrolls the document to its end with the mouse wheel, which opens the form. */
+async function readToEnd(patient: Page, t: Texts): Promise<void> {
+  await patient.getByTestId('pdf-view').hover();
+  for (let i = 0; i < 30 && (await patient.getByLabel(t('patient.name')).isDisabled()); i++)
+    await patient.mouse.wheel(0, 600);
+}
+
+/** A dot in the pad, the terms accepted, Sign: refused as too short a signature. */
+async function signWithADot(patient: Page, t: Texts, lang: Lang): Promise<void> {
+  const padBox = await patient.getByTestId('signature-pad').boundingBox();
+  if (!padBox) throw new Error('no pad');
+  await patient.mouse.click(padBox.x + padBox.width / 2, padBox.y + padBox.height / 2);
+  await patient.getByLabel(t('patient.accept')).check();
+  await patient.getByRole('button', { name: t('patient.submit'), exact: true }).click();
+  await expect(patient.getByTestId('patient-problem')).toHaveText(t('patient.signatureTooShort'));
+  await checkScreen(patient, `consent-patient-signature-too-short-${lang}`);
+}
+
 /** Draws a signature-like path with the mouse inside the pad. */
 async function drawSignature(page: Page): Promise<void> {
   const box = await page.getByTestId('signature-pad').boundingBox();
@@ -115,7 +143,7 @@ test.describe('consent (es)', () => {
       );
     });
 
-    const { patient, pdf } = await test.step('The patient display, in a second page', async () => {
+    const patient = await test.step('The patient display, in a second page', async () => {
       // The patient display, in a second page.
       const patient = await context.newPage();
       await patient.goto(patientUrl);
@@ -125,18 +153,13 @@ test.describe('consent (es)', () => {
       await expect(pdf).toHaveAttribute('data-state', 'ready');
       await expect(patient.getByLabel(t('patient.name'))).toBeDisabled();
       await expect(page.getByTestId('consent-session')).toHaveAttribute('data-phase', 'reading');
-      await checkScreen(patient, `consent-patient-reading-${lang}`);
-      await patient.setViewportSize({ width: 800, height: 1280 });
-      await checkScreen(patient, `consent-patient-reading-portrait-${lang}`);
-      await patient.setViewportSize({ width: 1280, height: 800 });
-      return { patient, pdf };
+      await checkReadingScreens(patient, lang);
+      return patient;
     });
 
     await test.step('Scrolled to the end with the mouse wheel', async () => {
       // Scrolled to the end with the mouse wheel: the form opens, the operator sees "signing".
-      await pdf.hover();
-      for (let i = 0; i < 30 && (await patient.getByLabel(t('patient.name')).isDisabled()); i++)
-        await patient.mouse.wheel(0, 600);
+      await readToEnd(patient, t);
       await expect(patient.getByLabel(t('patient.name'))).toBeEnabled();
       await expect(patient.getByLabel(t('patient.name'))).toHaveValue('María José Muñoz');
       await expect(page.getByTestId('consent-session')).toHaveAttribute('data-phase', 'signing');
@@ -163,13 +186,7 @@ test.describe('consent (es)', () => {
 
     await test.step('A dot is not a signature', async () => {
       // A dot is not a signature.
-      const padBox = await patient.getByTestId('signature-pad').boundingBox();
-      if (!padBox) throw new Error('no pad');
-      await patient.mouse.click(padBox.x + padBox.width / 2, padBox.y + padBox.height / 2);
-      await patient.getByLabel(t('patient.accept')).check();
-      await patient.getByRole('button', { name: t('patient.submit'), exact: true }).click();
-      await expect(patient.getByTestId('patient-problem')).toHaveText(t('patient.signatureTooShort'));
-      await checkScreen(patient, `consent-patient-signature-too-short-${lang}`);
+      await signWithADot(patient, t, lang);
       await expect(page.getByTestId('consent-status')).toHaveAttribute('data-status', 'pending');
     });
 
@@ -272,14 +289,9 @@ test.describe('consent (en)', () => {
     await patient.bringToFront();
     await expect(patient.getByTestId('pdf-view')).toHaveAttribute('data-state', 'ready');
     await expect(patient.getByRole('heading', { name: t('patient.title') })).toBeVisible();
-    await checkScreen(patient, `consent-patient-reading-${lang}`);
-    await patient.setViewportSize({ width: 800, height: 1280 });
-    await checkScreen(patient, `consent-patient-reading-portrait-${lang}`);
-    await patient.setViewportSize({ width: 1280, height: 800 });
+    await checkReadingScreens(patient, lang);
     // The patient reads to the end and starts the form: its checks speak the patient's language.
-    await patient.getByTestId('pdf-view').hover();
-    for (let i = 0; i < 30 && (await patient.getByLabel(t('patient.name')).isDisabled()); i++)
-      await patient.mouse.wheel(0, 600);
+    await readToEnd(patient, t);
     const rut = patient.getByTestId('patient-document');
     await rut.pressSequentially('12345678-9');
     await rut.blur();
@@ -288,13 +300,7 @@ test.describe('consent (en)', () => {
     await rut.fill('');
     await rut.pressSequentially('12345678-5');
     await expect(patient.getByText(t('patient.rut_invalid_rut'))).toHaveCount(0);
-    const padBox = await patient.getByTestId('signature-pad').boundingBox();
-    if (!padBox) throw new Error('no pad');
-    await patient.mouse.click(padBox.x + padBox.width / 2, padBox.y + padBox.height / 2);
-    await patient.getByLabel(t('patient.accept')).check();
-    await patient.getByRole('button', { name: t('patient.submit'), exact: true }).click();
-    await expect(patient.getByTestId('patient-problem')).toHaveText(t('patient.signatureTooShort'));
-    await checkScreen(patient, `consent-patient-signature-too-short-${lang}`);
+    await signWithADot(patient, t, lang);
 
     await page.getByLabel(t('consent.email.to')).fill('pedro@example.com');
     await expect(page.getByLabel(t('consent.email.patient'))).toHaveValue('Pedro Pérez');
