@@ -1,5 +1,5 @@
 // The accessibility check every screenshot gets (ui-steps.ts runs axe-core in the page) must fail on
-// a serious violation, in a page without frames (run in place) and in one with a frame (AxeBuilder);
+// a serious violation, in a page without frames and inside a page's frame;
 // checking a screen in both languages must fail on a text left in the first language.
 import { expect, test } from '@playwright/test';
 import { checkScreenInBoth, expectNoSeriousA11yViolations, texts } from '../support/e2e/ui-steps';

@@ -19,6 +19,10 @@ import { ShellProcess } from '../../support/electron-shell/shell-process';
 import { writeCtSeries } from '../../fixtures/dicom/generate';
 import { repoRoot } from '@support/repo-paths';
 
+// The shell loads the whole bundled main process (several MB) in a fresh Node each time: on a busy
+// 2-core machine that alone has taken over 20 s, so this file waits longer than the suite's default.
+vi.setConfig({ testTimeout: 90_000, hookTimeout: 120_000 });
+
 const root = repoRoot;
 const exec = promisify(execFile);
 const APP = 'app://scanbridge';

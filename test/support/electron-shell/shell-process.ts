@@ -93,7 +93,7 @@ export class ShellProcess {
   }
 
   /** Waits until `pick` finds something in the shell's state, re-reading it after every change. */
-  async until<T>(what: string, pick: (s: ShellState) => T | null | undefined | false, timeoutMs = 20_000): Promise<T> {
+  async until<T>(what: string, pick: (s: ShellState) => T | null | undefined | false, timeoutMs = 60_000): Promise<T> {
     let timedOut = false;
     let wakeOnTimeout: () => void = () => undefined;
     const timer = setTimeout(() => {
@@ -117,7 +117,7 @@ export class ShellProcess {
   }
 
   /** The state at quit, once the app has quit; fails, saying how far it got, when it has not in `timeoutMs`. */
-  async quitWithin(timeoutMs = 20_000): Promise<ShellState> {
+  async quitWithin(timeoutMs = 60_000): Promise<ShellState> {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(() => {
