@@ -151,9 +151,11 @@ function scpClass(owner: Owner, c: Connection): StoreScpClass {
 
     /** The peer broke the protocol: an A-ABORT (when associated), words in the log, the connection closed. */
     protocolError(message: string): void {
-      const from = session.info?.callingAet ?? 'a caller';
+      const address = normalizeAddress(socket.remoteAddress);
       owner.handlers.problem(
-        `the association from ${from} at ${normalizeAddress(socket.remoteAddress)} was aborted: ${message}`,
+        session.info
+          ? `the association from ${session.info.callingAet} at ${address} was aborted: ${message}`
+          : `a connection from ${address} was closed: ${message}`,
       );
       if (session.info && !this.ended) this.sendAbort(AbortSource.ServiceProvider, AbortReason.InvalidPduParameter);
       this.finish('aborted');
