@@ -8,8 +8,8 @@ import type { DataSet } from 'dicom-parser';
 
 const STUDY_INSTANCE_UID = 'x0020000d';
 const SOP_INSTANCE_UID = 'x00080018';
-/** The first read: the file-meta header and a CT slice's attributes fit in a few KB. */
-const FIRST_BYTES = 16 * 1024;
+/** The first read: the file-meta header and a CT slice's attributes up to (0020,000D) fit in a few KB. */
+const FIRST_BYTES = 8 * 1024;
 
 export type ObjectIds = { studyUid: string; sopInstanceUid: string };
 

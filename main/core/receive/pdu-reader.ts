@@ -95,20 +95,29 @@ export class PduReader {
   }
 
   private readHead(chunk: Buffer, at: number): number {
+    // Usually the whole header is in this read: parsed where it is, not copied.
+    if (this.headHave === 0 && chunk.length - at >= 6) {
+      this.header(chunk, at);
+      return at + 6;
+    }
     const n = Math.min(6 - this.headHave, chunk.length - at);
     chunk.copy(this.head, this.headHave, at, at + n);
     this.headHave += n;
     if (this.headHave === 6) {
       this.headHave = 0;
-      if (this.state === 'pdu-head') this.pduHeader();
-      else this.pdvHeader();
+      this.header(this.head, 0);
     }
     return at + n;
   }
 
-  private pduHeader(): void {
-    const type = this.head[0] ?? 0;
-    const length = this.head.readUInt32BE(2);
+  private header(b: Buffer, at: number): void {
+    if (this.state === 'pdu-head') this.pduHeader(b, at);
+    else this.pdvHeader(b, at);
+  }
+
+  private pduHeader(b: Buffer, at: number): void {
+    const type = b[at] ?? 0;
+    const length = b.readUInt32BE(at + 2);
     if (!KNOWN_TYPES.has(type)) return this.fail(`unknown PDU type 0x${type.toString(16).padStart(2, '0')}`);
     if (type === PduType.PDataTf) {
       if (length < 6) return this.fail(`a P-DATA-TF PDU of ${length} bytes holds no PDV`);
@@ -118,7 +127,7 @@ export class PduReader {
     }
     if (length > MAX_CONTROL_PDU_BYTES) return this.fail(`a PDU of type ${type} claims ${length} bytes`);
     this.body = Buffer.allocUnsafe(6 + length);
-    this.head.copy(this.body, 0);
+    b.copy(this.body, 0, at, at + 6);
     this.bodyHave = 6;
     this.state = 'control-body';
     if (length === 0) this.controlDone();
@@ -129,12 +138,12 @@ export class PduReader {
     return this.pduLeft === 0 ? 'pdu-head' : 'pdv-head';
   }
 
-  private pdvHeader(): void {
-    const itemLength = this.head.readUInt32BE(0);
+  private pdvHeader(b: Buffer, at: number): void {
+    const itemLength = b.readUInt32BE(at);
     if (itemLength < 2 || itemLength + 4 > this.pduLeft)
       return this.fail(`a PDV of ${itemLength} bytes does not fit its P-DATA-TF PDU (${this.pduLeft - 4} left)`);
-    this.pcId = this.head[4] ?? 0;
-    this.control = this.head[5] ?? 0;
+    this.pcId = b[at + 4] ?? 0;
+    this.control = b[at + 5] ?? 0;
     this.pduLeft -= 6;
     this.pdvLeft = itemLength - 2;
     this.state = 'pdv-value';

@@ -19,6 +19,7 @@ import type { DicomHeader } from '../dicom';
 import { ensurePrivateDir } from '../private-fs';
 import { type ObjectIds, readObjectIds } from './object-ids';
 import { writeObjectFile } from './object-file';
+import { warmStorePath } from './warm-up';
 import type { SinkResult } from './part10';
 import type { AssociationInfo, IncomingObject, ListenerConfig, RunningListener } from './listener';
 import { ListenError, startListener } from './listener';
@@ -121,6 +122,8 @@ export class ReceiveService extends EventEmitter<ReceiveServiceEvents> {
     for (const dir of [this.o.root, this.incoming, this.studies]) ensurePrivateDir(dir);
     await this.loadState();
     for (const f of await readdir(this.incoming)) await unlink(join(this.incoming, f)).catch(() => undefined);
+    // The first association after a start is as quick as the next ones (see warm-up.ts).
+    await warmStorePath().catch(() => undefined);
     try {
       this.listener = await startListener(this.config.port, this.config.host, {
         config: () => this.config,
