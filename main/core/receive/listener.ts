@@ -1,21 +1,28 @@
-// The storage SCP on the network: a TCP server whose every connection is one dcmjs-dimse `Scp`.
-// It negotiates (our called AE title, the optional allow-list, the accepted classes and transfer
-// syntaxes), answers C-ECHO, streams each C-STORE data set into a Part-10 file (part10.ts), and
-// tells its owner when an object is whole on disk and how each association ended (released or
-// aborted). It holds no study in memory and writes no patient data to the log.
+// The storage SCP on the network: a TCP server whose every connection is one dcmjs-dimse `Scp`
+// behind a store channel (store-channel.ts). dcmjs-dimse negotiates (our called AE title, the
+// optional allow-list, the accepted classes and transfer syntaxes), answers C-ECHO and sees the
+// release or abort; the channel streams each C-STORE data set into a Part-10 file (part10.ts) and
+// answers it. The owner is told when an object is whole on disk and how each association ended
+// (released or aborted). It holds no study in memory and writes no patient data to the log.
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
-import { unlink } from 'node:fs/promises';
-import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import type { FolderExamType } from '../../../preload/contract/vocabulary';
-import { judgeContext } from './accepted';
-import { constants, Dataset, responses, Scp } from './dimse';
+import { judgeContext, VERIFICATION_SOP_CLASS } from './accepted';
+import { constants, responses, Scp } from './dimse';
 import type { association, requests, responseTypes } from './dimse';
-import { Part10Sink, type SinkResult } from './part10';
-import { storeResponsePdu } from './store-response';
+import { type AssociationInfo, type IncomingObject, StoreChannel, type StoreSession } from './store-channel';
 
-const { PresentationContextResult: PCR, RejectResult, RejectSource, RejectReason, Status } = constants;
+export type { AssociationInfo, IncomingObject } from './store-channel';
+
+const {
+  PresentationContextResult: PCR,
+  RejectResult,
+  RejectSource,
+  RejectReason,
+  Status,
+  AbortSource,
+  AbortReason,
+} = constants;
 
 export type ListenerConfig = {
   aeTitle: string;
@@ -23,11 +30,6 @@ export type ListenerConfig = {
   allowed: readonly string[];
   examType: FolderExamType;
 };
-
-export type AssociationInfo = { id: string; callingAet: string; address: string; startedAt: number };
-
-/** An object received whole: in memory, or streamed to the listener's incoming folder; for its owner to file. */
-export type IncomingObject = { sopClassUid: string; sopInstanceUid: string; content: SinkResult };
 
 export type ListenerHandlers = {
   /** Files the object; false answers the sender with a failure status (it then sends it again). */
@@ -47,13 +49,6 @@ export function callerAllowed(allowed: readonly string[], callingAet: string, ad
   return allowed.some((entry) => entry.trim() === callingAet.trim() || entry.trim() === address);
 }
 
-/** Discards a data set the listener cannot file (its UIDs are not UIDs). */
-class NullSink extends Writable {
-  override _write(_c: Buffer, _e: BufferEncoding, cb: () => void): void {
-    cb();
-  }
-}
-
 type Owner = { config: () => ListenerConfig; handlers: ListenerHandlers; incoming: string };
 
 /**
@@ -64,7 +59,7 @@ function negotiate(
   owner: Owner,
   address: string,
   a: association.Association,
-): { info: AssociationInfo } | { reject: number } {
+): { info: AssociationInfo; contexts: Map<number, string> } | { reject: number } {
   const { aeTitle, allowed, examType } = owner.config();
   const calling = a.getCallingAeTitle().trim();
   const called = a.getCalledAeTitle().trim();
@@ -80,11 +75,14 @@ function negotiate(
   }
   // Senders propose every class they might send: one log line names each refused context and why.
   const refused = new Map<string, number[]>();
+  const contexts = new Map<number, string>();
   for (const pc of a.getPresentationContexts()) {
     const context = a.getPresentationContext(pc.id);
-    const verdict = judgeContext(context.getAbstractSyntaxUid(), context.getTransferSyntaxUids(), examType);
+    const abstractSyntax = context.getAbstractSyntaxUid();
+    const verdict = judgeContext(abstractSyntax, context.getTransferSyntaxUids(), examType);
     if (verdict.accept) {
       context.setResult(PCR.Accept, verdict.transferSyntax);
+      if (abstractSyntax !== VERIFICATION_SOP_CLASS) contexts.set(pc.id, verdict.transferSyntax);
       continue;
     }
     refused.set(verdict.detail, [...(refused.get(verdict.detail) ?? []), pc.id]);
@@ -98,42 +96,22 @@ function negotiate(
     owner.handlers.log(
       `${calling}: refused presentation context(s): ${[...refused].map(([detail, ids]) => `${ids.join(', ')} (${detail})`).join('; ')}`,
     );
-  return { info: { id: `as_${randomBytes(6).toString('hex')}`, callingAet: calling, address, startedAt: Date.now() } };
+  return {
+    info: { id: `as_${randomBytes(6).toString('hex')}`, callingAet: calling, address, startedAt: Date.now() },
+    contexts,
+  };
 }
 
-/** Answers a C-STORE: directly (store-response.ts) when its presentation context is known. */
-function answerStore(
-  socket: Socket,
-  request: requests.CStoreRequest,
-  pcId: number | null,
-  status: number,
-  callback: (r: responseTypes.CStoreResponse) => void,
-): void {
-  if (pcId === null) {
-    const response = responses.CStoreResponse.fromRequest(request);
-    response.setStatus(status);
-    callback(response);
-    return;
-  }
-  socket.write(
-    storeResponsePdu({
-      presentationContextId: pcId,
-      messageId: request.getMessageId(),
-      sopClassUid: String(request.getAffectedSopClassUid() ?? ''),
-      sopInstanceUid: String(request.getAffectedSopInstanceUid() ?? ''),
-      status,
-    }),
-  );
-}
+type Connection = { socket: Socket; session: StoreSession & { objects: number }; channel: () => StoreChannel };
 
-function scpClass(owner: Owner, socket: Socket): typeof Scp {
+type StoreScpClass = new (
+  ...args: ConstructorParameters<typeof Scp>
+) => InstanceType<typeof Scp> & { protocolError(message: string): void };
+
+function scpClass(owner: Owner, c: Connection): StoreScpClass {
+  const { socket, session } = c;
   return class StoreScp extends Scp {
-    private info: AssociationInfo | null = null;
-    private objects = 0;
     private ended = false;
-    private sink: Part10Sink | null = null;
-    private outcome = false;
-    private pcId: number | null = null;
 
     override associationRequested(a: association.Association): void {
       const verdict = negotiate(owner, normalizeAddress(socket.remoteAddress), a);
@@ -141,7 +119,8 @@ function scpClass(owner: Owner, socket: Socket): typeof Scp {
         this.sendAssociationReject(RejectResult.Permanent, RejectSource.ServiceUser, verdict.reject);
         return;
       }
-      this.info = verdict.info;
+      session.info = verdict.info;
+      session.contexts = verdict.contexts;
       this.on('close', () => this.finish('aborted'));
       this.sendAssociationAccept();
     }
@@ -152,64 +131,11 @@ function scpClass(owner: Owner, socket: Socket): typeof Scp {
       callback(response);
     }
 
-    override createStoreWritableStream(pc: association.PresentationContext, request: requests.CStoreRequest): Writable {
-      const sopClassUid = String(request.getAffectedSopClassUid() ?? '').trim();
-      const sopInstanceUid = String(request.getAffectedSopInstanceUid() ?? '').trim();
-      const path = join(owner.incoming, `${randomBytes(8).toString('hex')}.part`);
-      try {
-        this.sink = new Part10Sink(
-          path,
-          {
-            sopClassUid,
-            sopInstanceUid,
-            transferSyntaxUid: pc.getAcceptedTransferSyntaxUid() ?? '',
-            sourceAeTitle: this.info?.callingAet ?? '',
-          },
-          socket,
-        );
-        return this.sink;
-      } catch {
-        owner.handlers.log(`an object from ${this.info?.callingAet ?? '?'} had no valid SOP UIDs; refused`);
-        return new NullSink();
-      }
-    }
-
-    override createDatasetFromStoreWritableStream(
-      _w: Writable,
-      pc: association.PresentationContext,
-      callback: (dataset: InstanceType<typeof Dataset>) => void,
-    ): void {
-      const sink = this.sink;
-      this.sink = null;
-      const info = this.info;
-      const answer = (ok: boolean): void => {
-        this.outcome = ok;
-        this.pcId = pc.getPresentationContextId();
-        // The data set is on disk: the DIMSE layer gets an empty one (it only logs it).
-        callback(new Dataset({}, pc.getAcceptedTransferSyntaxUid()));
-      };
-      if (!sink || !info) return answer(false);
-      sink.done
-        .then(
-          (content) =>
-            owner.handlers.stored(info, {
-              sopClassUid: sink.meta.sopClassUid,
-              sopInstanceUid: sink.meta.sopInstanceUid,
-              content,
-            }),
-          () => false,
-        )
-        .then((ok) => {
-          if (ok) this.objects += 1;
-          answer(ok);
-        })
-        .catch(() => answer(false));
-    }
-
+    /** Never reached: the store channel takes every C-STORE. Should one get here, the sender is told it failed. */
     override cStoreRequest(request: requests.CStoreRequest, callback: (r: responseTypes.CStoreResponse) => void): void {
-      answerStore(socket, request, this.pcId, this.outcome ? Status.Success : Status.ProcessingFailure, callback);
-      this.outcome = false;
-      this.pcId = null;
+      const response = responses.CStoreResponse.fromRequest(request);
+      response.setStatus(Status.ProcessingFailure);
+      callback(response);
     }
 
     override associationReleaseRequested(): void {
@@ -223,16 +149,24 @@ function scpClass(owner: Owner, socket: Socket): typeof Scp {
       socket.destroy();
     }
 
+    /** The peer broke the protocol: an A-ABORT (when associated), words in the log, the connection closed. */
+    protocolError(message: string): void {
+      const address = normalizeAddress(socket.remoteAddress);
+      owner.handlers.problem(
+        session.info
+          ? `the association from ${session.info.callingAet} at ${address} was aborted: ${message}`
+          : `a connection from ${address} was closed: ${message}`,
+      );
+      if (session.info && !this.ended) this.sendAbort(AbortSource.ServiceProvider, AbortReason.InvalidPduParameter);
+      this.finish('aborted');
+      socket.destroy();
+    }
+
     private finish(how: 'released' | 'aborted'): void {
-      if (this.ended || !this.info) return;
+      c.channel().discard();
+      if (this.ended || !session.info) return;
       this.ended = true;
-      const sink = this.sink;
-      this.sink = null;
-      if (sink) {
-        sink.discard();
-        void sink.done.catch(() => undefined).finally(() => unlink(sink.spillPath).catch(() => undefined));
-      }
-      owner.handlers.ended(this.info, how, this.objects);
+      owner.handlers.ended(session.info, how, session.objects);
     }
   };
 }
@@ -264,8 +198,25 @@ export function startListener(port: number, host: string | undefined, owner: Own
     // One small C-STORE-RSP per object: without this, Nagle and delayed ACKs add ~40 ms to each.
     socket.setNoDelay(true);
     socket.on('close', () => sockets.delete(socket));
-    const Cls = scpClass(owner, socket);
-    const scp = new Cls(socket, { associationTimeout: 60_000, pduTimeout: 120_000 });
+    const session = { info: null, contexts: new Map<number, string>(), objects: 0 };
+    let channel: StoreChannel | null = null;
+    const Cls = scpClass(owner, { socket, session, channel: () => channel as StoreChannel });
+    // dcmjs-dimse reads and writes through the channel's view of the socket (it uses only its
+    // `on`, `setTimeout` and `write`); the channel keeps C-STORE's data to itself.
+    let scp: InstanceType<typeof Cls> | null = null;
+    channel = new StoreChannel(socket, {
+      session,
+      incoming: owner.incoming,
+      store: async (o) => {
+        if (!session.info) return false;
+        const ok = await owner.handlers.stored(session.info, o);
+        if (ok) session.objects += 1;
+        return ok;
+      },
+      log: (m) => owner.handlers.log(m),
+      malformed: (m) => scp?.protocolError(m),
+    });
+    scp = new Cls(channel.view as unknown as Socket, { associationTimeout: 60_000, pduTimeout: 120_000 });
     scp.on('networkError', (e: Error) => {
       owner.handlers.log(`connection from ${normalizeAddress(socket.remoteAddress)} failed: ${e.name}`);
       socket.destroy();

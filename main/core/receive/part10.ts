@@ -2,8 +2,8 @@
 // the file-meta group (PS3.10 §7.1, always Explicit VR Little Endian) and then the data set's
 // bytes exactly as the sender encoded them in the accepted transfer syntax. Nothing is decoded or
 // re-encoded, so pixel data on the service is byte for byte what the scanner sent.
+import { randomBytes } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { Writable } from 'node:stream';
 import { PRIVATE_FILE_MODE } from '../private-fs';
 
 /** ScanBridge's Implementation Class UID (a UUID-derived UID, PS3.5 §B.2), and its version name. */
@@ -78,33 +78,34 @@ export type SinkResult =
   { kind: 'memory'; chunks: Buffer[]; bytes: number } | { kind: 'file'; path: string; bytes: number };
 
 /**
- * A writable the DIMSE layer pours one C-STORE data set into, after the file-meta header. Its
- * `write` never asks the caller to wait (the DIMSE layer's own waiting is not safe across PDUs);
- * once an object spills to disk and the disk lags, it pauses the socket instead (`throttle`), so
- * TCP slows the sender.
+ * Where one C-STORE data set goes as it arrives, after the file-meta header. `write` never asks
+ * the caller to wait: once an object spills to disk and the disk lags, the sink pauses the socket
+ * instead (`throttle`), so TCP slows the sender. The spill file is named only when an object
+ * spills (most never do).
  */
-export class Part10Sink extends Writable {
+export class Part10Sink {
   private chunks: Buffer[] = [];
   private size = 0;
   private file: WriteStream | null = null;
   private failed: Error | null = null;
   private settle!: { resolve: (r: SinkResult) => void; reject: (e: Error) => void };
+  /** The spill file, once the object spilled (for the caller to remove if the object is dropped). */
+  spilledTo: string | null = null;
   readonly done: Promise<SinkResult>;
 
   constructor(
-    /** Where the object goes if it spills. */
-    readonly spillPath: string,
+    /** Names the file the object goes to if it spills. */
+    private readonly spillPath: () => string,
     readonly meta: FileMeta,
     private readonly throttle: { pause(): void; resume(): void },
   ) {
-    // A high mark the DIMSE layer never reaches: backpressure is applied on the socket instead.
-    super({ highWaterMark: 1 << 30 });
     this.done = new Promise<SinkResult>((resolve, reject) => (this.settle = { resolve, reject }));
     this.done.catch(() => undefined);
-    this.put(part10Header(meta));
+    this.write(part10Header(meta));
   }
 
-  private put(chunk: Buffer): void {
+  write(chunk: Buffer): void {
+    if (this.failed) return;
     this.size += chunk.length;
     if (this.file) {
       if (!this.file.write(chunk)) this.throttle.pause();
@@ -115,7 +116,9 @@ export class Part10Sink extends Writable {
   }
 
   private spill(): void {
-    const file = createWriteStream(this.spillPath, { mode: PRIVATE_FILE_MODE, flags: 'wx', highWaterMark: 1 << 20 });
+    const path = this.spillPath();
+    this.spilledTo = path;
+    const file = createWriteStream(path, { mode: PRIVATE_FILE_MODE, flags: 'wx', highWaterMark: 1 << 20 });
     file.on('drain', () => this.throttle.resume());
     file.on('error', (e) => {
       this.failed = e;
@@ -123,7 +126,7 @@ export class Part10Sink extends Writable {
       this.settle.reject(e);
     });
     file.on('close', () => {
-      if (!this.failed) this.settle.resolve({ kind: 'file', path: this.spillPath, bytes: this.size });
+      if (!this.failed) this.settle.resolve({ kind: 'file', path, bytes: this.size });
     });
     this.file = file;
     const pending = Buffer.concat(this.chunks);
@@ -131,16 +134,11 @@ export class Part10Sink extends Writable {
     if (!file.write(pending)) this.throttle.pause();
   }
 
-  override _write(chunk: Buffer, _enc: BufferEncoding, callback: (error?: Error | null) => void): void {
-    if (!this.failed) this.put(chunk);
-    callback();
-  }
-
-  override _final(callback: (error?: Error | null) => void): void {
+  /** The object is whole: `done` settles once it is in memory, or written to its spill file. */
+  end(): void {
     if (this.file) this.file.end();
     else this.settle.resolve({ kind: 'memory', chunks: this.chunks, bytes: this.size });
     this.chunks = [];
-    callback();
   }
 
   /** Stops writing (association aborted mid-object): a spilled file is closed, for the caller to remove. */
@@ -150,4 +148,14 @@ export class Part10Sink extends Writable {
     else this.settle.reject(new Error('discarded'));
     this.throttle.resume();
   }
+}
+
+let counter = 0;
+/** Unique per process without a system call per name: the process id, a random tag chosen once, a counter. */
+const PROCESS_TAG = `${process.pid.toString(36)}${randomBytes(3).toString('hex')}`;
+
+/** A name for a temporary file that no other object, association or ScanBridge process uses. */
+export function uniqueName(): string {
+  counter += 1;
+  return `${PROCESS_TAG}-${counter.toString(36)}`;
 }

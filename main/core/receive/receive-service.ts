@@ -8,8 +8,7 @@
 //   state.json          the tracker's records (no patient data: UIDs, the sender, counts, times)
 //
 // A complete study's folder is handed on (`study:complete`) to the same path as a folder export.
-import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, openSync, renameSync, writevSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { mkdir, readFile, readdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,7 +16,10 @@ import { z } from 'zod';
 import { DebouncedSave, writeJsonAtomic } from '../atomic-file';
 import { parseDicomPrefix, readDicomHeader } from '../dicom';
 import type { DicomHeader } from '../dicom';
-import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../private-fs';
+import { ensurePrivateDir } from '../private-fs';
+import { type ObjectIds, readObjectIds } from './object-ids';
+import { writeObjectFile } from './object-file';
+import { warmStorePath } from './warm-up';
 import type { SinkResult } from './part10';
 import type { AssociationInfo, IncomingObject, ListenerConfig, RunningListener } from './listener';
 import { ListenError, startListener } from './listener';
@@ -120,6 +122,8 @@ export class ReceiveService extends EventEmitter<ReceiveServiceEvents> {
     for (const dir of [this.o.root, this.incoming, this.studies]) ensurePrivateDir(dir);
     await this.loadState();
     for (const f of await readdir(this.incoming)) await unlink(join(this.incoming, f)).catch(() => undefined);
+    // The first association after a start is as quick as the next ones (see warm-up.ts).
+    await warmStorePath().catch(() => undefined);
     try {
       this.listener = await startListener(this.config.port, this.config.host, {
         config: () => this.config,
@@ -178,16 +182,16 @@ export class ReceiveService extends EventEmitter<ReceiveServiceEvents> {
     else this.o.log('the received-studies state file could not be read; starting afresh (received files are kept)');
   }
 
-  /** An object received whole: read its header, put it in its study's folder (replacing a resent copy). */
+  /** An object received whole: read its study, put it in its study's folder (replacing a resent copy). */
   private async file(a: AssociationInfo, obj: IncomingObject): Promise<boolean> {
     const { content } = obj;
-    const header = await headerOf(content);
-    if (!header || header.sop_instance_uid !== obj.sopInstanceUid || !header.study_uid) {
+    const ids = await idsOf(obj);
+    if (!ids || ids.sopInstanceUid !== obj.sopInstanceUid || !ids.studyUid) {
       if (content.kind === 'file') await unlink(content.path).catch(() => undefined);
       this.problem(`an object from ${a.callingAet} at ${a.address} could not be read as DICOM; the sender was told`);
       return false;
     }
-    const dir = studyDirName(header.study_uid);
+    const dir = studyDirName(ids.studyUid);
     const folder = join(this.studies, dir);
     if (!this.folders.has(dir)) {
       await mkdir(folder, { recursive: true, mode: 0o700 });
@@ -195,10 +199,8 @@ export class ReceiveService extends EventEmitter<ReceiveServiceEvents> {
     }
     const target = join(folder, `${obj.sopInstanceUid}.dcm`);
     if (content.kind === 'file') await rename(content.path, target);
-    // A small object (at most SPILL_BYTES) in one blocking write: each asynchronous step would cost
-    // a round trip through the thread pool per object, which is what limits a 600-slice study.
-    else writeSmallFile(target, content.chunks);
-    this.tracker.stored(header.study_uid, dir, a, Date.now());
+    else writeObjectFile(target, content.chunks);
+    this.tracker.stored(ids.studyUid, dir, a, Date.now());
     this.save.schedule();
     return true;
   }
@@ -246,6 +248,17 @@ export class ReceiveService extends EventEmitter<ReceiveServiceEvents> {
   }
 }
 
+const DEFLATED_LE = '1.2.840.10008.1.2.1.99';
+
+/** The object's Study and SOP Instance UIDs: read lightly from memory (object-ids.ts), else from its full header. */
+async function idsOf(obj: IncomingObject): Promise<ObjectIds | null> {
+  const { content } = obj;
+  if (content.kind === 'memory' && obj.transferSyntaxUid !== DEFLATED_LE)
+    return readObjectIds(content.chunks, content.bytes);
+  const header = await headerOf(content);
+  return header ? { studyUid: header.study_uid, sopInstanceUid: header.sop_instance_uid } : null;
+}
+
 async function headerOf(content: SinkResult): Promise<DicomHeader | null> {
   if (content.kind === 'file') {
     const probe = await readDicomHeader(content.path);
@@ -262,35 +275,6 @@ async function headerOf(content: SinkResult): Promise<DicomHeader | null> {
   let step = parseDicomPrefix(Buffer.concat(first), content.bytes);
   if (step.kind === 'need_more') step = parseDicomPrefix(Buffer.concat(content.chunks), content.bytes);
   return step.kind === 'dicom' ? step.header : null;
-}
-
-/** Writes a whole file privately (0600) under a temporary name, then renames it into place. */
-function writeSmallFile(path: string, chunks: readonly Buffer[]): void {
-  const tmp = `${path}.${randomBytes(4).toString('hex')}.part`;
-  const fd = openSync(tmp, 'wx', PRIVATE_FILE_MODE);
-  try {
-    writevAllSync(fd, chunks);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, path);
-}
-
-/** writevSync until every byte is written (a short write is possible). */
-function writevAllSync(fd: number, chunks: readonly Buffer[]): void {
-  let rest = chunks.filter((c) => c.length > 0);
-  while (rest.length > 0) {
-    let written = writevSync(fd, rest.slice(0, 1024));
-    const next: Buffer[] = [];
-    for (const c of rest) {
-      if (written >= c.length) written -= c.length;
-      else {
-        next.push(written > 0 ? c.subarray(written) : c);
-        written = 0;
-      }
-    }
-    rest = next;
-  }
 }
 
 function timingOf(c: ReceiveConfig): { quietMs: number; stoppedAfterMs: number } {
