@@ -90,8 +90,9 @@ async function start(): Promise<void> {
     documentOpener: electronDocumentOpener(dataDir, (path) => printer.print(path)),
     transport: 'ipc',
     systemLanguage: languageOfLocale(app.getLocale()),
-    // A proxy saved in Settings wins over the system's; the OS certificate store is kept.
-    network: (settingsProxy) => systemNetwork(session.defaultSession, log, settingsProxy),
+    // A proxy saved in Settings wins over the system's; the OS certificate store is kept, and the
+    // extra CA file saved in Settings is added to it.
+    network: (s) => systemNetwork(session.defaultSession, log, s.settingsProxy, s.settingsCaFile),
     log,
   });
   const running = agent;

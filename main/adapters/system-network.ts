@@ -7,15 +7,20 @@ import type { Logger } from '../core/agent/host/contract-host';
 import { type Network, networkFrom, type ProxyRoute } from '../core/net/network';
 import { TrustFileError } from '../core/net/trust';
 
-/** The app's network; `settingsProxy` (the proxy saved in Settings, with its login) wins when set. */
+/**
+ * The app's network; `settingsProxy` (the proxy saved in Settings, with its login) wins when set,
+ * and `settingsCaFile` (the extra CA file saved in Settings) is trusted unless SCANBRIDGE_CA_FILE
+ * names another.
+ */
 export function systemNetwork(
   session: Pick<Session, 'resolveProxy'>,
   log: Logger,
   settingsProxy: ProxyRoute | null = null,
+  settingsCaFile: string | null = null,
 ): Network {
   const systemResolve = (url: string): Promise<string> => session.resolveProxy(url);
   try {
-    return networkFrom({ env: process.env, systemStore: true, systemResolve, settingsProxy });
+    return networkFrom({ env: process.env, systemStore: true, systemResolve, settingsProxy, settingsCaFile });
   } catch (e) {
     if (!(e instanceof TrustFileError)) throw e;
     // A CA file that cannot be read must not stop the app: it runs on the other roots and says so.
@@ -25,6 +30,7 @@ export function systemNetwork(
       systemStore: true,
       systemResolve,
       settingsProxy,
+      settingsCaFile: null,
     });
   }
 }

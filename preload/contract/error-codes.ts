@@ -105,6 +105,9 @@ export const CORE_ERROR_CODES = [
   'net_cert_untrusted',
   'net_cert_invalid',
   'net_clock_wrong',
+  // The extra CA file chosen in Settings → Network.
+  'ca_file_unreadable',
+  'ca_file_no_certificate',
 ] as const;
 
 export const ERROR_CODES = [...new Set([...API_ERROR_CODES, ...UPLOAD_ERROR_CODES, ...CORE_ERROR_CODES])];

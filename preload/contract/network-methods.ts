@@ -76,9 +76,30 @@ const proxySave = z
   })
   .strict();
 
+/**
+ * The extra certificate authority (CA) file set in Settings → Network: a PEM file (e.g. the root of
+ * a firewall that inspects TLS) trusted besides the built-in roots.
+ */
+export type CaFileView = {
+  /** The file's full path; null: none set here. */
+  path: string | null;
+  /** How many certificates it holds now (0 when none is set or it cannot be used). */
+  certificates: number;
+  /** Why the saved file cannot be used now (moved, unreadable, no certificate); null when it can. */
+  problem: 'unreadable' | 'no_certificate' | null;
+  /** SCANBRIDGE_CA_FILE, when set: that file is trusted instead of this one. */
+  env_file: string | null;
+};
+
+/** A CA file change: its full path, or null to remove it. */
+const caFileSave = z.object({ path: z.string().trim().max(4096).nullable() }).strict();
+
 export const networkMethods = {
   /** Runs the connection check now (it takes a few seconds: a test exam is made and deleted). */
   'network:check': method<ConnectionCheckView>()(noArgs),
   'network:proxy': method<ProxySettingsView>()(noArgs),
   'network:proxy-save': method<ProxySettingsView>()(proxySave),
+  'network:ca-file': method<CaFileView>()(noArgs),
+  /** Saves the CA file (refused with `ca_file_unreadable` or `ca_file_no_certificate`), then rebuilds the network. */
+  'network:ca-file-save': method<CaFileView>()(caFileSave),
 } as const;

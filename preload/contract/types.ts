@@ -170,6 +170,21 @@ export type UploadCompressionView = {
   ratio: number | null;
 };
 
+/** A network failure as main/core/net/net-failure.ts classifies it: its kind, system code, host and proxy. */
+export type JobNetFailure = {
+  kind:
+    | 'name_not_found'
+    | 'unreachable'
+    | 'proxy_auth'
+    | 'proxy_unreachable'
+    | 'cert_untrusted'
+    | 'cert_invalid'
+    | 'clock_wrong';
+  code: string;
+  host: string;
+  proxy: string | null;
+};
+
 export type UploadJobView = {
   id: string;
   inbox_id: string | null;
@@ -187,8 +202,12 @@ export type UploadJobView = {
   /** Bytes per second, smoothed. */
   rate: number;
   eta_seconds: number | null;
-  /** A stable code the UI translates, plus the technical detail. */
-  error: { code: string; message: string } | null;
+  /**
+   * A stable code the UI translates, plus the technical detail; `net` when a network failure that
+   * is understood stopped it (the proxy's login, a certificate, DNS…), so each front end can say it
+   * in its own language.
+   */
+  error: { code: string; message: string; net?: JobNetFailure } | null;
   /** Set when the job adds an extra take to an existing exam rather than creating one. */
   extra_take?: { exam_id: string; exam_name: string; label: string } | null;
   /** Set while a job that failed on a network fault waits to retry by itself (phase 'failed'): when it will. */

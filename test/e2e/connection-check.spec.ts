@@ -1,6 +1,7 @@
 // Settings → Network and "Check the connection" on a hostile network: `scanbridge serve` reaches the
-// emulator over HTTPS (its own CA, trusted through SCANBRIDGE_CA_FILE) through Debian's tinyproxy
-// with a login; once the key is in, the same proxy is typed into Settings → Network, and the check
+// emulator over HTTPS (its own CA, trusted through NODE_EXTRA_CA_CERTS) through Debian's tinyproxy
+// with a login; once the key is in, the same proxy is typed into Settings → Network, the CA file
+// into the extra certificate authority field (a file without a certificate refused first), and the check
 // then goes through it as the Settings proxy (which wins over HTTPS_PROXY). The network steps, TLS and the key pass; storage, told by the emulator
 // to fail the next upload, refuses the test bytes: passing steps and a failing one, in Spanish and English.
 import { test } from '@playwright/test';
@@ -52,7 +53,8 @@ for (const lang of ['en', 'es'] as Lang[]) {
       apiUrl: emulator.info.base_url,
       keychain: 'none',
       lang: lang === 'es' ? 'es_ES.UTF-8' : 'en_US.UTF-8',
-      env: { HTTPS_PROXY: proxy.url, NO_PROXY: '', SCANBRIDGE_CA_FILE: emulator.info.ca_file },
+      // Node's own variable: SCANBRIDGE_CA_FILE would take the place of the file chosen in Settings.
+      env: { HTTPS_PROXY: proxy.url, NO_PROXY: '', NODE_EXTRA_CA_CERTS: emulator.info.ca_file },
     });
     try {
       await page.goto(app.info.url);
@@ -83,6 +85,32 @@ for (const lang of ['en', 'es'] as Lang[]) {
       await page.mouse.move(1279, 799);
       await screenshot(page, `settings-network-${lang}`);
       expect(readFileSync(join(app.configDir, 'settings.json'), 'utf8')).not.toContain('Secreto');
+
+      // The extra CA file: one without a certificate is refused in words, the emulator's is saved.
+      const ca = page.getByRole('region', { name: t('network.caTitle') });
+      await expect(ca.getByTestId('ca-status')).toHaveText(t('network.caStatusNone'));
+      const caPath = ca.getByLabel(t('network.caPath'), { exact: true });
+      await caPath.fill(join(app.configDir, 'settings.json'));
+      await caPath.press('Enter');
+      const refusal = ca.getByRole('alert');
+      await expect(refusal).toContainText(t('errors.ca_file_no_certificate.title'));
+      await expect(refusal).toContainText(t('errors.ca_file_no_certificate.action'));
+      await ca.evaluate((el) => el.scrollIntoView({ block: 'end' }));
+      await page.mouse.move(1279, 799);
+      await screenshot(page, `settings-ca-file-refused-${lang}`);
+      await caPath.fill(emulator.info.ca_file ?? '');
+      await caPath.press('Enter');
+      await expect(ca.getByTestId('ca-done')).toHaveText(t('network.caSaved'));
+      await expect(ca.getByTestId('ca-status')).toHaveText(
+        t('network.caStatusOk_one', { path: emulator.info.ca_file ?? '', count: 1 }),
+      );
+      await expect(ca.getByText(t('errors.ca_file_no_certificate.title'))).toHaveCount(0);
+      expect(JSON.parse(readFileSync(join(app.configDir, 'settings.json'), 'utf8'))).toMatchObject({
+        network: { ca_file: emulator.info.ca_file },
+      });
+      await ca.evaluate((el) => el.scrollIntoView({ block: 'end' }));
+      await page.mouse.move(1279, 799);
+      await checkScreen(page, `settings-ca-file-${lang}`);
       await failNextUpload();
       const section = page.getByRole('region', { name: t('netcheck.title') });
       await section.getByRole('button', { name: t('netcheck.run') }).click();

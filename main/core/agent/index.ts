@@ -42,6 +42,7 @@ import { queueHooks } from './queue-hooks';
 import { openAgentQueue } from './agent-queue';
 import type { AgentStatus } from '../../../preload/contract/vocabulary';
 import { KeyManager } from './service/api-keys';
+import { CaFileSettings } from './service/ca-file-settings';
 import { type NetworkBuilder, openProxySettings } from './service/proxy-settings';
 import { ServiceConnection } from './service/service-connection';
 import { serviceConnector } from './service-ports';
@@ -81,8 +82,8 @@ export type AgentOptions = {
   /** The OS language (Electron's app.getLocale()); guessed from the environment otherwise. */
   systemLanguage?: Language;
   /**
-   * Builds the process's network on the proxy saved in Settings (the desktop app: on the system's
-   * proxy and CAs); by default on `env`'s proxy and CA variables. Used once a proxy is saved.
+   * Builds the process's network on the proxy and the CA file saved in Settings (the desktop app: on
+   * the system's proxy and CAs); by default on `env`'s proxy and CA variables. Used once either is saved.
    */
   network?: NetworkBuilder;
   log?: Logger;
@@ -151,6 +152,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const keys = new KeyManager(options.secretStore, log);
   await keys.load(environmentCredentials(env).apiKey);
   const proxy = await openProxySettings(options, { settingsStore, env, log });
+  const caFile = new CaFileSettings({ settingsStore, env, rebuild: () => proxy.rebuild(), log });
   const systemLanguage = options.systemLanguage ?? detectSystemLanguage(env);
   const view = createSettingsView({ store: settingsStore, keys, env, systemLanguage });
   const language = (): Language => view.language();
@@ -224,8 +226,9 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const receiveStatus = (): ReturnType<Receivers['status']> => receivers.status();
   const documentOpener = options.documentOpener ?? noDocumentOpener;
   const services = { settingsStore, keys, service, inbox, queue, recorder, consent, poll, feed, folderPicker, logTail };
-  // What only the window's methods use: the listener's state, the sheet opener, share-on-ready, the proxy.
-  const windowPorts = { receiveStatus, documentOpener, shares, proxy };
+  // What only the window's methods use: the listener's state, the sheet opener, share-on-ready, the
+  // proxy and the CA file.
+  const windowPorts = { receiveStatus, documentOpener, shares, proxy, caFile };
   const host = openContractHost({ ...services, ...windowPorts, transport, systemLanguage, view, connect, events, log });
 
   sources.apply(settingsStore.get());

@@ -52,6 +52,9 @@ export function queueHooks(o: QueueHookDeps): QueueHooks {
       if (view.inbox_id && inbox.has(view.inbox_id)) inbox.setStatus(view.inbox_id, 'review', null);
       if (view.phase === 'failed') notify('upload_failed', view);
     },
+    onRetryWait(view) {
+      activity.emit('upload:retrying', { view, origin: originOf(view) });
+    },
     onStruggling(view) {
       activity.emit('upload:struggling', { view, origin: originOf(view) });
       notify('upload_retrying', view);

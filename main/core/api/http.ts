@@ -1,7 +1,8 @@
 import got, { type Got, type Response } from 'got';
 import { z } from 'zod';
-import { classifyNetFailure, neverReachedService } from '../net/net-failure';
-import { proxyLabel, type NetAgents, type Network } from '../net/network';
+import { judgeDateFailure } from '../net/cert-time';
+import { classifyNetFailure, type NetFailure, neverReachedService } from '../net/net-failure';
+import { proxyLabel, type NetAgents, type Network, type ProxyRoute } from '../net/network';
 import { ApiError, errorFromAnswer } from './api-errors';
 import { parseRetryAfter, type RateMeter } from './rate-meter';
 import { backoffDelayMs, isRetryableFault, type RetryPolicy } from './retry';
@@ -113,14 +114,37 @@ function errorCode(err: unknown): string | undefined {
 
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
+/** The route the service is reached on: its pools, the proxy's label and the route itself. */
+type Routed = { agents: NetAgents; proxy: string | null; route: ProxyRoute | null };
+
+/**
+ * The network failure behind a got failure, its certificate dates judged (a wrong clock told from
+ * a certificate really out of date, net/cert-time.ts) on fresh pools of the same route.
+ */
+async function networkFailureOf(
+  err: unknown,
+  routed: Routed,
+  at: { origin: string; host: string; network: Network; timeoutMs: number; signal: AbortSignal | undefined },
+): Promise<NetFailure | null> {
+  if (at.signal?.aborted) return null;
+  const seen = classifyNetFailure(err, at.host, routed.proxy);
+  if (!seen || (seen.kind !== 'cert_invalid' && seen.kind !== 'clock_wrong')) return seen;
+  const agents = at.network.agents(routed.route, { keepAlive: false });
+  try {
+    return (await judgeDateFailure(seen, at.origin, agents, { timeoutMs: at.timeoutMs })).failure;
+  } finally {
+    agents.http.destroy();
+    agents.https.destroy();
+  }
+}
+
 /** Turns a got failure (no HTTP answer) into the client's exception. */
 function failureToError(
   err: unknown,
   spec: RequestSpec,
   timeoutMs: number,
   signal: AbortSignal | undefined,
-  host: string,
-  proxy: string | null,
+  netFailure: NetFailure | null,
 ): ApiError {
   const init = { method: spec.method, path: spec.path, cause: err };
   const code = errorCode(err);
@@ -128,7 +152,6 @@ function failureToError(
   // A call that is not safe to repeat and may have reached the service may also have been carried
   // out: it is never retried, and the caller hears that its outcome is unknown.
   if (code === 'ETIMEDOUT') return new ApiError('timeout', { ...init, timeoutMs, outcomeUnknown: !spec.idempotent });
-  const netFailure = classifyNetFailure(err, host, proxy);
   const mayHaveReachedService =
     !(code !== undefined && NEVER_SENT.has(code)) && !(netFailure && neverReachedService(netFailure));
   const networkCode = netFailure?.code ?? code;
@@ -210,12 +233,13 @@ function binaryAnswer(res: Response<Buffer>): BinaryAnswer {
 /** Builds the transport: got for the wire, retries, 429 handling and the meter done here. */
 export function createTransport(options: TransportOptions): Transport {
   const client = wireClient(options);
-  const serviceHost = new URL(options.baseUrl).host;
+  const { host, origin } = new URL(options.baseUrl);
+  const service = { host, origin, network: options.network };
   // The base URL's route is looked up once (a PAC answer does not change between calls).
-  let routed: Promise<{ agents: NetAgents; proxy: string | null }> | null = null;
-  const route = (): Promise<{ agents: NetAgents; proxy: string | null }> => {
+  let routed: Promise<Routed> | null = null;
+  const route = (): Promise<Routed> => {
     routed ??= options.network.route(options.baseUrl).then(
-      (r) => ({ agents: options.network.agents(r), proxy: proxyLabel(r) }),
+      (r) => ({ agents: options.network.agents(r), proxy: proxyLabel(r), route: r }),
       (e: unknown) => {
         routed = null;
         throw e;
@@ -260,10 +284,10 @@ export function createTransport(options: TransportOptions): Transport {
       attempts += 1;
       emit({ type: 'attempt', method: spec.method, path: spec.path, attempt: attempts, at: new Date() });
       let res: Response<Buffer>;
-      const { agents, proxy } = await route();
+      const on = await route();
       try {
         res = await client(path, {
-          agent: { http: agents.http, https: agents.https },
+          agent: { http: on.agents.http, https: on.agents.https },
           method: spec.method,
           searchParams: searchParams.size > 0 ? searchParams : undefined,
           json: spec.body,
@@ -272,7 +296,8 @@ export function createTransport(options: TransportOptions): Transport {
           responseType: 'buffer',
         });
       } catch (err) {
-        const failure = failureToError(err, spec, timeoutMs, signal, serviceHost, proxy);
+        const net = await networkFailureOf(err, on, { ...service, timeoutMs, signal });
+        const failure = failureToError(err, spec, timeoutMs, signal, net);
         await retryOrThrow(failure, spec, attempts - rateLimitWaits, callOptions);
         continue;
       }

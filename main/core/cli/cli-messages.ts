@@ -1,9 +1,10 @@
 // The command line's words for the API client's errors (the window has its own, translated, in
 // renderer/locales). Plain English for the person at the terminal; never the service's own
 // message, which may echo submitted patient data.
-import { ApiError, type ApiErrorCode } from '../api/api-errors';
+import type { ApiError } from '../api/api-errors';
+import { type ApiErrorCode } from '../api/api-errors';
 import { netFailureWords, type WordsLanguage } from '../net/failure-words';
-import type { NetFailure } from '../net/net-failure';
+import { type NetFailure, netFailureBehind } from '../net/net-failure';
 
 function formatWait(seconds: number): string {
   if (seconds < 90) return `${Math.max(1, Math.ceil(seconds))} seconds`;
@@ -47,12 +48,7 @@ export function apiErrorText(e: ApiError, lang: WordsLanguage = 'en'): string {
 
 /** The network failure behind an error, through its causes (an upload's error wraps the API client's). */
 export function netFailureIn(err: unknown): NetFailure | null {
-  let e: unknown = err;
-  for (let i = 0; i < 8 && typeof e === 'object' && e !== null; i++) {
-    if (e instanceof ApiError && e.netFailure) return e.netFailure;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return null;
+  return netFailureBehind(err);
 }
 
 const RUN_AGAIN: Record<WordsLanguage, string> = {

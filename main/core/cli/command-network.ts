@@ -1,8 +1,10 @@
 // The network a command runs on: the proxy saved in Settings (its login from the keychain) when
 // there is one, else the environment's (HTTPS_PROXY, HTTP_PROXY, NO_PROXY), and the trusted CAs
-// (SCANBRIDGE_CA_FILE, NODE_EXTRA_CA_CERTS). Every command that reaches the service starts here.
+// (SCANBRIDGE_CA_FILE, else the CA file saved in Settings; NODE_EXTRA_CA_CERTS). Every command that
+// reaches the service starts here.
 import { type Network, networkFrom, useNetwork } from '../net/network';
 import { settingsProxyFor } from '../net/settings-proxy';
+import { terminalLanguage, trustFileWords } from '../net/failure-words';
 import { TrustFileError } from '../net/trust';
 import type { SecretStore } from '../secrets/secret-store';
 import type { Settings } from '../settings/settings-schema';
@@ -11,7 +13,7 @@ import type { CliIo } from './io';
 
 /**
  * Builds the command's network and makes it the process's. Returns the network, or the problem to
- * print (a CA file that cannot be used) before anything is sent. A keychain that cannot be asked for
+ * print (a CA file that cannot be used, in the terminal's language) before anything is sent. A keychain that cannot be asked for
  * the proxy's login is noted on stderr: the proxy is tried without it.
  */
 export async function openCommandNetwork(
@@ -23,11 +25,15 @@ export async function openCommandNetwork(
   const proxy = await settingsProxyFor(settings.network.proxy_url, secrets);
   if (proxy.problem) io.stderr(`scanbridge ${command}: note: ${proxy.problem}\n`);
   try {
-    const network = networkFrom({ env: io.env, settingsProxy: proxy.route });
+    const network = networkFrom({
+      env: io.env,
+      settingsProxy: proxy.route,
+      settingsCaFile: settings.network.ca_file,
+    });
     useNetwork(network);
     return { network };
   } catch (e) {
-    if (e instanceof TrustFileError) return { problem: e.message };
+    if (e instanceof TrustFileError) return { problem: trustFileWords(e, terminalLanguage(io.env)) };
     throw e;
   }
 }

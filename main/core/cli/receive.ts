@@ -16,6 +16,8 @@ import { type KeychainDeps, openSession } from './command-session';
 import type { CliCommand, CliIo } from './io';
 import { parseCommandLine, UsageError } from './io';
 import { receiveStatusLines } from './receive-status';
+import { printUploadFailures } from './upload-failure-lines';
+import { terminalLanguage } from '../net/failure-words';
 
 const TYPES = { auto: 'from_dicom', cbct: 'cbct', radiografia: 'radiografia', mesh: 'mesh', atm: 'atm' } as const;
 
@@ -113,10 +115,14 @@ function printActivity(agent: Agent, io: CliIo, json: boolean): void {
         `${JSON.stringify({ event: 'ready', study_uid: e.origin.study_uid, exam_id: e.view.exam_id, files: e.files, bytes: e.bytes })}\n`,
       );
   });
-  agent.activity.on('upload:ended', (e) => {
-    if (e.origin?.folderId === RECEIVER_FOLDER_ID)
-      say(`upload ${e.view.phase === 'cancelled' ? 'cancelled' : `failed: ${e.view.error?.message ?? ''}`}.`);
-  });
+  // Upload failures in the terminal's language (a network failure in its own words).
+  printUploadFailures(
+    agent,
+    say,
+    terminalLanguage(io.env),
+    (origin) => (origin?.folderId === RECEIVER_FOLDER_ID ? '' : null),
+    'none',
+  );
 }
 
 /** `scanbridge receive`: see HELP. */

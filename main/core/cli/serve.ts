@@ -11,6 +11,8 @@ import { appDataDir } from '../paths';
 import type { SecretStore } from '../secrets/secret-store';
 import type { CliCommand } from './io';
 import { parseCommandLine, UsageError } from './io';
+import { printUploadFailures } from './upload-failure-lines';
+import { terminalLanguage } from '../net/failure-words';
 
 export type ServeCommandDeps = {
   /** The OS keychain (built by the caller, so the core never imports the native module). */
@@ -82,6 +84,14 @@ export function createServeCommand(deps: ServeCommandDeps): CliCommand {
       patientPageOrigin: () => origin,
       log,
     });
+    // Upload failures on stderr, in the terminal's language; the job's id, never its patient's name.
+    printUploadFailures(
+      agent,
+      (line) => io.stderr(`${line}\n`),
+      terminalLanguage(io.env),
+      (_origin, view) => `scanbridge serve: upload ${view.id}: `,
+      'window',
+    );
     let bridge;
     try {
       bridge = await startBridge({

@@ -13,6 +13,8 @@ import type { IncompleteReason, WatchFolderConfig } from '../watch';
 import type { CliCommand, CliIo } from './io';
 import { parseCommandLine, UsageError } from './io';
 import { type KeychainDeps, openSession } from './command-session';
+import { printUploadFailures } from './upload-failure-lines';
+import { terminalLanguage } from '../net/failure-words';
 
 export type WatchCommandDeps = KeychainDeps;
 
@@ -129,15 +131,13 @@ function printActivity(agent: Agent, folders: readonly WatchFolderConfig[], io: 
       `${JSON.stringify({ exam_id: e.view.exam_id, status: 'ready', files: e.files, bytes: e.bytes, study_uid: e.origin?.study_uid ?? null })}\n`,
     );
   });
-  on('upload:struggling', (e) =>
-    say(
-      `${e.origin ? where(e.origin.folderId, e.origin.exportPath) : 'upload'}: upload keeps failing (${e.view.error?.message ?? 'network'}); retrying by itself.`,
-    ),
-  );
-  on('upload:ended', (e) =>
-    say(
-      `${e.origin ? where(e.origin.folderId, e.origin.exportPath) : 'upload'}: upload ${e.view.phase === 'cancelled' ? 'cancelled' : `failed: ${e.view.error?.message ?? ''}`} (it is tried again when the export changes or on the next start).`,
-    ),
+  // Upload failures in the terminal's language (a network failure in its own words).
+  printUploadFailures(
+    agent,
+    say,
+    terminalLanguage(io.env),
+    (origin) => `${origin ? where(origin.folderId, origin.exportPath) : 'upload'}: `,
+    'export_changes',
   );
 }
 

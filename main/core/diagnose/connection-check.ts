@@ -12,7 +12,7 @@ import { ApiError } from '../api/api-errors';
 import { createApiClient } from '../api/client';
 import { netFailureWords } from '../net/failure-words';
 import { classifyNetFailure } from '../net/net-failure';
-import { CERT_DATE_CODES, judgeCertTime, readCertTime } from '../net/cert-time';
+import { CERT_DATE_CODES, judgeDateFailure } from '../net/cert-time';
 import { type Network, proxyLabel, type ProxyRoute } from '../net/network';
 import type { CheckProblem, CheckReport, CheckStep } from './check-report';
 import { checkProblemWords } from './check-words';
@@ -157,7 +157,7 @@ export async function runConnectionCheck(options: CheckOptions): Promise<CheckRe
 
 /**
  * A handshake refused on a date (expired, not yet valid): this computer's clock or the certificate?
- * The server's time and the certificate's window decide (net/cert-time.ts).
+ * The server's time and the certificate's window decide (net/cert-time.ts, as for every other path).
  */
 async function judgeCertDates(
   report: CheckReport,
@@ -167,15 +167,16 @@ async function judgeCertDates(
   localNow: Date,
   proxy: string | null,
 ): Promise<void> {
-  const code = report.tls.code;
-  if (!code || !CERT_DATE_CODES.has(code)) return;
-  const evidence = await readCertTime(service.origin, agents, timeoutMs);
-  if (!evidence) return;
-  report.tls.valid_to = evidence.validTo.toISOString();
-  const kind = judgeCertTime(evidence, localNow);
-  if (!kind) return;
-  const message = netFailureWords({ kind, code, host: service.host, proxy });
-  Object.assign(report.tls, { problem: kind, message });
+  const { code, problem } = report.tls;
+  if (!code || !problem || !CERT_DATE_CODES.has(code)) return;
+  if (problem !== 'cert_invalid' && problem !== 'clock_wrong') return;
+  const seen = { kind: problem, code, host: service.host, proxy };
+  const { failure, evidence } = await judgeDateFailure(seen, service.origin, agents, {
+    timeoutMs,
+    now: () => localNow,
+  });
+  if (evidence) report.tls.valid_to = evidence.validTo.toISOString();
+  Object.assign(report.tls, { problem: failure.kind, message: netFailureWords(failure) });
 }
 
 function finish(report: CheckReport): CheckReport {

@@ -9,8 +9,12 @@
 // The read is one HEAD request without any key or data, on a connection of its own that is never
 // reused; its answer only chooses the words of a failure that has already happened: nothing is
 // ever sent over a connection that failed verification.
+//
+// `judgeDateFailure` is the one place this is decided: the connection check, the API client (so
+// every command, upload and window error built on it) all call it on a failure with a date code.
 import { request as httpsRequest } from 'node:https';
 import type { TLSSocket } from 'node:tls';
+import type { NetFailure } from './net-failure';
 import type { NetAgents } from './network';
 
 /** What the dates of a failed handshake are compared with. */
@@ -62,4 +66,28 @@ export function readCertTime(origin: string, agents: NetAgents, timeoutMs: numbe
     req.once('error', () => resolve(null));
     req.end();
   });
+}
+
+/** How long the dates may take to read before the failure is said from its code alone. */
+const READ_TIMEOUT_MS = 10_000;
+
+/**
+ * A classified failure with its kind decided by the dates when its code is a date code
+ * (CERT_HAS_EXPIRED, CERT_NOT_YET_VALID): `clock_wrong` or `cert_invalid` as `judgeCertTime` says
+ * on the server's time and the certificate's window read at `origin` over `agents` (fresh pools of
+ * the same route; the caller destroys them). Unchanged for any other failure, or when the dates
+ * cannot be read (then the code alone decides, as `classifyNetFailure` did). `evidence` is what
+ * was read, if anything.
+ */
+export async function judgeDateFailure(
+  failure: NetFailure,
+  origin: string,
+  agents: NetAgents,
+  options: { timeoutMs?: number; now?: () => Date } = {},
+): Promise<{ failure: NetFailure; evidence: CertTimeEvidence | null }> {
+  if (!CERT_DATE_CODES.has(failure.code)) return { failure, evidence: null };
+  const evidence = await readCertTime(origin, agents, Math.min(options.timeoutMs ?? READ_TIMEOUT_MS, READ_TIMEOUT_MS));
+  if (!evidence) return { failure, evidence };
+  const kind = judgeCertTime(evidence, (options.now ?? (() => new Date()))());
+  return { failure: kind ? { ...failure, kind } : failure, evidence };
 }

@@ -1,6 +1,7 @@
 // The words for each network failure, in Spanish and English, for the command line and the
 // connection check's report (the window has the same texts in its locale files, `errors.net_*`).
 import type { NetFailure, NetFailureKind } from './net-failure';
+import type { TrustFileError } from './trust';
 
 export type WordsLanguage = 'es' | 'en';
 
@@ -43,6 +44,26 @@ const ES: Record<NetFailureKind, Words> = {
 /** The sentence for `failure`, in `lang`. */
 export function netFailureWords(failure: NetFailure, lang: WordsLanguage = 'en'): string {
   return (lang === 'es' ? ES : EN)[failure.kind](failure.host, failure.proxy ?? '', failure.code);
+}
+
+const CA_FILE: Record<WordsLanguage, Record<TrustFileError['problem'], (path: string, code: string) => string>> = {
+  en: {
+    unreadable: (path, code) =>
+      `The certificate authority (CA) file ${path} cannot be read (${code}). Check that the file is there and that this computer's user may open it, or choose another file in Settings → Network (or SCANBRIDGE_CA_FILE).`,
+    no_certificate: (path) =>
+      `The file ${path} holds no certificate (no "BEGIN CERTIFICATE" block). Ask IT for the network's root certificate as a .pem or .crt text file and choose that one in Settings → Network (or SCANBRIDGE_CA_FILE).`,
+  },
+  es: {
+    unreadable: (path, code) =>
+      `No se puede leer el archivo de autoridad de certificación (CA) ${path} (${code}). Revise que el archivo exista y que el usuario de este equipo pueda abrirlo, o elija otro archivo en Ajustes → Red (o SCANBRIDGE_CA_FILE).`,
+    no_certificate: (path) =>
+      `El archivo ${path} no contiene ningún certificado (no hay un bloque «BEGIN CERTIFICATE»). Pida a TI el certificado raíz de la red como archivo de texto .pem o .crt y elíjalo en Ajustes → Red (o SCANBRIDGE_CA_FILE).`,
+  },
+};
+
+/** The sentence for a CA file that cannot be used, in `lang`. */
+export function trustFileWords(e: TrustFileError, lang: WordsLanguage = 'en'): string {
+  return CA_FILE[lang][e.problem](e.path, e.code ?? 'error');
 }
 
 /** The terminal's language from LC_ALL / LC_MESSAGES / LANG: Spanish when it starts with `es`. */

@@ -99,3 +99,24 @@ export function classifyNetFailure(err: unknown, host: string, proxy: string | n
 export function neverReachedService(f: NetFailure): boolean {
   return f.kind !== 'unreachable' || f.code === 'ECONNREFUSED' || f.code === 'EHOSTUNREACH' || f.code === 'ENETUNREACH';
 }
+
+/**
+ * The classified failure an error carries (`netFailure`, as the API client's errors do), looked
+ * for through its causes (an upload's error wraps the client's). Null when there is none.
+ */
+export function netFailureBehind(err: unknown): NetFailure | null {
+  let e: unknown = err;
+  for (let i = 0; i < 8 && typeof e === 'object' && e !== null; i++) {
+    const f = (e as { netFailure?: Partial<NetFailure> }).netFailure;
+    if (
+      f &&
+      typeof f.kind === 'string' &&
+      NET_FAILURE_KINDS.includes(f.kind) &&
+      typeof f.code === 'string' &&
+      typeof f.host === 'string'
+    )
+      return { kind: f.kind, code: f.code, host: f.host, proxy: typeof f.proxy === 'string' ? f.proxy : null };
+    e = (e as { cause?: unknown }).cause;
+  }
+  return null;
+}

@@ -10,8 +10,23 @@
 import { readFileSync } from 'node:fs';
 import * as tls from 'node:tls';
 
+/** Why a CA file cannot be used: it cannot be read, or it holds no PEM certificate. */
+export type TrustFileProblem = 'unreadable' | 'no_certificate';
+
 export class TrustFileError extends Error {
   override name = 'TrustFileError';
+  constructor(
+    readonly path: string,
+    readonly problem: TrustFileProblem,
+    /** The system's code when the file cannot be read (ENOENT, EACCES, EISDIR…). */
+    readonly code: string | null = null,
+  ) {
+    super(
+      problem === 'unreadable'
+        ? `The certificate file ${path} cannot be read (${code ?? 'error'}).`
+        : `The file ${path} holds no PEM certificate.`,
+    );
+  }
 }
 
 export type TrustOptions = {
@@ -33,12 +48,10 @@ export function readPemFile(path: string): string[] {
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new TrustFileError(
-      `The certificate file ${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'}).`,
-    );
+    throw new TrustFileError(path, 'unreadable', (e as NodeJS.ErrnoException).code ?? null);
   }
   const certs = text.match(PEM) ?? [];
-  if (certs.length === 0) throw new TrustFileError(`The file ${path} holds no PEM certificate.`);
+  if (certs.length === 0) throw new TrustFileError(path, 'no_certificate');
   return certs;
 }
 

@@ -1,5 +1,6 @@
-// The network as Settings → Network configures it: the proxy's address. Its user and password are
-// kept in the keychain (secrets/), never here: an address carrying a login is refused.
+// The network as Settings → Network configures it: the proxy's address and an extra certificate
+// authority (CA) file. The proxy's user and password are kept in the keychain (secrets/), never
+// here: an address carrying a login is refused.
 import { z } from 'zod';
 
 /** Why a proxy address cannot be used, or null when it can (http:// or https://, a host, no login, no path). */
@@ -30,5 +31,10 @@ export const proxyAddressSchema = z
 export const networkSettingsSchema = z.object({
   /** The proxy every connection to the service and to storage goes through; null: none set here. */
   proxy_url: proxyAddressSchema.nullable().default(null),
+  /**
+   * A PEM file of certificate authorities to trust besides the built-in ones (a TLS-inspecting
+   * firewall's root); `SCANBRIDGE_CA_FILE` wins over it. Null: none set here.
+   */
+  ca_file: z.string().trim().min(1).max(4096).nullable().default(null),
 });
 export type NetworkSettings = z.infer<typeof networkSettingsSchema>;

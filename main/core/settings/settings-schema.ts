@@ -125,8 +125,8 @@ export const settingsSchema = z.object({
   inbox: inboxPreferencesSchema.default({ exam_name_template: DEFAULT_NAME_TEMPLATE, default_expiration_days: null }),
   dicom_listener: dicomListenerSchema.default(DEFAULT_DICOM_LISTENER),
   handout: handoutSettingsSchema.default({ paper: 'A4' }),
-  /** The proxy set in Settings → Network (its login is in the keychain). */
-  network: networkSettingsSchema.default({ proxy_url: null }),
+  /** The proxy (its login is in the keychain) and the extra CA file set in Settings → Network. */
+  network: networkSettingsSchema.default({ proxy_url: null, ca_file: null }),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 

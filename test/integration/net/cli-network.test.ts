@@ -245,7 +245,7 @@ describe('the proxy saved in Settings (its login in the keychain)', () => {
     // No login for this proxy in the keychain: tinyproxy refuses, although HTTPS_PROXY has the right one.
     const dataDir = join(tmp, 'cli-settings-proxy');
     openSettingsStore({ env: { SCANBRIDGE_CONFIG_DIR: join(dataDir, 'config') } }).update({
-      network: { proxy_url: `http://127.0.0.1:${proxy.port}` },
+      network: { proxy_url: `http://127.0.0.1:${proxy.port}`, ca_file: null },
     });
     const before = await examCount();
     for (const [lang, words] of [

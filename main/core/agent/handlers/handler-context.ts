@@ -15,6 +15,7 @@ import type { Inbox } from '../inbox/inbox';
 import type { ExamRecorder } from '../pipeline/exam-recorder';
 import type { UploadQueue } from '../queue/upload-queue';
 import type { KeyManager } from '../service/api-keys';
+import type { CaFileSettings } from '../service/ca-file-settings';
 import type { ProxySettings } from '../service/proxy-settings';
 import type { ServiceConnection } from '../service/service-connection';
 import type { ShareOnReady } from '../share-on-ready';
@@ -47,6 +48,8 @@ export type HandlerContext = {
   logTail: LogTail;
   /** The proxy set in Settings → Network (its login in the keychain). */
   proxy: ProxySettings;
+  /** The extra CA file set in Settings → Network. */
+  caFile: CaFileSettings;
 };
 
 /** Saves a settings change; an invalid one becomes the contract's `invalid_args`, field by field. */

@@ -1,4 +1,4 @@
-// Settings → Network: the proxy (its login in the keychain), and "Check the connection": the
+// Settings → Network: the proxy (its login in the keychain), the extra CA file, and "Check the connection": the
 // connection check (diagnose/connection-check.ts) on the agent's service address, its active key's
 // client and the process's network.
 import type { ConnectionCheckView } from '../../../../preload/contract';
@@ -15,13 +15,22 @@ export async function checkConnection(ctx: HandlerContext): Promise<ConnectionCh
 
 export function createNetworkHandlers(
   ctx: HandlerContext,
-): Pick<Handlers, 'network:check' | 'network:proxy' | 'network:proxy-save'> {
+): Pick<
+  Handlers,
+  'network:check' | 'network:proxy' | 'network:proxy-save' | 'network:ca-file' | 'network:ca-file-save'
+> {
   return {
     'network:check': async () => checkConnection(ctx),
     'network:proxy': async () => ctx.proxy.view(),
     'network:proxy-save': async (args) => {
       const view = await ctx.proxy.save(args);
       // The client is rebuilt on the new network (and the window hears of the settings).
+      ctx.keysChanged();
+      return view;
+    },
+    'network:ca-file': async () => ctx.caFile.view(),
+    'network:ca-file-save': async (args) => {
+      const view = ctx.caFile.save(args.path);
       ctx.keysChanged();
       return view;
     },

@@ -23,6 +23,8 @@ export type ActivityEvents = {
   'upload:ready': [{ view: UploadJobView; origin: JobOrigin; files: number; bytes: number }];
   /** Failed for good, or cancelled. */
   'upload:ended': [{ view: UploadJobView; origin: JobOrigin }];
+  /** Failed on a network fault; it tries again by itself at `view.retry_at` (each time). */
+  'upload:retrying': [{ view: UploadJobView; origin: JobOrigin }];
   /** Failed several times in a row on network faults; it keeps retrying by itself. */
   'upload:struggling': [{ view: UploadJobView; origin: JobOrigin }];
 };

@@ -52,6 +52,8 @@ export type QueueHooks = {
   onEnded(view: UploadJobView, info: { source: 'review' | 'auto'; superseded: boolean }): void;
   /** The job has failed several times in a row on network faults and keeps retrying. */
   onStruggling(view: UploadJobView): void;
+  /** The job failed on a network fault and waits to try again by itself (`retry_at`); each time. */
+  onRetryWait?(view: UploadJobView): void;
 };
 
 export type UploadQueueOptions = {

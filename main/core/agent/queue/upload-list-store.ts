@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { EXAM_TYPES } from '../../../../preload/contract/vocabulary';
 import { DebouncedSave, writeJsonAtomic } from '../../atomic-file';
+import { NET_FAILURE_KINDS } from '../../net/net-failure';
 import type { Logger } from '../host/contract-host';
 
 const phaseSchema = z.enum([
@@ -35,7 +36,20 @@ const viewSchema = z.object({
   files_done: z.number(),
   rate: z.number(),
   eta_seconds: z.number().nullable(),
-  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  error: z
+    .object({
+      code: z.string(),
+      message: z.string(),
+      net: z
+        .object({
+          kind: z.enum(NET_FAILURE_KINDS),
+          code: z.string(),
+          host: z.string(),
+          proxy: z.string().nullable(),
+        })
+        .optional(),
+    })
+    .nullable(),
   extra_take: z.object({ exam_id: z.string(), exam_name: z.string(), label: z.string() }).nullish(),
   retry_at: z.string().nullable().catch(null),
   created_at: z.string(),

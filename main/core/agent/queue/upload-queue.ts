@@ -37,6 +37,7 @@ import {
 } from './queue-entry';
 import { lazyPort } from './queue-port';
 import { isStruggling, retryWaitMs } from './retry-policy';
+import { jobError } from './job-error';
 import { QueueBoard } from './queue-board';
 import { ContractFailure } from '../host/contract-host';
 
@@ -307,7 +308,7 @@ export class UploadQueue {
       e.retries++;
       e.view = {
         ...e.view,
-        error: { code: u.code, message: u.message },
+        error: jobError(u),
         retry_at: new Date(Date.now() + wait).toISOString(),
         rate: 0,
         eta_seconds: null,
@@ -320,18 +321,14 @@ export class UploadQueue {
       }, wait);
       timer.unref?.();
       this.board.moveTo(e, { kind: 'retry_wait', timer }, 'failed');
+      this.o.hooks.onRetryWait?.({ ...e.view });
       if (isStruggling(e.retries)) this.o.hooks.onStruggling({ ...e.view });
       return;
     }
-    this.endWith(e, 'failed', { code: u.code, message: u.message });
+    this.endWith(e, 'failed', jobError(u));
   }
 
-  private endWith(
-    e: Entry,
-    phase: 'failed' | 'cancelled',
-    error: { code: string; message: string } | null,
-    superseded = false,
-  ): void {
+  private endWith(e: Entry, phase: 'failed' | 'cancelled', error: UploadJobView['error'], superseded = false): void {
     e.view = { ...e.view, error, retry_at: null, rate: 0, eta_seconds: null };
     this.board.moveTo(e, phase === 'failed' ? { kind: 'needs_staff' } : { kind: 'over' }, phase);
     this.o.hooks.onEnded({ ...e.view }, { source: e.source, superseded });

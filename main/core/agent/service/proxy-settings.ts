@@ -1,7 +1,8 @@
 // The proxy set in Settings → Network: its address in the settings file, its user and password in
 // the keychain (the same store and the same no-keychain fallback as the API keys: held for this
 // session only, never written in plain text). Saving it rebuilds the process's network, so the API
-// client and the presigned transfers both go through it from the next request on.
+// client and the presigned transfers both go through it from the next request on. The network is
+// built on the extra CA file saved in Settings too (ca-file-settings.ts), which rebuilds it the same way.
 import type { ProxySettingsView } from '../../../../preload/contract';
 import type { Network, ProxyRoute } from '../../net/network';
 import { networkFrom, useNetwork } from '../../net/network';
@@ -12,8 +13,11 @@ import { proxyAddressProblem, type SettingsStore } from '../../settings';
 import { ContractFailure } from '../host/contract-host';
 import type { Logger } from '../host/contract-host';
 
-/** Builds the process's network on the Settings proxy (null: none set) — the front end's own sources. */
-export type NetworkBuilder = (settingsProxy: ProxyRoute | null) => Network;
+/** What Settings → Network adds to a front end's own sources: its proxy and its extra CA file (null: none). */
+export type SettingsNetwork = { settingsProxy: ProxyRoute | null; settingsCaFile: string | null };
+
+/** Builds the process's network on what Settings → Network holds, over the front end's own sources. */
+export type NetworkBuilder = (fromSettings: SettingsNetwork) => Network;
 
 export type ProxyChange = { url: string | null; user: string | null; password?: string };
 
@@ -34,16 +38,21 @@ export class ProxySettings {
     return this.o.settingsStore.get().network.proxy_url;
   }
 
-  /** Reads the saved login and sets the network, when a proxy is saved (else the front end's stays). */
+  /**
+   * Reads the saved login and sets the network, when a proxy or a CA file is saved (else the front
+   * end's stays).
+   */
   async load(): Promise<void> {
-    if (!this.url) return;
-    try {
-      this.login = await readProxyLogin(this.o.secrets);
-    } catch (e) {
-      if (!(e instanceof KeychainUnavailableError)) throw e;
-      this.o.log.warn(`the proxy's login could not be read from the keychain (${e.problem}); trying without it`);
+    if (!this.url && !this.o.settingsStore.get().network.ca_file) return;
+    if (this.url) {
+      try {
+        this.login = await readProxyLogin(this.o.secrets);
+      } catch (e) {
+        if (!(e instanceof KeychainUnavailableError)) throw e;
+        this.o.log.warn(`the proxy's login could not be read from the keychain (${e.problem}); trying without it`);
+      }
     }
-    this.apply();
+    this.rebuild();
   }
 
   view(): ProxySettingsView {
@@ -67,8 +76,8 @@ export class ProxySettings {
     let password = user ? (change.password ?? (user === this.login.user ? this.login.password : null)) : null;
     if (password === '') password = null;
     await this.keep({ user, password });
-    this.o.settingsStore.update({ network: { proxy_url: url } });
-    this.apply();
+    this.o.settingsStore.update({ network: { ...this.o.settingsStore.get().network, proxy_url: url } });
+    this.rebuild();
     this.o.log.info(
       url
         ? `proxy set in Settings (${new URL(url).host}${user ? ', with a login' : ''})`
@@ -94,10 +103,16 @@ export class ProxySettings {
     }
   }
 
-  private apply(): void {
+  /** Sets the process's network on what Settings → Network holds now. */
+  rebuild(): void {
     const url = this.url;
     try {
-      useNetwork(this.o.build(url ? settingsProxyRoute(url, this.login) : null));
+      useNetwork(
+        this.o.build({
+          settingsProxy: url ? settingsProxyRoute(url, this.login) : null,
+          settingsCaFile: this.o.settingsStore.get().network.ca_file,
+        }),
+      );
     } catch (e) {
       // A CA file that cannot be read: the network stays as it was, and the log says why.
       this.o.log.error(`the network could not be rebuilt: ${e instanceof Error ? e.message : String(e)}`);
@@ -110,7 +125,7 @@ export async function openProxySettings(
   from: { secretStore: SecretStore; network?: NetworkBuilder },
   o: { settingsStore: Pick<SettingsStore, 'get' | 'update'>; env: NodeJS.ProcessEnv; log: Logger },
 ): Promise<ProxySettings> {
-  const build = from.network ?? ((settingsProxy: ProxyRoute | null) => networkFrom({ env: o.env, settingsProxy }));
+  const build = from.network ?? ((s: SettingsNetwork) => networkFrom({ env: o.env, ...s }));
   const proxy = new ProxySettings({ settingsStore: o.settingsStore, secrets: from.secretStore, build, log: o.log });
   await proxy.load();
   return proxy;

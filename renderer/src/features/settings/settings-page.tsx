@@ -2,6 +2,7 @@ import { Loader, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useAppInfo, useKeysStatus, useSettings } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
+import { CaFileSection } from './ca-file-section';
 import { ConnectionCheckSection } from './connection-check-section';
 import { ConsentSection } from './consent-section';
 import { FoldersSection } from './folders-section';
@@ -33,6 +34,7 @@ export function SettingsPage() {
       )}
       {status.data && <KeysSection status={status.data} />}
       <NetworkSection />
+      <CaFileSection />
       <ConnectionCheckSection />
       {info && (
         <Text size="sm" c="dimmed" data-testid="app-info">

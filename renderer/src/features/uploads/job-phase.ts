@@ -35,3 +35,11 @@ export function phaseColor(phase: UploadPhase): string {
       return 'blue';
   }
 }
+
+/**
+ * The error code the window words a job's error by: a network failure that is understood (the
+ * proxy's login, a certificate, the clock…) by its own `net_*` code, anything else by its code.
+ */
+export function jobErrorCode(error: NonNullable<UploadJobView['error']>): string {
+  return error.net ? `net_${error.net.kind}` : error.code;
+}

@@ -9,7 +9,7 @@ import { ErrorAlert } from '../../components/error-alert';
 import { ExamLinks } from '../../components/exam-links';
 import { formatBytes, formatDuration, formatRate, formatTime, percent } from '../../components/format';
 import { useLanguage } from '../../components/use-language';
-import { actionsFor, phaseColor } from './job-phase';
+import { actionsFor, jobErrorCode, phaseColor } from './job-phase';
 import { CompressionStats, compressedProgress, compressingBadge } from './compression-stats';
 
 const storeJob = (job: UploadJobView, qc: QueryClient): void => {
@@ -103,7 +103,8 @@ export function JobRow({ job }: { job: UploadJobView }) {
   const value = c ? compressedProgress(job, c) : job.phase === 'ready' ? 100 : percent(job.bytes_sent, job.bytes_total);
   const running = job.phase === 'uploading' && job.rate > 0;
   const actionError = actions.pause.error ?? actions.resume.error ?? actions.cancel.error ?? actions.retry.error;
-  const err = job.error ? errorTexts(job.error.code, i18n.exists.bind(i18n), t) : null;
+  const errorCode = job.error ? jobErrorCode(job.error) : null;
+  const err = errorCode ? errorTexts(errorCode, i18n.exists.bind(i18n), t) : null;
   // A failure on a network fault is retried by the core on its own: not final, so not shown as one.
   const waiting = job.phase === 'failed' && job.retry_at !== null;
   const final = job.phase === 'failed' && !waiting;
@@ -180,7 +181,7 @@ export function JobRow({ job }: { job: UploadJobView }) {
             variant="light"
             title={err.title}
             data-testid="upload-error"
-            data-error-code={job.error.code}
+            data-error-code={errorCode}
             role={final ? 'alert' : 'status'}
           >
             <Text size="sm">{err.action}</Text>
@@ -190,7 +191,7 @@ export function JobRow({ job }: { job: UploadJobView }) {
               </Text>
             )}
             <Text size="xs" c="dimmed" mt={4}>
-              {t('errors.technical', { code: job.error.code })}
+              {t('errors.technical', { code: job.error.net?.code ?? job.error.code })}
             </Text>
           </Alert>
         )}

@@ -29,7 +29,7 @@ describe('settings schema', () => {
         mode: 'review',
       },
       handout: { paper: 'A4' },
-      network: { proxy_url: null },
+      network: { proxy_url: null, ca_file: null },
     });
   });
 

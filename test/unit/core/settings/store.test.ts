@@ -54,7 +54,7 @@ describe('settings store (conf on disk)', () => {
       inbox: { exam_name_template: '{type} {patient} {date}', default_expiration_days: null },
       dicom_listener: DEFAULT_DICOM_LISTENER,
       handout: { paper: 'A4' },
-      network: { proxy_url: null },
+      network: { proxy_url: null, ca_file: null },
     });
     expect(b.problems).toEqual([]);
   });

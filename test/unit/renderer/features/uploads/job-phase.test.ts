@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import en from '@renderer/locales/en.json';
+import es from '@renderer/locales/es.json';
 import type { UploadJobView, UploadPhase } from '@preload/contract';
-import { actionsFor, sortJobs } from '@renderer/src/features/uploads/job-phase';
+import { actionsFor, jobErrorCode, sortJobs } from '@renderer/src/features/uploads/job-phase';
 
 const job = (id: string, phase: UploadPhase, created_at = '2026-03-02T10:00:00Z'): UploadJobView => ({
   id,
@@ -44,5 +46,17 @@ describe('sortJobs', () => {
       job('uploading', 'uploading', '2026-03-02T09:00:00Z'),
     ];
     expect(sortJobs(jobs).map((j) => j.id)).toEqual(['uploading', 'paused', 'failed', 'ready-new', 'ready-old']);
+  });
+});
+
+const locales: Record<string, unknown> = { en, es };
+
+describe("a job's error as the window words it", () => {
+  it('a network failure that is understood by its own net_* code (its words exist in both languages), else the code', () => {
+    const net = { kind: 'clock_wrong', code: 'CERT_HAS_EXPIRED', host: 'api.example.cl', proxy: null } as const;
+    expect(jobErrorCode({ code: 'network', message: 'x', net })).toBe('net_clock_wrong');
+    expect(jobErrorCode({ code: 'network', message: 'x' })).toBe('network');
+    for (const lang of ['en', 'es'])
+      expect(Object.keys((locales[lang] as { errors: Record<string, unknown> }).errors)).toContain('net_clock_wrong');
   });
 });

@@ -1,0 +1,121 @@
+import { Alert, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { CaFileView, ContractError } from '../../../../preload/contract';
+import { useCall } from '../../app/queries';
+import { useTransport } from '../../app/transport-context';
+import { ErrorAlert } from '../../components/error-alert';
+
+const CA_KEY = ['network-ca-file'] as const;
+
+/** True for a full path on this computer or a Windows one (C:\…, \\server\share\…). */
+export function fullPathOk(path: string): boolean {
+  return path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith('\\\\');
+}
+
+function CaStatus({ view }: { view: CaFileView }) {
+  const { t } = useTranslation();
+  let text = t('network.caStatusNone');
+  let color: string | undefined;
+  if (view.path && view.problem === 'unreadable') {
+    text = t('network.caStatusUnreadable', { path: view.path });
+    color = 'red';
+  } else if (view.path && view.problem === 'no_certificate') {
+    text = t('network.caStatusNoCertificate', { path: view.path });
+    color = 'red';
+  } else if (view.path) text = t('network.caStatusOk', { path: view.path, count: view.certificates });
+  return (
+    <Text size="sm" c={color} data-testid="ca-status">
+      {text}
+    </Text>
+  );
+}
+
+/** Settings → Network: the extra certificate authority (CA) file (a TLS-inspecting firewall's root). */
+export function CaFileSection() {
+  const { t } = useTranslation();
+  const transport = useTransport();
+  const current = useQuery<CaFileView, ContractError>({
+    queryKey: CA_KEY,
+    queryFn: () => transport.call('network:ca-file', {}),
+  });
+  const [path, setPath] = useState('');
+  const [touched, setTouched] = useState(false);
+  const [done, setDone] = useState<'caSaved' | 'caRemoved' | null>(null);
+  const view = current.data;
+  useEffect(() => {
+    if (view) setPath(view.path ?? '');
+  }, [view]);
+  const save = useCall({ name: 'network:ca-file-save' }, (result, client, args) => {
+    client.setQueryData(CA_KEY, result);
+    setTouched(false);
+    setDone(args.path ? 'caSaved' : 'caRemoved');
+  });
+  const given = path.trim();
+  const notFull = given !== '' && !fullPathOk(given);
+  const submit = (): void => {
+    setTouched(true);
+    setDone(null);
+    if (notFull) return;
+    save.mutate({ path: given === '' ? null : given });
+  };
+  return (
+    <Paper withBorder p="lg" component="section" aria-labelledby="settings-ca-file">
+      <Stack gap="md">
+        <Title order={3} id="settings-ca-file">
+          {t('network.caTitle')}
+        </Title>
+        <Text size="sm">{t('network.caIntro')}</Text>
+        {view && <CaStatus view={view} />}
+        {view?.env_file && (
+          <Alert color="yellow" data-testid="ca-env">
+            {t('network.caEnvFile', { path: view.env_file })}
+          </Alert>
+        )}
+        <ErrorAlert error={current.error ?? save.error} />
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            submit();
+          }}
+        >
+          <Stack gap="sm" maw={560}>
+            <TextInput
+              label={t('network.caPath')}
+              description={t('network.caPathHelp')}
+              value={path}
+              onChange={(e) => setPath(e.currentTarget.value)}
+              error={touched && notFull ? t('network.caNeedsFullPath') : undefined}
+              data-testid="ca-path"
+              autoComplete="off"
+              spellCheck={false}
+            />
+            <Group>
+              <Button type="submit" loading={save.isPending} data-testid="ca-save">
+                {t('network.caSave')}
+              </Button>
+              {view?.path && (
+                <Button
+                  variant="default"
+                  onClick={() => {
+                    setDone(null);
+                    save.mutate({ path: null });
+                  }}
+                  disabled={save.isPending}
+                >
+                  {t('network.caRemove')}
+                </Button>
+              )}
+            </Group>
+          </Stack>
+        </form>
+        {done && (
+          <Alert color="green" data-testid="ca-done">
+            {t(`network.${done}`)}
+          </Alert>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
