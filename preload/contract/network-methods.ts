@@ -2,23 +2,9 @@
 // --json`): one result per step, the first failure named.
 import { z } from 'zod';
 import { method, noArgs } from './method';
-import type { ConnectionStep } from './vocabulary';
+import type { ConnectionProblem, ConnectionStep } from './vocabulary';
 
-/** Why a step failed: a network failure, or what the key, the account or storage said. */
-export type ConnectionProblem =
-  | 'name_not_found'
-  | 'unreachable'
-  | 'proxy_auth'
-  | 'proxy_unreachable'
-  | 'cert_untrusted'
-  | 'cert_invalid'
-  | 'clock_wrong'
-  | 'key_rejected'
-  | 'key_not_allowed'
-  | 'exam_limit'
-  | 'service_error'
-  | 'storage_refused'
-  | 'not_configured';
+export type { ConnectionProblem };
 
 type StepView = {
   status: 'ok' | 'failed' | 'skipped';

@@ -3,7 +3,7 @@ import type { IncompleteFileView } from './types-completeness';
 import type { ConsentSettings } from './types-consent';
 import type { ReceivedFromView } from './receive-methods';
 import type { ShareRuleView } from './share-rule';
-import type { ExamType, FolderExamType, InboxStatus, Language } from './vocabulary';
+import type { ExamType, FolderExamType, InboxStatus, Language, NetFailureKind } from './vocabulary';
 
 export type { ShareRuleView } from './share-rule';
 
@@ -172,14 +172,7 @@ export type UploadCompressionView = {
 
 /** A network failure as main/core/net/net-failure.ts classifies it: its kind, system code, host and proxy. */
 export type JobNetFailure = {
-  kind:
-    | 'name_not_found'
-    | 'unreachable'
-    | 'proxy_auth'
-    | 'proxy_unreachable'
-    | 'cert_untrusted'
-    | 'cert_invalid'
-    | 'clock_wrong';
+  kind: NetFailureKind;
   code: string;
   host: string;
   proxy: string | null;

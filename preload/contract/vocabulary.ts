@@ -43,3 +43,25 @@ export type AgentStatus = (typeof AGENT_STATUSES)[number];
 /** The connection check's steps, in the order they run (Settings → "Check the connection", `scanbridge doctor`). */
 export const CONNECTION_STEPS = ['dns', 'tcp', 'proxy', 'tls', 'api_key', 'storage', 'upload_speed'] as const;
 export type ConnectionStep = (typeof CONNECTION_STEPS)[number];
+
+/** How a connection failed, as main/core/net/net-failure.ts classifies it (its comment says what each means). */
+export const NET_FAILURE_KINDS = [
+  'name_not_found',
+  'unreachable',
+  'proxy_auth',
+  'proxy_unreachable',
+  'cert_untrusted',
+  'cert_invalid',
+  'clock_wrong',
+] as const;
+export type NetFailureKind = (typeof NET_FAILURE_KINDS)[number];
+
+/** Why a step of the connection check failed: a network failure, or what the key, the account or storage said. */
+export type ConnectionProblem =
+  | NetFailureKind
+  | 'key_rejected'
+  | 'key_not_allowed'
+  | 'exam_limit'
+  | 'service_error'
+  | 'storage_refused'
+  | 'not_configured';

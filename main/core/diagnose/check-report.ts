@@ -1,23 +1,15 @@
 // The connection check's report: one result per step, in the order the steps run. The same shape
 // is `scanbridge doctor --json`'s last line and what the window's Settings → "Check the connection"
 // shows (typed again in preload/contract, parsed on the way).
-import type { NetFailureKind } from '../net/net-failure';
 import type { ProxySource } from '../net/network';
 
-import { CONNECTION_STEPS, type ConnectionStep } from '../../../preload/contract/vocabulary';
+import { CONNECTION_STEPS, type ConnectionProblem, type ConnectionStep } from '../../../preload/contract/vocabulary';
 
 export const CHECK_STEPS = CONNECTION_STEPS;
 export type CheckStep = ConnectionStep;
 
 /** Why a step failed: a network failure's kind, or what the service said. */
-export type CheckProblem =
-  | NetFailureKind
-  | 'key_rejected'
-  | 'key_not_allowed'
-  | 'exam_limit'
-  | 'service_error'
-  | 'storage_refused'
-  | 'not_configured';
+export type CheckProblem = ConnectionProblem;
 
 export type StepStatus = 'ok' | 'failed' | 'skipped';
 

@@ -1,7 +1,9 @@
 // What went wrong on the way to the service, from the system's and TLS's error codes, in one place:
 // the API client, the transfers, the connection check and every front end's words start here.
+import { NET_FAILURE_KINDS, type NetFailureKind } from '../../../preload/contract/vocabulary';
 
 /**
+ * The kinds of failure (defined once in preload/contract/vocabulary.ts, shared with the window):
  * - `name_not_found`: DNS has no such name (or no DNS at all);
  * - `unreachable`: the connection was refused, reset before any answer, or timed out;
  * - `proxy_auth`: the proxy asked for a login or refused the one given (407);
@@ -10,24 +12,7 @@
  * - `cert_invalid`: a certificate that has expired or is for another name;
  * - `clock_wrong`: certificates look not yet valid: this computer's clock is wrong.
  */
-export type NetFailureKind =
-  | 'name_not_found'
-  | 'unreachable'
-  | 'proxy_auth'
-  | 'proxy_unreachable'
-  | 'cert_untrusted'
-  | 'cert_invalid'
-  | 'clock_wrong';
-
-export const NET_FAILURE_KINDS: readonly NetFailureKind[] = [
-  'name_not_found',
-  'unreachable',
-  'proxy_auth',
-  'proxy_unreachable',
-  'cert_untrusted',
-  'cert_invalid',
-  'clock_wrong',
-];
+export { NET_FAILURE_KINDS, type NetFailureKind };
 
 /** A classified failure: its kind, the system code it came from, the host asked for and the proxy in use. */
 export type NetFailure = { kind: NetFailureKind; code: string; host: string; proxy: string | null };
