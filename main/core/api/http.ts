@@ -114,8 +114,11 @@ function errorCode(err: unknown): string | undefined {
 
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
-/** The route the service is reached on: its pools, the proxy's label and the route itself. */
-type Routed = { agents: NetAgents; proxy: string | null; route: ProxyRoute | null };
+/**
+ * The route the service is reached on: its pools, the proxy's label and the route itself. Calls that
+ * are safe to repeat share kept-alive connections; the others (`oneShot`) each open their own.
+ */
+type Routed = { agents: NetAgents; oneShot: NetAgents; proxy: string | null; route: ProxyRoute | null };
 
 /**
  * The network failure behind a got failure, its certificate dates judged (a wrong clock told from
@@ -239,7 +242,15 @@ export function createTransport(options: TransportOptions): Transport {
   let routed: Promise<Routed> | null = null;
   const route = (): Promise<Routed> => {
     routed ??= options.network.route(options.baseUrl).then(
-      (r) => ({ agents: options.network.agents(r), proxy: proxyLabel(r), route: r }),
+      // A server closes an idle kept-alive connection when it likes, and a request written onto it at
+      // that moment dies unanswered. A call that is safe to repeat is simply repeated; a call that is
+      // not would then have an unknown outcome, so it never goes out on a connection used before.
+      (r) => ({
+        agents: options.network.agents(r),
+        oneShot: options.network.agents(r, { keepAlive: false }),
+        proxy: proxyLabel(r),
+        route: r,
+      }),
       (e: unknown) => {
         routed = null;
         throw e;
@@ -285,9 +296,10 @@ export function createTransport(options: TransportOptions): Transport {
       emit({ type: 'attempt', method: spec.method, path: spec.path, attempt: attempts, at: new Date() });
       let res: Response<Buffer>;
       const on = await route();
+      const agents = spec.idempotent ? on.agents : on.oneShot;
       try {
         res = await client(path, {
-          agent: { http: on.agents.http, https: on.agents.https },
+          agent: { http: agents.http, https: agents.https },
           method: spec.method,
           searchParams: searchParams.size > 0 ? searchParams : undefined,
           json: spec.body,

@@ -109,3 +109,64 @@ describe('client transport: headers and tolerant parsing', () => {
     expect(() => createApiClient({ baseUrl: base, apiKey: '' })).toThrow(ClientConfigError);
   });
 });
+
+// A server may close an idle kept-alive connection at the moment a request is written onto it; the
+// request then dies unanswered. This server does it every time: it drops any connection on which a
+// second request arrives, without answering it.
+describe('client transport: connections a server closes while idle', () => {
+  let server: Server;
+  let base = '';
+  const seen: { method: string; url: string; onReusedConnection: boolean }[] = [];
+  const me = {
+    user_id: 'u',
+    email: 'e@x.cl',
+    plan: 'pro',
+    scopes: ['exams:read'],
+    storage: { used_bytes: 1, limit_bytes: 2, used_percent: 50 },
+    exams: { count: 0, limit: 5 },
+  };
+
+  beforeAll(async () => {
+    const served = new WeakMap<object, number>();
+    server = createServer((req, res) => {
+      const before = served.get(req.socket) ?? 0;
+      served.set(req.socket, before + 1);
+      seen.push({ method: req.method ?? '', url: req.url ?? '', onReusedConnection: before > 0 });
+      if (before > 0) {
+        req.socket.destroy();
+        return;
+      }
+      req.resume().on('end', () => {
+        const body = req.method === 'GET' ? me : { id: 'rfr_1', name: 'Dra. Núñez' };
+        res.writeHead(req.method === 'GET' ? 200 : 201, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify(body));
+      });
+    });
+    server.keepAliveTimeout = 60_000;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('never sends a call that is not safe to repeat on a connection used before, so it is not lost', async () => {
+    const client = createApiClient({ baseUrl: base, apiKey: 'k' });
+    seen.length = 0;
+    await client.account.me();
+    await expect(client.referrers.create({ name: 'Dra. Núñez' })).resolves.toMatchObject({ id: 'rfr_1' });
+    expect(seen).toEqual([
+      { method: 'GET', url: '/api/v1/me', onReusedConnection: false },
+      { method: 'POST', url: '/api/v1/referrers', onReusedConnection: false },
+    ]);
+  });
+
+  it('repeats a read that died on a reused connection, on a new one', async () => {
+    const client = createApiClient({ baseUrl: base, apiKey: 'k', retry: { maxAttempts: 2, baseMs: 1, capMs: 1 } });
+    seen.length = 0;
+    await client.account.me();
+    await expect(client.account.me()).resolves.toMatchObject({ plan: 'pro' });
+    expect(seen.map((s) => s.onReusedConnection)).toEqual([false, true, false]);
+  });
+});
