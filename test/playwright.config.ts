@@ -9,6 +9,7 @@ const systemChromium = '/usr/bin/chromium';
 export default defineConfig({
   testDir: fileURLToPath(new URL('./e2e', import.meta.url)),
   testMatch: '**/*.spec.ts',
+  globalSetup: fileURLToPath(new URL('./support/e2e/global-setup.ts', import.meta.url)),
   outputDir: fileURLToPath(new URL('.artifacts/playwright', import.meta.url)),
   // Every test has its own `scanbridge serve`, watch folder and browser context, and a worker's tests
   // share that worker's emulator under names of their own: tests of one file may run on both cores.

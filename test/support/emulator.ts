@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { emulatorCommand } from './emulator-bundle';
 import { repoRoot } from './repo-paths';
 
 export type EmulatorKeys = Record<'free' | 'pro' | 'clinica' | 'ultra' | 'sandbox' | 'readonly', string>;
@@ -22,8 +23,9 @@ export type EmulatorOptions = {
 const root = repoRoot;
 
 /**
- * A real emulator process, started with the CONTRACTS.md §1 arguments (through tsx directly, which is
- * what `npm run -s emulator` runs), stopped with SIGTERM.
+ * A real emulator process, started with the CONTRACTS.md §1 arguments (from its bundle when the test
+ * runner built one, see emulator-bundle.ts; else through tsx, which is what `npm run -s emulator`
+ * runs), stopped with SIGTERM.
  */
 export class EmulatorProcess {
   private constructor(
@@ -38,7 +40,7 @@ export class EmulatorProcess {
   static async start(options: EmulatorOptions = {}): Promise<EmulatorProcess> {
     const ownsData = !options.dataDir;
     const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'sb-emu-'));
-    const args = ['--import', 'tsx', 'test/emulator/main.ts', '--port', String(options.port ?? 0), '--data', dataDir];
+    const args = [...emulatorCommand(), '--port', String(options.port ?? 0), '--data', dataDir];
     if (options.timeScale !== undefined) args.push('--time-scale', String(options.timeScale));
     if (options.urlTtl !== undefined) args.push('--url-ttl', String(options.urlTtl));
     if (options.insecureWebhooks) args.push('--insecure-webhooks');

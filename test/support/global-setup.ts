@@ -2,14 +2,16 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildEmulatorBundle } from './emulator-bundle';
 
 /**
- * Before any suite runs: the scratch folder for test artifacts, and a private temp folder for the
- * whole run. Test processes (forked after this) and everything they start inherit TMPDIR, so what
+ * Before any suite runs: the emulator's bundle (emulator-bundle.ts), the scratch folder for test
+ * artifacts, and a private temp folder for the whole run. Test processes (forked after this) and everything they start inherit TMPDIR, so what
  * a test, a killed child or a library leaves in os.tmpdir() is removed with the folder at the end
  * and nothing stays in the system's temp folder.
  */
-export default function setup(): () => void {
+export default async function setup(): Promise<() => void> {
+  await buildEmulatorBundle();
   mkdirSync(fileURLToPath(new URL('../.artifacts', import.meta.url)), { recursive: true });
   const previous = process.env['TMPDIR'];
   // A short name (D-Bus sockets live below it; a Unix socket path holds at most 107 bytes), and 0711

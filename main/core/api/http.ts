@@ -233,14 +233,13 @@ function binaryAnswer(res: Response<Buffer>): BinaryAnswer {
   };
 }
 
-/** Builds the transport: got for the wire, retries, 429 handling and the meter done here. */
-export function createTransport(options: TransportOptions): Transport {
-  const client = wireClient(options);
-  const { host, origin } = new URL(options.baseUrl);
-  const service = { host, origin, network: options.network };
-  // The base URL's route is looked up once (a PAC answer does not change between calls).
+/**
+ * The base URL's route, looked up once (a PAC answer does not change between calls) and looked up
+ * again only after a failed look-up.
+ */
+function routeOnce(options: Pick<TransportOptions, 'baseUrl' | 'network'>): () => Promise<Routed> {
   let routed: Promise<Routed> | null = null;
-  const route = (): Promise<Routed> => {
+  return () => {
     routed ??= options.network.route(options.baseUrl).then(
       // A server closes an idle kept-alive connection when it likes, and a request written onto it at
       // that moment dies unanswered. A call that is safe to repeat is simply repeated; a call that is
@@ -258,6 +257,14 @@ export function createTransport(options: TransportOptions): Transport {
     );
     return routed;
   };
+}
+
+/** Builds the transport: got for the wire, retries, 429 handling and the meter done here. */
+export function createTransport(options: TransportOptions): Transport {
+  const client = wireClient(options);
+  const { host, origin } = new URL(options.baseUrl);
+  const service = { host, origin, network: options.network };
+  const route = routeOnce(options);
   const emit = (e: TransportEvent): void => {
     try {
       options.onEvent?.(e);

@@ -119,6 +119,8 @@ export type JobArchiveHost = Omit<ArchiveHost, 'progress' | 'compressing'> & {
   emitStatus(status: 'compressing'): void;
   /** Totals now count the archive: the tracker starts from the journal again. */
   resetProgress(): void;
+  /** The compression advanced (a file was compressed); the host reports it when due. */
+  progressed(): void;
   notice(message: string): void;
 };
 
@@ -155,6 +157,7 @@ export class JobArchive {
           const eta =
             packRate && ratio ? Math.ceil((total - raw) / packRate + total / ratio / Math.max(1, link)) : null;
           h.tracker.setCompression({ state: 'compressing', studyBytes: total, studyBytesDone: raw, ratio }, eta);
+          h.progressed();
         },
       },
       signal,

@@ -61,6 +61,7 @@ export class UploadJob {
   private running: Promise<UploadResult> | null = null;
   private lastStatus: JobStatus | null = null;
   private lastTotals = '';
+  private lastTickAt = Number.NEGATIVE_INFINITY;
   /** Compressed zip mode: the archive sent instead of the files (archive.ts). */
   private readonly archive: JobArchive;
   /** What the job is doing when not paused (resume() reports it again). */
@@ -99,6 +100,7 @@ export class UploadJob {
         linkRate: () => effectiveLinkRate(readLinkRates(dataDir).upload_bytes_per_s, this.bucket.bytesPerSecond),
         emitStatus: (status) => this.emitStatus(status),
         resetProgress: () => this.resetTracker(),
+        progressed: () => this.tickIfDue(),
         notice: (message) => this.notice('resumed', message),
       },
       resumedJob,
@@ -454,12 +456,23 @@ export class UploadJob {
   }
 
   private tick(): void {
-    this.tracker.sample(performance.now());
+    const now = performance.now();
+    this.tracker.sample(now);
     const totals = this.tracker.totals();
-    const key = `${totals.bytesSent}|${totals.filesDone}|${totals.rate}|${totals.etaSeconds}|${totals.bytesTotal}`;
+    const c = totals.compression;
+    const key = `${totals.bytesSent}|${totals.filesDone}|${totals.rate}|${totals.etaSeconds}|${totals.bytesTotal}|${c?.state}|${c?.studyBytesDone}`;
     if (key === this.lastTotals) return;
     this.lastTotals = key;
+    this.lastTickAt = now;
     this.emit({ type: 'progress', totals });
+  }
+
+  /**
+   * A step advanced between ticks (a file compressed): reported at once when nothing was reported for
+   * a tick's time, so the first figures of a short step are seen before it ends.
+   */
+  private tickIfDue(): void {
+    if (performance.now() - this.lastTickAt >= this.opts.progressIntervalMs) this.tick();
   }
 
   /**
