@@ -47,6 +47,15 @@ async function mailTo(address: string): Promise<Mail[]> {
   return mail.filter((m) => m.kind === 'exam_share');
 }
 
+/** Waits until the armed stall of the share call has caught a request (the fault is used up). */
+async function shareCallStalled(): Promise<void> {
+  for (;;) {
+    const { armed } = await emu.control<{ armed: { match?: string }[] }>('GET', '/faults');
+    if (!armed.some((f) => f.match === '/share')) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
 /** Waits until the outbox of `dataDir` holds a record in `state` (the share call is then under way). */
 async function outboxState(dataDir: string, state: string): Promise<void> {
   const dir = join(dataDir, 'shares');
@@ -101,6 +110,8 @@ describe('scanbridge upload --share-to', () => {
     await emu.control('POST', '/faults', { target: 'api', mode: 'stall', count: 1, match: '/share' });
     const { child, done } = start(['upload', ex.root, '--share-to', 'dr.kill@clinica.example'], { dataDir });
     await outboxState(dataDir, 'sending');
+    // The outbox says "sending" just before the call goes out: killed only once the service holds it.
+    await shareCallStalled();
     child.kill('SIGKILL');
     await done;
     expect(await mailTo('dr.kill@clinica.example')).toHaveLength(0);
