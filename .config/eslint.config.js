@@ -50,6 +50,7 @@ export default tseslint.config(
       'main/.build/**',
       'renderer/dist/**',
       'test/.artifacts/**',
+      'test/.build/**',
       'test/fixtures/.generated/**',
     ],
   },

@@ -2,6 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { buildEmulatorBundle } from '../support/emulator-bundle';
 import type { Bench, BenchSection } from './types';
 
 const benches: { file: string; exportName: string }[] = [
@@ -22,6 +23,8 @@ const update = process.argv.includes('--update');
 const only = process.argv.slice(2).filter((a) => a !== '--update');
 const sections: BenchSection[] = [];
 let failures = 0;
+// The benches start the emulator as the tests do, from its bundle: built now, never left stale.
+await buildEmulatorBundle();
 for (const b of benches) {
   if (only.length && !only.some((o) => b.file.includes(o))) continue;
   const mod = (await import(b.file)) as Record<string, Bench | undefined>;

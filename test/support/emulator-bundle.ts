@@ -31,7 +31,12 @@ export async function buildEmulatorBundle(): Promise<void> {
   renameSync(temp, emulatorBundle);
 }
 
-/** The command line that starts the emulator: the bundle when it was built, else the sources through tsx. */
-export function emulatorCommand(): string[] {
-  return existsSync(emulatorBundle) ? [emulatorBundle] : ['--import', 'tsx', join('test', 'emulator', 'main.ts')];
+/**
+ * The command line that starts the emulator: the bundle when it was built, else (or with
+ * `fromSources`) the sources through tsx, as `npm run emulator` does.
+ */
+export function emulatorCommand(fromSources = false): string[] {
+  return existsSync(emulatorBundle) && !fromSources
+    ? [emulatorBundle]
+    : ['--import', 'tsx', join('test', 'emulator', 'main.ts')];
 }

@@ -15,6 +15,8 @@ export type EmulatorOptions = {
   insecureWebhooks?: boolean;
   /** `--tls`: HTTPS with a certificate from the data folder's own CA (`info.ca_file`). */
   tls?: boolean;
+  /** Started from the sources through tsx, as `npm run emulator` does, even when a bundle was built. */
+  fromSources?: boolean;
   /** Reuse a data folder (for restart tests); a fresh temp folder otherwise. */
   dataDir?: string;
   port?: number;
@@ -40,7 +42,7 @@ export class EmulatorProcess {
   static async start(options: EmulatorOptions = {}): Promise<EmulatorProcess> {
     const ownsData = !options.dataDir;
     const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'sb-emu-'));
-    const args = [...emulatorCommand(), '--port', String(options.port ?? 0), '--data', dataDir];
+    const args = [...emulatorCommand(options.fromSources), '--port', String(options.port ?? 0), '--data', dataDir];
     if (options.timeScale !== undefined) args.push('--time-scale', String(options.timeScale));
     if (options.urlTtl !== undefined) args.push('--url-ttl', String(options.urlTtl));
     if (options.insecureWebhooks) args.push('--insecure-webhooks');

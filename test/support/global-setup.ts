@@ -6,9 +6,9 @@ import { buildEmulatorBundle } from './emulator-bundle';
 
 /**
  * Before any suite runs: the emulator's bundle (emulator-bundle.ts), the scratch folder for test
- * artifacts, and a private temp folder for the whole run. Test processes (forked after this) and everything they start inherit TMPDIR, so what
- * a test, a killed child or a library leaves in os.tmpdir() is removed with the folder at the end
- * and nothing stays in the system's temp folder.
+ * artifacts, and a private temp folder for the whole run. Test processes (forked after this) and
+ * everything they start inherit TMPDIR, so what a test, a killed child or a library leaves in
+ * os.tmpdir() is removed with the folder at the end and nothing stays in the system's temp folder.
  */
 export default async function setup(): Promise<() => void> {
   await buildEmulatorBundle();
