@@ -5,6 +5,16 @@ import { ClientConfigError, createApiClient } from '@main/core/api/client';
 import type { ApiError } from '@main/core/api/api-errors';
 import { APP_VERSION } from '@main/core/api/user-agent';
 
+/** A GET /me answer as the spec describes it. */
+const me = {
+  user_id: 'u',
+  email: 'e@x.cl',
+  plan: 'pro',
+  scopes: ['exams:read'],
+  storage: { used_bytes: 1, limit_bytes: 2, used_percent: 50 },
+  exams: { count: 0, limit: 5 },
+};
+
 // What the emulator cannot show: the request headers the client sends, and its handling of answers
 // a real service might give that the emulator never does. A plain local HTTP server plays the
 // service here, over real sockets.
@@ -40,15 +50,6 @@ describe('client transport: headers and tolerant parsing', () => {
   afterAll(async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
-
-  const me = {
-    user_id: 'u',
-    email: 'e@x.cl',
-    plan: 'pro',
-    scopes: ['exams:read'],
-    storage: { used_bytes: 1, limit_bytes: 2, used_percent: 50 },
-    exams: { count: 0, limit: 5 },
-  };
 
   it('sends Bearer auth, a ScanBridge User-Agent with the version, and JSON bodies', async () => {
     replies.set('GET /api/v1/me', { status: 200, type: 'application/json', body: JSON.stringify(me) });
@@ -117,14 +118,6 @@ describe('client transport: connections a server closes while idle', () => {
   let server: Server;
   let base = '';
   const seen: { method: string; url: string; onReusedConnection: boolean }[] = [];
-  const me = {
-    user_id: 'u',
-    email: 'e@x.cl',
-    plan: 'pro',
-    scopes: ['exams:read'],
-    storage: { used_bytes: 1, limit_bytes: 2, used_percent: 50 },
-    exams: { count: 0, limit: 5 },
-  };
 
   beforeAll(async () => {
     const served = new WeakMap<object, number>();
