@@ -52,26 +52,9 @@ if [ -z "${SCANBRIDGE_IN_KEYRING:-}" ]; then
   exit "$status"
 fi
 
-# The formatter first: it takes seconds and names every file that is not formatted.
-echo "== format:check"; npm run -s format:check
 echo "== build"; node main/esbuild.config.mjs; npm run -s build
-# Type-check and lint read the same sources and each keeps one core busy: run them side by side,
-# each into its own log, shown in order once both have ended.
-echo "== typecheck and lint"
-checks="$(mktemp -d)"
-npm run -s typecheck >"$checks/typecheck.log" 2>&1 &
-typecheck_pid=$!
-npm run -s lint >"$checks/lint.log" 2>&1 &
-lint_pid=$!
-typecheck_status=0; wait "$typecheck_pid" || typecheck_status=$?
-lint_status=0; wait "$lint_pid" || lint_status=$?
-echo "== typecheck"; cat "$checks/typecheck.log"
-echo "== lint"; cat "$checks/lint.log"
-rm -rf "$checks"
-if [ "$typecheck_status" -ne 0 ] || [ "$lint_status" -ne 0 ]; then
-  echo "== typecheck exited with $typecheck_status, lint with $lint_status" >&2
-  exit 1
-fi
+# The formatter, lint and the type-check projects, two at a time (test/static-checks.mjs).
+echo "== static checks"; node test/static-checks.mjs
 echo "== vitest"; npx vitest run --config test/vitest.config.ts
 if [ -f test/playwright.config.ts ] && compgen -G "test/e2e/*.spec.ts" >/dev/null; then
   echo "== playwright"; npx playwright test --config test/playwright.config.ts

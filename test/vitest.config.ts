@@ -25,6 +25,11 @@ export default defineConfig({
     // third fork was slower on a busy machine and made the timing-sensitive tests (rate windows,
     // kill -9 mid-write, webhook retry schedules) fail.
     maxWorkers: 2,
+    // A worker's files share one process and its loaded modules, one file after the other: loading
+    // everything again for each file took 94 s of the suite. What a file may leave in the process is
+    // put back before the next one (shared-process-reset.ts).
+    isolate: false,
+    setupFiles: ['test/support/shared-process-reset.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     globalSetup: ['test/support/global-setup.ts'],

@@ -2,7 +2,7 @@
 // folders, pointed at the emulator, and (when D-Bus and gnome-keyring are installed) its own private
 // unlocked keyring, so tests never see each other's keys nor touch the keyring of whoever runs them.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -42,13 +42,36 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   }
 }
 
+/**
+ * True while a process of the group still runs. A member that has ended but waits to be reaped does
+ * not count: when `dbus-run-session` goes first, serve and the keyring are left to the system's init,
+ * which may reap them a second or more later, and `kill(-pgid, 0)` still finds them until then.
+ */
 function groupAlive(pgid: number): boolean {
   try {
     process.kill(-pgid, 0);
-    return true;
   } catch {
     return false;
   }
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return true; // No /proc here: the signal probe is all there is.
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // Gone meanwhile.
+    }
+    // Fields after the command name (which may hold spaces): state, ppid, pgrp, …
+    const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(group) === pgid && state !== 'Z') return true;
+  }
+  return false;
 }
 
 export class ServeProcess {

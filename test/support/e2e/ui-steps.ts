@@ -125,24 +125,29 @@ function allTexts(lang: Lang): Set<string> {
 }
 
 /**
- * The texts of `from` that `to` does not have, as anchored patterns for whole text nodes: plain
- * texts of at least 4 characters, and texts with `{{…}}` places (any words in a place) whose fixed
- * words make at least 6 characters and that do not both start and end with a place. Seen on a
- * screen shown in `to`, one of them is a text that did not follow the language switch.
+ * The texts of `from` that `to` does not have. Seen on a screen shown in `to`, one of them is a text
+ * that did not follow the language switch. `exact`: plain texts of at least 4 characters, matched
+ * whole. `patterns`: anchored patterns for texts with `{{…}}` places (any words in a place) whose
+ * fixed words make at least 6 characters and that do not both start and end with a place.
  */
-function textPatternsOnlyIn(from: Lang, to: Lang): string[] {
+function textsOnlyIn(from: Lang, to: Lang): { exact: string[]; patterns: string[] } {
   const theirs = allTexts(to);
   const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const exact: string[] = [];
   const patterns: string[] = [];
   for (const text of allTexts(from)) {
     if (theirs.has(text)) continue;
     const fixed = text.split(/\{\{\s*\w+\s*\}\}/);
-    if (fixed.length === 1 ? text.length < 4 : fixed.join('').trim().length < 6) continue;
+    if (fixed.length === 1) {
+      if (text.length >= 4) exact.push(text);
+      continue;
+    }
+    if (fixed.join('').trim().length < 6) continue;
     // A text that starts and ends with a place ("{{n}} examen de {{total}}") would match what people type.
-    if (fixed.length > 1 && fixed[0] === '' && fixed.at(-1) === '') continue;
+    if (fixed[0] === '' && fixed.at(-1) === '') continue;
     patterns.push(`^${fixed.map(escape).join('[\\s\\S]+?')}$`);
   }
-  return patterns;
+  return { exact, patterns };
 }
 
 /** The language the window shows now (the page's `lang`). */
@@ -176,11 +181,13 @@ export async function checkScreenInBoth(page: Page, name: string, options: { ful
   await checkScreen(page, `${name}-${first}`, options);
   await switchLanguage(page, other);
   const leftOver = await page.evaluate(
-    (sources) => {
-      const patterns = sources.map((source) => new RegExp(source));
+    (only) => {
+      // A plain text is looked up whole; only texts with places need their patterns.
+      const exact = new Set(only.exact);
+      const patterns = only.patterns.map((source) => new RegExp(source));
       const seen = new Set<string>();
       const check = (text: string): void => {
-        if (text && patterns.some((p) => p.test(text))) seen.add(text);
+        if (text && (exact.has(text) || patterns.some((p) => p.test(text)))) seen.add(text);
       };
       // Text on screen: visible, and not in a visually hidden live region (an announcement already
       // spoken in the language of its moment).
@@ -198,7 +205,7 @@ export async function checkScreenInBoth(page: Page, name: string, options: { ful
       }
       return [...seen];
     },
-    textPatternsOnlyIn(first, other),
+    textsOnlyIn(first, other),
   );
   expect(leftOver, `texts still in ${first} on ${name} after switching to ${other}`).toEqual([]);
   await checkScreen(page, `${name}-${other}`, options);
