@@ -1,7 +1,8 @@
 // The accessibility check every screenshot gets (ui-steps.ts runs axe-core in the page) must fail on
 // a serious violation, in a page without frames and inside a page's frame;
 // checking a screen in both languages must fail on a text left in the first language.
-import { expect, test } from '@playwright/test';
+// The project's `test` (as every spec): one kind of worker serves the whole suite, none is started for these.
+import { expect, test } from '../support/e2e/app-fixtures';
 import { checkScreenInBoth, expectNoSeriousA11yViolations, texts } from '../support/e2e/ui-steps';
 
 const lowContrast = '<main><h1>Exámenes</h1><p style="color:#eee;background:#fff">Texto casi invisible</p></main>';

@@ -4,12 +4,11 @@
 // into the extra certificate authority field (a file without a certificate refused first), and the check
 // then goes through it as the Settings proxy (which wins over HTTPS_PROXY). The network steps, TLS and the key pass; storage, told by the emulator
 // to fail the next upload, refuses the test bytes: passing steps and a failing one, in Spanish and English.
-import { test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'node:https';
 import { EmulatorProcess } from '../support/emulator';
-import { expect } from '../support/e2e/app-fixtures';
+import { expect, test } from '../support/e2e/app-fixtures';
 import { ServeProcess } from '../support/e2e/serve-process';
 import { checkScreen, type Lang, screenshot, texts } from '../support/e2e/ui-steps';
 import { startTinyproxy, type Tinyproxy } from '../support/tinyproxy';
@@ -63,12 +62,32 @@ for (const lang of ['en', 'es'] as Lang[]) {
       await page.getByRole('button', { name: t('onboarding.save') }).click();
       await page.getByTestId('onboarding-continue').click();
       await expect(page).toHaveURL(/#\/inbox$/);
+      // The saved proxy reaches the window only after staff have typed (a slow answer): what they
+      // typed stays in the fields and is what gets saved.
+      let releaseSavedProxy = (): void => undefined;
+      const savedProxyHeld = new Promise<void>((resolve) => (releaseSavedProxy = resolve));
+      await page.route(/\/rpc\/network%3Aproxy$/, async (route) => {
+        await savedProxyHeld;
+        await route.continue().catch(() => undefined);
+      });
+      // The same for the saved CA file, held until a path is typed below.
+      let releaseSavedCa = (): void => undefined;
+      const savedCaHeld = new Promise<void>((resolve) => (releaseSavedCa = resolve));
+      await page.route(/\/rpc\/network%3Aca-file$/, async (route) => {
+        await savedCaHeld;
+        await route.continue().catch(() => undefined);
+      });
       await page.getByRole('link', { name: t('nav.settings') }).click();
       const address = `http://127.0.0.1:${proxy.port}`;
       const network = page.getByRole('region', { name: t('network.title') });
       await network.getByLabel(t('network.address'), { exact: true }).fill(address);
       await network.getByLabel(t('network.user'), { exact: true }).fill('clinica');
       await network.getByLabel(t('network.password'), { exact: true }).fill('Secreto-123');
+      await expect(network.getByTestId('proxy-status')).toHaveCount(0);
+      releaseSavedProxy();
+      await expect(network.getByTestId('proxy-status')).toHaveText(t('network.statusNone'));
+      await expect(network.getByLabel(t('network.address'), { exact: true })).toHaveValue(address);
+      await expect(network.getByLabel(t('network.user'), { exact: true })).toHaveValue('clinica');
       await network.getByLabel(t('network.password'), { exact: true }).press('Enter');
       await expect(network.getByTestId('proxy-done')).toHaveText(t('network.saved'));
       // No keychain service here: the password is kept for the session, never shown back.
@@ -88,9 +107,12 @@ for (const lang of ['en', 'es'] as Lang[]) {
 
       // The extra CA file: one without a certificate is refused in words, the emulator's is saved.
       const ca = page.getByRole('region', { name: t('network.caTitle') });
-      await expect(ca.getByTestId('ca-status')).toHaveText(t('network.caStatusNone'));
       const caPath = ca.getByLabel(t('network.caPath'), { exact: true });
       await caPath.fill(join(app.configDir, 'settings.json'));
+      await expect(ca.getByTestId('ca-status')).toHaveCount(0);
+      releaseSavedCa();
+      await expect(ca.getByTestId('ca-status')).toHaveText(t('network.caStatusNone'));
+      await expect(caPath).toHaveValue(join(app.configDir, 'settings.json'));
       await caPath.press('Enter');
       const refusal = ca.getByRole('alert');
       await expect(refusal).toContainText(t('errors.ca_file_no_certificate.title'));

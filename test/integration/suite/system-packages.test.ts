@@ -56,7 +56,7 @@ describe('system packages for npm test', () => {
     expect(readFileSync(join(root, '.ci/run'), 'utf8')).toMatch(/^bash \.ci\/system-packages\.sh\s*$/m);
     expect(readFileSync(join(root, 'test/run-tests.sh'), 'utf8')).toMatch(/^\s*bash \.ci\/system-packages\.sh\s*$/m);
     const list = readFileSync(join(root, '.ci/debian-packages'), 'utf8');
-    for (const p of ['chromium', 'dcmtk', 'gnome-keyring', 'dbus', 'libsecret-1-dev'])
+    for (const p of ['chromium', 'chromium-headless-shell', 'dcmtk', 'gnome-keyring', 'dbus', 'libsecret-1-dev'])
       expect(list).toMatch(new RegExp(`^${p}\\b`, 'm'));
   });
 });

@@ -43,12 +43,15 @@ export function CaFileSection() {
   const [path, setPath] = useState('');
   const [touched, setTouched] = useState(false);
   const [done, setDone] = useState<'caSaved' | 'caRemoved' | null>(null);
+  // A path typed and not yet saved is not wiped by the saved one arriving from the service.
+  const [edited, setEdited] = useState(false);
   const view = current.data;
   useEffect(() => {
-    if (view) setPath(view.path ?? '');
-  }, [view]);
+    if (view && !edited) setPath(view.path ?? '');
+  }, [view, edited]);
   const save = useCall({ name: 'network:ca-file-save' }, (result, client, args) => {
     client.setQueryData(CA_KEY, result);
+    setEdited(false);
     setTouched(false);
     setDone(args.path ? 'caSaved' : 'caRemoved');
   });
@@ -85,7 +88,10 @@ export function CaFileSection() {
               label={t('network.caPath')}
               description={t('network.caPathHelp')}
               value={path}
-              onChange={(e) => setPath(e.currentTarget.value)}
+              onChange={(e) => {
+                setEdited(true);
+                setPath(e.currentTarget.value);
+              }}
               error={touched && notFull ? t('network.caNeedsFullPath') : undefined}
               data-testid="ca-path"
               autoComplete="off"

@@ -43,6 +43,29 @@ function ProxyStatus({ view }: { view: ProxySettingsView }) {
   );
 }
 
+/**
+ * The address and user fields: the saved ones, until staff type. The saved proxy arriving (or
+ * coming again) from the service never wipes what was typed and not yet saved; after a save
+ * (`saved`) the fields follow the saved values again.
+ */
+function useProxyFields(view: ProxySettingsView | undefined) {
+  const [url, setUrl] = useState('');
+  const [user, setUser] = useState('');
+  const [edited, setEdited] = useState(false);
+  useEffect(() => {
+    if (!view || edited) return;
+    setUrl(view.url ?? '');
+    setUser(view.user ?? '');
+  }, [view, edited]);
+  const typed =
+    (set: (value: string) => void) =>
+    (value: string): void => {
+      setEdited(true);
+      set(value);
+    };
+  return { url, user, setUrl: typed(setUrl), setUser: typed(setUser), saved: () => setEdited(false) };
+}
+
 /** Settings → Network: the proxy's address, user and password (kept in the keychain, never shown back). */
 export function NetworkSection() {
   const { t } = useTranslation();
@@ -52,19 +75,14 @@ export function NetworkSection() {
     queryKey: PROXY_KEY,
     queryFn: () => transport.call('network:proxy', {}),
   });
-  const [url, setUrl] = useState('');
-  const [user, setUser] = useState('');
+  const view = current.data;
+  const { url, user, setUrl, setUser, saved } = useProxyFields(view);
   const [password, setPassword] = useState('');
   const [touched, setTouched] = useState(false);
   const [done, setDone] = useState<'saved' | 'removed' | null>(null);
-  const view = current.data;
-  useEffect(() => {
-    if (!view) return;
-    setUrl(view.url ?? '');
-    setUser(view.user ?? '');
-  }, [view]);
   const save = useCall({ name: 'network:proxy-save' }, (result, client, args) => {
     client.setQueryData(PROXY_KEY, result);
+    saved();
     setPassword('');
     setTouched(false);
     setDone(args.url ? 'saved' : 'removed');
