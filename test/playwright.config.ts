@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 // Chromium's headless shell (Debian's `chromium-headless-shell`, the same build as `chromium`; what
 // Playwright itself runs for headless tests): the same renderer, without the desktop browser around
 // it. Over six specs it took 109–114 s and 185–194 CPU-s where the full browser took 142 s and 245
-// CPU-s on the same machine minutes apart. The full browser serves when the shell is not installed.
+// CPU-s on the same machine minutes apart; in `.ci/run` the whole end-to-end run went from 8 min
+// 50 s to 5 min 53 s. The full browser serves when the shell is not installed.
 const headlessShell = '/usr/lib/chromium/chromium-headless-shell';
 const systemChromium = existsSync(headlessShell) ? headlessShell : '/usr/bin/chromium';
 
@@ -33,8 +34,8 @@ export default defineConfig({
     // A failed test keeps a trace of its actions, network calls and console, beside the failure
     // screenshot, the page's ARIA snapshot (error-context.md) and the stderr of serve and the emulator.
     // Without the screencast (filming every frame cost a third of the browser's CPU) and without DOM
-    // snapshots (serialising the page at every action cost 17 % of the suite's CPU, measured over six
-    // specs: 253 → 210 CPU-s). To step through a failure's DOM, rerun it with `--trace on`.
+    // snapshots (serialising the page at every action: 253 → 210 CPU-s over six specs, in one
+    // measurement on a noisy machine). To step through a failure's DOM, rerun it with `--trace on`.
     trace: { mode: 'retain-on-failure', screenshots: false, snapshots: false, sources: false },
     screenshot: 'only-on-failure',
     launchOptions: {
