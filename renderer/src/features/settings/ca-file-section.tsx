@@ -1,11 +1,12 @@
 import { Alert, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CaFileView, ContractError } from '../../../../preload/contract';
 import { useCall } from '../../app/queries';
 import { useTransport } from '../../app/transport-context';
 import { ErrorAlert } from '../../components/error-alert';
+import { useSavedDraft } from './saved-draft';
 
 const CA_KEY = ['network-ca-file'] as const;
 
@@ -32,6 +33,8 @@ function CaStatus({ view }: { view: CaFileView }) {
   );
 }
 
+const caDraft = (view: CaFileView): { path: string } => ({ path: view.path ?? '' });
+
 /** Settings → Network: the extra certificate authority (CA) file (a TLS-inspecting firewall's root). */
 export function CaFileSection() {
   const { t } = useTranslation();
@@ -40,18 +43,14 @@ export function CaFileSection() {
     queryKey: CA_KEY,
     queryFn: () => transport.call('network:ca-file', {}),
   });
-  const [path, setPath] = useState('');
+  const view = current.data;
+  const { draft, edit, saved } = useSavedDraft(view, caDraft, { path: '' });
+  const { path } = draft;
   const [touched, setTouched] = useState(false);
   const [done, setDone] = useState<'caSaved' | 'caRemoved' | null>(null);
-  // A path typed and not yet saved is not wiped by the saved one arriving from the service.
-  const [edited, setEdited] = useState(false);
-  const view = current.data;
-  useEffect(() => {
-    if (view && !edited) setPath(view.path ?? '');
-  }, [view, edited]);
   const save = useCall({ name: 'network:ca-file-save' }, (result, client, args) => {
     client.setQueryData(CA_KEY, result);
-    setEdited(false);
+    saved();
     setTouched(false);
     setDone(args.path ? 'caSaved' : 'caRemoved');
   });
@@ -88,10 +87,7 @@ export function CaFileSection() {
               label={t('network.caPath')}
               description={t('network.caPathHelp')}
               value={path}
-              onChange={(e) => {
-                setEdited(true);
-                setPath(e.currentTarget.value);
-              }}
+              onChange={(e) => edit({ path: e.currentTarget.value })}
               error={touched && notFull ? t('network.caNeedsFullPath') : undefined}
               data-testid="ca-path"
               autoComplete="off"

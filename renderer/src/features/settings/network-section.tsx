@@ -1,11 +1,12 @@
 import { Alert, Button, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ContractError, ProxySettingsView } from '../../../../preload/contract';
 import { useCall } from '../../app/queries';
 import { useTransport } from '../../app/transport-context';
 import { ErrorAlert } from '../../components/error-alert';
+import { useSavedDraft } from './saved-draft';
 
 const PROXY_KEY = ['network-proxy'] as const;
 
@@ -43,28 +44,10 @@ function ProxyStatus({ view }: { view: ProxySettingsView }) {
   );
 }
 
-/**
- * The address and user fields: the saved ones, until staff type. The saved proxy arriving (or
- * coming again) from the service never wipes what was typed and not yet saved; after a save
- * (`saved`) the fields follow the saved values again.
- */
-function useProxyFields(view: ProxySettingsView | undefined) {
-  const [url, setUrl] = useState('');
-  const [user, setUser] = useState('');
-  const [edited, setEdited] = useState(false);
-  useEffect(() => {
-    if (!view || edited) return;
-    setUrl(view.url ?? '');
-    setUser(view.user ?? '');
-  }, [view, edited]);
-  const typed =
-    (set: (value: string) => void) =>
-    (value: string): void => {
-      setEdited(true);
-      set(value);
-    };
-  return { url, user, setUrl: typed(setUrl), setUser: typed(setUser), saved: () => setEdited(false) };
-}
+const proxyDraft = (view: ProxySettingsView): { url: string; user: string } => ({
+  url: view.url ?? '',
+  user: view.user ?? '',
+});
 
 /** Settings → Network: the proxy's address, user and password (kept in the keychain, never shown back). */
 export function NetworkSection() {
@@ -76,7 +59,8 @@ export function NetworkSection() {
     queryFn: () => transport.call('network:proxy', {}),
   });
   const view = current.data;
-  const { url, user, setUrl, setUser, saved } = useProxyFields(view);
+  const { draft, edit, saved } = useSavedDraft(view, proxyDraft, { url: '', user: '' });
+  const { url, user } = draft;
   const [password, setPassword] = useState('');
   const [touched, setTouched] = useState(false);
   const [done, setDone] = useState<'saved' | 'removed' | null>(null);
@@ -122,7 +106,7 @@ export function NetworkSection() {
               description={t('network.addressHelp')}
               placeholder="http://proxy.clinica.local:3128"
               value={url}
-              onChange={(e) => setUrl(e.currentTarget.value)}
+              onChange={(e) => edit({ url: e.currentTarget.value })}
               error={touched && badUrl ? t('network.invalidUrl') : undefined}
               data-testid="proxy-url"
               autoComplete="off"
@@ -132,7 +116,7 @@ export function NetworkSection() {
               label={t('network.user')}
               description={t('network.userHelp')}
               value={user}
-              onChange={(e) => setUser(e.currentTarget.value)}
+              onChange={(e) => edit({ user: e.currentTarget.value })}
               error={touched && needsUser ? t('network.needsUser') : undefined}
               data-testid="proxy-user"
               autoComplete="off"
