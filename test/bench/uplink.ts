@@ -192,7 +192,9 @@ export const benchUplink: Bench = async (): Promise<BenchSection> => {
       figures,
       details: `Emulator and upload inside \`unshare -n\` with loopback MTU 1500 and \`tbf rate 40mbit burst 32kb latency 500ms\`; the first engine run of each study starts from an empty data folder (no link rate learnt: 25 Mbit/s assumed; deflate rate from the sample), the next one chooses from the link and deflate rates the first measured. Load average at the end: ${loadavg()
         .map((l) => l.toFixed(1))
-        .join('/')}. Compressing runs before the exam is created (its exact size is declared), on worker threads.`,
+        .join(
+          '/',
+        )}. Compressing runs on worker threads while the archive is sent (the exam declared with the archive's estimated size, the archive padded up to it).`,
     };
   } finally {
     rmSync(work, { recursive: true, force: true });

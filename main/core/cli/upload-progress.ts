@@ -89,7 +89,10 @@ function compressedParts(t: Totals, c: CompressionTotals): string[] {
   const times = c.ratio !== null ? `${c.ratio.toFixed(1)}× smaller` : null;
   if (c.state === 'compressing') {
     const pct = c.studyBytes > 0 ? Math.floor((100 * c.studyBytesDone) / c.studyBytes) : 100;
-    return [`compressing${times ? ` (${times})` : ''}…`, `${pct}% of ${formatBytes(c.studyBytes)}`];
+    const parts = [`compressing${times ? ` (${times})` : ''}…`, `${pct}% of ${formatBytes(c.studyBytes)}`];
+    // The archive is sent while it is written.
+    if (t.bytesSent > 0) parts.push(`${formatBytes(t.bytesSent)} already sent`);
+    return parts;
   }
   const pct = t.bytesTotal > 0 ? Math.floor((100 * t.bytesSent) / t.bytesTotal) : 100;
   const parts = [

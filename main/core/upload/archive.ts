@@ -1,12 +1,23 @@
-// The compressing step of a compressed zip-mode job: before the exam is created, the study is
-// deflated into `<data>/archives/<job id>.zip` (0600 in a 0700 folder), journaled as it goes
-// (`packed` checkpoints, then `compressed` with the archive's size and sha256). A rerun after a
-// crash continues from the last checkpoint, and a complete archive is reused after checking its
-// size and sha256, never deflated again. The archive is deleted once the job ends.
+// The compressing step of a compressed zip-mode job: the study is deflated into
+// `<data>/archives/<job id>.zip` (0600 in a 0700 folder), journaled as it goes (`packed`
+// checkpoints, then `compressed` with the archive's size and sha256). It starts before the exam is
+// created; the exam is declared with a budget (the archive's estimated size, journaled) and the
+// archive is sent while it is written, padded up to that size (main/core/upload/README.md). A
+// rerun after a crash continues from the last checkpoint, and a complete archive is reused after
+// checking its size and sha256, never deflated again. The archive is deleted once the job ends.
 import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DeflatePool } from './deflate-pool';
-import { type PackState, sha256OfFile, writeDeflatedArchive } from './deflated-zip';
+import {
+  type ArchiveBudget,
+  archiveOverhead,
+  type PackState,
+  sha256OfFile,
+  writeDeflatedArchive,
+} from './deflated-zip';
+import type { GrowingFile } from './file-source';
+import { BUDGET_MARGIN, sampleCompressibility } from './compression-choice';
+import { CHUNK_BYTES, DEFLATE_LEVEL, STREAM_DEFLATE_LEVEL } from './deflate-pool';
 import type { JobState } from './journal-replay';
 import type { JournalRecord } from './journal';
 import { recordDeflateRate } from './link-rate';
@@ -44,14 +55,22 @@ export type ArchiveHost = {
  * match the journal (`verify`: hash it again, done once per process), continues or starts it
  * otherwise. Returns the archive's path.
  */
-export async function ensureArchive(host: ArchiveHost, signal: AbortSignal, verify: boolean): Promise<string> {
+export async function ensureArchive(
+  host: ArchiveHost,
+  signal: AbortSignal,
+  verify: boolean,
+  stream: StreamHooks = {},
+): Promise<string> {
   const { state, dataDir } = host;
   const path = archivePathOf(dataDir, state.plan.job_id);
   if (state.archive && (await intact(path, state.archive, verify))) return path;
   if (state.archive) host.append({ t: 'packed', n: 0, offset: 0, e: [] });
-  await buildArchive(host, path, signal);
+  await buildArchive(host, path, signal, stream);
   return path;
 }
+
+/** Streamed mode: the size to pad the archive up to, and who hears how far it is written. */
+export type StreamHooks = { budget?: ArchiveBudget; onCommitted?: (offset: number) => void; level?: number };
 
 async function intact(path: string, a: { size: number; sha256: string }, verify: boolean): Promise<boolean> {
   try {
@@ -62,7 +81,7 @@ async function intact(path: string, a: { size: number; sha256: string }, verify:
   }
 }
 
-async function buildArchive(host: ArchiveHost, path: string, signal: AbortSignal): Promise<void> {
+async function buildArchive(host: ArchiveHost, path: string, signal: AbortSignal, stream: StreamHooks): Promise<void> {
   const { state, dataDir } = host;
   const files = state.plan.files;
   const rawTotal = state.plan.bytes;
@@ -81,6 +100,7 @@ async function buildArchive(host: ArchiveHost, path: string, signal: AbortSignal
       resume,
       pool,
       signal,
+      ...stream,
       waitIfPaused: () => host.waitIfPaused(signal),
       onCheckpoint: (s, added) => host.append({ t: 'packed', n: s.entries.length, offset: s.offset, e: added }),
       onProgress: (raw, archiveBytes) => {
@@ -124,10 +144,28 @@ export type JobArchiveHost = Omit<ArchiveHost, 'progress' | 'compressing'> & {
   notice(message: string): void;
 };
 
-/** A job's archive across its runs: built once, verified once per process after a resume. */
+/** Slices deflated to estimate the archive's size. */
+const SAMPLE_SLICES = 6;
+/** A margin above this (a sample of a few unlike slices, or of one big file): the archive is finished first. */
+const MAX_BUDGET_MARGIN = 0.08;
+
+/**
+ * A job's archive across its runs. Compressing starts before the exam is created; unless the
+ * study is deflated by then, the exam is declared with an estimated size (a `budget`), created,
+ * and the archive is sent while it is still being written, padded up to that size at its end.
+ * A run killed mid-way continues the archive from its last checkpoint; a complete archive is
+ * verified once per process and never deflated again.
+ */
 export class JobArchive {
+  /** The complete archive, once written (or found intact). */
   path: string | null = null;
   private verified: boolean;
+  private writer: { signal: AbortSignal; done: Promise<void>; budget: ArchiveBudget } | null = null;
+  private committedBytes = 0;
+  /** The sample was too uncertain for a budget: this process finishes the archive first. */
+  private refused = false;
+  private ended: Error | null | 'done' = null;
+  private waiters: { offset: number; resolve: () => void; reject: (e: Error) => void }[] = [];
 
   constructor(
     private readonly host: JobArchiveHost,
@@ -136,8 +174,150 @@ export class JobArchive {
     this.verified = !resumed;
   }
 
-  /** Builds, continues or checks the archive; afterwards the totals count its bytes. */
+  /** Builds, continues or checks the archive before the exam is created with its exact size. */
   async prepare(signal: AbortSignal): Promise<void> {
+    await this.write(signal);
+    this.sending();
+  }
+
+  /**
+   * Compressed zip mode, before the exam is created: starts the writer and, while its workers
+   * deflate, declares the exam's size with a budget (the archive is then sent while written), or,
+   * when the study is already deflated or its sample too uncertain, waits for the archive and its
+   * exact size.
+   */
+  async beforeCreate(signal: AbortSignal): Promise<void> {
+    const h = this.host;
+    const writing = this.write(signal);
+    await h.waitIfPaused(signal);
+    signal.throwIfAborted();
+    if (h.state.budget === null && (h.state.archive !== null || this.declareBudget() === null)) {
+      this.refused = true;
+      await writing;
+      this.sending();
+    }
+    // The budget is always the size the exam is declared with: an archive finished since it was
+    // journaled (a create lost and made again) declares its own size.
+    const { archive, budget } = h.state;
+    if (archive && budget !== null && archive.size !== budget) h.append({ t: 'budget', size: archive.size });
+  }
+
+  /** True while the archive is not complete: it is sent as it is written (streamed mode). */
+  get streaming(): boolean {
+    return this.host.state.budget !== null && this.host.state.archive === null;
+  }
+
+  /**
+   * Streamed mode: runs `send` (the PUT of the archive, read as it is written) beside the writer.
+   * A writer that fails stops the send; an archive that overshot its budget throws ArchiveOverBudget.
+   */
+  async sendWhileWriting(
+    signal: AbortSignal,
+    send: (file: GrowingFile, s: AbortSignal) => Promise<void>,
+  ): Promise<void> {
+    const controller = new AbortController();
+    const stop = (): void => controller.abort(signal.reason);
+    signal.addEventListener('abort', stop, { once: true });
+    const writing = this.write(signal).then(
+      () => {
+        if (this.overBudget()) controller.abort(new ArchiveOverBudget());
+        return null;
+      },
+      (err: unknown) => {
+        controller.abort(err);
+        return err;
+      },
+    );
+    try {
+      await send(this.growing(), controller.signal);
+    } catch (err) {
+      const writerErr = controller.signal.aborted ? await writing : null;
+      if (writerErr) throw writerErr;
+      if (this.overBudget()) throw new ArchiveOverBudget();
+      throw err;
+    } finally {
+      signal.removeEventListener('abort', stop);
+    }
+    const writerErr = await writing;
+    if (writerErr) throw writerErr;
+    if (this.overBudget()) throw new ArchiveOverBudget();
+  }
+
+  /**
+   * Whether this archive can be sent while written: already declared with a budget, or not yet
+   * complete, with enough slices for a sample, and not refused in this process.
+   */
+  private streamable(): boolean {
+    const { state } = this.host;
+    if (state.budget !== null) return true;
+    return !this.refused && state.archive === null && state.plan.files.length >= SAMPLE_SLICES;
+  }
+
+  /** The archive came out larger than the size its exam was declared with. */
+  overBudget(): boolean {
+    const { archive, budget } = this.host.state;
+    return archive !== null && budget !== null && archive.size !== budget;
+  }
+
+  /**
+   * The size to declare for a streamed archive, journaled (null: finish the archive first). The
+   * entries already checkpointed count as written; the rest is estimated from slices spread over
+   * it, deflated at the writer's level, plus the margin.
+   */
+  private declareBudget(): number | null {
+    const h = this.host;
+    const budget = this.writer?.budget;
+    const files = h.state.plan.files;
+    const done = h.state.pack?.entries.length ?? 0;
+    if (!budget || budget.sealed || done >= files.length || !this.streamable()) return null;
+    const rest = files.slice(done);
+    // The plan's sample covers the whole study: reused while nothing is written yet.
+    const sample =
+      (done === 0 ? h.state.plan.sample : undefined) ??
+      sampleCompressibility(rest, SAMPLE_SLICES, STREAM_DEFLATE_LEVEL);
+    if (!sample) return null;
+    let written = h.state.pack?.offset ?? 0;
+    for (const f of files.slice(0, done)) written -= 30 + Buffer.byteLength(f.name, 'utf8');
+    let raw = 0;
+    let chunks = 0;
+    for (const f of rest) {
+      raw += f.size;
+      chunks += Math.max(1, Math.ceil(f.size / CHUNK_BYTES));
+    }
+    const margin = BUDGET_MARGIN + 2 * sample.spread;
+    // Too uncertain (a few unlike slices, one big file): padding would cost more than it saves.
+    if (margin > MAX_BUDGET_MARGIN) return null;
+    // Each chunk's sync flush adds a few bytes the sample (one deflate per slice) does not show.
+    const size = archiveOverhead(files) + written + Math.ceil(raw * sample.ratio * (1 + margin)) + 8 * chunks;
+    if (size > MAX_ZIP_BYTES) return null;
+    budget.target = size;
+    h.append({ t: 'budget', size });
+    return size;
+  }
+
+  /** The writer of this run, started if it is not running (a new run starts a new one). */
+  private write(signal: AbortSignal): Promise<void> {
+    if (this.writer?.signal === signal) return this.writer.done;
+    const h = this.host;
+    const budget: ArchiveBudget = { target: h.state.budget, sealed: false };
+    // Sent while written: the ratio counts (level 6); finished first: the rate does (level 1).
+    const level = this.streamable() ? STREAM_DEFLATE_LEVEL : DEFLATE_LEVEL;
+    this.committedBytes = 0;
+    this.ended = null;
+    const done = this.build(signal, budget, level).then(
+      () => this.end('done'),
+      (err: unknown) => {
+        const e = err instanceof Error ? err : new Error(String(err));
+        this.end(e);
+        throw e;
+      },
+    );
+    done.catch(() => undefined); // awaited by whoever needs the archive
+    this.writer = { signal, done, budget };
+    return done;
+  }
+
+  private async build(signal: AbortSignal, budget: ArchiveBudget, level: number): Promise<void> {
     const h = this.host;
     const started = performance.now();
     let firstRaw = -1;
@@ -145,32 +325,109 @@ export class JobArchive {
     const kept = h.state.pack?.entries.length ?? 0;
     if (!h.state.archive && kept > 0)
       h.notice(`Continuing the compression (${kept} of ${h.state.plan.files.length} files already compressed).`);
-    this.path = await ensureArchive(
+    this.path = null;
+    const path = await ensureArchive(
       {
         ...h,
-        compressing: () => h.emitStatus('compressing'),
+        compressing: () => {
+          if (!h.state.exam) h.emitStatus('compressing');
+        },
         progress: (raw, total, archiveBytes) => {
           if (firstRaw < 0) firstRaw = raw;
           const ratio = archiveBytes > 0 && raw > 0 ? raw / archiveBytes : null;
           const seconds = (performance.now() - started) / 1000;
           const packRate = seconds > 0.5 && raw > firstRaw ? (raw - firstRaw) / seconds : null;
+          const budget = h.state.budget;
+          // Sent while written: what is left is the slower of deflating the rest and sending the
+          // rest of the declared size; finished first: deflating the rest, then sending it all.
           const eta =
-            packRate && ratio ? Math.ceil((total - raw) / packRate + total / ratio / Math.max(1, link)) : null;
+            packRate && ratio
+              ? Math.ceil(
+                  h.state.exam && budget !== null
+                    ? Math.max((total - raw) / packRate, (budget - h.tracker.totals().bytesSent) / Math.max(1, link))
+                    : (total - raw) / packRate + total / ratio / Math.max(1, link),
+                )
+              : null;
           h.tracker.setCompression({ state: 'compressing', studyBytes: total, studyBytesDone: raw, ratio }, eta);
           h.progressed();
         },
       },
       signal,
       !this.verified,
+      { budget, level, onCommitted: (offset) => this.commit(offset) },
     );
     this.verified = true;
+    this.commit(h.state.archive?.size ?? 0);
+    this.path = path;
+    // Sent while written: the rest of the send's progress is the archive on the wire.
+    if (h.state.exam && h.state.archive) {
+      const plan = h.state.plan;
+      h.tracker.setCompression(
+        {
+          state: 'sending',
+          studyBytes: plan.bytes,
+          studyBytesDone: plan.bytes,
+          ratio: plan.bytes / h.state.archive.size,
+        },
+        null,
+        link,
+      );
+      h.progressed();
+    }
+  }
+
+  /** After the archive is complete and before its exam is created: totals count the archive. */
+  private sending(): void {
+    const h = this.host;
     h.resetProgress();
     const plan = h.state.plan;
     const size = h.state.archive?.size ?? plan.zip_size;
     h.tracker.setCompression(
       { state: 'sending', studyBytes: plan.bytes, studyBytesDone: plan.bytes, ratio: plan.bytes / size },
       null,
-      link,
+      h.linkRate(),
     );
+  }
+
+  private growing(): GrowingFile {
+    return {
+      path: archivePathOf(this.host.dataDir, this.host.state.plan.job_id),
+      committed: () => this.committedBytes,
+      waitFor: (offset) => {
+        if (this.committedBytes >= offset) return Promise.resolve();
+        if (this.ended !== null)
+          return Promise.reject(this.ended === 'done' ? new Error('the archive ended short of its size') : this.ended);
+        return new Promise<void>((resolve, reject) => this.waiters.push({ offset, resolve, reject }));
+      },
+    };
+  }
+
+  private commit(offset: number): void {
+    this.committedBytes = Math.max(this.committedBytes, offset);
+    if (this.waiters.length === 0) return;
+    const still: typeof this.waiters = [];
+    for (const w of this.waiters) {
+      if (w.offset <= this.committedBytes) w.resolve();
+      else still.push(w);
+    }
+    this.waiters = still;
+  }
+
+  private end(how: Error | 'done'): void {
+    this.ended = how;
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) {
+      if (w.offset <= this.committedBytes) w.resolve();
+      else w.reject(how === 'done' ? new Error('the archive ended short of its size') : how);
+    }
+  }
+}
+
+/** The streamed archive came out larger than the size its exam was declared with. */
+export class ArchiveOverBudget extends Error {
+  constructor() {
+    super('the compressed archive came out larger than estimated');
+    this.name = 'ArchiveOverBudget';
   }
 }

@@ -7,7 +7,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { deflateRawSync } from 'node:zlib';
 import { chooseMode } from './auto-mode';
-import { DEFLATE_LEVEL } from './deflate-pool';
+import { DEFLATE_LEVEL, STREAM_DEFLATE_LEVEL } from './deflate-pool';
 import { readLinkRates } from './link-rate';
 import { MAX_ZIP_BYTES } from './limits';
 import { formatBytes, type JobPlan, type RequestedMode } from './plan';
@@ -27,6 +27,12 @@ export const MIN_GAIN = 0.1;
 export const MIN_GAIN_SECONDS = 3;
 /** Deflated / raw above this: the data does not compress enough to be worth it (JPEG, noise). */
 export const MAX_USEFUL_RATIO = 0.85;
+/**
+ * Streamed compression (archive.ts): the exam is declared this much above the archive's estimated
+ * size (plus twice the sample's own uncertainty); the padding it leaves costs as many bytes on the
+ * wire. An archive that still comes out larger is not lost: the exam is made again at its size.
+ */
+export const BUDGET_MARGIN = 0.005;
 /** The service's unpacking rate assumed for the time a ZIP takes to become ready. */
 const UNPACK_BYTES_PER_S = 200 * 1024 * 1024;
 /** Round trip a request pays in files mode, spread over the files in flight. */
@@ -79,8 +85,9 @@ export function estimateTimes(i: TransportInput): TransportEstimate {
   const zipSend = i.zipSize / link;
   const zip = zipSend + unpack + singlePutExposure(zipSend);
   if (i.ratio === null) return { files, zip, compressed: null };
-  const packedSend = (i.zipSize * i.ratio) / link;
-  const compressed = i.bytes / i.deflateBytesPerS + packedSend + unpack + singlePutExposure(packedSend);
+  const packedSend = (i.zipSize * i.ratio * (1 + BUDGET_MARGIN)) / link;
+  // The archive is sent while it is written: the slower of deflating and sending sets the pace.
+  const compressed = Math.max(i.bytes / i.deflateBytesPerS, packedSend) + unpack + singlePutExposure(packedSend);
   return { files, zip, compressed };
 }
 
@@ -121,27 +128,47 @@ export function ratioText(ratio: number): string {
   return `${(1 / Math.max(ratio, 1e-6)).toFixed(1)}× smaller`;
 }
 
-export type Sample = { ratio: number; deflateBytesPerS: number };
+/**
+ * `ratio`: deflated / raw of the sample; `spread`: how far that ratio may be off for the whole
+ * study, relative to it (the standard error of the slices' ratios over their mean).
+ */
+export type Sample = { ratio: number; deflateBytesPerS: number; spread: number };
 
 /** Deflates a few slices spread over the study: their ratio, and how fast one core deflated them. */
-export function sampleCompressibility(files: readonly { path: string; size: number }[], maxFiles = 6): Sample | null {
+export function sampleCompressibility(
+  files: readonly { path: string; size: number }[],
+  maxFiles = 6,
+  level = DEFLATE_LEVEL,
+): Sample | null {
   const picks = new Set<number>();
   for (let k = 0; k < maxFiles && k < files.length; k++) picks.add(Math.floor(((k + 0.5) * files.length) / maxFiles));
   let raw = 0;
   let packed = 0;
   let seconds = 0;
+  const ratios: number[] = [];
   for (const idx of picks) {
     const f = files[idx];
     if (!f || f.size === 0) continue;
     const buf = readHead(f.path, Math.min(f.size, 512 * 1024));
-    if (!buf) continue;
+    if (!buf || buf.length === 0) continue;
     const t0 = performance.now();
-    packed += deflateRawSync(buf, { level: DEFLATE_LEVEL }).length;
+    const n = deflateRawSync(buf, { level }).length;
     seconds += (performance.now() - t0) / 1000;
+    packed += n;
     raw += buf.length;
+    ratios.push(n / buf.length);
   }
   if (raw === 0) return null;
-  return { ratio: packed / raw, deflateBytesPerS: raw / Math.max(seconds, 1e-3) };
+  const ratio = packed / raw;
+  return { ratio, deflateBytesPerS: raw / Math.max(seconds, 1e-3), spread: relativeStandardError(ratios) };
+}
+
+/** Standard error of the mean of `xs`, relative to the mean (one value: 0.25, an honest unknown). */
+function relativeStandardError(xs: readonly number[]): number {
+  if (xs.length < 2) return 0.25;
+  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const variance = xs.reduce((a, b) => a + (b - mean) ** 2, 0) / (xs.length - 1);
+  return mean > 0 ? Math.sqrt(variance / xs.length) / mean : 0.25;
 }
 
 function readHead(path: string, length: number): Buffer | null {
@@ -196,9 +223,12 @@ export function chooseTransport(plan: JobPlan, o: ChooseOptions): { plan: JobPla
     plan.requestedMode !== 'files' &&
     o.setting !== 'never' &&
     (o.setting === 'always' || knownDeflate === null || knownDeflate > link);
+  let sample: JobPlan['sample'];
   if (worthSampling) {
-    const s = sampleCompressibility(plan.files);
+    // At the level the archive is written while sent: the exam's size is estimated from it too.
+    const s = sampleCompressibility(plan.files, 6, STREAM_DEFLATE_LEVEL);
     if (s) {
+      sample = { ratio: s.ratio, spread: s.spread };
       input.ratio = s.ratio;
       // One core measured on a few slices; the workers only add what idle cores there are. Halved
       // until a real compression has been measured: a short sample on a busy machine flatters the
@@ -213,5 +243,8 @@ export function chooseTransport(plan: JobPlan, o: ChooseOptions): { plan: JobPla
       'zip_too_large',
       `The ZIP would be ${formatBytes(plan.zipSize)}, over the service's limit of 1 GB (${choice.reason}). Use files mode instead.`,
     );
-  return { plan: { ...plan, mode: choice.mode, compress: choice.compress }, choice };
+  return {
+    plan: { ...plan, mode: choice.mode, compress: choice.compress, ...(choice.compress && sample ? { sample } : {}) },
+    choice,
+  };
 }

@@ -1,9 +1,11 @@
-// The compressed ZIP of a study, written to a private file before the exam is created (API v1
-// needs the archive's exact size at creation). Entries are deflated on worker threads
-// (deflate-pool.ts) and written in order; after every few megabytes the file is flushed to disk
-// and a checkpoint (entries done, their CRC-32 and deflated sizes, the file's length) is handed to
-// the caller to journal, so a run killed mid-way continues from the last checkpoint instead of
-// deflating the study again.
+// The compressed ZIP of a study, written to a private file: either finished before the exam is
+// created (declared at its exact size), or sent while it is written and padded up to the size the
+// exam was declared with (`ArchiveBudget`; API v1 fixes the size at creation). Entries are
+// deflated on worker threads (deflate-pool.ts) and written in order, each one final once its
+// local header is written (`onCommitted`: a sender may read that far); after every few megabytes
+// the file is flushed to disk and a checkpoint (entries done, their CRC-32 and deflated sizes, the
+// file's length) is handed to the caller to journal, so a run killed mid-way continues from the
+// last checkpoint instead of deflating the study again.
 //
 // The container is written here rather than with yazl: yazl deflates each entry itself, one entry
 // at a time on the main thread's zlib stream, and cannot take data already deflated elsewhere or
@@ -45,7 +47,36 @@ export type WriteArchiveOptions = {
   onProgress: (rawDone: number, archiveBytes: number) => void;
   /** Tasks in flight at once (bounds memory: a few MiB per task). */
   window?: number;
+  /** zlib level of the chunks deflated in this run (default: deflate-pool's DEFLATE_LEVEL). */
+  level?: number;
+  /** Streamed mode: the length the archive must come out at (see `ArchiveBudget`). */
+  budget?: ArchiveBudget;
+  /** Every byte of the archive before `offset` is written for good (a sender may read that far). */
+  onCommitted?: (offset: number) => void;
 };
+
+/**
+ * The exact length a streamed archive must have: API v1 fixes `zip_size_bytes` when the exam is
+ * created, before the study is deflated, so the exam is declared with an estimate a little above
+ * the archive's likely size and the archive is padded up to it. The writer reads `target` once,
+ * as it writes the last entry's data (then `sealed` is set and a later target is ignored). The
+ * padding is lossless and any reader skips it: empty stored deflate blocks (5 bytes each, the same
+ * marker a sync flush writes) before the last entry's final chunk, and the rest, up to 64 KiB, as
+ * the archive's comment. An archive whose data came out past the target is written at its own
+ * length (no padding); the caller sees the length differ from the target.
+ */
+export type ArchiveBudget = { target: number | null; sealed: boolean };
+
+/** Bytes an archive of `files` has besides the entries' data: local and central headers, end record. */
+export function archiveOverhead(files: readonly ArchiveFile[]): number {
+  let n = END_RECORD;
+  for (const f of files) n += LOCAL_HEADER + CENTRAL_HEADER + 2 * Buffer.byteLength(f.name, 'utf8');
+  return n;
+}
+
+const MAX_COMMENT = 0xffff;
+/** An empty, non-final stored deflate block on a byte boundary: BFINAL 0, BTYPE 00, LEN 0, NLEN 0xffff. */
+const EMPTY_STORED_BLOCK = Buffer.from([0x00, 0x00, 0x00, 0xff, 0xff]);
 
 /** Writes (or continues) the archive; resolves with its final length once it is complete and flushed. */
 export async function writeDeflatedArchive(o: WriteArchiveOptions): Promise<number> {
@@ -55,9 +86,12 @@ export async function writeDeflatedArchive(o: WriteArchiveOptions): Promise<numb
     // A file shorter than the checkpoint says (lost in a power cut): start over.
     if (fstatSync(fd).size < state.offset) state = emptyPack();
     ftruncateSync(fd, state.offset);
+    o.onCommitted?.(state.offset);
     await writeEntries(fd, state, o);
-    const size = writeCentralDirectory(fd, state, o.files);
+    if (o.budget) o.budget.sealed = true;
+    const size = writeCentralDirectory(fd, state, o.files, o.budget?.target ?? null);
     fdatasyncSync(fd);
+    o.onCommitted?.(size);
     return size;
   } finally {
     closeSync(fd);
@@ -106,7 +140,7 @@ async function writeEntries(fd: number, state: PackState, o: WriteArchiveOptions
         exhausted = true;
         return;
       }
-      const p = o.pool.run(next.value);
+      const p = o.pool.run(next.value, o.level);
       p.catch(() => undefined); // awaited in order below
       inflight.push(p);
     }
@@ -130,6 +164,10 @@ async function writeEntries(fd: number, state: PackState, o: WriteArchiveOptions
     const result = await (inflight.shift() as Promise<ChunkResult>);
     o.signal.throwIfAborted();
     crc = crc32(result.raw, crc);
+    if (c.last && c.file === files.length - 1 && o.budget) {
+      const dataEnd = entryStart + head.length + deflated + result.deflated.length;
+      deflated += writePadding(fd, entryStart + head.length + deflated, paddingBlocks(o.budget, dataEnd, files));
+    }
     writeAll(fd, result.deflated, entryStart + head.length + deflated);
     deflated += result.deflated.length;
     rawDone += c.length;
@@ -144,6 +182,7 @@ async function writeEntries(fd: number, state: PackState, o: WriteArchiveOptions
       state.entries.push(entry);
       added.push(entry);
       state.offset = entryStart + head.length + deflated;
+      o.onCommitted?.(state.offset);
       if (state.offset - lastCheckpoint >= CHECKPOINT_BYTES) {
         fdatasyncSync(fd);
         o.onCheckpoint({ entries: state.entries, offset: state.offset }, added);
@@ -177,7 +216,39 @@ function localHeaderFor(f: ArchiveFile): Buffer {
   return h;
 }
 
-function writeCentralDirectory(fd: number, state: PackState, files: readonly ArchiveFile[]): number {
+/**
+ * How many empty stored blocks go before the last chunk so that the archive, with a comment of at
+ * most 64 KiB, comes out at the budget's target. Seals the budget.
+ */
+function paddingBlocks(budget: ArchiveBudget, dataEnd: number, files: readonly ArchiveFile[]): number {
+  budget.sealed = true;
+  if (budget.target === null) return 0;
+  const short = budget.target - (dataEnd + centralDirectorySize(files) + END_RECORD);
+  return short > MAX_COMMENT ? Math.ceil((short - MAX_COMMENT) / EMPTY_STORED_BLOCK.length) : 0;
+}
+
+/** Writes `blocks` empty stored blocks at `position`; returns their length. */
+function writePadding(fd: number, position: number, blocks: number): number {
+  const total = blocks * EMPTY_STORED_BLOCK.length;
+  const piece = Buffer.alloc(Math.min(total, 200_000 * EMPTY_STORED_BLOCK.length));
+  for (let o = 0; o < piece.length; o += EMPTY_STORED_BLOCK.length) EMPTY_STORED_BLOCK.copy(piece, o);
+  for (let done = 0; done < total; done += piece.length)
+    writeAll(fd, piece.subarray(0, Math.min(piece.length, total - done)), position + done);
+  return total;
+}
+
+function centralDirectorySize(files: readonly ArchiveFile[]): number {
+  let n = 0;
+  for (const f of files) n += CENTRAL_HEADER + Buffer.byteLength(f.name, 'utf8');
+  return n;
+}
+
+function writeCentralDirectory(
+  fd: number,
+  state: PackState,
+  files: readonly ArchiveFile[],
+  target: number | null,
+): number {
   const parts: Buffer[] = [];
   let offset = 0;
   for (let i = 0; i < files.length; i++) {
@@ -212,10 +283,16 @@ function writeCentralDirectory(fd: number, state: PackState, files: readonly Arc
   end.writeUInt16LE(files.length, 10);
   end.writeUInt32LE(directory.length, 12);
   end.writeUInt32LE(state.offset, 16);
-  const size = state.offset + directory.length + END_RECORD;
+  // The rest of a budget's padding (a target the data overshot, or one that needs more than the
+  // comment holds, is not met: the archive keeps its own length).
+  const short = target === null ? 0 : target - (state.offset + directory.length + END_RECORD);
+  const comment = short > 0 && short <= MAX_COMMENT ? short : 0;
+  end.writeUInt16LE(comment, 20);
+  const size = state.offset + directory.length + END_RECORD + comment;
   if (size > MAX_32 || files.length > 0xffff) throw new Error('the study is too large for a ZIP without ZIP64');
   writeAll(fd, directory, state.offset);
   writeAll(fd, end, state.offset + directory.length);
+  if (comment > 0) writeAll(fd, Buffer.alloc(comment, 0x20), state.offset + directory.length + END_RECORD);
   ftruncateSync(fd, size);
   return size;
 }

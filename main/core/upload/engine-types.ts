@@ -50,6 +50,7 @@ export const DURABILITY: Record<JournalRecord['t'], Durability> = {
   planned: 'none',
   packed: 'background',
   compressed: 'sync',
+  budget: 'sync',
   creating: 'sync',
   created: 'background',
   done: 'background',

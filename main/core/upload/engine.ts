@@ -29,7 +29,7 @@ import { linksExpired, plannedRecordOf, progressBaseline } from './job-records';
 import { createAgents, type putWithRetry, type TransferAgents } from './transfer';
 import type { TransferContext } from './transfer-context';
 import { sendZip } from './zip-transfer';
-import { JobArchive, removeArchive } from './archive';
+import { ArchiveOverBudget, JobArchive, removeArchive } from './archive';
 import { effectiveLinkRate } from './compression-choice';
 import { readLinkRates, recordUploadRate } from './link-rate';
 import { Emitter } from '../emitter';
@@ -319,7 +319,7 @@ export class UploadJob {
       signal.throwIfAborted();
       switch (this.state.phase) {
         case 'planned':
-          if (this.state.plan.compress) await this.archive.prepare(signal);
+          if (this.state.plan.compress) await this.archive.beforeCreate(signal);
           await this.steps.create(signal);
           break;
         case 'creating':
@@ -329,16 +329,23 @@ export class UploadJob {
         case 'created':
           try {
             if (linksExpired(this.state.exam)) throw new UrlsExpired();
-            if (this.state.plan.compress && !this.archive.path) await this.archive.prepare(signal);
+            if (this.state.plan.compress && this.archive.overBudget()) throw new ArchiveOverBudget();
+            const streamed = this.state.plan.compress === true && this.archive.streaming;
+            if (this.state.plan.compress && !streamed && !this.archive.path) await this.archive.prepare(signal);
             this.emitStatus('transferring');
             const measure = { wire: this.tracker.wireBytes, at: performance.now(), pauses: this.pauses };
             if (this.state.plan.mode === 'files') await sendFiles(this.transferContext(), signal, agents);
+            else if (streamed)
+              await this.archive.sendWhileWriting(signal, (growing, s) =>
+                sendZip({ ...this.transferContext(), growing }, s, agents),
+              );
             else await sendZip(this.transferContext(), signal, agents);
             this.learnLinkRate(measure);
             this.steps.append({ t: 'uploaded' });
           } catch (err) {
             if (err instanceof AlreadyComplete) this.steps.append({ t: 'uploaded' });
             else if (err instanceof UrlsExpired) await this.steps.replaceExpired(signal);
+            else if (err instanceof ArchiveOverBudget) await this.steps.replaceOverBudget(signal);
             else throw err;
           }
           break;

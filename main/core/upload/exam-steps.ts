@@ -156,6 +156,25 @@ export class ExamSteps {
     );
   }
 
+  /**
+   * Streamed compression: the archive came out larger than the size its exam was declared with
+   * (the estimate was low). The archive is complete and kept; the exam is deleted and made again
+   * with the archive's exact size.
+   */
+  async replaceOverBudget(signal: AbortSignal): Promise<void> {
+    const exam = this.state.exam;
+    const size = this.state.archive?.size;
+    if (!exam || size === undefined) throw new Error('no exam or archive to replace');
+    await this.api((c) => this.port.deleteExam(exam.id, c), signal);
+    this.append({ t: 'discarded', exam_id: exam.id, reason: 'over_budget' });
+    this.append({ t: 'budget', size });
+    this.host.resetProgress();
+    this.host.notice(
+      'exam_recreated',
+      'The compressed study came out larger than estimated; the exam is being created again with its exact size.',
+    );
+  }
+
   /** Confirms the exam (files mode) or asks the service to unpack the ZIP; journals `ready`. */
   async finish(signal: AbortSignal): Promise<void> {
     const plan = this.state.plan;

@@ -34,12 +34,13 @@ export function plannedRecordOf(
     ...(target ? { target } : {}),
     ...(share ? { share } : {}),
     ...(plan.compress && plan.mode === 'zip' ? { compress: true } : {}),
+    ...(plan.compress && plan.mode === 'zip' && plan.sample ? { sample: plan.sample } : {}),
   };
 }
 
 /** Bytes the zip-mode exam is declared with and that go on the wire: the compressed archive's when compressing. */
-export function zipWireSize(state: Pick<JobState, 'plan' | 'archive'>): number {
-  return state.plan.compress ? (state.archive?.size ?? state.plan.zip_size) : state.plan.zip_size;
+export function zipWireSize(state: Pick<JobState, 'plan' | 'archive' | 'budget'>): number {
+  return state.plan.compress ? (state.archive?.size ?? state.budget ?? state.plan.zip_size) : state.plan.zip_size;
 }
 
 /** The `created` record of a create answer, or null when its upload links do not fit the plan. */

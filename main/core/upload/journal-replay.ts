@@ -30,6 +30,8 @@ export type JobState = {
   /** Compressed zip mode: how far the archive got, and the archive once complete (archive.ts). */
   pack: PackState | null;
   archive: { size: number; sha256: string } | null;
+  /** Streamed compression: the size the exam is declared with, the archive padded up to it. */
+  budget: number | null;
 };
 
 /** The state after `records`; the first record must be the plan. */
@@ -54,6 +56,7 @@ export function initialState(plan: PlannedRecord): JobState {
     failure: null,
     pack: null,
     archive: null,
+    budget: null,
   };
 }
 
@@ -71,6 +74,9 @@ export function applyRecord(s: JobState, r: JournalRecord): void {
     }
     case 'compressed':
       s.archive = { size: r.size, sha256: r.sha256 };
+      return;
+    case 'budget':
+      s.budget = r.size;
       return;
     case 'creating':
       s.phase = 'creating';

@@ -56,8 +56,10 @@ export const recordSchema = z.discriminatedUnion('t', [
     /** Absent: the job creates an exam. Set: it adds an extra take to an existing exam (target.ts). */
     target: z.object({ kind: z.literal('extra'), exam_id: z.string().min(1), label: z.string().min(1) }).optional(),
     share: shareIntentSchema.optional(),
-    /** Zip mode with deflated entries, written to a private archive before the exam is created (archive.ts). */
+    /** Zip mode with deflated entries, written to a private archive and sent as it is written (archive.ts). */
     compress: z.boolean().optional(),
+    /** The compressibility sample the choice was made on (compression-choice.ts), reused for the budget. */
+    sample: z.object({ ratio: z.number().positive(), spread: z.number().nonnegative() }).optional(),
   }),
   // The compressed archive is on disk up to `offset` with its first `n` entries; `e` are the
   // entries this record adds ([CRC-32, deflated size]); n = 0 starts the archive over.
@@ -67,6 +69,9 @@ export const recordSchema = z.discriminatedUnion('t', [
     offset: z.number().int().nonnegative(),
     e: z.array(z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()])),
   }),
+  // Streamed compression: the size the exam is declared with, journaled before it is created; the
+  // archive, written while it is sent, is padded up to it (deflated-zip.ts, ArchiveBudget).
+  z.object({ t: z.literal('budget'), size: z.number().int().positive() }),
   // The compressed archive is complete: its exact size (declared to the service) and sha256.
   z.object({ t: z.literal('compressed'), size: z.number().int().positive(), sha256: z.string() }),
   // Written (and fsynced) before POST /exams is sent: its presence without `created` means an exam

@@ -32,6 +32,11 @@ export type JobPlan = {
   studyUids?: string[];
   /** Zip mode with deflated entries (compression-choice.ts decides it). */
   compress?: boolean;
+  /**
+   * The compressibility sample the decision was made on, at the level the archive is written
+   * while sent: the exam's declared size is estimated from it (archive.ts), not sampled twice.
+   */
+  sample?: { ratio: number; spread: number };
 };
 
 export type PlanInput = {

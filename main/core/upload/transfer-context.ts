@@ -5,12 +5,15 @@ import type { Gate } from './gate';
 import type { JobState } from './journal-replay';
 import type { Journal } from './journal';
 import type { ProgressTracker } from './progress';
+import type { GrowingFile } from './file-source';
 import type { putWithRetry, TransferAgents } from './transfer';
 
 export type TransferContext = {
   state: JobState;
   /** Compressed zip mode: the archive to send (archive.ts); null: the ZIP is built on the fly. */
   archivePath: string | null;
+  /** Streamed compression: the archive is still being written; the PUT reads it as it grows. */
+  growing?: GrowingFile;
   concurrency: number;
   gate: Gate;
   /** Controllers of the PUTs in flight: pause() aborts them. */

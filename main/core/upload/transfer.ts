@@ -46,7 +46,12 @@ export function createAgents(maxSockets: number): TransferAgents {
 }
 
 /** What to send: its exact length and a way to open it afresh for each attempt. */
-export type PutBody = { size: number; open: () => Readable };
+export type PutBody = {
+  size: number;
+  open: () => Readable;
+  /** True while the source waits for its own writer (an archive sent as it is written): not a stall. */
+  held?: () => boolean;
+};
 
 export type PutOptions = {
   agents: TransferAgents;
@@ -130,7 +135,8 @@ export function putOnce(url: string, body: PutBody, opts: PutOptions): Promise<v
 
     const stallTimer = setInterval(
       () => {
-        if (!throttled && Date.now() - lastActivity > opts.stallTimeoutMs) {
+        if (body.held?.()) touch();
+        else if (!throttled && Date.now() - lastActivity > opts.stallTimeoutMs) {
           finish(
             new TransferError('retryable', `no progress for ${Math.round(opts.stallTimeoutMs / 1000)} s (stalled)`),
           );

@@ -2,9 +2,9 @@
 // a resume after a pause, rebuilds the ZIP from the first byte; the files are checked before and
 // after, so a ZIP of a changed export is never confirmed.
 import { childController } from './file-checks';
-import { openFileRange } from './file-source';
+import { GrowingFileReader, openFileRange } from './file-source';
 import { zipWireSize } from './job-records';
-import { putWithRetry, type TransferAgents } from './transfer';
+import { type PutBody, putWithRetry, type TransferAgents } from './transfer';
 import type { TransferContext } from './transfer-context';
 import { createZipStream } from './zip';
 
@@ -15,8 +15,7 @@ export async function sendZip(ctx: TransferContext, signal: AbortSignal, agents:
   const all = plan.files.map((_, i) => i);
   // Compressed: the archive written before the exam was created; else the ZIP built on the fly.
   const size = zipWireSize(ctx.state);
-  const archive = ctx.archivePath;
-  const open = archive ? () => openFileRange(archive, size) : () => createZipStream(plan.files);
+  const body = zipBody(ctx, size);
   for (;;) {
     await ctx.waitIfPaused(signal);
     await ctx.checkFiles(all);
@@ -26,7 +25,7 @@ export async function sendZip(ctx: TransferContext, signal: AbortSignal, agents:
     const s = own.signal;
     ctx.inflight.add(own);
     try {
-      await putWithRetry(exam.zipUrl, { size, open }, ctx.putOptions(agents, s, -1, 'archive.zip'));
+      await putWithRetry(exam.zipUrl, body, ctx.putOptions(agents, s, -1, 'archive.zip'));
     } catch (err) {
       if (own.signal.aborted && !signal.aborted) continue;
       throw await ctx.transferFailure(err, all);
@@ -38,4 +37,20 @@ export async function sendZip(ctx: TransferContext, signal: AbortSignal, agents:
     ctx.tracker.onTransferDone(size, 0);
     return;
   }
+}
+
+/** What the PUT sends: the archive as it is written, the complete archive, or a ZIP built on the fly. */
+function zipBody(ctx: TransferContext, size: number): PutBody {
+  const { growing } = ctx;
+  if (growing) {
+    let reader: GrowingFileReader | null = null;
+    return {
+      size,
+      open: () => (reader = new GrowingFileReader(growing.path, size, growing)),
+      held: () => reader?.held === true,
+    };
+  }
+  const path = ctx.archivePath;
+  if (path) return { size, open: () => openFileRange(path, size) };
+  return { size, open: () => createZipStream(ctx.state.plan.files) };
 }

@@ -1,7 +1,7 @@
 // `scanbridge upload --compress always` end to end (the real bin, a real emulator, a CBCT-like
-// phantom of real DICOM files): kill -9 while compressing, while sending and while confirming,
-// then the same command again gives the same exam with every byte, and a complete archive is
-// never deflated again.
+// phantom of real DICOM files): kill -9 while the archive is written and sent, while the complete
+// archive is sent and while confirming, then the same command again gives the same exam with every
+// byte, an archive is continued from its checkpoint, and a complete one is never deflated again.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -118,7 +118,7 @@ afterAll(async () => {
 
 // Each case runs the command twice on 33 MB (a few seconds of deflating on a busy machine).
 describe('scanbridge upload --compress always, killed with -9', { timeout: 120_000 }, () => {
-  it('while compressing: the rerun continues the archive from its checkpoint and stores every byte', async () => {
+  it('while compressing and sending: the rerun continues the archive from its checkpoint, to the same exam, every byte', async () => {
     const root = copyStudy('compressing');
     const dataDir = join(tmp, 'data-compressing');
     const first = start(['upload', root, '--compress', 'always'], env(dataDir));
@@ -129,27 +129,36 @@ describe('scanbridge upload --compress always, killed with -9', { timeout: 120_0
     );
     await first.done;
     const before = journal(dataDir);
-    expect(before.some((r) => r.t === 'compressed' || r.t === 'creating')).toBe(false);
+    // The exam was declared with a budget and created before the study was deflated; the archive
+    // was being sent as it was written, and was not complete.
+    const types = before.map((r) => r.t);
+    expect(types.indexOf('budget')).toBeGreaterThan(-1);
+    expect(types.indexOf('budget')).toBeLessThan(types.indexOf('creating'));
+    expect(types).not.toContain('compressed');
+    const examId = examOf(dataDir);
+    expect(examId).not.toBeNull();
     // An archive a crash left with no job (its journal gone) is removed at start-up; the killed
     // job's own archive is continued.
     const orphan = join(dataDir, 'archives', 'f00dfeedf00dfeed-0-000000.zip');
     writeFileSync(orphan, 'PK');
     const again = await start(['upload', root], env(dataDir)).done;
     expect(again.stderr).toMatch(/Continuing the compression \([1-9]\d* of 64 files already compressed\)/);
-    await expectStored(root, again, null);
+    await expectStored(root, again, examId);
     expect(existsSync(orphan)).toBe(false);
     expect(readdirSync(join(dataDir, 'archives'))).toEqual([]);
   });
 
-  it('while sending: the rerun sends the same archive (not compressed again) to the same exam', async () => {
+  it('while sending the complete archive: the rerun sends it again (not compressed again) to the same exam', async () => {
     const root = copyStudy('sending');
     const dataDir = join(tmp, 'data-sending');
     const first = start(['upload', root, '--compress', 'always', '--limit-rate', '2M'], env(dataDir));
-    await killWhen(first.child, () => examOf(dataDir) !== null, 'the exam was created');
+    await killWhen(first.child, () => journal(dataDir).some((r) => r.t === 'compressed'), 'the archive was complete');
     await first.done;
+    expect(journal(dataDir).some((r) => r.t === 'uploaded')).toBe(false);
     const examId = examOf(dataDir);
     const again = await start(['upload', root], env(dataDir)).done;
     expect(again.stderr).not.toContain('Compressing the study');
+    expect(again.stderr).not.toContain('Continuing the compression');
     await expectStored(root, again, examId);
   });
 

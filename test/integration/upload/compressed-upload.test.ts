@@ -1,8 +1,11 @@
 // Compressed zip mode against the emulator: a CBCT-like phantom deflated on worker threads into a
-// private archive, declared with its exact size, and stored byte for byte; pause and cancel while
-// compressing; the archive reused (not deflated again) when the job is reopened.
+// private archive that is sent while it is written (the exam declared with a budget, the archive
+// padded up to it), and stored byte for byte; pause while writing and sending, cancel while
+// compressing; the complete archive reused (not deflated again) when the job is reopened; an
+// archive over its budget sent to a new exam at its exact size.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { archivePathOf } from '@main/core/upload/archive';
 import { UploadJob, type UploadEvent } from '@main/core/upload/engine';
@@ -26,8 +29,10 @@ describe('compressed zip mode', () => {
     const job = UploadJob.create(plan, { port, dataDir: ctx.dataDir() });
     const statuses: string[] = [];
     let compressing: UploadEvent | null = null;
+    let atTransfer: ReturnType<typeof readJournal> = [];
     job.on((e) => {
       if (e.type === 'status') statuses.push(e.status);
+      if (e.type === 'status' && e.status === 'transferring') atTransfer = readJournal(job.journalPath);
       if (e.type === 'progress' && e.totals.compression?.state === 'compressing') compressing = e;
     });
     const result = await job.run();
@@ -44,6 +49,11 @@ describe('compressed zip mode', () => {
         files.map((f) => f.name),
       ),
     ).toEqual(expected);
+    // Sent while it was written: declared with a budget before the create, and padded up to it.
+    const records = atTransfer;
+    const budget = records.find((r) => r.t === 'budget');
+    expect(records.findIndex((r) => r.t === 'budget')).toBeLessThan(records.findIndex((r) => r.t === 'creating'));
+    expect(result.bytes_sent).toBe(budget?.t === 'budget' ? budget.size : -1);
     // The phantom deflates about 2×: what went on the wire is the archive, well under the study.
     expect(result.bytes_sent).toBeLessThan(plan.bytes * 0.6);
     const final = job.totals();
@@ -54,45 +64,118 @@ describe('compressed zip mode', () => {
     expect(existsSync(archivePathOf(ctx.dataDir(), job.jobId))).toBe(false);
   });
 
-  it('pauses and resumes while compressing, and a reopened job reuses the archive instead of deflating again', async () => {
+  it('pauses and resumes while the archive is written and sent, and a reopened job reuses the complete archive', async () => {
     const root = ctx.folder('pause');
     const files = await phantomFiles(root, 60);
     const { port } = connect(ctx.emulator, 'pro');
     const plan = { ...(await planUpload({ root, fields: { name: 'pause' }, files, mode: 'zip' })), compress: true };
     const dataDir = ctx.dataDir();
-    const job = UploadJob.create(plan, { port, dataDir });
+    // Slower than deflating: the archive is complete well before the PUT ends.
+    const job = UploadJob.create(plan, { port, dataDir, options: { bandwidthLimit: 2_000_000 } });
     const statuses: string[] = [];
     job.on((e) => e.type === 'status' && statuses.push(e.status));
-    // Paused in the middle of compressing, then resumed.
+    // Paused while the archive is still being written (and sent as it grows), then resumed.
+    let paused = false;
     job.on((e) => {
-      if (e.type === 'progress' && (e.totals.compression?.studyBytesDone ?? 0) > 0 && statuses.length === 1) {
+      const c = e.type === 'progress' ? e.totals.compression : undefined;
+      if (
+        !paused &&
+        c &&
+        c.studyBytesDone > 0 &&
+        c.studyBytesDone < c.studyBytes &&
+        statuses.at(-1) === 'transferring'
+      ) {
+        paused = true;
         job.pause();
-        job.resume();
+        setTimeout(() => job.resume(), 100);
       }
     });
     const running = job.run();
-    // Stop once the archive is complete but before anything is sent: the next run must reuse it.
-    const stopped = new Promise<void>((resolve) =>
-      job.on((e) => {
-        if (e.type === 'status' && e.status === 'creating') void job.stop().then(resolve);
-      }),
-    );
+    // Stopped once the archive is complete, while it is still being sent: the next run reuses it.
+    const stopped = new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        if (readJournal(job.journalPath).some((r) => r.t === 'compressed')) {
+          clearInterval(timer);
+          void job.stop().then(resolve);
+        }
+      }, 10);
+    });
     await stopped;
     await running.catch(() => undefined);
-    expect(statuses.slice(0, 4)).toEqual(['compressing', 'paused', 'compressing', 'creating']);
-    const archive = archivePathOf(dataDir, job.jobId);
-    const before = statSync(archive);
+    expect(paused).toBe(true);
+    expect(statuses.slice(0, 6)).toEqual([
+      'compressing',
+      'creating',
+      'transferring',
+      'paused',
+      'transferring',
+      'interrupted',
+    ]);
     const records = readJournal(job.journalPath);
-    expect(records.filter((r) => r.t === 'compressed')).toHaveLength(1);
+    // Declared before the create with a budget; the archive came out at exactly that size.
+    const budget = records.find((r) => r.t === 'budget');
+    const compressed = records.find((r) => r.t === 'compressed');
+    expect(records.findIndex((r) => r.t === 'budget')).toBeLessThan(records.findIndex((r) => r.t === 'creating'));
+    expect(budget && compressed && budget.size === compressed.size).toBe(true);
+    expect(records.some((r) => r.t === 'uploaded')).toBe(false);
+    const archive = archivePathOf(dataDir, job.jobId);
+    expect(statSync(archive).size).toBe(compressed?.t === 'compressed' ? compressed.size : -1);
 
     const again = UploadJob.open(job.journalPath, { port, dataDir });
     const seen: string[] = [];
+    const notices: string[] = [];
     again.on((e) => e.type === 'status' && seen.push(e.status));
+    again.on((e) => e.type === 'notice' && notices.push(e.message));
     const result = await again.run();
     expect(seen).not.toContain('compressing');
+    expect(notices.join(' ')).not.toMatch(/Continuing the compression/);
     expect(statSync(archive, { throwIfNoEntry: false })).toBeUndefined();
-    expect(before.size).toBeGreaterThan(0);
-    expect(readJournal(again.journalPath).filter((r) => r.t === 'packed' && r.n === 0)).toHaveLength(0);
+    const after = readJournal(again.journalPath);
+    expect(after.filter((r) => r.t === 'packed' && r.n === 0)).toHaveLength(0);
+    expect(after.filter((r) => r.t === 'compressed')).toHaveLength(1);
+    const expected = new Map(files.map((f) => [f.name, sha(readFileSync(f.path))]));
+    expect(
+      zipStoredHashes(
+        ctx.emulator,
+        result.exam_id,
+        files.map((f) => f.name),
+      ),
+    ).toEqual(expected);
+  });
+
+  it('an archive that comes out larger than its budget is kept, and the exam made again at its exact size', async () => {
+    // Every slice the estimate samples compresses; every other one is noise: the budget is far too low.
+    const cbct = await phantomFiles(ctx.folder('over-cbct'), 12);
+    const noise = await phantomFiles(ctx.folder('over-noise'), 12, 'noise');
+    const root = ctx.folder('over');
+    const files = cbct.flatMap((c, i) => {
+      const n = noise[i] as (typeof noise)[number];
+      const names = [`s${String(2 * i).padStart(2, '0')}.dcm`, `s${String(2 * i + 1).padStart(2, '0')}.dcm`];
+      // The estimate samples files 2, 6, 10…: the even ones.
+      copyFileSync(c.path, join(root, names[0] as string));
+      copyFileSync(n.path, join(root, names[1] as string));
+      return names.map((name) => ({ name, path: join(root, name) }));
+    });
+    const { client, port } = connect(ctx.emulator, 'pro');
+    const plan = {
+      ...(await planUpload({ root, fields: { name: 'over budget' }, files, mode: 'zip' })),
+      compress: true,
+    };
+    const job = UploadJob.create(plan, { port, dataDir: ctx.dataDir() });
+    const notices: string[] = [];
+    job.on((e) => e.type === 'notice' && notices.push(e.message));
+    const result = await job.run();
+    const records = readJournal(job.journalPath);
+    const budgets = records.flatMap((r) => (r.t === 'budget' ? [r.size] : []));
+    const compressed = records.find((r) => r.t === 'compressed');
+    expect(budgets).toHaveLength(2);
+    expect(compressed?.t === 'compressed' && compressed.size).toBeGreaterThan(budgets[0] ?? Infinity);
+    expect(budgets[1]).toBe(compressed?.t === 'compressed' ? compressed.size : -1);
+    const discarded = records.filter((r) => r.t === 'discarded');
+    expect(discarded).toMatchObject([{ reason: 'over_budget' }]);
+    expect(notices.join(' ')).toMatch(/larger than estimated/);
+    // The first exam is gone; the second is ready with every byte.
+    await expect(client.exams.get(discarded[0]?.t === 'discarded' ? discarded[0].exam_id : '')).rejects.toThrow();
     const expected = new Map(files.map((f) => [f.name, sha(readFileSync(f.path))]));
     expect(
       zipStoredHashes(

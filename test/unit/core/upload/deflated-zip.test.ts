@@ -7,7 +7,12 @@ import { crc32 } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPromise } from 'yauzl';
 import { CHUNK_BYTES, DeflatePool } from '@main/core/upload/deflate-pool';
-import { type ArchiveFile, type PackState, writeDeflatedArchive } from '@main/core/upload/deflated-zip';
+import {
+  type ArchiveBudget,
+  type ArchiveFile,
+  type PackState,
+  writeDeflatedArchive,
+} from '@main/core/upload/deflated-zip';
 import { phantomSlice } from '@support/phantom';
 
 /** Every entry of a ZIP as yauzl reads it (sizes validated), with the CRC-32 it declares. */
@@ -101,5 +106,79 @@ describe('the deflated archive', () => {
     expect(readFileSync(path).equals(readFileSync(whole))).toBe(true);
     const read = await readZip(path);
     for (const [name, data] of contents) expect(read.get(name)?.data.equals(data)).toBe(true);
+  });
+
+  describe('padded up to a budget (the size an exam was declared with before the study was deflated)', () => {
+    const exact = async (): Promise<number> => writeDeflatedArchive(options(join(dir, 'exact.zip'), null).o);
+
+    it.each([
+      ['by a few bytes (the comment only)', 7],
+      ['by exactly the most a comment holds', 0xffff],
+      ['by more than a comment holds (empty stored blocks, then the comment)', 0xffff + 3],
+      ['by over a megabyte', 1_234_567],
+    ])('comes out at the target when the data is short of it %s, and unpacks to the same bytes', async (_, extra) => {
+      const target = (await exact()) + extra;
+      const path = join(dir, `padded-${extra}.zip`);
+      const budget: ArchiveBudget = { target, sealed: false };
+      const committed: number[] = [];
+      const size = await writeDeflatedArchive({
+        ...options(path, null).o,
+        budget,
+        onCommitted: (offset) => committed.push(offset),
+      });
+      expect(size).toBe(target);
+      expect(statSync(path).size).toBe(target);
+      expect(budget.sealed).toBe(true);
+      // What is committed only grows, and ends at the whole archive.
+      expect(committed).toEqual([...committed].sort((a, b) => a - b));
+      expect(committed.at(-1)).toBe(target);
+      const read = await readZip(path);
+      expect(read.size).toBe(contents.size);
+      for (const [name, data] of contents) expect(read.get(name)?.data.equals(data), name).toBe(true);
+    });
+
+    it('keeps its own length when the data overshoots the target (the caller sees it differ)', async () => {
+      const own = await exact();
+      const path = join(dir, 'over.zip');
+      const size = await writeDeflatedArchive({ ...options(path, null).o, budget: { target: own - 1, sealed: false } });
+      expect(size).toBe(own);
+      const read = await readZip(path);
+      for (const [name, data] of contents) expect(read.get(name)?.data.equals(data), name).toBe(true);
+    });
+
+    it('ignores a target set after the writer sealed the budget', async () => {
+      const own = await exact();
+      const budget: ArchiveBudget = { target: null, sealed: false };
+      const path = join(dir, 'sealed.zip');
+      const o = options(path, null).o;
+      const size = await writeDeflatedArchive({
+        ...o,
+        budget,
+        // As the last entry is written the target is still unset; one set afterwards is too late.
+        onCommitted: () => {
+          if (budget.sealed) budget.target = own + 100_000;
+        },
+      });
+      expect(size).toBe(own);
+    });
+
+    it('continues a padded archive from a checkpoint to the same bytes', async () => {
+      const target = (await exact()) + 300_000;
+      const whole = join(dir, 'padded-whole.zip');
+      const run = options(whole, null);
+      await writeDeflatedArchive({ ...run.o, budget: { target, sealed: false } });
+      const last = run.checkpoints.at(-1) as PackState;
+      const path = join(dir, 'padded-resumed.zip');
+      copyFileSync(whole, path);
+      const entries = last.entries.slice(0, 3);
+      let offset = 0;
+      for (let i = 0; i < 3; i++) offset += 30 + Buffer.byteLength(files[i]?.name ?? '') + (entries[i]?.[1] ?? 0);
+      const resumed = await writeDeflatedArchive({
+        ...options(path, { entries, offset }).o,
+        budget: { target, sealed: false },
+      });
+      expect(resumed).toBe(target);
+      expect(readFileSync(path).equals(readFileSync(whole))).toBe(true);
+    });
   });
 });
