@@ -1,6 +1,6 @@
 // Settings → Uploads → Compression, then a compressed upload seen on the Uploads screen: the
-// study being compressed ("Compressing (2.0× smaller)"), then the smaller archive on the wire
-// against the study's own size, until the exam is ready. The flow runs in Spanish; each screen is
+// archive on the wire against the study's own size while the rest of the study is still being
+// compressed ("still compressing: 60 %"), then the archive alone, until the exam is ready. The flow runs in Spanish; each screen is
 // also seen in English (the passing phases as pictures taken right after the language switch).
 import { mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -68,15 +68,20 @@ test.describe('in es', () => {
     });
 
     const job = page.getByTestId('upload-job').first();
+    // "aún comprimiendo:" / "still compressing:", without the figure.
+    const still = t('uploads.compression.stillCompressing', { percent: '' }).replace(/\s*%$/, '').trim();
     const stats = job.getByTestId('upload-stats');
-    await test.step('Compressing: the badge and the line say so, with the ratio so far', async () => {
-      await expect(stats).toHaveAttribute('data-compression', 'compressing', { timeout: 60_000 });
-      await expect(job.getByTestId('upload-phase')).toContainText(t('uploads.compression.compressing'));
-      await screenshotInBoth(page, 'uploads-compressing');
+    await test.step('Sending while compressing: the archive on the wire, and how far compressing got', async () => {
+      await expect(stats).toHaveAttribute('data-compression', 'sending', { timeout: 60_000 });
+      await expect(stats).toContainText(still, { timeout: 10_000 });
+      await expect(job.getByTestId('upload-phase')).toHaveText(t('uploads.phase.uploading'));
+      await screenshotInBoth(page, 'uploads-sending-while-compressing');
     });
 
     await test.step('Sending: the archive on the wire against the study size, rate and time left', async () => {
       await expect(stats).toHaveAttribute('data-compression', 'sending', { timeout: 60_000 });
+      // Compressing is done: the line no longer mentions it.
+      await expect(stats).not.toContainText(still, { timeout: 60_000 });
       await expect(stats).toContainText('×', { timeout: 10_000 });
       await expect(stats).toContainText(/\/s/, { timeout: 10_000 });
       await expect(job.getByTestId('upload-phase')).toHaveText(t('uploads.phase.uploading'));

@@ -84,15 +84,15 @@ function plainParts(t: Totals): string[] {
   return parts;
 }
 
-/** "compressing (2.3× smaller)… 45% of 210 MB" / "sending… 40% · 36 MB of 91 MB on the wire (study 210 MB)". */
+/**
+ * "compressing (2.3× smaller)… 45% of 210 MB" / "sending… 40% · 36 MB of 91 MB on the wire (study
+ * 210 MB) · still compressing (80% done)".
+ */
 function compressedParts(t: Totals, c: CompressionTotals): string[] {
   const times = c.ratio !== null ? `${c.ratio.toFixed(1)}× smaller` : null;
   if (c.state === 'compressing') {
     const pct = c.studyBytes > 0 ? Math.floor((100 * c.studyBytesDone) / c.studyBytes) : 100;
-    const parts = [`compressing${times ? ` (${times})` : ''}…`, `${pct}% of ${formatBytes(c.studyBytes)}`];
-    // The archive is sent while it is written.
-    if (t.bytesSent > 0) parts.push(`${formatBytes(t.bytesSent)} already sent`);
-    return parts;
+    return [`compressing${times ? ` (${times})` : ''}…`, `${pct}% of ${formatBytes(c.studyBytes)}`];
   }
   const pct = t.bytesTotal > 0 ? Math.floor((100 * t.bytesSent) / t.bytesTotal) : 100;
   const parts = [
@@ -101,6 +101,9 @@ function compressedParts(t: Totals, c: CompressionTotals): string[] {
     `${formatBytes(t.bytesSent)} of ${formatBytes(t.bytesTotal)} on the wire (study ${formatBytes(c.studyBytes)}${times ? `, ${times}` : ''})`,
   ];
   if (t.rate > 0) parts.push(`${formatBytes(t.rate)}/s on the wire`);
+  // The archive is sent while it is written: how far compressing got.
+  if (c.studyBytesDone < c.studyBytes)
+    parts.push(`still compressing (${Math.floor((100 * c.studyBytesDone) / Math.max(1, c.studyBytes))}% done)`);
   return parts;
 }
 

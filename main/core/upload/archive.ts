@@ -159,6 +159,8 @@ const MAX_BUDGET_MARGIN = 0.08;
 export class JobArchive {
   /** The complete archive, once written (or found intact). */
   path: string | null = null;
+  /** Time the archive's PUTs waited for the writer (not for the link), over the job's life. */
+  heldMs = 0;
   private verified: boolean;
   private writer: { signal: AbortSignal; done: Promise<void>; budget: ArchiveBudget } | null = null;
   private committedBytes = 0;
@@ -335,19 +337,17 @@ export class JobArchive {
         progress: (raw, total, archiveBytes) => {
           if (firstRaw < 0) firstRaw = raw;
           const ratio = archiveBytes > 0 && raw > 0 ? raw / archiveBytes : null;
+          if (h.state.exam) {
+            // Sent while written: progress is the archive on the wire (its time left from the send's
+            // own rate); how far compressing got rides along.
+            h.tracker.setCompression({ state: 'sending', studyBytes: total, studyBytesDone: raw, ratio }, null, link);
+            h.progressed();
+            return;
+          }
           const seconds = (performance.now() - started) / 1000;
           const packRate = seconds > 0.5 && raw > firstRaw ? (raw - firstRaw) / seconds : null;
-          const budget = h.state.budget;
-          // Sent while written: what is left is the slower of deflating the rest and sending the
-          // rest of the declared size; finished first: deflating the rest, then sending it all.
           const eta =
-            packRate && ratio
-              ? Math.ceil(
-                  h.state.exam && budget !== null
-                    ? Math.max((total - raw) / packRate, (budget - h.tracker.totals().bytesSent) / Math.max(1, link))
-                    : (total - raw) / packRate + total / ratio / Math.max(1, link),
-                )
-              : null;
+            packRate && ratio ? Math.ceil((total - raw) / packRate + total / ratio / Math.max(1, link)) : null;
           h.tracker.setCompression({ state: 'compressing', studyBytes: total, studyBytesDone: raw, ratio }, eta);
           h.progressed();
         },
@@ -393,6 +393,9 @@ export class JobArchive {
     return {
       path: archivePathOf(this.host.dataDir, this.host.state.plan.job_id),
       committed: () => this.committedBytes,
+      onHeld: (ms) => {
+        this.heldMs += ms;
+      },
       waitFor: (offset) => {
         if (this.committedBytes >= offset) return Promise.resolve();
         if (this.ended !== null)

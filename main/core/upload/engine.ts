@@ -333,7 +333,12 @@ export class UploadJob {
             const streamed = this.state.plan.compress === true && this.archive.streaming;
             if (this.state.plan.compress && !streamed && !this.archive.path) await this.archive.prepare(signal);
             this.emitStatus('transferring');
-            const measure = { wire: this.tracker.wireBytes, at: performance.now(), pauses: this.pauses };
+            const measure = {
+              wire: this.tracker.wireBytes,
+              at: performance.now(),
+              pauses: this.pauses,
+              held: this.archive.heldMs,
+            };
             if (this.state.plan.mode === 'files') await sendFiles(this.transferContext(), signal, agents);
             else if (streamed)
               await this.archive.sendWhileWriting(signal, (growing, s) =>
@@ -363,10 +368,11 @@ export class UploadJob {
    * Keeps the rate this transfer saw (link-rate.ts), unless a pause cut it or the bandwidth limit,
    * not the link, set it.
    */
-  private learnLinkRate(m: { wire: number; at: number; pauses: number }): void {
+  private learnLinkRate(m: { wire: number; at: number; pauses: number; held: number }): void {
     if (m.pauses !== this.pauses) return;
     const bytes = this.tracker.wireBytes - m.wire;
-    const seconds = (performance.now() - m.at) / 1000;
+    // An archive sent while written: the time its PUT waited for the writer is not the link's.
+    const seconds = (performance.now() - m.at - (this.archive.heldMs - m.held)) / 1000;
     const limit = this.bucket.bytesPerSecond;
     if (limit !== null && bytes / Math.max(seconds, 1e-3) > 0.9 * limit) return;
     recordUploadRate(this.dataDir, bytes, seconds);

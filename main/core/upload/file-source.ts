@@ -20,6 +20,8 @@ export type GrowingFile = {
   committed(): number;
   /** Resolves once `committed() >= offset`; rejects when the writer stopped short of it. */
   waitFor(offset: number): Promise<void>;
+  /** A reader waited this long for the writer (not for the network). */
+  onHeld(ms: number): void;
 };
 
 /**
@@ -52,8 +54,13 @@ export class GrowingFileReader extends Readable {
       }
       if (this.file.committed() <= this.pos) {
         this.held = true;
-        await this.file.waitFor(this.pos + 1);
-        this.held = false;
+        const since = performance.now();
+        try {
+          await this.file.waitFor(this.pos + 1);
+        } finally {
+          this.held = false;
+          this.file.onHeld(performance.now() - since);
+        }
         if (this.destroyed) return;
       }
       const n = Math.min(READ_CHUNK_BYTES, this.size - this.pos, this.file.committed() - this.pos);

@@ -13,7 +13,10 @@ function ratioText(ratio: number | null, lang: 'es' | 'en'): string {
   }).format(ratio ?? 1);
 }
 
-/** A compressed upload's progress value: the study deflated while compressing, then the archive sent. */
+/**
+ * A compressed upload's progress value: the study deflated while compressing before the exam
+ * exists, then the archive sent (also while the rest is still being compressed).
+ */
 export function compressedProgress(job: UploadJobView, c: UploadCompressionView): number {
   if (job.phase === 'ready') return 100;
   return c.state === 'compressing'
@@ -62,6 +65,11 @@ export function CompressionStats({ job, c }: { job: UploadJobView; c: UploadComp
       </Text>
     );
   const running = job.phase === 'uploading' && job.rate > 0;
+  // The archive is sent while it is written: how far compressing got, until it is done.
+  const alongside =
+    c.study_bytes_done < c.study_bytes
+      ? ` · ${t('uploads.compression.stillCompressing', { percent: percent(c.study_bytes_done, c.study_bytes) })}`
+      : '';
   return (
     <Text size="sm" data-testid="upload-stats" data-compression="sending">
       {t('uploads.compression.sendingStats', {
@@ -73,6 +81,7 @@ export function CompressionStats({ job, c }: { job: UploadJobView; c: UploadComp
       })}
       {running ? ` · ${formatRate(job.rate, lang)}` : ''}
       {running ? eta : ''}
+      {alongside}
     </Text>
   );
 }
