@@ -164,7 +164,7 @@ export class JobArchive {
   private verified: boolean;
   private writer: { signal: AbortSignal; done: Promise<void>; budget: ArchiveBudget } | null = null;
   private committedBytes = 0;
-  /** The sample was too uncertain for a budget: this process finishes the archive first. */
+  /** The sample was too uncertain for a budget: this process writes the archive first. */
   private refused = false;
   private ended: Error | null | 'done' = null;
   private waiters: { offset: number; resolve: () => void; reject: (e: Error) => void }[] = [];
@@ -183,18 +183,21 @@ export class JobArchive {
   }
 
   /**
-   * Compressed zip mode, before the exam is created: starts the writer and, while its workers
-   * deflate, declares the exam's size with a budget (the archive is then sent while written), or,
-   * when the study is already deflated or its sample too uncertain, waits for the archive and its
-   * exact size.
+   * Compressed zip mode, before the exam is created: declares the exam's size with a budget and
+   * starts the writer (the archive is then sent while written), or, when the study is already
+   * deflated or its sample too uncertain, writes the archive first for its exact size.
    */
   async beforeCreate(signal: AbortSignal): Promise<void> {
     const h = this.host;
+    if (h.state.budget === null && this.streamable()) {
+      h.emitStatus('compressing');
+      await h.waitIfPaused(signal);
+      signal.throwIfAborted();
+      if (this.declareBudget() === null) this.refused = true;
+    }
     const writing = this.write(signal);
-    await h.waitIfPaused(signal);
     signal.throwIfAborted();
-    if (h.state.budget === null && (h.state.archive !== null || this.declareBudget() === null)) {
-      this.refused = true;
+    if (h.state.budget === null) {
       await writing;
       this.sending();
     }
@@ -219,6 +222,7 @@ export class JobArchive {
   ): Promise<void> {
     const controller = new AbortController();
     const stop = (): void => controller.abort(signal.reason);
+    if (signal.aborted) stop();
     signal.addEventListener('abort', stop, { once: true });
     const writing = this.write(signal).then(
       () => {
@@ -268,10 +272,9 @@ export class JobArchive {
    */
   private declareBudget(): number | null {
     const h = this.host;
-    const budget = this.writer?.budget;
     const files = h.state.plan.files;
     const done = h.state.pack?.entries.length ?? 0;
-    if (!budget || budget.sealed || done >= files.length || !this.streamable()) return null;
+    if (done >= files.length) return null;
     const rest = files.slice(done);
     // The plan's sample covers the whole study: reused while nothing is written yet.
     const sample =
@@ -292,7 +295,6 @@ export class JobArchive {
     // Each chunk's sync flush adds a few bytes the sample (one deflate per slice) does not show.
     const size = archiveOverhead(files) + written + Math.ceil(raw * sample.ratio * (1 + margin)) + 8 * chunks;
     if (size > MAX_ZIP_BYTES) return null;
-    budget.target = size;
     h.append({ t: 'budget', size });
     return size;
   }
@@ -303,7 +305,7 @@ export class JobArchive {
     const h = this.host;
     const budget: ArchiveBudget = { target: h.state.budget, sealed: false };
     // Sent while written: the ratio counts (level 6); finished first: the rate does (level 1).
-    const level = this.streamable() ? STREAM_DEFLATE_LEVEL : DEFLATE_LEVEL;
+    const level = h.state.budget !== null ? STREAM_DEFLATE_LEVEL : DEFLATE_LEVEL;
     this.committedBytes = 0;
     this.ended = null;
     const done = this.build(signal, budget, level).then(

@@ -1,6 +1,7 @@
-// Zip mode: the whole study as one uncompressed ZIP streamed straight into one PUT. A retry, or
-// a resume after a pause, rebuilds the ZIP from the first byte; the files are checked before and
-// after, so a ZIP of a changed export is never confirmed.
+// Zip mode: the whole study as one ZIP in one PUT: uncompressed and built on the fly, or the
+// compressed archive (archive.ts), read as it is written or once complete. A retry, or a resume
+// after a pause, sends it again from the first byte; the files are checked before and after, so a
+// ZIP of a changed export is never confirmed.
 import { childController } from './file-checks';
 import { GrowingFileReader, openFileRange } from './file-source';
 import { zipWireSize } from './job-records';
@@ -13,7 +14,7 @@ export async function sendZip(ctx: TransferContext, signal: AbortSignal, agents:
   const { plan, exam } = ctx.state;
   if (!exam?.zipUrl) throw new Error('no ZIP upload link');
   const all = plan.files.map((_, i) => i);
-  // Compressed: the archive written before the exam was created; else the ZIP built on the fly.
+  // Compressed: the archive, read as it is written or complete; else the ZIP built on the fly.
   const size = zipWireSize(ctx.state);
   const body = zipBody(ctx, size);
   for (;;) {
