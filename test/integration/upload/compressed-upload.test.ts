@@ -11,7 +11,7 @@ import { archivePathOf } from '@main/core/upload/archive';
 import { UploadJob, type UploadEvent } from '@main/core/upload/engine';
 import { readJournal } from '@main/core/upload/journal';
 import { planUpload } from '@main/core/upload/plan';
-import { connect, failure, phantomFiles, uploadScene, zipStoredHashes } from '@support/upload-harness';
+import { connect, examsNamed, failure, phantomFiles, uploadScene, zipStoredHashes } from '@support/upload-harness';
 
 const sha = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
 
@@ -176,6 +176,41 @@ describe('compressed zip mode', () => {
     expect(notices.join(' ')).toMatch(/larger than estimated/);
     // The first exam is gone; the second is ready with every byte.
     await expect(client.exams.get(discarded[0]?.t === 'discarded' ? discarded[0].exam_id : '')).rejects.toThrow();
+    const expected = new Map(files.map((f) => [f.name, sha(readFileSync(f.path))]));
+    expect(
+      zipStoredHashes(
+        ctx.emulator,
+        result.exam_id,
+        files.map((f) => f.name),
+      ),
+    ).toEqual(expected);
+  });
+
+  it('stopped as the exam is being created: the rerun keeps the journaled budget, and the archive comes out at that size', async () => {
+    const root = ctx.folder('stop-create');
+    const files = await phantomFiles(root, 24);
+    const { client, port } = connect(ctx.emulator, 'pro');
+    const plan = {
+      ...(await planUpload({ root, fields: { name: 'stop-create' }, files, mode: 'zip' })),
+      compress: true,
+    };
+    const dataDir = ctx.dataDir();
+    const job = UploadJob.create(plan, { port, dataDir });
+    job.on((e) => e.type === 'status' && e.status === 'creating' && void job.stop());
+    expect((await failure(job.run())).code).toBe('interrupted');
+    const first = readJournal(job.journalPath).filter((r) => r.t === 'budget');
+    expect(first).toHaveLength(1);
+
+    const again = UploadJob.open(job.journalPath, { port, dataDir });
+    let records: ReturnType<typeof readJournal> = [];
+    again.on((e) => e.type === 'status' && e.status === 'confirming' && (records = readJournal(again.journalPath)));
+    const result = await again.run();
+    const budgets = records.filter((r) => r.t === 'budget');
+    const compressed = records.find((r) => r.t === 'compressed');
+    expect(budgets).toEqual(first);
+    expect(compressed?.t === 'compressed' && compressed.size).toBe(first[0]?.t === 'budget' ? first[0].size : -1);
+    // One exam for the study: nothing the stopped create may have left behind stays.
+    expect((await examsNamed(client, 'stop-create')).map((e) => e.id)).toEqual([result.exam_id]);
     const expected = new Map(files.map((f) => [f.name, sha(readFileSync(f.path))]));
     expect(
       zipStoredHashes(
