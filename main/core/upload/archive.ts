@@ -162,7 +162,7 @@ export class JobArchive {
   /** Time the archive's PUTs waited for the writer (not for the link), over the job's life. */
   heldMs = 0;
   private verified: boolean;
-  private writer: { signal: AbortSignal; done: Promise<void>; budget: ArchiveBudget } | null = null;
+  private writer: { signal: AbortSignal; done: Promise<void> } | null = null;
   private committedBytes = 0;
   /** The sample was too uncertain for a budget: this process writes the archive first. */
   private refused = false;
@@ -317,7 +317,7 @@ export class JobArchive {
       },
     );
     done.catch(() => undefined); // awaited by whoever needs the archive
-    this.writer = { signal, done, budget };
+    this.writer = { signal, done };
     return done;
   }
 

@@ -3,20 +3,30 @@
 // padded up to it), and stored byte for byte; pause while writing and sending, cancel while
 // compressing; the complete archive reused (not deflated again) when the job is reopened; an
 // archive over its budget sent to a new exam at its exact size.
-import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { archivePathOf } from '@main/core/upload/archive';
 import { UploadJob, type UploadEvent } from '@main/core/upload/engine';
 import { readJournal } from '@main/core/upload/journal';
-import { planUpload } from '@main/core/upload/plan';
-import { connect, examsNamed, failure, phantomFiles, uploadScene, zipStoredHashes } from '@support/upload-harness';
-
-const sha = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
+import { planUpload, type PlanFileInput } from '@main/core/upload/plan';
+import {
+  connect,
+  examsNamed,
+  expectedHashes,
+  failure,
+  phantomFiles,
+  uploadScene,
+  zipStoredHashes,
+} from '@support/upload-harness';
 
 describe('compressed zip mode', () => {
   const ctx = uploadScene('sb-compress-');
+  /** Every file stored on the exam byte for byte. */
+  const expectStored = (examId: string, files: readonly PlanFileInput[]): void => {
+    const names = files.map((f) => f.name);
+    expect(zipStoredHashes(ctx.emulator, examId, names)).toEqual(expectedHashes(files));
+  };
 
   it('stores every file byte for byte after a compressed upload, sending about half the bytes', async () => {
     const root = ctx.folder('phantom');
@@ -41,14 +51,7 @@ describe('compressed zip mode', () => {
     const exam = await client.exams.get(result.exam_id);
     expect(exam).toMatchObject({ status: 'ready', upload_mode: 'zip', file_count: 40 });
     expect(exam.storage?.bytes).toBe(plan.bytes);
-    const expected = new Map(files.map((f) => [f.name, sha(readFileSync(f.path))]));
-    expect(
-      zipStoredHashes(
-        ctx.emulator,
-        result.exam_id,
-        files.map((f) => f.name),
-      ),
-    ).toEqual(expected);
+    expectStored(result.exam_id, files);
     // Sent while it was written: declared with a budget before the create, and padded up to it.
     const records = atTransfer;
     const budget = records.find((r) => r.t === 'budget');
@@ -133,14 +136,7 @@ describe('compressed zip mode', () => {
     const after = readJournal(again.journalPath);
     expect(after.filter((r) => r.t === 'packed' && r.n === 0)).toHaveLength(0);
     expect(after.filter((r) => r.t === 'compressed')).toHaveLength(1);
-    const expected = new Map(files.map((f) => [f.name, sha(readFileSync(f.path))]));
-    expect(
-      zipStoredHashes(
-        ctx.emulator,
-        result.exam_id,
-        files.map((f) => f.name),
-      ),
-    ).toEqual(expected);
+    expectStored(result.exam_id, files);
   });
 
   it('an archive that comes out larger than its budget is kept, and the exam made again at its exact size', async () => {
@@ -176,14 +172,7 @@ describe('compressed zip mode', () => {
     expect(notices.join(' ')).toMatch(/larger than estimated/);
     // The first exam is gone; the second is ready with every byte.
     await expect(client.exams.get(discarded[0]?.t === 'discarded' ? discarded[0].exam_id : '')).rejects.toThrow();
-    const expected = new Map(files.map((f) => [f.name, sha(readFileSync(f.path))]));
-    expect(
-      zipStoredHashes(
-        ctx.emulator,
-        result.exam_id,
-        files.map((f) => f.name),
-      ),
-    ).toEqual(expected);
+    expectStored(result.exam_id, files);
   });
 
   it('stopped as the exam is being created: the rerun keeps the journaled budget, and the archive comes out at that size', async () => {
@@ -211,14 +200,7 @@ describe('compressed zip mode', () => {
     expect(compressed?.t === 'compressed' && compressed.size).toBe(first[0]?.t === 'budget' ? first[0].size : -1);
     // One exam for the study: nothing the stopped create may have left behind stays.
     expect((await examsNamed(client, 'stop-create')).map((e) => e.id)).toEqual([result.exam_id]);
-    const expected = new Map(files.map((f) => [f.name, sha(readFileSync(f.path))]));
-    expect(
-      zipStoredHashes(
-        ctx.emulator,
-        result.exam_id,
-        files.map((f) => f.name),
-      ),
-    ).toEqual(expected);
+    expectStored(result.exam_id, files);
   });
 
   it('cancel while compressing removes the archive and creates no exam', async () => {
