@@ -74,7 +74,7 @@ export function progressPrinter(io: CliIo, tty: boolean): { onEvent: (e: UploadE
 }
 
 function plainParts(t: Totals): string[] {
-  const pct = t.bytesTotal > 0 ? Math.floor((100 * t.bytesSent) / t.bytesTotal) : 100;
+  const pct = percentOf(t.bytesSent, t.bytesTotal);
   const parts = [
     `${pct}%`,
     `${t.filesDone}/${t.filesTotal} files`,
@@ -91,10 +91,10 @@ function plainParts(t: Totals): string[] {
 function compressedParts(t: Totals, c: CompressionTotals): string[] {
   const times = c.ratio !== null ? `${c.ratio.toFixed(1)}× smaller` : null;
   if (c.state === 'compressing') {
-    const pct = c.studyBytes > 0 ? Math.floor((100 * c.studyBytesDone) / c.studyBytes) : 100;
+    const pct = percentOf(c.studyBytesDone, c.studyBytes);
     return [`compressing${times ? ` (${times})` : ''}…`, `${pct}% of ${formatBytes(c.studyBytes)}`];
   }
-  const pct = t.bytesTotal > 0 ? Math.floor((100 * t.bytesSent) / t.bytesTotal) : 100;
+  const pct = percentOf(t.bytesSent, t.bytesTotal);
   const parts = [
     'sending…',
     `${pct}%`,
@@ -103,8 +103,13 @@ function compressedParts(t: Totals, c: CompressionTotals): string[] {
   if (t.rate > 0) parts.push(`${formatBytes(t.rate)}/s on the wire`);
   // The archive is sent while it is written: how far compressing got.
   if (c.studyBytesDone < c.studyBytes)
-    parts.push(`still compressing (${Math.floor((100 * c.studyBytesDone) / Math.max(1, c.studyBytes))}% done)`);
+    parts.push(`still compressing (${percentOf(c.studyBytesDone, c.studyBytes)}% done)`);
   return parts;
+}
+
+/** Whole percent of `done` in `total` (an empty total is done). */
+function percentOf(done: number, total: number): number {
+  return total > 0 ? Math.floor((100 * done) / total) : 100;
 }
 
 function formatDuration(s: number): string {

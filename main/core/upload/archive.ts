@@ -281,8 +281,8 @@ export class JobArchive {
       (done === 0 ? h.state.plan.sample : undefined) ??
       sampleCompressibility(rest, SAMPLE_SLICES, STREAM_DEFLATE_LEVEL);
     if (!sample) return null;
-    let written = h.state.pack?.offset ?? 0;
-    for (const f of files.slice(0, done)) written -= 30 + Buffer.byteLength(f.name, 'utf8');
+    let written = 0;
+    for (const [, deflated] of h.state.pack?.entries ?? []) written += deflated;
     let raw = 0;
     let chunks = 0;
     for (const f of rest) {
@@ -363,25 +363,20 @@ export class JobArchive {
     this.path = path;
     // Sent while written: the rest of the send's progress is the archive on the wire.
     if (h.state.exam && h.state.archive) {
-      const plan = h.state.plan;
-      h.tracker.setCompression(
-        {
-          state: 'sending',
-          studyBytes: plan.bytes,
-          studyBytesDone: plan.bytes,
-          ratio: plan.bytes / h.state.archive.size,
-        },
-        null,
-        link,
-      );
+      this.showCompressed();
       h.progressed();
     }
   }
 
   /** After the archive is complete and before its exam is created: totals count the archive. */
   private sending(): void {
+    this.host.resetProgress();
+    this.showCompressed();
+  }
+
+  /** Compressing is done: what goes on the wire is the archive, this much smaller than the study. */
+  private showCompressed(): void {
     const h = this.host;
-    h.resetProgress();
     const plan = h.state.plan;
     const size = h.state.archive?.size ?? plan.zip_size;
     h.tracker.setCompression(
@@ -400,8 +395,7 @@ export class JobArchive {
       },
       waitFor: (offset) => {
         if (this.committedBytes >= offset) return Promise.resolve();
-        if (this.ended !== null)
-          return Promise.reject(this.ended === 'done' ? new Error('the archive ended short of its size') : this.ended);
+        if (this.ended !== null) return Promise.reject(this.endedShort());
         return new Promise<void>((resolve, reject) => this.waiters.push({ offset, resolve, reject }));
       },
     };
@@ -424,8 +418,13 @@ export class JobArchive {
     this.waiters = [];
     for (const w of waiters) {
       if (w.offset <= this.committedBytes) w.resolve();
-      else w.reject(how === 'done' ? new Error('the archive ended short of its size') : how);
+      else w.reject(this.endedShort());
     }
+  }
+
+  /** Why a wait past the end of an ended writer fails: its own error, or the archive ended short. */
+  private endedShort(): Error {
+    return this.ended instanceof Error ? this.ended : new Error('the archive ended short of its size');
   }
 }
 

@@ -35,9 +35,8 @@ export class GrowingFileReader extends Readable {
   private handle: FileHandle | null = null;
 
   constructor(
-    private readonly path: string,
-    private readonly size: number,
     private readonly file: GrowingFile,
+    private readonly size: number,
   ) {
     super({ highWaterMark: READ_CHUNK_BYTES });
   }
@@ -65,7 +64,7 @@ export class GrowingFileReader extends Readable {
       }
       const n = Math.min(READ_CHUNK_BYTES, this.size - this.pos, this.file.committed() - this.pos);
       if (!this.handle) {
-        const h = await open(this.path, 'r');
+        const h = await open(this.file.path, 'r');
         if (this.destroyed) {
           await h.close();
           return;

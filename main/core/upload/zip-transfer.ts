@@ -47,7 +47,7 @@ function zipBody(ctx: TransferContext, size: number): PutBody {
     let reader: GrowingFileReader | null = null;
     return {
       size,
-      open: () => (reader = new GrowingFileReader(growing.path, size, growing)),
+      open: () => (reader = new GrowingFileReader(growing, size)),
       held: () => reader?.held === true,
     };
   }

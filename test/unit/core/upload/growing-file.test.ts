@@ -58,7 +58,7 @@ describe('GrowingFileReader', () => {
     const parts = [Buffer.alloc(300_000, 1), Buffer.alloc(10, 2), Buffer.alloc(700_000, 3)];
     const whole = Buffer.concat(parts);
     // Uncommitted bytes past the end are never read: the file holds more than is declared.
-    const reader = new GrowingFileReader(file.path, whole.length, file);
+    const reader = new GrowingFileReader(file, whole.length);
     const read = buffer(reader);
     file.append(parts[0] as Buffer);
     await new Promise((r) => setTimeout(r, 30));
@@ -75,7 +75,7 @@ describe('GrowingFileReader', () => {
 
   it('fails when the writer ends short of the declared size', async () => {
     const file = growingFile(join(dir, 'b.bin'));
-    const reader = new GrowingFileReader(file.path, 1000, file);
+    const reader = new GrowingFileReader(file, 1000);
     const read = buffer(reader);
     file.append(Buffer.alloc(400));
     file.end();
