@@ -4,6 +4,7 @@
 //              (main/bin/scanbridge.mjs) runs it when it is newer than every source it was built from;
 //   index.cjs  the Electron entry (main/index.ts), CommonJS as package.json's "main";
 //   scan-worker.js  the scan worker the Electron entry starts;
+//   libdeflate.mjs  libdeflate (its WebAssembly inlined) for the deflate workers, here and in cli/;
 //   preload.cjs     the window's preload (sandboxed preloads must be one CommonJS file);
 //   patient-preload.cjs  the patient display's own preload: the consent session's methods only.
 //
@@ -55,7 +56,12 @@ async function buildCli() {
   const builtAt = Date.now();
   const result = await esbuild.build({
     ...common,
-    entryPoints: { cli: 'main/cli.ts', 'scan-worker': 'main/core/dicom/scan-worker.ts' },
+    entryPoints: {
+      cli: 'main/cli.ts',
+      'scan-worker': 'main/core/dicom/scan-worker.ts',
+      // Imported by the deflate workers by URL (main/core/upload/deflate-pool.ts).
+      libdeflate: 'node_modules/libdeflate/index.js',
+    },
     outdir: staging,
     outExtension: { '.js': '.mjs' },
     format: 'esm',
@@ -102,6 +108,15 @@ if (!onlyCli) {
     format: 'esm',
     target: 'node22',
     banner: { js: esmRequireBanner },
+  });
+
+  // The desktop app's deflate workers import main/.build/libdeflate.mjs (main/core/upload/deflate-pool.ts).
+  await esbuild.build({
+    ...common,
+    entryPoints: ['node_modules/libdeflate/index.js'],
+    outfile: 'main/.build/libdeflate.mjs',
+    format: 'esm',
+    target: 'node22',
   });
 
   await esbuild.build({

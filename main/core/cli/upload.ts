@@ -48,7 +48,7 @@ import { progressPrinter } from './upload-progress';
 import { uploadFailureText } from './cli-messages';
 import { terminalLanguage } from '../net/failure-words';
 import { chooseTransport, COMPRESS_SETTINGS, type CompressSetting } from '../upload/compression-choice';
-import { deflateWorkerCount } from '../upload/deflate-pool';
+import { deflateWorkerCount, sharedDeflatePool } from '../upload/deflate-pool';
 
 export type UploadCommandDeps = KeychainDeps;
 
@@ -449,6 +449,8 @@ type Planned = { plan: JobPlan; leftOut: IncompleteFile[] };
 
 async function planFolder(io: CliIo, root: string, args: Args, warn: (t: string) => void): Promise<Planned | number> {
   let scan: ScanResult;
+  // The deflate workers start while the folder is read, should the study be compressed.
+  if (args.compress !== 'never' && args.mode !== 'files') sharedDeflatePool();
   try {
     scan = await scanFolder(root, { signal: io.signal });
   } catch (err) {
@@ -492,7 +494,7 @@ async function planFolder(io: CliIo, root: string, args: Args, warn: (t: string)
     studyUids: scan.studies.map((s) => s.study_uid),
   });
   // Compress or not, and the mode, from what this computer measured of its link and CPU.
-  const { plan, choice } = chooseTransport(planned, {
+  const { plan, choice } = await chooseTransport(planned, {
     setting: args.compress,
     dataDir: appDataDir(io.env),
     bandwidthLimit: args.limitRate ?? null,

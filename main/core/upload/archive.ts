@@ -7,7 +7,6 @@
 // checking its size and sha256, never deflated again. The archive is deleted once the job ends.
 import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { DeflatePool } from './deflate-pool';
 import {
   type ArchiveBudget,
   archiveOverhead,
@@ -16,8 +15,8 @@ import {
   writeDeflatedArchive,
 } from './deflated-zip';
 import type { GrowingFile } from './file-source';
-import { BUDGET_MARGIN, sampleCompressibility } from './compression-choice';
-import { CHUNK_BYTES, DEFLATE_LEVEL, STREAM_DEFLATE_LEVEL } from './deflate-pool';
+import { atShare, BUDGET_MARGIN, sampleCompressibility, sampleStrong } from './compression-choice';
+import { type Codec, FAST_CODEC, sharedDeflatePool, STREAM_CODEC, streamCodec, tasksOf } from './deflate-pool';
 import type { JobState } from './journal-replay';
 import type { JournalRecord } from './journal';
 import { recordDeflateRate } from './link-rate';
@@ -70,7 +69,11 @@ export async function ensureArchive(
 }
 
 /** Streamed mode: the size to pad the archive up to, and who hears how far it is written. */
-export type StreamHooks = { budget?: ArchiveBudget; onCommitted?: (offset: number) => void; level?: number };
+export type StreamHooks = {
+  budget?: ArchiveBudget;
+  onCommitted?: (offset: number) => void;
+  codecOf?: (file: number) => Codec;
+};
 
 async function intact(path: string, a: { size: number; sha256: string }, verify: boolean): Promise<boolean> {
   try {
@@ -91,7 +94,7 @@ async function buildArchive(host: ArchiveHost, path: string, signal: AbortSignal
   let rawAtStart = -1;
   const started = performance.now();
   let rawNow = 0;
-  const pool = new DeflatePool();
+  const pool = sharedDeflatePool();
   let size: number;
   try {
     size = await writeDeflatedArchive({
@@ -114,8 +117,6 @@ async function buildArchive(host: ArchiveHost, path: string, signal: AbortSignal
     // A file that changed or vanished since planning fails the job naming it.
     if (!signal.aborted && !(err instanceof UploadError)) await host.checkFiles(files.map((_, i) => i));
     throw err;
-  } finally {
-    await pool.close();
   }
   recordDeflateRate(dataDir, rawNow - Math.max(0, rawAtStart), (performance.now() - started) / 1000);
   if (size > MAX_ZIP_BYTES) throw tooLarge(size);
@@ -159,8 +160,6 @@ const MAX_BUDGET_MARGIN = 0.08;
 export class JobArchive {
   /** The complete archive, once written (or found intact). */
   path: string | null = null;
-  /** Time the archive's PUTs waited for the writer (not for the link), over the job's life. */
-  heldMs = 0;
   private verified: boolean;
   private writer: { signal: AbortSignal; done: Promise<void> } | null = null;
   private committedBytes = 0;
@@ -193,7 +192,7 @@ export class JobArchive {
       h.emitStatus('compressing');
       await h.waitIfPaused(signal);
       signal.throwIfAborted();
-      if (this.declareBudget() === null) this.refused = true;
+      if ((await this.declareBudget()) === null) this.refused = true;
     }
     const writing = this.write(signal);
     signal.throwIfAborted();
@@ -215,10 +214,12 @@ export class JobArchive {
   /**
    * Streamed mode: runs `send` (the PUT of the archive, read as it is written) beside the writer.
    * A writer that fails stops the send; an archive that overshot its budget throws ArchiveOverBudget.
+   * `onWritten` hears when the archive is complete (the send may still be going).
    */
   async sendWhileWriting(
     signal: AbortSignal,
     send: (file: GrowingFile, s: AbortSignal) => Promise<void>,
+    onWritten?: () => void,
   ): Promise<void> {
     const controller = new AbortController();
     const stop = (): void => controller.abort(signal.reason);
@@ -227,6 +228,7 @@ export class JobArchive {
     const writing = this.write(signal).then(
       () => {
         if (this.overBudget()) controller.abort(new ArchiveOverBudget());
+        else onWritten?.();
         return null;
       },
       (err: unknown) => {
@@ -270,30 +272,36 @@ export class JobArchive {
    * entries already checkpointed count as written; the rest is estimated from slices spread over
    * it, deflated at the writer's level, plus the margin.
    */
-  private declareBudget(): number | null {
+  private async declareBudget(): Promise<number | null> {
     const h = this.host;
     const files = h.state.plan.files;
     const done = h.state.pack?.entries.length ?? 0;
     if (done >= files.length) return null;
     const rest = files.slice(done);
+    const strong = h.state.plan.sample?.strong;
     // The plan's sample covers the whole study: reused while nothing is written yet.
-    const sample =
-      (done === 0 ? h.state.plan.sample : undefined) ??
-      sampleCompressibility(rest, SAMPLE_SLICES, STREAM_DEFLATE_LEVEL);
+    let sample = done === 0 ? h.state.plan.sample : undefined;
+    if (!sample) {
+      const strongSample = strong === undefined ? Promise.resolve(null) : sampleStrong(rest, sharedDeflatePool());
+      const plain = sampleCompressibility(rest, SAMPLE_SLICES, STREAM_CODEC.level);
+      const s = await strongSample;
+      sample = plain ? atShare({ plain, strong: s }, strong ?? 0) : undefined;
+    }
     if (!sample) return null;
     let written = 0;
     for (const [, deflated] of h.state.pack?.entries ?? []) written += deflated;
     let raw = 0;
-    let chunks = 0;
-    for (const f of rest) {
+    let tasks = 0;
+    for (let i = done; i < files.length; i++) {
+      const f = files[i] as (typeof files)[number];
       raw += f.size;
-      chunks += Math.max(1, Math.ceil(f.size / CHUNK_BYTES));
+      tasks += tasksOf(f.path, f.size, streamCodec(strong, i, f.size)).length;
     }
     const margin = BUDGET_MARGIN + 2 * sample.spread;
     // Too uncertain (a few unlike slices, one big file): padding would cost more than it saves.
     if (margin > MAX_BUDGET_MARGIN) return null;
-    // Each chunk's sync flush adds a few bytes the sample (one deflate per slice) does not show.
-    const size = archiveOverhead(files) + written + Math.ceil(raw * sample.ratio * (1 + margin)) + 8 * chunks;
+    // Each task's end (a sync flush, a final block) adds a few bytes the sample (one deflate per slice) does not show.
+    const size = archiveOverhead(files) + written + Math.ceil(raw * sample.ratio * (1 + margin)) + 8 * tasks;
     if (size > MAX_ZIP_BYTES) return null;
     h.append({ t: 'budget', size });
     return size;
@@ -304,11 +312,15 @@ export class JobArchive {
     if (this.writer?.signal === signal) return this.writer.done;
     const h = this.host;
     const budget: ArchiveBudget = { target: h.state.budget, sealed: false };
-    // Sent while written: the ratio counts (level 6); finished first: the rate does (level 1).
-    const level = h.state.budget !== null ? STREAM_DEFLATE_LEVEL : DEFLATE_LEVEL;
+    // Sent while written: the ratio counts (the plan's codecs); finished first: the rate does (zlib level 1).
+    const plan = h.state.plan;
+    const codecOf =
+      h.state.budget !== null
+        ? (i: number): Codec => streamCodec(plan.sample?.strong, i, plan.files[i]?.size ?? 0)
+        : (): Codec => FAST_CODEC;
     this.committedBytes = 0;
     this.ended = null;
-    const done = this.build(signal, budget, level).then(
+    const done = this.build(signal, budget, codecOf).then(
       () => this.end('done'),
       (err: unknown) => {
         const e = err instanceof Error ? err : new Error(String(err));
@@ -321,7 +333,7 @@ export class JobArchive {
     return done;
   }
 
-  private async build(signal: AbortSignal, budget: ArchiveBudget, level: number): Promise<void> {
+  private async build(signal: AbortSignal, budget: ArchiveBudget, codecOf: (file: number) => Codec): Promise<void> {
     const h = this.host;
     const started = performance.now();
     let firstRaw = -1;
@@ -356,7 +368,7 @@ export class JobArchive {
       },
       signal,
       !this.verified,
-      { budget, level, onCommitted: (offset) => this.commit(offset) },
+      { budget, codecOf, onCommitted: (offset) => this.commit(offset) },
     );
     this.verified = true;
     this.commit(h.state.archive?.size ?? 0);
@@ -390,9 +402,6 @@ export class JobArchive {
     return {
       path: archivePathOf(this.host.dataDir, this.host.state.plan.job_id),
       committed: () => this.committedBytes,
-      onHeld: (ms) => {
-        this.heldMs += ms;
-      },
       waitFor: (offset) => {
         if (this.committedBytes >= offset) return Promise.resolve();
         if (this.ended !== null) return Promise.reject(this.endedShort());

@@ -7,7 +7,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { deflateRawSync } from 'node:zlib';
 import { chooseMode } from './auto-mode';
-import { DEFLATE_LEVEL, STREAM_DEFLATE_LEVEL } from './deflate-pool';
+import { codecFor, type DeflatePool, FAST_CODEC, sharedDeflatePool, STREAM_CODEC, STRONG_CODEC } from './deflate-pool';
 import { readLinkRates } from './link-rate';
 import { MAX_ZIP_BYTES } from './limits';
 import { formatBytes, type JobPlan, type RequestedMode } from './plan';
@@ -134,21 +134,27 @@ export function ratioText(ratio: number): string {
  */
 export type Sample = { ratio: number; deflateBytesPerS: number; spread: number };
 
+/** Slices of a study the samples deflate: `count` spread evenly over it. */
+function samplePicks<F extends { size: number }>(files: readonly F[], count: number): F[] {
+  const picks: F[] = [];
+  for (let k = 0; k < count && k < files.length; k++) {
+    const f = files[Math.floor(((k + 0.5) * files.length) / count)];
+    if (f && f.size > 0 && !picks.includes(f)) picks.push(f);
+  }
+  return picks;
+}
+
 /** Deflates a few slices spread over the study: their ratio, and how fast one core deflated them. */
 export function sampleCompressibility(
   files: readonly { path: string; size: number }[],
   maxFiles = 6,
-  level = DEFLATE_LEVEL,
+  level = FAST_CODEC.level,
 ): Sample | null {
-  const picks = new Set<number>();
-  for (let k = 0; k < maxFiles && k < files.length; k++) picks.add(Math.floor(((k + 0.5) * files.length) / maxFiles));
   let raw = 0;
   let packed = 0;
   let seconds = 0;
   const ratios: number[] = [];
-  for (const idx of picks) {
-    const f = files[idx];
-    if (!f || f.size === 0) continue;
+  for (const f of samplePicks(files, maxFiles)) {
     const buf = readHead(f.path, Math.min(f.size, 512 * 1024));
     if (!buf || buf.length === 0) continue;
     const t0 = performance.now();
@@ -161,14 +167,6 @@ export function sampleCompressibility(
   if (raw === 0) return null;
   const ratio = packed / raw;
   return { ratio, deflateBytesPerS: raw / Math.max(seconds, 1e-3), spread: relativeStandardError(ratios) };
-}
-
-/** Standard error of the mean of `xs`, relative to the mean (one value: 0.25, an honest unknown). */
-function relativeStandardError(xs: readonly number[]): number {
-  if (xs.length < 2) return 0.25;
-  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
-  const variance = xs.reduce((a, b) => a + (b - mean) ** 2, 0) / (xs.length - 1);
-  return mean > 0 ? Math.sqrt(variance / xs.length) / mean : 0.25;
 }
 
 function readHead(path: string, length: number): Buffer | null {
@@ -186,6 +184,114 @@ function readHead(path: string, length: number): Buffer | null {
   }
 }
 
+/** The strong codec against the plain one (zlib level 6) on a few slices. */
+export type StrongSample = {
+  /** Strong / plain deflated size. */
+  factor: number;
+  /** How far `factor` may be off, relative to it. */
+  spread: number;
+  /** One core's strong rate (bytes/s). */
+  bytesPerS: number;
+};
+
+/** Bytes of each slice the strong sample deflates, both ways (the strong codec is slow). */
+const STRONG_SAMPLE_BYTES = 256 * 1024;
+
+/**
+ * Deflates the heads of two slices spread over the study both ways on the pool's workers (the
+ * tasks are posted at once, so they run while the main thread takes the plain sample); null when
+ * libdeflate is unavailable there or the slices cannot be read.
+ */
+export function sampleStrong(
+  files: readonly { path: string; size: number }[],
+  pool: DeflatePool,
+): Promise<StrongSample | null> {
+  const runs = samplePicks(
+    files.filter((f) => codecFor(f.size, STRONG_CODEC).kind === 'whole'),
+    2,
+  ).map(async (f) => {
+    const task = { path: f.path, offset: 0, length: Math.min(f.size, STRONG_SAMPLE_BYTES), last: true };
+    const [plain, strong] = await Promise.all([pool.run(task, STREAM_CODEC), pool.run(task, STRONG_CODEC)]);
+    if (!strong.whole) throw new Error('libdeflate is unavailable');
+    return { factor: strong.deflated.length / plain.deflated.length, raw: task.length, ms: strong.ms };
+  });
+  return Promise.all(runs).then(
+    (done) => {
+      if (done.length < 2) return null;
+      const raw = done.reduce((a, d) => a + d.raw, 0);
+      const ms = done.reduce((a, d) => a + d.ms, 0);
+      const factors = done.map((d) => d.factor);
+      return {
+        factor: factors.reduce((a, b) => a + b, 0) / factors.length,
+        spread: relativeStandardError(factors),
+        bytesPerS: raw / Math.max(ms / 1000, 1e-3),
+      };
+    },
+    () => null,
+  );
+}
+
+/** The plain sample with, when libdeflate runs, the strong one: what the archive's estimate is made of. */
+export type StudySample = { plain: Sample; strong: StrongSample | null };
+
+/**
+ * The sample for an archive whose files are deflated strong at `share` (0–1) and plain otherwise:
+ * its ratio (deflated / raw), how far that may be off (relative), and one core's rate.
+ */
+export function atShare(s: StudySample, share: number): Sample {
+  const { plain, strong } = s;
+  if (!strong) return plain;
+  const mix = 1 - share + share * strong.factor;
+  return {
+    ratio: plain.ratio * mix,
+    spread: Math.sqrt(plain.spread ** 2 + ((share * strong.factor * strong.spread) / mix) ** 2),
+    deflateBytesPerS: 1 / (share / strong.bytesPerS + (1 - share) / plain.deflateBytesPerS),
+  };
+}
+
+/**
+ * Until the link is measured, the strong share assumes the fast end of the region's clinic
+ * uplinks (50 Mbit/s), not the default the time estimates use: a share too large for the real
+ * link makes the writer hold the send back (on the bench's 40 Mbit/s link, every slice strong took
+ * 0.5 s longer than none), while one too small only leaves a little of the archive unshrunk.
+ */
+export const UNMEASURED_LINK_FOR_SHARE = 50e6 / 8;
+/** Share of each worker's core that deflating gets while the archive is sent (the rest: the send, the rest of the computer). */
+const WRITER_CORE_SHARE = 0.75;
+/** The writer must outpace the link by this much, so that it never holds the send back. */
+const WRITER_HEADROOM = 1.15;
+
+/**
+ * The largest share of the files (in steps of 5 %) to deflate strong such that the workers still
+ * deflate faster than the link takes the archive (the link as measured, or a fast clinic uplink
+ * until it is, capped by the bandwidth limit). The rates are the sample's, measured on this computer as
+ * busy as it is now, so a loaded computer gets a smaller share.
+ */
+export function strongShare(
+  s: StudySample,
+  linkBytesPerS: number | null,
+  bandwidthLimit: number | null,
+  workers: number,
+): number {
+  if (!s.strong) return 0;
+  const link = effectiveLinkRate(linkBytesPerS ?? UNMEASURED_LINK_FOR_SHARE, bandwidthLimit);
+  const cores = workers * WRITER_CORE_SHARE;
+  for (let steps = 20; steps > 0; steps--) {
+    const share = steps / 20;
+    const m = atShare(s, share);
+    if (cores * m.deflateBytesPerS >= (WRITER_HEADROOM * link) / m.ratio) return share;
+  }
+  return 0;
+}
+
+/** Standard error of the mean of `xs`, relative to the mean (one value: 0.25, an honest unknown). */
+function relativeStandardError(xs: readonly number[]): number {
+  if (xs.length < 2) return 0.25;
+  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const variance = xs.reduce((a, b) => a + (b - mean) ** 2, 0) / (xs.length - 1);
+  return mean > 0 ? Math.sqrt(variance / xs.length) / mean : 0.25;
+}
+
 /** Workers that will really run in parallel: the cores the machine's load leaves idle (at least one). */
 export function usableWorkers(workers: number, cores = availableParallelism(), load = loadavg()[0] ?? 0): number {
   return Math.max(1, Math.min(workers, (cores - load + 1) * 0.75));
@@ -201,7 +307,10 @@ export type ChooseOptions = {
 };
 
 /** The plan with its mode and compression decided from this computer's measurements. */
-export function chooseTransport(plan: JobPlan, o: ChooseOptions): { plan: JobPlan; choice: TransportChoice } {
+export async function chooseTransport(
+  plan: JobPlan,
+  o: ChooseOptions,
+): Promise<{ plan: JobPlan; choice: TransportChoice }> {
   const rates = readLinkRates(o.dataDir);
   const input: TransportInput = {
     requestedMode: plan.requestedMode,
@@ -225,15 +334,23 @@ export function chooseTransport(plan: JobPlan, o: ChooseOptions): { plan: JobPla
     (o.setting === 'always' || knownDeflate === null || knownDeflate > link);
   let sample: JobPlan['sample'];
   if (worthSampling) {
-    // At the level the archive is written while sent: the exam's size is estimated from it too.
-    const s = sampleCompressibility(plan.files, 6, STREAM_DEFLATE_LEVEL);
-    if (s) {
-      sample = { ratio: s.ratio, spread: s.spread };
-      input.ratio = s.ratio;
+    // With the codecs the archive is written with while sent: the exam's size is estimated from it
+    // too. The strong sample runs on the workers while the plain one runs here.
+    const strongSample = sampleStrong(plan.files, sharedDeflatePool());
+    const plain = sampleCompressibility(plan.files, 6, STREAM_CODEC.level);
+    const strong = await strongSample;
+    if (plain) {
+      // Whether to compress is decided on the plain codec alone; the strong share is chosen so
+      // that it only shrinks the archive, never slowing the writer below the link.
+      const s = { plain, strong };
+      const share = strongShare(s, input.linkBytesPerS, input.bandwidthLimit, o.workers);
+      const m = atShare(s, share);
+      sample = { ratio: m.ratio, spread: m.spread, ...(strong ? { strong: share } : {}) };
+      input.ratio = m.ratio;
       // One core measured on a few slices; the workers only add what idle cores there are. Halved
       // until a real compression has been measured: a short sample on a busy machine flatters the
       // sustained rate, and erring toward sending as before loses nothing.
-      input.deflateBytesPerS = knownDeflate ?? s.deflateBytesPerS * usableWorkers(o.workers) * 0.5;
+      input.deflateBytesPerS = knownDeflate ?? plain.deflateBytesPerS * usableWorkers(o.workers) * 0.5;
     }
   }
   if (input.deflateBytesPerS <= link) input.ratio = null;

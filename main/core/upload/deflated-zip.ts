@@ -16,7 +16,7 @@ import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, openSync, writeSync
 import { createReadStream } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
-import { CHUNK_BYTES, type ChunkResult, type ChunkTask, type DeflatePool } from './deflate-pool';
+import { type ChunkResult, type ChunkTask, type Codec, type DeflatePool, FAST_CODEC, tasksOf } from './deflate-pool';
 import { PRIVATE_FILE_MODE } from '../private-fs';
 
 export type ArchiveFile = { name: string; path: string; size: number; mtimeMs: number };
@@ -47,8 +47,8 @@ export type WriteArchiveOptions = {
   onProgress: (rawDone: number, archiveBytes: number) => void;
   /** Tasks in flight at once (bounds memory: a few MiB per task). */
   window?: number;
-  /** zlib level of the chunks deflated in this run (default: deflate-pool's DEFLATE_LEVEL). */
-  level?: number;
+  /** How the file at this index is deflated in this run (default: zlib's fastest level). */
+  codecOf?: (file: number) => Codec;
   /** Streamed mode: the length the archive must come out at (see `ArchiveBudget`). */
   budget?: ArchiveBudget;
   /** Every byte of the archive before `offset` is written for good (a sender may read that far). */
@@ -104,21 +104,10 @@ function emptyPack(): PackState {
 
 type Chunked = ChunkTask & { file: number };
 
-function* chunksFrom(files: readonly ArchiveFile[], first: number): Generator<Chunked> {
-  for (let i = first; i < files.length; i++) {
-    const f = files[i] as ArchiveFile;
-    if (f.size === 0) {
-      yield { file: i, path: f.path, offset: 0, length: 0, last: true };
-      continue;
-    }
-    for (let off = 0; off < f.size; off += CHUNK_BYTES)
-      yield {
-        file: i,
-        path: f.path,
-        offset: off,
-        length: Math.min(CHUNK_BYTES, f.size - off),
-        last: off + CHUNK_BYTES >= f.size,
-      };
+function* chunksFrom(o: WriteArchiveOptions, first: number): Generator<Chunked> {
+  for (let i = first; i < o.files.length; i++) {
+    const f = o.files[i] as ArchiveFile;
+    for (const t of tasksOf(f.path, f.size, o.codecOf?.(i) ?? FAST_CODEC)) yield { ...t, file: i };
   }
 }
 
@@ -127,7 +116,7 @@ async function writeEntries(fd: number, state: PackState, o: WriteArchiveOptions
   let rawDone = 0;
   for (let i = 0; i < state.entries.length; i++) rawDone += files[i]?.size ?? 0;
   o.onProgress(rawDone, state.offset);
-  const tasks = chunksFrom(files, state.entries.length);
+  const tasks = chunksFrom(o, state.entries.length);
   const window = o.window ?? o.pool.size * 3;
   const inflight: Promise<ChunkResult>[] = [];
   let exhausted = false;
@@ -140,7 +129,8 @@ async function writeEntries(fd: number, state: PackState, o: WriteArchiveOptions
         exhausted = true;
         return;
       }
-      const p = o.pool.run(next.value, o.level);
+      const { file, ...task } = next.value;
+      const p = o.pool.run(task, o.codecOf?.(file) ?? FAST_CODEC);
       p.catch(() => undefined); // awaited in order below
       inflight.push(p);
     }
@@ -150,7 +140,7 @@ async function writeEntries(fd: number, state: PackState, o: WriteArchiveOptions
   let entryStart = state.offset;
   let crc = 0;
   let deflated = 0;
-  const fileChunks = chunksFrom(files, state.entries.length);
+  const fileChunks = chunksFrom(o, state.entries.length);
   await refill();
   for (let chunk = fileChunks.next(); !chunk.done; chunk = fileChunks.next()) {
     const c = chunk.value;

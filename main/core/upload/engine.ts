@@ -333,19 +333,20 @@ export class UploadJob {
             const streamed = this.state.plan.compress === true && this.archive.streaming;
             if (this.state.plan.compress && !streamed && !this.archive.path) await this.archive.prepare(signal);
             this.emitStatus('transferring');
-            const measure = {
-              wire: this.tracker.wireBytes,
-              at: performance.now(),
-              pauses: this.pauses,
-              held: this.archive.heldMs,
-            };
+            const measure = { wire: this.tracker.wireBytes, at: performance.now(), pauses: this.pauses };
             if (this.state.plan.mode === 'files') await sendFiles(this.transferContext(), signal, agents);
-            else if (streamed)
-              await this.archive.sendWhileWriting(signal, (growing, s) =>
-                sendZip({ ...this.transferContext(), growing }, s, agents),
+            else if (streamed) {
+              // Sent while written: until the writer is done the send may wait for it, so only
+              // what is sent after that says how fast the link is.
+              let written: typeof measure | null = null;
+              await this.archive.sendWhileWriting(
+                signal,
+                (growing, s) => sendZip({ ...this.transferContext(), growing }, s, agents),
+                () => (written = { ...measure, wire: this.tracker.wireBytes, at: performance.now() }),
               );
-            else await sendZip(this.transferContext(), signal, agents);
-            this.learnLinkRate(measure);
+              if (written) this.learnLinkRate(written);
+            } else await sendZip(this.transferContext(), signal, agents);
+            if (!streamed) this.learnLinkRate(measure);
             this.steps.append({ t: 'uploaded' });
           } catch (err) {
             if (err instanceof AlreadyComplete) this.steps.append({ t: 'uploaded' });
@@ -365,14 +366,13 @@ export class UploadJob {
   }
 
   /**
-   * Keeps the rate this transfer saw (link-rate.ts), unless a pause cut it or the bandwidth limit,
-   * not the link, set it.
+   * Keeps the rate this transfer saw since `m` (link-rate.ts), unless a pause cut it or the
+   * bandwidth limit, not the link, set it.
    */
-  private learnLinkRate(m: { wire: number; at: number; pauses: number; held: number }): void {
+  private learnLinkRate(m: { wire: number; at: number; pauses: number }): void {
     if (m.pauses !== this.pauses) return;
     const bytes = this.tracker.wireBytes - m.wire;
-    // An archive sent while written: the time its PUT waited for the writer is not the link's.
-    const seconds = (performance.now() - m.at - (this.archive.heldMs - m.held)) / 1000;
+    const seconds = (performance.now() - m.at) / 1000;
     const limit = this.bucket.bytesPerSecond;
     if (limit !== null && bytes / Math.max(seconds, 1e-3) > 0.9 * limit) return;
     recordUploadRate(this.dataDir, bytes, seconds);

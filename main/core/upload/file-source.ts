@@ -20,8 +20,6 @@ export type GrowingFile = {
   committed(): number;
   /** Resolves once `committed() >= offset`; rejects when the writer stopped short of it. */
   waitFor(offset: number): Promise<void>;
-  /** A reader waited this long for the writer (not for the network). */
-  onHeld(ms: number): void;
 };
 
 /**
@@ -53,12 +51,10 @@ export class GrowingFileReader extends Readable {
       }
       if (this.file.committed() <= this.pos) {
         this.held = true;
-        const since = performance.now();
         try {
           await this.file.waitFor(this.pos + 1);
         } finally {
           this.held = false;
-          this.file.onHeld(performance.now() - since);
         }
         if (this.destroyed) return;
       }

@@ -59,7 +59,13 @@ export const recordSchema = z.discriminatedUnion('t', [
     /** Zip mode with deflated entries, written to a private archive and sent as it is written (archive.ts). */
     compress: z.boolean().optional(),
     /** The compressibility sample the choice was made on (compression-choice.ts), reused for the budget. */
-    sample: z.object({ ratio: z.number().positive(), spread: z.number().nonnegative() }).optional(),
+    sample: z
+      .object({
+        ratio: z.number().positive(),
+        spread: z.number().nonnegative(),
+        strong: z.number().min(0).max(1).optional(),
+      })
+      .optional(),
   }),
   // The compressed archive is on disk up to `offset` with its first `n` entries; `e` are the
   // entries this record adds ([CRC-32, deflated size]); n = 0 starts the archive over.

@@ -33,10 +33,13 @@ export type JobPlan = {
   /** Zip mode with deflated entries (compression-choice.ts decides it). */
   compress?: boolean;
   /**
-   * The compressibility sample the decision was made on, at the level the archive is written
-   * while sent: the exam's declared size is estimated from it (archive.ts), not sampled twice.
+   * The compressibility sample the decision was made on, with the codecs the archive is written
+   * with while sent: the exam's declared size is estimated from it (archive.ts), not sampled twice.
+   * `strong`: the share of whole files deflated with the strong codec (deflate-pool.ts), the rest
+   * with the plain one; absent (a job planned before there were two, or libdeflate could not load
+   * in the workers), every file goes through zlib level 6.
    */
-  sample?: { ratio: number; spread: number };
+  sample?: { ratio: number; spread: number; strong?: number };
 };
 
 export type PlanInput = {

@@ -13,7 +13,7 @@ import type { EngineOptions, UploadEvent, UploadResult } from '../../upload/engi
 import { UploadError } from '../../upload/upload-errors';
 import { planUpload } from '../../upload/plan';
 import { chooseTransport } from '../../upload/compression-choice';
-import { deflateWorkerCount } from '../../upload/deflate-pool';
+import { deflateWorkerCount, holdDeflatePool } from '../../upload/deflate-pool';
 import type { JobPlan } from '../../upload/plan';
 import { TARGET_ENGINE_OPTIONS } from '../../upload/target';
 import type { UploadTarget } from '../../upload/target';
@@ -52,6 +52,12 @@ export class UploadQueue {
   private constructor(private readonly o: UploadQueueOptions) {
     this.board = new QueueBoard(o);
     this.bucket = new TokenBucket(o.settings().bandwidthLimit > 0 ? o.settings().bandwidthLimit : null);
+    this.holdDeflateWorkers();
+  }
+
+  /** While compression may be chosen, the deflate workers stay up and warm for the next study. */
+  private holdDeflateWorkers(): void {
+    holdDeflatePool((this.o.settings().compress ?? 'never') !== 'never');
   }
 
   /** Opens the queue and restores its jobs; unfinished ones resume when a key is available. */
@@ -84,6 +90,7 @@ export class UploadQueue {
   applySettings(): void {
     const limit = this.o.settings().bandwidthLimit;
     this.bucket.setRate(limit > 0 ? limit : null);
+    this.holdDeflateWorkers();
   }
 
   /** Tries to start waiting jobs (after a key was added, say). */
@@ -435,7 +442,7 @@ export class UploadQueue {
       mode: request.target ? 'files' : s.mode,
       compress,
     });
-    const chosen = chooseTransport(plan, {
+    const chosen = await chooseTransport(plan, {
       setting: compress,
       dataDir: this.o.dataDir,
       bandwidthLimit: s.bandwidthLimit > 0 ? s.bandwidthLimit : null,

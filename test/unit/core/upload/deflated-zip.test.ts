@@ -6,7 +6,7 @@ import { buffer } from 'node:stream/consumers';
 import { crc32 } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPromise } from 'yauzl';
-import { CHUNK_BYTES, DeflatePool } from '@main/core/upload/deflate-pool';
+import { CHUNK_BYTES, DeflatePool, STREAM_CODEC, streamCodec, WHOLE_FILE_BYTES } from '@main/core/upload/deflate-pool';
 import {
   type ArchiveBudget,
   type ArchiveFile,
@@ -179,6 +179,56 @@ describe('the deflated archive', () => {
       });
       expect(resumed).toBe(target);
       expect(readFileSync(path).equals(readFileSync(whole))).toBe(true);
+    });
+  });
+
+  describe("with libdeflate's whole-file codecs (an archive sent while written, half its files strong)", () => {
+    const codecOf = (i: number) => streamCodec(0.5, i, files[i]?.size ?? 0);
+    const expectOriginal = async (path: string): Promise<void> => {
+      const read = await readZip(path);
+      expect(read.size).toBe(contents.size);
+      for (const [name, data] of contents) {
+        expect(read.get(name)?.data.equals(data), name).toBe(true);
+        expect(read.get(name)?.crc, name).toBe(crc32(data) >>> 0);
+      }
+    };
+
+    it('unpacks to the original bytes, smaller than with zlib level 6 alone', async () => {
+      expect(await pool.wholeFiles()).toBe(true);
+      expect((contents.get('big/multi-chunk.dcm')?.length ?? 0) <= WHOLE_FILE_BYTES).toBe(true);
+      const whole = join(dir, 'whole-codecs.zip');
+      const size = await writeDeflatedArchive({ ...options(whole, null).o, codecOf });
+      await expectOriginal(whole);
+      const zlib = await writeDeflatedArchive({
+        ...options(join(dir, 'zlib6.zip'), null).o,
+        codecOf: () => STREAM_CODEC,
+      });
+      expect(size).toBeLessThan(zlib);
+    });
+
+    it('pads with stored blocks before a last entry libdeflate finished, and still unpacks', async () => {
+      const exact = await writeDeflatedArchive({ ...options(join(dir, 'w-exact.zip'), null).o, codecOf });
+      const path = join(dir, 'w-padded.zip');
+      const target = exact + 0xffff + 1234;
+      const size = await writeDeflatedArchive({
+        ...options(path, null).o,
+        codecOf,
+        budget: { target, sealed: false },
+      });
+      expect(size).toBe(target);
+      await expectOriginal(path);
+    });
+
+    it('falls back to zlib level 6 in workers without libdeflate, still whole', async () => {
+      const bare = new DeflatePool(2, false);
+      try {
+        expect(await bare.wholeFiles()).toBe(false);
+        const path = join(dir, 'w-bare.zip');
+        await writeDeflatedArchive({ ...options(path, null).o, pool: bare, codecOf });
+        await expectOriginal(path);
+      } finally {
+        await bare.close();
+      }
     });
   });
 });

@@ -1,0 +1,70 @@
+// The deflate pool: whole-file tasks go through libdeflate (and say so), the rest through zlib;
+// the process's shared pool never keeps a process alive, even held, and every output inflates
+// back to the file.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inflateRawSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DeflatePool, STREAM_CODEC, STRONG_CODEC, streamCodec, WHOLE_FILE_BYTES } from '@main/core/upload/deflate-pool';
+import { phantomSlice } from '@support/phantom';
+import { repoRoot } from '@support/repo-paths';
+
+describe('the deflate pool', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sb-dpool-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('deflates whole files with libdeflate and chunks with zlib, each inflating back to the file', async () => {
+    const path = join(dir, 'slice.dcm');
+    const slice = phantomSlice(256, 4, 'cbct');
+    writeFileSync(path, slice);
+    const pool = new DeflatePool(2);
+    try {
+      const task = { path, offset: 0, length: slice.length, last: true };
+      const [strong, plain] = await Promise.all([pool.run(task, STRONG_CODEC), pool.run(task, STREAM_CODEC)]);
+      expect(strong.whole).toBe(true);
+      expect(plain.whole).toBe(false);
+      expect(strong.deflated.length).toBeLessThan(plain.deflated.length);
+      expect(inflateRawSync(strong.deflated).equals(slice)).toBe(true);
+      expect(inflateRawSync(plain.deflated).equals(slice)).toBe(true);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('spreads the strong share evenly, the same files on every run, never past a whole-file size', () => {
+    const codecs = (share: number): string =>
+      Array.from({ length: 10 }, (_, i) => (streamCodec(share, i, 1000).kind === 'whole' ? 'S' : '.')).join('');
+    expect(codecs(0)).toBe('..........');
+    expect(codecs(0.5)).toBe('.S.S.S.S.S');
+    expect(codecs(1)).toBe('SSSSSSSSSS');
+    expect(codecs(0.3)).toBe(codecs(0.3));
+    expect(codecs(0.3).replace(/\./g, '')).toHaveLength(3);
+    expect(streamCodec(1, 0, WHOLE_FILE_BYTES + 1)).toEqual(STREAM_CODEC);
+    expect(streamCodec(undefined, 1, 1000)).toEqual(STREAM_CODEC);
+  });
+
+  it('lets a process exit while its shared pool is up, even held', async () => {
+    // A task in flight keeps it alive; an idle pool does not.
+    const script = join(dir, 'idle-pool.mts');
+    writeFileSync(
+      script,
+      `import { holdDeflatePool, sharedDeflatePool } from '${join(repoRoot, 'main/core/upload/deflate-pool.ts')}';\n` +
+        'holdDeflatePool(true);\n' +
+        'const r = await sharedDeflatePool().run({ path: process.execPath, offset: 0, length: 65536, last: true });\n' +
+        'console.log(r.raw.length === 65536 ? "up" : "short");\n',
+    );
+    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearTimeout(timer);
+    expect(out.trim()).toBe('up');
+    expect(code).toBe(0);
+  });
+});
