@@ -270,7 +270,7 @@ export class JobArchive {
   /**
    * The size to declare for a streamed archive, journaled (null: finish the archive first). The
    * entries already checkpointed count as written; the rest is estimated from slices spread over
-   * it, deflated at the writer's level, plus the margin.
+   * it, deflated with the writer's codecs (the plan's strong share), plus the margin.
    */
   private async declareBudget(): Promise<number | null> {
     const h = this.host;

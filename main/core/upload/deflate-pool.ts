@@ -298,8 +298,10 @@ export class DeflatePool {
   }
 }
 
-/** How long the shared pool's workers stay up with nothing to do (unless held). */
+/** How long the shared pool's workers stay up with nothing to do… */
 const SHARED_IDLE_MS = 60_000;
+/** …and how long while held: a scanning session's studies come minutes apart. */
+const HELD_IDLE_MS = 15 * 60_000;
 let shared: DeflatePool | null = null;
 let sharedTimer: NodeJS.Timeout | undefined;
 let held = false;
@@ -307,7 +309,7 @@ let held = false;
 /**
  * The process's deflate pool, with libdeflate: started by the first compression (or its sample)
  * and kept warm between them, so that neither waits for workers to start; stopped after a minute
- * with nothing to do unless held (`holdDeflatePool`). Never close it: it closes itself.
+ * with nothing to do (15 minutes while held: `holdDeflatePool`). Never close it: it closes itself.
  */
 export function sharedDeflatePool(): DeflatePool {
   clearTimeout(sharedTimer);
@@ -315,12 +317,14 @@ export function sharedDeflatePool(): DeflatePool {
   const pool = new DeflatePool();
   pool.onIdle = () => {
     clearTimeout(sharedTimer);
-    if (held) return;
-    sharedTimer = setTimeout(() => {
-      if (pool.busy || held) return; // its next idle moment arms the timer again
-      if (shared === pool) shared = null;
-      void pool.close();
-    }, SHARED_IDLE_MS);
+    sharedTimer = setTimeout(
+      () => {
+        if (pool.busy) return; // its next idle moment arms the timer again
+        if (shared === pool) shared = null;
+        void pool.close();
+      },
+      held ? HELD_IDLE_MS : SHARED_IDLE_MS,
+    );
     sharedTimer.unref();
   };
   pool.onIdle();
@@ -329,16 +333,17 @@ export function sharedDeflatePool(): DeflatePool {
 }
 
 /**
- * Keeps the shared pool's workers up and warm once started (`true`), in a process that uploads
- * studies as they come (the app, `watch`, `serve`, `receive`) while compression is not turned
- * off: the next study then waits neither for workers to start nor for libdeflate's code to be
- * optimised (together 0.2–0.4 s on the 2-core development machine, before the exam is created).
- * A process that never compresses starts none. Idle workers cost a few MB each and no CPU, and
- * do not keep the process alive. `false` lets them stop after a minute with nothing to do.
+ * Keeps the shared pool's workers up and warm longer once started (`true`): in a process that
+ * uploads studies as they come (the app, `watch`, `serve`, `receive`) while compression is not
+ * turned off, the next study of a session then waits neither for workers to start nor for
+ * libdeflate's code to be optimised (together 0.2–0.4 s on the 2-core development machine, before
+ * the exam is created). A process that never compresses starts none. Idle workers take no CPU and
+ * do not keep the process alive, but hold their memory (about 100 MB for two, measured here, of
+ * which libdeflate's WebAssembly heaps ~27 MB): hence 15 minutes, not for ever.
  */
 export function holdDeflatePool(hold: boolean): void {
   held = hold;
-  if (!hold && shared && !shared.busy) shared.onIdle?.();
+  if (shared && !shared.busy) shared.onIdle?.();
 }
 
 function deflateHere(task: ChunkTask, level: number): Promise<ChunkResult> {
