@@ -269,8 +269,8 @@ const WRITER_HEADROOM = 1.25;
 /**
  * The largest share of the files (in steps of 5 %) to deflate strong such that the workers still
  * deflate faster than the link takes the archive (the link as measured, or a fast clinic uplink
- * until it is, capped by the bandwidth limit). The rates are the sample's, measured on this computer as
- * busy as it is now, so a loaded computer gets a smaller share.
+ * until it is, capped by the bandwidth limit). The rates are the sample's, measured on this
+ * computer as busy as it is now, so a loaded computer gets a smaller share.
  */
 export function strongShare(
   s: StudySample,
@@ -311,6 +311,24 @@ export type ChooseOptions = {
   workers: number;
 };
 
+/**
+ * Whether a study may be compressed, so that its sample is worth taking (and the deflate workers
+ * worth starting): not when compression is off or files mode is asked for, nor once deflating is
+ * known to be slower than sending raw (a LAN, loopback).
+ */
+export function worthSampling(
+  requestedMode: RequestedMode,
+  setting: CompressSetting,
+  dataDir: string,
+  bandwidthLimit: number | null,
+): boolean {
+  if (requestedMode === 'files' || setting === 'never') return false;
+  if (setting === 'always') return true;
+  const rates = readLinkRates(dataDir);
+  const link = effectiveLinkRate(rates.upload_bytes_per_s, bandwidthLimit);
+  return rates.deflate_bytes_per_s === null || rates.deflate_bytes_per_s > link;
+}
+
 /** The plan with its mode and compression decided from this computer's measurements. */
 export async function chooseTransport(
   plan: JobPlan,
@@ -330,23 +348,17 @@ export async function chooseTransport(
     concurrency: o.concurrency,
   };
   const link = effectiveLinkRate(input.linkBytesPerS, input.bandwidthLimit);
-  // Worth a sample only when compression could win: it cannot once deflating the study takes
-  // longer than sending it raw (a LAN, loopback).
   const knownDeflate = rates.deflate_bytes_per_s;
-  const worthSampling =
-    plan.requestedMode !== 'files' &&
-    o.setting !== 'never' &&
-    (o.setting === 'always' || knownDeflate === null || knownDeflate > link);
   let sample: JobPlan['sample'];
-  if (worthSampling) {
+  if (worthSampling(plan.requestedMode, o.setting, o.dataDir, o.bandwidthLimit)) {
     // With the codecs the archive is written with while sent: the exam's size is estimated from it
     // too. The strong sample runs on the workers while the plain one runs here.
     const strongSample = sampleStrong(plan.files, sharedDeflatePool());
     const plain = sampleCompressibility(plan.files, 6, STREAM_CODEC.level);
     const strong = await strongSample;
     if (plain) {
-      // Whether to compress is decided on the plain codec alone; the strong share is chosen so
-      // that it only shrinks the archive, never slowing the writer below the link.
+      // The decision weighs the archive at that share, and the plain codec's rate: the share is
+      // chosen so that the writer still outpaces the link, so the strong codec never sets the pace.
       const s = { plain, strong };
       const share = strongShare(s, input.linkBytesPerS, input.bandwidthLimit, o.workers);
       const m = atShare(s, share);

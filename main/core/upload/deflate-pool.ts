@@ -10,9 +10,9 @@
 //     ratio.
 //   - libdeflate (Eric Biggers' C library built to WebAssembly, the `libdeflate` package), for a
 //     whole file of up to WHOLE_FILE_BYTES in one task: it compresses whole buffers only, into a
-//     finished stream. On CT slices its level 7 is a little smaller than zlib's level 6 at 1.5× its
-//     rate, and its level 10 (near-optimal parsing) 5 % smaller at a third of the rate
-//     (main/core/upload/README.md, "Levels"). Each of its outputs is inflated again with zlib and
+//     finished stream. On CT slices its level 10 (near-optimal parsing) is 5 % smaller than zlib's
+//     level 6 at a third of the rate (main/core/upload/README.md, "Levels"): the strong codec of
+//     an archive sent while it is written. Each of its outputs is inflated again with zlib and
 //     compared with the file before it is used: a fault in it costs a zlib deflate of that file,
 //     never a wrong byte. Where it cannot load, zlib level 6 does its tasks.
 //
@@ -93,7 +93,8 @@ const { openSync, readSync, closeSync } = require('node:fs');
 const { deflateRawSync, inflateRawSync, constants } = require('node:zlib');
 let ld = null;
 // WebAssembly starts in V8's baseline tier, at half speed: a few deflates of made-up slice-like
-// data (a smooth ramp with noise) get the hot functions optimised before real work arrives.
+// data at load get the hot functions optimised, so that the first real task (the sample, whose
+// rate sets the strong share) runs at about the speed of the ones after it.
 function warm(m) {
   const b = new Uint8Array(65536);
   let x = 1;

@@ -47,7 +47,10 @@ export type WriteArchiveOptions = {
   onProgress: (rawDone: number, archiveBytes: number) => void;
   /** Tasks in flight at once (bounds memory: a few MiB per task). */
   window?: number;
-  /** How the file at this index is deflated in this run (default: zlib's fastest level). */
+  /**
+   * How the file at this index is deflated in this run (default: zlib's fastest level); asked more
+   * than once per file, so it must always answer the same.
+   */
   codecOf?: (file: number) => Codec;
   /** Streamed mode: the length the archive must come out at (see `ArchiveBudget`). */
   budget?: ArchiveBudget;

@@ -16,6 +16,7 @@ import {
   type Sample,
   type StudySample,
   type TransportInput,
+  worthSampling,
 } from '@main/core/upload/compression-choice';
 import { DeflatePool, STREAM_CODEC, streamCodec } from '@main/core/upload/deflate-pool';
 import { archiveOverhead, type ArchiveFile, writeDeflatedArchive } from '@main/core/upload/deflated-zip';
@@ -194,6 +195,21 @@ describe('measurements', () => {
     // The estimate follows the share: strong files shrink it, and deflate slower.
     expect(atShare(s, 1).ratio).toBeCloseTo(0.49 * 0.95, 6);
     expect(atShare(s, 0.5).deflateBytesPerS).toBeLessThan(atShare(s, 0).deflateBytesPerS);
+  });
+
+  it('samples (and starts the deflate workers) only where compression may be chosen', () => {
+    const d = mkdtempSync(join(dir, 'worth-'));
+    expect(worthSampling('files', 'always', d, null)).toBe(false);
+    expect(worthSampling('auto', 'never', d, null)).toBe(false);
+    // Nothing measured yet: maybe.
+    expect(worthSampling('auto', 'auto', d, null)).toBe(true);
+    // A LAN: this computer deflates slower than the link sends.
+    recordUploadRate(d, 500e6, 4);
+    recordDeflateRate(d, 60e6, 2);
+    expect(worthSampling('auto', 'auto', d, null)).toBe(false);
+    expect(worthSampling('zip', 'always', d, null)).toBe(true);
+    // …unless the bandwidth limit makes the link slower than deflating.
+    expect(worthSampling('auto', 'auto', d, 1e6)).toBe(true);
   });
 
   it('keeps measured rates between runs; transfers too small to say anything are not counted', () => {
