@@ -5,7 +5,9 @@
 //     the engine in auto mode (it decides to compress by itself, from a fresh data folder) against
 //     raw 8-way parallel PUTs of the same bytes (files mode create → PUTs → confirm); aim ≤ 0.55×;
 //   - slices of pure noise (incompressible): the same comparison; aim ≤ 1.05×.
-// Rounds are interleaved and medians compared. Without root the shaped part is skipped (and said).
+// Rounds are interleaved and medians compared; one more upload of the phantom first shows what a
+// process that has not compressed yet adds (its deflate workers start with the study). Without
+// root the shaped part is skipped (and said).
 // Run alone with `npx tsx test/bench/uplink.ts`.
 import { spawn } from 'node:child_process';
 import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -226,7 +228,7 @@ export const benchUplink: Bench = async (): Promise<BenchSection> => {
     return {
       title: TITLE,
       figures,
-      details: `Emulator and upload inside \`unshare -n\` with loopback MTU 1500 and \`tbf rate 40mbit burst 32kb latency 500ms\`; the first engine run of each study starts from an empty data folder (no link rate learnt: 25 Mbit/s assumed; deflate rates from the sample), the next ones choose from the link and deflate rates those before measured (their median is the figure). Before them, one upload of the phantom in the fresh bench process, from its own empty data folder (the row without a goal); from then on the deflate workers stay up, as the upload queue keeps them in the app and in \`watch\`, \`serve\` and \`receive\` while compression is not turned off. Load average at the end: ${loadavg()
+      details: `Emulator and upload inside \`unshare -n\` with loopback MTU 1500 and \`tbf rate 40mbit burst 32kb latency 500ms\`; the first engine run of each study starts from an empty data folder (no link rate learnt: 25 Mbit/s assumed for the estimates, 50 Mbit/s for the strong share; deflate rates from the sample), the next ones choose from the link and deflate rates those before measured (their median is the figure). Before them, one upload of the phantom in the fresh bench process, from its own empty data folder (the row without a goal); from then on the deflate workers stay up, as the upload queue keeps them in the app and in \`watch\`, \`serve\` and \`receive\` while compression is not turned off. Load average at the end: ${loadavg()
         .map((l) => l.toFixed(1))
         .join(
           '/',
