@@ -49,6 +49,7 @@ import { uploadFailureText } from './cli-messages';
 import { terminalLanguage } from '../net/failure-words';
 import { chooseTransport, COMPRESS_SETTINGS, type CompressSetting, worthSampling } from '../upload/compression-choice';
 import { deflateWorkerCount, sharedDeflatePool } from '../upload/deflate-pool';
+import { readLinkRates } from '../upload/link-rate';
 
 export type UploadCommandDeps = KeychainDeps;
 
@@ -450,7 +451,8 @@ type Planned = { plan: JobPlan; leftOut: IncompleteFile[] };
 async function planFolder(io: CliIo, root: string, args: Args, warn: (t: string) => void): Promise<Planned | number> {
   let scan: ScanResult;
   // The deflate workers start while the folder is read, should the study be compressed.
-  if (worthSampling(args.mode, args.compress, appDataDir(io.env), args.limitRate ?? null)) sharedDeflatePool();
+  if (worthSampling(args.mode, args.compress, readLinkRates(appDataDir(io.env)), args.limitRate ?? null))
+    sharedDeflatePool();
   try {
     scan = await scanFolder(root, { signal: io.signal });
   } catch (err) {

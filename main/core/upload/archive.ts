@@ -15,8 +15,8 @@ import {
   writeDeflatedArchive,
 } from './deflated-zip';
 import type { GrowingFile } from './file-source';
-import { atShare, BUDGET_MARGIN, sampleCompressibility, sampleStrong } from './compression-choice';
-import { type Codec, FAST_CODEC, sharedDeflatePool, STREAM_CODEC, streamCodec, tasksOf } from './deflate-pool';
+import { atShare, BUDGET_MARGIN, sampleStudy } from './compression-choice';
+import { type Codec, FAST_CODEC, sharedDeflatePool, streamCodec, tasksOf } from './deflate-pool';
 import type { JobState } from './journal-replay';
 import type { JournalRecord } from './journal';
 import { recordDeflateRate } from './link-rate';
@@ -282,10 +282,8 @@ export class JobArchive {
     // The plan's sample covers the whole study: reused while nothing is written yet.
     let sample = done === 0 ? h.state.plan.sample : undefined;
     if (!sample) {
-      const strongSample = strong === undefined ? Promise.resolve(null) : sampleStrong(rest, sharedDeflatePool());
-      const plain = sampleCompressibility(rest, SAMPLE_SLICES, STREAM_CODEC.level);
-      const s = await strongSample;
-      sample = plain ? atShare({ plain, strong: s }, strong ?? 0) : undefined;
+      const s = await sampleStudy(rest, strong !== undefined);
+      sample = s ? atShare(s, strong ?? 0) : undefined;
     }
     if (!sample) return null;
     let written = 0;

@@ -8,7 +8,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { deflateRawSync } from 'node:zlib';
 import { chooseMode } from './auto-mode';
 import { codecFor, type DeflatePool, FAST_CODEC, sharedDeflatePool, STREAM_CODEC, STRONG_CODEC } from './deflate-pool';
-import { readLinkRates } from './link-rate';
+import { type LinkRates, readLinkRates } from './link-rate';
 import { MAX_ZIP_BYTES } from './limits';
 import { formatBytes, type JobPlan, type RequestedMode } from './plan';
 import { UploadError } from './upload-errors';
@@ -235,6 +235,20 @@ export function sampleStrong(
 export type StudySample = { plain: Sample; strong: StrongSample | null };
 
 /**
+ * Both samples of `files`: the strong one (when `strong`) on the shared pool's workers, posted
+ * first so that it runs while the main thread takes the plain one; null when nothing could be read.
+ */
+export async function sampleStudy(
+  files: readonly { path: string; size: number }[],
+  strong: boolean,
+): Promise<StudySample | null> {
+  const strongSample = strong ? sampleStrong(files, sharedDeflatePool()) : Promise.resolve(null);
+  const plain = sampleCompressibility(files, 6, STREAM_CODEC.level);
+  const s = await strongSample;
+  return plain ? { plain, strong: s } : null;
+}
+
+/**
  * The sample for an archive whose files are deflated strong at `share` (0–1) and plain otherwise:
  * its ratio (deflated / raw), how far that may be off (relative), and one core's rate.
  */
@@ -319,12 +333,11 @@ export type ChooseOptions = {
 export function worthSampling(
   requestedMode: RequestedMode,
   setting: CompressSetting,
-  dataDir: string,
+  rates: LinkRates,
   bandwidthLimit: number | null,
 ): boolean {
   if (requestedMode === 'files' || setting === 'never') return false;
   if (setting === 'always') return true;
-  const rates = readLinkRates(dataDir);
   const link = effectiveLinkRate(rates.upload_bytes_per_s, bandwidthLimit);
   return rates.deflate_bytes_per_s === null || rates.deflate_bytes_per_s > link;
 }
@@ -350,16 +363,13 @@ export async function chooseTransport(
   const link = effectiveLinkRate(input.linkBytesPerS, input.bandwidthLimit);
   const knownDeflate = rates.deflate_bytes_per_s;
   let sample: JobPlan['sample'];
-  if (worthSampling(plan.requestedMode, o.setting, o.dataDir, o.bandwidthLimit)) {
-    // With the codecs the archive is written with while sent: the exam's size is estimated from it
-    // too. The strong sample runs on the workers while the plain one runs here.
-    const strongSample = sampleStrong(plan.files, sharedDeflatePool());
-    const plain = sampleCompressibility(plan.files, 6, STREAM_CODEC.level);
-    const strong = await strongSample;
-    if (plain) {
+  if (worthSampling(plan.requestedMode, o.setting, rates, o.bandwidthLimit)) {
+    // With the codecs the archive is written with while sent: the exam's size is estimated from it too.
+    const s = await sampleStudy(plan.files, true);
+    if (s) {
       // The decision weighs the archive at that share, and the plain codec's rate: the share is
       // chosen so that the writer still outpaces the link, so the strong codec never sets the pace.
-      const s = { plain, strong };
+      const { plain, strong } = s;
       const share = strongShare(s, input.linkBytesPerS, input.bandwidthLimit, o.workers);
       const m = atShare(s, share);
       sample = { ratio: m.ratio, spread: m.spread, ...(strong ? { strong: share } : {}) };

@@ -199,17 +199,17 @@ describe('measurements', () => {
 
   it('samples (and starts the deflate workers) only where compression may be chosen', () => {
     const d = mkdtempSync(join(dir, 'worth-'));
-    expect(worthSampling('files', 'always', d, null)).toBe(false);
-    expect(worthSampling('auto', 'never', d, null)).toBe(false);
+    expect(worthSampling('files', 'always', readLinkRates(d), null)).toBe(false);
+    expect(worthSampling('auto', 'never', readLinkRates(d), null)).toBe(false);
     // Nothing measured yet: maybe.
-    expect(worthSampling('auto', 'auto', d, null)).toBe(true);
+    expect(worthSampling('auto', 'auto', readLinkRates(d), null)).toBe(true);
     // A LAN: this computer deflates slower than the link sends.
     recordUploadRate(d, 500e6, 4);
     recordDeflateRate(d, 60e6, 2);
-    expect(worthSampling('auto', 'auto', d, null)).toBe(false);
-    expect(worthSampling('zip', 'always', d, null)).toBe(true);
+    expect(worthSampling('auto', 'auto', readLinkRates(d), null)).toBe(false);
+    expect(worthSampling('zip', 'always', readLinkRates(d), null)).toBe(true);
     // …unless the bandwidth limit makes the link slower than deflating.
-    expect(worthSampling('auto', 'auto', d, 1e6)).toBe(true);
+    expect(worthSampling('auto', 'auto', readLinkRates(d), 1e6)).toBe(true);
   });
 
   it('keeps measured rates between runs; transfers too small to say anything are not counted', () => {
