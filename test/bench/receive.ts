@@ -101,7 +101,7 @@ export async function benchReceive(): Promise<BenchSection> {
         { name: 'ScanBridge time / storescp time', value: ratio, unit: '×', goal: '≤ 1.2 ×', met: ratio <= 1.2 },
         {
           // The listener's first association after its start, one of the rounds of the median above,
-          // is the slowest (1.5–2× the later ones): shown on its own so that it can be followed.
+          // is usually its slowest (1.5–2× the later ones): shown on its own so that it can be followed.
           name: "the first association after the listener started, against storescp's first round",
           value: (sb[0] ?? NaN) / (scp[0] ?? NaN),
           unit: '×',
