@@ -63,8 +63,7 @@ export type ChunkResult = { raw: Buffer; deflated: Buffer; ms: number; whole: bo
 
 /** The tasks one file is deflated in with `codec`: one task for a whole-file codec, else 1 MiB chunks. */
 export function tasksOf(path: string, size: number, codec: Codec): ChunkTask[] {
-  if (size === 0 || (codec.kind === 'whole' && size <= WHOLE_FILE_BYTES))
-    return [{ path, offset: 0, length: size, last: true }];
+  if (size === 0 || codecFor(size, codec).kind === 'whole') return [{ path, offset: 0, length: size, last: true }];
   const tasks: ChunkTask[] = [];
   for (let off = 0; off < size; off += CHUNK_BYTES)
     tasks.push({ path, offset: off, length: Math.min(CHUNK_BYTES, size - off), last: off + CHUNK_BYTES >= size });
@@ -315,6 +314,8 @@ let held = false;
 export function sharedDeflatePool(): DeflatePool {
   clearTimeout(sharedTimer);
   if (shared?.usable) return shared;
+  // A worker of the old pool died: its idle timer is cleared above, so its other workers stop here.
+  if (shared) void shared.close();
   const pool = new DeflatePool();
   pool.onIdle = () => {
     clearTimeout(sharedTimer);

@@ -1,6 +1,6 @@
 // The deflate pool: whole-file tasks go through libdeflate (and say so), the rest through zlib;
-// the process's shared pool never keeps a process alive, even held, and every output inflates
-// back to the file.
+// the process's shared pool never keeps a process alive, even held, and is replaced whole when
+// one of its workers dies; every output inflates back to the file.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -66,5 +66,38 @@ describe('the deflate pool', () => {
     clearTimeout(timer);
     expect(out.trim()).toBe('up');
     expect(code).toBe(0);
+  });
+
+  it('replaces the shared pool when one of its workers dies, and stops the workers still running', async () => {
+    // In a child process: the shared pool is the process's.
+    const script = join(dir, 'dead-worker.mts');
+    writeFileSync(
+      script,
+      `import { sharedDeflatePool } from '${join(repoRoot, 'main/core/upload/deflate-pool.ts')}';\n` +
+        // Idle workers do not keep a process alive: this timer does, until the end.
+        'setInterval(() => undefined, 1000);\n' +
+        'const task = { path: process.execPath, offset: 0, length: 65536, last: true };\n' +
+        'const old = sharedDeflatePool();\n' +
+        'await old.wholeFiles();\n' +
+        'const [dying, other] = old.slots.map((s) => s.worker);\n' +
+        'if (!dying || !other) throw new Error("the pool needs two workers for this test");\n' +
+        'const otherExited = new Promise((r) => other.once("exit", () => r("stopped")));\n' +
+        'await dying.terminate();\n' +
+        'const next = sharedDeflatePool();\n' +
+        'const r = await next.run(task);\n' +
+        'const alive = new Promise((r) => setTimeout(() => r("still running"), 5000));\n' +
+        'console.log(next !== old && next.usable, r.raw.length, await Promise.race([otherExited, alive]));\n' +
+        'process.exit(0);\n',
+    );
+    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearTimeout(timer);
+    expect(out.trim()).toBe('true 65536 stopped');
   });
 });
