@@ -144,7 +144,8 @@ async function shaped(work: string): Promise<void> {
     // compression is not turned off (the upload queue holds them).
     holdDeflatePool(true);
     // One data folder per study: the first round starts with nothing learnt (25 Mbit/s assumed,
-    // the deflate rate estimated from the sample); the second chooses from what the first measured.
+    // the deflate rate estimated from the sample); the next ones choose from what those before
+    // measured.
     const dataDirs = new Map(sets.map(([key]) => [key, mkdtempSync(join(work, `data-${key}-`))]));
     for (let r = 0; r < ROUNDS; r++) {
       for (const [key, s] of sets) {
