@@ -5,6 +5,9 @@
 // round sends a new study (new UIDs) to both receivers, so both always write new files, and the
 // next round starts once the listener's exam is ready. Seven rounds: with three, the median was the
 // slower of the two rounds after the first, and runs minutes apart gave 1.19× and 1.49×.
+// The command runs with the Node options of its launcher's first line (cliNodeOptions), as
+// `scanbridge receive` does: `node scanbridge.mjs` alone ran it with V8's larger young generation,
+// with about twice the full collections in a run (main/core/receive/README.md).
 // Run alone with `npx tsx test/bench/receive.ts` (prints the section as JSON), or
 // `npm run bench -- receive --update` to rewrite its section of RESULTS.md.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
@@ -18,6 +21,7 @@ import { DCMTK_ENV, dcmtk, listeningPort, startReceive, storescu } from '../supp
 import { waitFor } from '../support/watch-harness';
 import type { BenchSection } from './types';
 import { freePort } from '../support/free-port';
+import { cliNodeOptions } from '../support/repo-paths';
 
 const SLICES = 600;
 const ROUNDS = 7;
@@ -118,6 +122,7 @@ export async function benchReceive(): Promise<BenchSection> {
         },
       ],
       details:
+        `\`scanbridge receive\` runs with its launcher's Node options (${cliNodeOptions.join(' ')}). ` +
         'DCMTK tools run with TCP_NODELAY=1 (Debian builds leave Nagle on, which adds ~40 ms per object whatever the receiver). ' +
         `Each of the ${ROUNDS} rounds sends a new study (new Study, Series and SOP Instance UIDs) to storescp, then to ScanBridge, ` +
         'and waits for its exam to be ready on the service before the next round: both receivers always write new files. ' +

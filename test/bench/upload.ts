@@ -25,6 +25,7 @@ import { planUpload, type PlanFileInput } from '../../main/core/upload/plan';
 import type { UploadMode } from '../../main/core/upload/ports';
 import { writeCtSeries } from '../fixtures/dicom/generate';
 import { EmulatorProcess } from '../support/emulator';
+import { cliNodeOptions } from '../support/repo-paths';
 import type { Bench, BenchFigure, BenchSection } from './types';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
@@ -300,7 +301,8 @@ async function peakRss(emu: EmulatorProcess, work: string): Promise<BenchFigure[
   writeFiles(root, 5000, 16 * 1024);
   // The app runs the core bundled (no TypeScript loader); the CLI runs it through tsx, whose loader
   // thread alone costs about 35 MB, with the smaller young generation the bin's shebang asks for
-  // (node --max-semi-space-size=2). Both are measured, and tsx with V8's default for reference.
+  // (node --max-semi-space-size=2, read from that line). Both are measured, and tsx with V8's
+  // default for reference.
   const bundle = join(work, 'rss-child.mjs');
   await build({
     entryPoints: [fileURLToPath(new URL('./upload-rss-child.ts', import.meta.url))],
@@ -322,7 +324,7 @@ async function peakRss(emu: EmulatorProcess, work: string): Promise<BenchFigure[
     flag?: '--idle' | '--raw',
   ): Promise<{ peak_rss_mb: number; ms?: number }> => {
     const tsx = ['--import', 'tsx', 'test/bench/upload-rss-child.ts'];
-    const args = how === 'bundled' ? [bundle] : how === 'tsx' ? tsx : ['--max-semi-space-size=2', ...tsx];
+    const args = how === 'bundled' ? [bundle] : how === 'tsx' ? tsx : [...cliNodeOptions, ...tsx];
     const r = await child([...args, root, mode, ...(flag ? [flag] : [])], env).done;
     if (r.code !== 0) throw new Error(`rss child failed: ${r.stderr}`);
     return JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}') as { peak_rss_mb: number; ms?: number };

@@ -3,7 +3,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { cliBin, repoRoot } from './repo-paths';
+import { cliBin, cliNodeOptions, repoRoot } from './repo-paths';
 
 export type ReceiveCli = {
   child: ChildProcess;
@@ -12,9 +12,9 @@ export type ReceiveCli = {
   exited: Promise<number | null>;
 };
 
-/** Starts `scanbridge receive` with `args` against the service at `env`. */
+/** Starts `scanbridge receive` with `args` against the service at `env`, with the launcher's Node options. */
 export function startReceive(args: string[], env: NodeJS.ProcessEnv): ReceiveCli {
-  const child = spawn(process.execPath, [cliBin, 'receive', ...args], {
+  const child = spawn(process.execPath, [...cliNodeOptions, cliBin, 'receive', ...args], {
     cwd: repoRoot,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
