@@ -15,6 +15,26 @@ describe('the deflate pool', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sb-dpool-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+  /** Runs `source` as a module in a child Node (the shared pool is per process): its stdout and exit code. */
+  async function runModule(
+    name: string,
+    source: string,
+    killAfterMs: number,
+  ): Promise<{ out: string; code: number | null }> {
+    const script = join(dir, name);
+    writeFileSync(script, source);
+    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearTimeout(timer);
+    return { out, code };
+  }
+
   it('deflates whole files with libdeflate and chunks with zlib, each inflating back to the file', async () => {
     const path = join(dir, 'slice.dcm');
     const slice = phantomSlice(256, 4, 'cbct');
@@ -47,32 +67,22 @@ describe('the deflate pool', () => {
 
   it('lets a process exit while its shared pool is up, even held', async () => {
     // A task in flight keeps it alive; an idle pool does not.
-    const script = join(dir, 'idle-pool.mts');
-    writeFileSync(
-      script,
+    const { out, code } = await runModule(
+      'idle-pool.mts',
       `import { holdDeflatePool, sharedDeflatePool } from '${join(repoRoot, 'main/core/upload/deflate-pool.ts')}';\n` +
         'holdDeflatePool(true);\n' +
         'const r = await sharedDeflatePool().run({ path: process.execPath, offset: 0, length: 65536, last: true });\n' +
         'console.log(r.raw.length === 65536 ? "up" : "short");\n',
+      15_000,
     );
-    const child = spawn(process.execPath, ['--import', 'tsx', script], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    clearTimeout(timer);
     expect(out.trim()).toBe('up');
     expect(code).toBe(0);
   });
 
   it('replaces the shared pool when one of its workers dies, and stops the workers still running', async () => {
     // In a child process: the shared pool is the process's.
-    const script = join(dir, 'dead-worker.mts');
-    writeFileSync(
-      script,
+    const { out } = await runModule(
+      'dead-worker.mts',
       `import { sharedDeflatePool } from '${join(repoRoot, 'main/core/upload/deflate-pool.ts')}';\n` +
         // Idle workers do not keep a process alive: this timer does, until the end.
         'setInterval(() => undefined, 1000);\n' +
@@ -88,16 +98,8 @@ describe('the deflate pool', () => {
         'const alive = new Promise((r) => setTimeout(() => r("still running"), 5000));\n' +
         'console.log(next !== old && next.usable, r.raw.length, await Promise.race([otherExited, alive]));\n' +
         'process.exit(0);\n',
+      20_000,
     );
-    const child = spawn(process.execPath, ['--import', 'tsx', script], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    await new Promise<number | null>((resolve) => child.on('close', resolve));
-    clearTimeout(timer);
     expect(out.trim()).toBe('true 65536 stopped');
   });
 });
