@@ -3,11 +3,17 @@
 // sample, this computer's measured deflate rate and the link's measured upload rate, so tests can
 // inject any of them. `chooseTransport` gathers those measurements for a plan (the sample is taken
 // only when compression could pay at all). How the choice is made: main/core/upload/README.md.
-import { closeSync, openSync, readSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import { deflateRawSync } from 'node:zlib';
 import { chooseMode } from './auto-mode';
-import { codecFor, type DeflatePool, FAST_CODEC, sharedDeflatePool, STREAM_CODEC, STRONG_CODEC } from './deflate-pool';
+import {
+  type Codec,
+  codecFor,
+  type DeflatePool,
+  FAST_CODEC,
+  sharedDeflatePool,
+  STREAM_CODEC,
+  STRONG_CODEC,
+} from './deflate-pool';
 import { type LinkRates, readLinkRates } from './link-rate';
 import { MAX_ZIP_BYTES } from './limits';
 import { formatBytes, type JobPlan, type RequestedMode } from './plan';
@@ -144,44 +150,40 @@ function samplePicks<F extends { size: number }>(files: readonly F[], count: num
   return picks;
 }
 
-/** Deflates a few slices spread over the study: their ratio, and how fast one core deflated them. */
-export function sampleCompressibility(
+/** Bytes of each slice the plain sample deflates: a whole 512 × 512 slice, all but its header. */
+const PLAIN_SAMPLE_BYTES = 512 * 1024;
+
+/**
+ * Deflates a few slices spread over the study on the pool's workers (all posted at once): their
+ * ratio, and how fast one core deflated them (each task's own time on its worker). A slice that
+ * cannot be read is left out; null when none could be.
+ */
+export async function sampleCompressibility(
   files: readonly { path: string; size: number }[],
+  pool: DeflatePool,
   maxFiles = 6,
   level = FAST_CODEC.level,
-): Sample | null {
+): Promise<Sample | null> {
+  const codec: Codec = { kind: 'zlib', level };
+  const runs = samplePicks(files, maxFiles).map((f) =>
+    pool
+      .run({ path: f.path, offset: 0, length: Math.min(f.size, PLAIN_SAMPLE_BYTES), last: true }, codec)
+      .catch(() => null),
+  );
   let raw = 0;
   let packed = 0;
   let seconds = 0;
   const ratios: number[] = [];
-  for (const f of samplePicks(files, maxFiles)) {
-    const buf = readHead(f.path, Math.min(f.size, 512 * 1024));
-    if (!buf || buf.length === 0) continue;
-    const t0 = performance.now();
-    const n = deflateRawSync(buf, { level }).length;
-    seconds += (performance.now() - t0) / 1000;
-    packed += n;
-    raw += buf.length;
-    ratios.push(n / buf.length);
+  for (const r of await Promise.all(runs)) {
+    if (!r || r.raw.length === 0) continue;
+    seconds += r.ms / 1000;
+    packed += r.deflated.length;
+    raw += r.raw.length;
+    ratios.push(r.deflated.length / r.raw.length);
   }
   if (raw === 0) return null;
   const ratio = packed / raw;
   return { ratio, deflateBytesPerS: raw / Math.max(seconds, 1e-3), spread: relativeStandardError(ratios) };
-}
-
-function readHead(path: string, length: number): Buffer | null {
-  try {
-    const fd = openSync(path, 'r');
-    try {
-      const buf = Buffer.alloc(length);
-      const n = readSync(fd, buf, 0, length, 0);
-      return buf.subarray(0, n);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return null;
-  }
 }
 
 /** The strong codec against the plain one (zlib level 6) on a few slices. */
@@ -199,20 +201,23 @@ const STRONG_SAMPLE_BYTES = 256 * 1024;
 
 /**
  * Deflates the heads of two slices spread over the study both ways on the pool's workers (the
- * tasks are posted at once, so they run while the main thread takes the plain sample); null when
- * libdeflate is unavailable there or the slices cannot be read.
+ * tasks are posted at once, before the plain sample's); null when libdeflate is unavailable there
+ * or the slices cannot be read.
  */
 export function sampleStrong(
   files: readonly { path: string; size: number }[],
   pool: DeflatePool,
 ): Promise<StrongSample | null> {
-  const runs = samplePicks(
+  const tasks = samplePicks(
     files.filter((f) => codecFor(f.size, STRONG_CODEC).kind === 'whole'),
     2,
-  ).map(async (f) => {
-    const task = { path: f.path, offset: 0, length: Math.min(f.size, STRONG_SAMPLE_BYTES), last: true };
-    const [plain, strong] = await Promise.all([pool.run(task, STREAM_CODEC), pool.run(task, STRONG_CODEC)]);
-    if (!strong.whole) throw new Error('libdeflate is unavailable');
+  ).map((f) => ({ path: f.path, offset: 0, length: Math.min(f.size, STRONG_SAMPLE_BYTES), last: true }));
+  // The strong tasks first, the longest: one per worker, and the short ones share out after them.
+  const strongRuns = tasks.map((t) => pool.run(t, STRONG_CODEC));
+  const plainRuns = tasks.map((t) => pool.run(t, STREAM_CODEC));
+  const runs = tasks.map(async (task, i) => {
+    const [plain, strong] = await Promise.all([plainRuns[i], strongRuns[i]]);
+    if (!plain || !strong?.whole) throw new Error('libdeflate is unavailable');
     return { factor: strong.deflated.length / plain.deflated.length, raw: task.length, ms: strong.ms };
   });
   return Promise.all(runs).then(
@@ -235,16 +240,17 @@ export function sampleStrong(
 export type StudySample = { plain: Sample; strong: StrongSample | null };
 
 /**
- * Both samples of `files`: the strong one (when `strong`) on the shared pool's workers, posted
- * first so that it runs while the main thread takes the plain one; null when nothing could be read.
+ * Both samples of `files` on the shared pool's workers, every task posted at once (the strong
+ * sample's, when `strong`, first): while they run the main thread only waits, so each task's time
+ * is a core's own and not shared with it. Null when nothing could be read.
  */
 export async function sampleStudy(
   files: readonly { path: string; size: number }[],
   strong: boolean,
 ): Promise<StudySample | null> {
-  const strongSample = strong ? sampleStrong(files, sharedDeflatePool()) : Promise.resolve(null);
-  const plain = sampleCompressibility(files, 6, STREAM_CODEC.level);
-  const s = await strongSample;
+  const pool = sharedDeflatePool();
+  const strongSample = strong ? sampleStrong(files, pool) : Promise.resolve(null);
+  const [plain, s] = await Promise.all([sampleCompressibility(files, pool, 6, STREAM_CODEC.level), strongSample]);
   return plain ? { plain, strong: s } : null;
 }
 

@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { deflateRawSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   atShare,
@@ -18,7 +19,7 @@ import {
   type TransportInput,
   worthSampling,
 } from '@main/core/upload/compression-choice';
-import { DeflatePool, STREAM_CODEC, streamCodec } from '@main/core/upload/deflate-pool';
+import { type ChunkTask, type Codec, DeflatePool, STREAM_CODEC, streamCodec } from '@main/core/upload/deflate-pool';
 import { archiveOverhead, type ArchiveFile, writeDeflatedArchive } from '@main/core/upload/deflated-zip';
 import {
   LINK_RATE_FILE,
@@ -125,8 +126,8 @@ describe('measurements', () => {
   it('samples the study: a CBCT-like slice deflates, noise does not; the strong codec makes slices smaller', async () => {
     const tissue = slices('t', 6, (z) => phantomSlice(256, z * 9, 'cbct'));
     const noise = slices('n', 6, () => randomBytes(256 * 256 * 2));
-    const t = sampleCompressibility(tissue);
-    const n = sampleCompressibility(noise);
+    const t = await sampleCompressibility(tissue, pool);
+    const n = await sampleCompressibility(noise, pool);
     expect(t?.ratio ?? 1).toBeLessThan(0.6);
     expect(n?.ratio ?? 0).toBeGreaterThan(0.99);
     expect(t?.deflateBytesPerS ?? 0).toBeGreaterThan(0);
@@ -146,6 +147,34 @@ describe('measurements', () => {
     expect(strongShare(plainOnly, 1e6, null, 2)).toBe(0);
   });
 
+  it("takes the plain sample on the pool's workers, equal to zlib level 6 on the slices' heads; an unreadable slice is left out", async () => {
+    const files = slices('w', 6, (z) => phantomSlice(256, z * 5, 'cbct'));
+    files[2] = { ...(files[2] as ArchiveFile), path: join(dir, 'gone.dcm') };
+    const posted: [ChunkTask, Codec][] = [];
+    const counting = new (class extends DeflatePool {
+      override run(task: ChunkTask, codec?: Codec) {
+        posted.push([task, codec ?? { kind: 'zlib', level: 1 }]);
+        return super.run(task, codec);
+      }
+    })(2);
+    try {
+      const s = await sampleCompressibility(files, counting, 6, STREAM_CODEC.level);
+      // Every slice went to the workers (the main thread deflated nothing), as zlib level 6 whole heads.
+      expect(posted.map(([t]) => t.path)).toEqual(files.map((f) => f.path));
+      expect(posted.every(([t, c]) => t.offset === 0 && t.last && c.kind === 'zlib' && c.level === 6)).toBe(true);
+      const heads = files.filter((_, i) => i !== 2).map((f) => readFileSync(f.path).subarray(0, 512 * 1024));
+      const packed = heads.reduce((a, h) => a + deflateRawSync(h, { level: 6 }).length, 0);
+      const raw = heads.reduce((a, h) => a + h.length, 0);
+      expect(s?.ratio).toBe(packed / raw);
+      expect(s?.deflateBytesPerS ?? 0).toBeGreaterThan(0);
+      expect(s?.spread ?? 1).toBeLessThan(0.05);
+      // Nothing readable: no sample.
+      expect(await sampleCompressibility([files[2] as ArchiveFile], counting)).toBeNull();
+    } finally {
+      await counting.close();
+    }
+  });
+
   it.each([0, 0.45, 1])(
     'estimates the archive of a study with a strong share of %s within the budget margin',
     async (share) => {
@@ -153,7 +182,7 @@ describe('measurements', () => {
       const raw = files.reduce((a, f) => a + f.size, 0);
       const m = atShare(
         {
-          plain: sampleCompressibility(files, 6, STREAM_CODEC.level) as Sample,
+          plain: (await sampleCompressibility(files, pool, 6, STREAM_CODEC.level)) as Sample,
           strong: await sampleStrong(files, pool),
         },
         share,
