@@ -241,8 +241,8 @@ export type StudySample = { plain: Sample; strong: StrongSample | null };
 
 /**
  * Both samples of `files` on the shared pool's workers, every task posted at once (the strong
- * sample's, when `strong`, first): while they run the main thread only waits, so each task's time
- * is a core's own and not shared with it. Null when nothing could be read.
+ * sample's, when `strong`, first): while they run the main thread only waits (in the app, Electron's
+ * main process stays free). Null when nothing could be read.
  */
 export async function sampleStudy(
   files: readonly { path: string; size: number }[],
