@@ -13,7 +13,8 @@ import { appPaths } from './adapters/app-files';
 import { createAppTray } from './adapters/tray';
 import type { AppTray, TrayLabels } from './adapters/tray';
 import type { Agent } from './core/agent';
-import { startAgent, stderrLogger } from './core/agent';
+import { startAgent } from './core/agent';
+import { errorCode, openLog } from './core/log';
 import { useNetwork } from './core/net/network';
 import { systemNetwork } from './adapters/system-network';
 import { languageOfLocale, texts } from './core/agent/host/core-texts';
@@ -28,7 +29,9 @@ import { patientMethodNames } from '../preload/contract';
 import type { MethodName } from '../preload/contract';
 import { hardenEveryContents, hardenSession, setExternalHosts } from './windows/security';
 
-const log = stderrLogger('scanbridge app');
+// The app's log (CONTRACTS.md §3): on Windows the app has no console, so the day's file in the data
+// folder is what support reads; a development run also sees warnings on stderr.
+const log = openLog({ dataDir: appDataDir(), cmd: 'app', echo: (t) => void process.stderr.write(t) });
 
 // Module-level references: a collected Tray disappears, a collected window closes.
 let tray: AppTray | null = null;
@@ -60,6 +63,7 @@ function showMainWindow(): void {
 }
 
 async function start(): Promise<void> {
+  log.info('app started');
   const paths = appPaths();
   hardenSession(session.defaultSession);
   serveRenderer(session.defaultSession, paths.rendererDir);
@@ -161,7 +165,7 @@ if (!app.requestSingleInstanceLock()) {
     .whenReady()
     .then(start)
     .catch((e: unknown) => {
-      log.error(`start-up failed: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
+      log.error('start-up failed', { code: errorCode(e) });
       app.exit(1);
     });
 }

@@ -3,7 +3,7 @@
 // store where the runtime offers it (Electron's Node: tls.getCACertificates('system')), plus the
 // environment's proxy and CA variables when they are set.
 import type { Session } from 'electron';
-import type { Logger } from '../core/agent/host/contract-host';
+import { errorCode, type Logger } from '../core/log';
 import { type Network, networkFrom, type ProxyRoute } from '../core/net/network';
 import { TrustFileError } from '../core/net/trust';
 
@@ -24,7 +24,7 @@ export function systemNetwork(
   } catch (e) {
     if (!(e instanceof TrustFileError)) throw e;
     // A CA file that cannot be read must not stop the app: it runs on the other roots and says so.
-    log.error(`${e.message} The app goes on without it.`);
+    log.error('the CA file could not be read; the app goes on without it', { code: errorCode(e) });
     return networkFrom({
       env: { ...process.env, SCANBRIDGE_CA_FILE: '' },
       systemStore: true,

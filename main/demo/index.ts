@@ -21,7 +21,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { KeytarSecretStore } from '../adapters/keytar-secret-store';
 import type { Agent } from '../core/agent';
-import { startAgent, stderrLogger } from '../core/agent';
+import { startAgent } from '../core/agent';
+import { silentLogger, stderrLog } from '../core/log';
 import type { Bridge } from '../core/bridge/server';
 import { startBridge } from '../core/bridge/server';
 import { MemorySecretStore } from '../core/secrets';
@@ -34,7 +35,6 @@ const args = new Set(process.argv.slice(2));
 const children: ChildProcess[] = [];
 const say = (t: string): void => void process.stdout.write(`${t}\n`);
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 type EmulatorInfo = { base_url: string; control_url: string; keys: Record<string, string> };
 
@@ -226,7 +226,7 @@ async function main(): Promise<void> {
         env: { SCANBRIDGE_API_URL: emulator.base_url },
         secretStore: new MemorySecretStore(keys),
         transport: 'http',
-        log: args.has('--verbose') ? stderrLogger('scanbridge demo') : quiet,
+        log: args.has('--verbose') ? stderrLog('demo') : silentLogger,
       });
       bridge = await startBridge({ host: agent.host, staticDir: join(root, 'renderer', 'dist'), port: 0 });
       say(

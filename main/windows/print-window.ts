@@ -11,6 +11,7 @@ import { rm } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { session } from 'electron';
 import type { BrowserWindow, WebContents } from 'electron';
+import { errorCode, type Logger } from '../core/log';
 import { PRINT_PARTITION } from './policy';
 import { hardenPrintSession, secureWindow } from './security';
 
@@ -51,7 +52,7 @@ function viewerReady(contents: WebContents, deadlineMs: number): Promise<void> {
 }
 
 /** The desktop's printer of PDF files; `log` gets why a sheet could not be shown (never its content). */
-export function createPdfPrinter(log: { warn(message: string): void }, deadlineMs = READY_DEADLINE_MS): PdfPrinter {
+export function createPdfPrinter(log: Logger, deadlineMs = READY_DEADLINE_MS): PdfPrinter {
   /** The file URLs being printed: the only files the print session lets through. */
   const sheets = new Set<string>();
   let hardened = false;
@@ -78,7 +79,7 @@ export function createPdfPrinter(log: { warn(message: string): void }, deadlineM
         win.webContents.print({ silent: false, printBackground: true }, () => void finish());
         return true;
       } catch (e) {
-        log.warn(`print: the sheet could not be shown for printing (${e instanceof Error ? e.message : 'error'})`);
+        log.warn('print: the sheet could not be shown for printing', { code: errorCode(e) });
         await finish();
         return false;
       }

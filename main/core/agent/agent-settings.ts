@@ -13,6 +13,7 @@ import type { PrefillSettings } from './inbox/inbox';
 import type { KeyManager } from './service/api-keys';
 import { RECEIVER_FOLDER_ID } from './pipeline/receivers';
 import { shareRuleView } from './share-rule-view';
+import { errorCode } from '../log';
 
 /** Opens the settings store, after tightening the private folders; never throws for a damaged file. */
 export type SettingsPlace = { dataDir: string; configDir?: string | undefined; env: NodeJS.ProcessEnv; log: Logger };
@@ -22,13 +23,14 @@ export function openAgentSettings(o: SettingsPlace): SettingsStore {
   // Patient data stays private: folders 0700, files 0600, older ones tightened (core/private-fs.ts).
   securePrivateFolders([o.dataDir, resolveConfigDir(where)]);
   const store = openSettingsStore(where);
-  if (store.problems.length > 0) o.log.warn(`settings: fell back to defaults for ${store.problems.join(', ')}`);
+  if (store.problems.length > 0)
+    o.log.warn('settings: fell back to defaults for some fields', { count: store.problems.length });
   // Settings before version 2 kept the inbox preferences in a file of their own: moved in once.
   try {
     const moved = importLegacyPreferences(store, join(o.dataDir, 'agent', 'preferences.json'));
     if (moved) o.log.info('settings: inbox preferences moved into the settings file');
   } catch (e) {
-    o.log.warn(`settings: the old inbox preferences could not be moved in (${e instanceof Error ? e.name : 'error'})`);
+    o.log.warn('settings: the old inbox preferences could not be moved in', { code: errorCode(e) });
   }
   return store;
 }

@@ -11,6 +11,7 @@ import type { ExamRecorder } from './pipeline/exam-recorder';
 import { Receivers, receiveConfigOf } from './pipeline/receivers';
 import { Watchers } from './pipeline/watchers';
 import type { UploadQueue } from './queue/upload-queue';
+import { errorCode } from '../log';
 
 export type StudySources = {
   watchers: Watchers;
@@ -39,9 +40,9 @@ export function openStudySources(o: {
   const watchers = new Watchers({ ledger, inbox, queue, recorder, agentId, log, activity, ...tuning });
   const receivers = new Receivers({ dataDir, ledger, inbox, queue, recorder, agentId, log, activity });
   const failed =
-    (what: string) =>
+    (task: string) =>
     (e: unknown): void =>
-      log.warn(`${what}: ${e instanceof Error ? e.name : 'error'}`);
+      log.warn('study sources could not be applied', { task, code: errorCode(e) });
   let applied: Promise<void> = Promise.resolve();
   return {
     watchers,

@@ -3,7 +3,6 @@
 // when settings or keys change, and exposes the contract (`host`) to a transport: the Electron
 // IPC wrappers (main/index.ts), the browser-mode server (`scanbridge serve`) or a test. Each part
 // is built by a named builder of its folder; startAgent only puts them together, in order.
-import { LogTail } from '../diagnose/log-tail';
 import { join } from 'node:path';
 import type { Language, Settings } from '../../../preload/contract';
 import { APP_VERSION } from '../api/user-agent';
@@ -47,6 +46,8 @@ import { type NetworkBuilder, openProxySettings } from './service/proxy-settings
 import { ServiceConnection } from './service/service-connection';
 import { serviceConnector } from './service-ports';
 import { openShareOnReady } from './share-on-ready';
+import { logDirOf, stderrLog } from '../log';
+import { logActivity } from './agent-log';
 
 export type { ActivityEvents, JobOrigin } from './pipeline/agent-activity';
 export { RECEIVER_FOLDER_ID } from './pipeline/receivers';
@@ -86,6 +87,7 @@ export type AgentOptions = {
    * the system's proxy and CAs); by default on `env`'s proxy and CA variables. Used once either is saved.
    */
   network?: NetworkBuilder;
+  /** The log (core/log: `openLog` on the data folder); lines go to stderr only when none is given. */
   log?: Logger;
   /** Timers, shortened by tests. */
   tuning?: {
@@ -127,25 +129,18 @@ export type Agent = {
   stop(): Promise<void>;
 };
 
-/** A logger on stderr (stdout belongs to the CLI's machine-readable output). Never give it patient data. */
-export function stderrLogger(prefix = 'scanbridge'): Logger {
-  const line = (level: string, m: string): void =>
-    void process.stderr.write(`${new Date().toISOString()} ${prefix} ${level}: ${m}\n`);
-  return { info: (m) => line('info', m), warn: (m) => line('warn', m), error: (m) => line('error', m) };
-}
-
 /** Builds and starts the agent. Watchers start in the background; uploads left unfinished resume. */
 export async function startAgent(options: AgentOptions): Promise<Agent> {
   const env = options.env ?? process.env;
-  // The last log lines are kept for the support bundle (redacted when one is made).
-  const logTail = new LogTail();
-  const log = logTail.wrap(options.log ?? stderrLogger());
+  // The front end opens the log (core/log); the support bundle reads it back from the data folder.
+  const log = options.log ?? stderrLog('agent');
   const tuning = options.tuning ?? {};
   const agentDir = options.stateDir ?? join(options.dataDir, 'agent');
   const events = new EventHub();
   const emit = events.emit.bind(events);
   const push = agentEvents(emit, tuning);
   const activity = new ActivityHub();
+  logActivity(activity, log);
   const agentId = newAgentId();
 
   const settingsStore = openAgentSettings({ dataDir: options.dataDir, configDir: options.configDir, env, log });
@@ -225,10 +220,10 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const folderPicker = options.folderPicker ?? noFolderPicker;
   const receiveStatus = (): ReturnType<Receivers['status']> => receivers.status();
   const documentOpener = options.documentOpener ?? noDocumentOpener;
-  const services = { settingsStore, keys, service, inbox, queue, recorder, consent, poll, feed, folderPicker, logTail };
+  const services = { settingsStore, keys, service, inbox, queue, recorder, consent, poll, feed, folderPicker };
   // What only the window's methods use: the listener's state, the sheet opener, share-on-ready, the
   // proxy and the CA file.
-  const windowPorts = { receiveStatus, documentOpener, shares, proxy, caFile };
+  const windowPorts = { receiveStatus, documentOpener, shares, proxy, caFile, logDir: logDirOf(dataDir) };
   const host = openContractHost({ ...services, ...windowPorts, transport, systemLanguage, view, connect, events, log });
 
   sources.apply(settingsStore.get());

@@ -7,6 +7,7 @@ import { ShareOutbox, type ShareRecord } from '../handover/share-on-ready';
 import { readyShareIntents } from '../upload/share-intents';
 import type { Logger } from './host/contract-host';
 import type { ServiceConnection } from './service/service-connection';
+import { errorCode } from '../log';
 
 /** Intents older than this are left alone (a journal restored from a backup must not e-mail anyone). */
 const LOOK_BACK_MS = 7 * 86_400_000;
@@ -37,9 +38,7 @@ export function openShareOnReady(o: {
         await outbox.deliver(client, { exam_id: intent.exam_id, to: intent.to, locale: intent.locale });
       } catch (e) {
         // No address or patient in the log: the exam id and the kind of failure only.
-        o.log.warn(
-          `exam ${intent.exam_id}: its e-mail could not be sent yet (${e instanceof Error ? e.name : 'error'})`,
-        );
+        o.log.warn('exam e-mail could not be sent yet', { exam_id: intent.exam_id, code: errorCode(e) });
       }
     }
   };

@@ -9,6 +9,8 @@ import { runConnectionCheck } from '../diagnose/connection-check';
 import { terminalLanguage, type WordsLanguage } from '../net/failure-words';
 import { KeychainUnavailableError } from '../secrets/keychain-errors';
 import { openSettingsStore } from '../settings/store';
+import type { Logger } from '../log';
+import { withCommandLog } from './command-log';
 import { openCommandNetwork } from './command-network';
 import type { KeychainDeps } from './command-session';
 import { type CliCommand, type CliIo, parseCommandLine } from './io';
@@ -104,26 +106,40 @@ export function createDoctorCommand(deps: KeychainDeps): CliCommand {
       io.stdout(HELP);
       return 0;
     }
-    const lang = terminalLanguage(io.env);
-    const settings = openSettingsStore({ env: io.env }).get();
-    const net = await openCommandNetwork(io, 'doctor', deps.secretStore, settings);
-    if ('problem' in net) {
-      io.stderr(`scanbridge doctor: ${net.problem}\n`);
-      return 1;
-    }
-    const { network } = net;
-    let apiKey: string | null = null;
-    try {
-      apiKey = (await resolveCredentials({ env: io.env, settings: () => settings, secrets: deps.secretStore })).apiKey;
-    } catch (e) {
-      if (!(e instanceof CredentialsError || e instanceof KeychainUnavailableError)) throw e;
-    }
-    const report = await runConnectionCheck({ baseUrl: baseUrlOf(io.env, settings), apiKey, network });
-    const text = humanReport(report, lang);
-    if (values.json) {
-      io.stderr(text);
-      io.stdout(`${JSON.stringify(report)}\n`);
-    } else io.stdout(text);
-    return report.ok ? 0 : 1;
+    return withCommandLog(io, 'doctor', (log) => doctor(io, deps, values.json === true, log));
   };
+}
+
+/** The check itself, with the command's log open: one line per step (its status, code and time). */
+async function doctor(io: CliIo, deps: KeychainDeps, json: boolean, log: Logger): Promise<number> {
+  const lang = terminalLanguage(io.env);
+  const settings = openSettingsStore({ env: io.env }).get();
+  const net = await openCommandNetwork(io, 'doctor', deps.secretStore, settings);
+  if ('problem' in net) {
+    io.stderr(`scanbridge doctor: ${net.problem}\n`);
+    return 1;
+  }
+  const { network } = net;
+  let apiKey: string | null = null;
+  try {
+    apiKey = (await resolveCredentials({ env: io.env, settings: () => settings, secrets: deps.secretStore })).apiKey;
+  } catch (e) {
+    if (!(e instanceof CredentialsError || e instanceof KeychainUnavailableError)) throw e;
+  }
+  const report = await runConnectionCheck({ baseUrl: baseUrlOf(io.env, settings), apiKey, network });
+  for (const step of CHECK_STEPS) {
+    const r = report[step];
+    log[r.status === 'failed' ? 'warn' : 'info']('connection check step', {
+      step,
+      phase: r.status,
+      code: r.code ?? undefined,
+      ms: r.ms ?? undefined,
+    });
+  }
+  const text = humanReport(report, lang);
+  if (json) {
+    io.stderr(text);
+    io.stdout(`${JSON.stringify(report)}\n`);
+  } else io.stdout(text);
+  return report.ok ? 0 : 1;
 }

@@ -11,6 +11,8 @@ import { SHEET_LANGUAGES, type SheetLanguage } from '../handover/sheet-texts';
 import { openSettingsStore } from '../settings/store';
 import { apiErrorText } from './cli-messages';
 import { terminalLanguage } from '../net/failure-words';
+import { errorCode } from '../log';
+import { withCommandLog } from './command-log';
 import { type KeychainDeps, openSession } from './command-session';
 import { type CliCommand, type CliIo, parseCommandLine, UsageError } from './io';
 
@@ -41,34 +43,40 @@ export function createHandoutCommand(deps: KeychainDeps): CliCommand {
     }
     const examId = positionals[0];
     if (positionals.length !== 1 || !examId) throw new UsageError('give exactly one exam id; see --help');
-    if (!values.out) throw new UsageError('--out <file.pdf> is required');
+    const out = values.out;
+    if (!out) throw new UsageError('--out <file.pdf> is required');
     if (values.lang !== undefined && !SHEET_LANGUAGES.includes(values.lang as SheetLanguage))
       throw new UsageError(`--lang must be one of ${SHEET_LANGUAGES.join(', ')}`);
-    const settings = openSettingsStore({ env: io.env }).get();
-    const language = (values.lang as SheetLanguage | undefined) ?? defaultSheetLanguage(settings.language, io.env);
-    const session = await openSession(io, 'handout', [], deps);
-    if ('exit' in session) return session.exit;
-    const fail = (message: string): number => {
-      io.stderr(`scanbridge handout: ${escapeForTerminal(message)}\n`);
-      return 1;
-    };
-    let data;
-    try {
-      data = await readSheetData(session.client, examId, io.signal);
-    } catch (err) {
-      if (err instanceof SheetUnavailableError) return fail(`cannot make the sheet of exam ${examId}: ${err.message}`);
-      if (isApiError(err, 'not_found')) return fail(`exam ${examId} was not found on this account`);
-      if (err instanceof ApiError) return fail(apiErrorText(err, terminalLanguage(io.env)));
-      throw err;
-    }
-    const sheet = await renderPatientSheet(data, { language, paper: settings.handout.paper });
-    const file = resolve(values.out);
-    try {
-      await writeFile(file, sheet.bytes);
-    } catch (err) {
-      return fail(`cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-    }
-    io.stdout(`${JSON.stringify({ file, pages: sheet.pages })}\n`);
-    return 0;
+    return withCommandLog(io, 'handout', async (log) => {
+      const settings = openSettingsStore({ env: io.env }).get();
+      const language = (values.lang as SheetLanguage | undefined) ?? defaultSheetLanguage(settings.language, io.env);
+      const session = await openSession(io, 'handout', [], deps);
+      if ('exit' in session) return session.exit;
+      const fail = (message: string): number => {
+        io.stderr(`scanbridge handout: ${escapeForTerminal(message)}\n`);
+        return 1;
+      };
+      let data;
+      try {
+        data = await readSheetData(session.client, examId, io.signal);
+      } catch (err) {
+        log.warn('handout: the exam could not be read', { exam_id: examId, code: errorCode(err) });
+        if (err instanceof SheetUnavailableError)
+          return fail(`cannot make the sheet of exam ${examId}: ${err.message}`);
+        if (isApiError(err, 'not_found')) return fail(`exam ${examId} was not found on this account`);
+        if (err instanceof ApiError) return fail(apiErrorText(err, terminalLanguage(io.env)));
+        throw err;
+      }
+      const sheet = await renderPatientSheet(data, { language, paper: settings.handout.paper });
+      const file = resolve(out);
+      try {
+        await writeFile(file, sheet.bytes);
+      } catch (err) {
+        return fail(`cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+      }
+      log.info('handout written', { exam_id: examId, count: sheet.pages, bytes: sheet.bytes.length });
+      io.stdout(`${JSON.stringify({ file, pages: sheet.pages })}\n`);
+      return 0;
+    });
   };
 }

@@ -4,7 +4,8 @@
 // exam that becomes ready. Human lines go to stderr and carry no patient data.
 import { join } from 'node:path';
 import type { Agent } from '../agent';
-import { RECEIVER_FOLDER_ID, startAgent, stderrLogger } from '../agent';
+import { RECEIVER_FOLDER_ID, startAgent } from '../agent';
+import { closeCommandLog, openCommandLog } from './command-log';
 import { escapeForTerminal } from '../dicom';
 import { appDataDir } from '../paths';
 import { securePrivateFolders } from '../private-fs';
@@ -137,6 +138,9 @@ export function createReceiveCommand(deps: KeychainDeps): CliCommand {
     if ('exit' in session) return session.exit;
     const dataDir = appDataDir(io.env);
     securePrivateFolders([dataDir, resolveConfigDir({ env: io.env })]);
+    const startedAt = Date.now();
+    const log = openCommandLog(io, 'receive', { dataDir, echo: true });
+    let exit = 0;
     const say = (t: string): void => io.stderr(`${escapeForTerminal(t)}\n`);
     // See watch.ts: the settings store re-raises SIGINT/SIGTERM; a standing listener absorbs it.
     const absorb = (): void => undefined;
@@ -153,14 +157,15 @@ export function createReceiveCommand(deps: KeychainDeps): CliCommand {
         secretStore: await deps.secretStore(),
         transport: 'http',
         notifier: { notify: () => undefined },
-        log: stderrLogger('scanbridge receive'),
+        log,
       });
       printActivity(agent, io, args.json);
       await agent.receiver.applied();
       const status = agent.receiver.status();
       if (status.state !== 'listening' || status.port === null) {
         say(`scanbridge receive: ${status.message ?? 'the listener did not start'}`);
-        return 1;
+        exit = 1;
+        return exit;
       }
       io.stdout(`${JSON.stringify({ listening: { port: status.port, aet: args.config.aeTitle } })}\n`);
       say(`Listening on port ${status.port} as AE title ${args.config.aeTitle}. Press Ctrl+C to stop.`);
@@ -171,6 +176,7 @@ export function createReceiveCommand(deps: KeychainDeps): CliCommand {
       await agent?.stop();
       process.off('SIGINT', absorb);
       process.off('SIGTERM', absorb);
+      closeCommandLog(log, exit, startedAt);
     }
     say('Stopped.');
     return 0;

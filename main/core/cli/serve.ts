@@ -4,7 +4,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startAgent, stderrLogger } from '../agent';
+import { startAgent } from '../agent';
+import { closeCommandLog, openCommandLog } from './command-log';
 import { patientMethodNames } from '../../../preload/contract';
 import { startBridge } from '../bridge/server';
 import { appDataDir } from '../paths';
@@ -71,13 +72,17 @@ export function createServeCommand(deps: ServeCommandDeps): CliCommand {
       io.stdout(HELP);
       return 0;
     }
-    const log = stderrLogger('scanbridge serve');
+    const dataDir = args.dataDir ?? appDataDir(io.env);
+    const startedAt = Date.now();
+    const log = openCommandLog(io, 'serve', { dataDir, echo: true });
     const releaseSignals = absorbRepeatedSignals();
     if (!existsSync(resolve(args.renderer, 'index.html')))
-      log.warn(`no built window in ${args.renderer}: run \`npm run build\` first (the contract is served anyway)`);
+      io.stderr(
+        `scanbridge serve: no built window in ${args.renderer}: run \`npm run build\` first (the contract is served anyway)\n`,
+      );
     let origin: string | null = null;
     const agent = await startAgent({
-      dataDir: args.dataDir ?? appDataDir(io.env),
+      dataDir,
       env: io.env,
       secretStore: await deps.secretStore(),
       transport: 'http',
@@ -103,6 +108,7 @@ export function createServeCommand(deps: ServeCommandDeps): CliCommand {
       origin = `http://127.0.0.1:${bridge.port}`;
     } catch (e) {
       await agent.stop();
+      closeCommandLog(log, 1, startedAt);
       io.stderr(
         `scanbridge serve: cannot listen on port ${args.port}: ${e instanceof Error ? e.message : String(e)}\n`,
       );
@@ -126,11 +132,13 @@ export function createServeCommand(deps: ServeCommandDeps): CliCommand {
     clearTimeout(deadline);
     releaseSignals();
     if (!inTime) {
-      log.warn(
-        `still stopping after ${STOP_DEADLINE_MS} ms; exiting now (unfinished uploads resume on the next start)`,
-      );
+      log.warn('still stopping past the deadline; exiting now (unfinished uploads resume on the next start)', {
+        ms: STOP_DEADLINE_MS,
+      });
+      closeCommandLog(log, 0, startedAt);
       process.exit(0);
     }
+    closeCommandLog(log, 0, startedAt);
     return 0;
   };
 }

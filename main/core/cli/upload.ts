@@ -44,6 +44,8 @@ import { parseShareTo, shareAfterUpload } from './upload-share';
 import type { ApiClient } from '../api';
 import type { ShareIntent, SummaryRecord } from '../upload/journal';
 import { type KeychainDeps, openSession } from './command-session';
+import { closeCommandLog, openCommandLog } from './command-log';
+import { errorCode, type Logger, studyHash } from '../log';
 import { progressPrinter } from './upload-progress';
 import { uploadFailureText } from './cli-messages';
 import { terminalLanguage } from '../net/failure-words';
@@ -273,6 +275,9 @@ export function createUploadCommand(deps: UploadCommandDeps): CliCommand {
     ensurePrivateDir(dataDir);
     tightenPrivateTree(dataDir);
     tightenPrivateTree(resolveConfigDir({ env: io.env }));
+    const startedAt = Date.now();
+    const log = openCommandLog(io, 'upload', { dataDir });
+    let exit = 1;
     const options: EngineOptions = {
       ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
       ...(args.limitRate !== undefined ? { bandwidthLimit: args.limitRate } : {}),
@@ -302,10 +307,12 @@ export function createUploadCommand(deps: UploadCommandDeps): CliCommand {
       // The folder first: journals are found by folder, so no other process may be reading or
       // writing this folder's job while this one decides to resume or create.
       const busy = await lock([folderKey(root)]);
-      if (busy !== null) return busy;
-      return await uploadLocked(io, args, root, { client, port, dataDir, deps2, warn, fail, lock });
+      if (busy !== null) return (exit = busy);
+      exit = await uploadLocked(io, args, root, { client, port, dataDir, deps2, warn, fail, lock, log });
+      return exit;
     } finally {
       for (const l of locks) l.release();
+      closeCommandLog(log, exit, startedAt);
     }
   };
 }
@@ -318,6 +325,7 @@ type LockedContext = {
   warn: (t: string) => void;
   fail: (message: string) => number;
   lock: (keys: string[]) => Promise<number | null>;
+  log: Logger;
 };
 
 /** The upload proper, once this process holds the folder's lock. */
@@ -334,6 +342,7 @@ async function uploadLocked(io: CliIo, args: Args, root: string, c: LockedContex
       const open = UploadJob.open(jobs.unfinished, deps2);
       if (open.phase === 'failed' || open.phase === 'cancelled') job = null;
       else job = open;
+      if (job) c.log.info('upload resumed', { exam_id: job.examId });
     }
     if (args.cancel) {
       if (!job) {
@@ -342,6 +351,7 @@ async function uploadLocked(io: CliIo, args: Args, root: string, c: LockedContex
       }
       const examId = job.examId;
       await job.cancel();
+      c.log.info('upload cancelled', { exam_id: examId });
       warn(`Cancelled the upload of ${escapeForTerminal(root)}${examId ? `; exam ${examId} was deleted` : ''}.`);
       return 0;
     }
@@ -371,19 +381,26 @@ async function uploadLocked(io: CliIo, args: Args, root: string, c: LockedContex
       const previous = jobs.finished.find(
         (f) => f.outcome === 'ready' && f.fingerprint === plan.fingerprint && f.settings === settings && f.exam_id,
       );
-      if (previous?.exam_id && (await alreadyUploaded(port, previous.exam_id, io.signal)))
+      if (previous?.exam_id && (await alreadyUploaded(port, previous.exam_id, io.signal))) {
+        c.log.info('study already uploaded', { exam_id: previous.exam_id });
         return await reportPrevious(io, args, c, { ...previous, exam_id: previous.exam_id });
+      }
+      logPlanned(c.log, plan);
       job = UploadJob.create(plan, deps2, undefined, args.shareTo);
       warn(
         `Uploading ${plan.files.length} files (${formatBytes(plan.bytes)}) from ${escapeForTerminal(root)} in ${plan.mode} mode${plan.compress ? ', compressed' : ''}.`,
       );
     }
   } catch (err) {
-    if (err instanceof UploadError) return fail(uploadFailureText(err, terminalLanguage(io.env)));
+    if (err instanceof UploadError) {
+      c.log.warn('upload could not start', { code: err.code });
+      return fail(uploadFailureText(err, terminalLanguage(io.env)));
+    }
     throw err;
   }
 
   const running = job;
+  const runStart = Date.now();
   const printer = progressPrinter(io, process.stderr.isTTY === true);
   running.on(printer.onEvent);
   const onAbort = (): void => void running.stop();
@@ -393,7 +410,11 @@ async function uploadLocked(io: CliIo, args: Args, root: string, c: LockedContex
     result = await running.run();
   } catch (err) {
     printer.done();
-    if (!(err instanceof UploadError)) throw err;
+    if (!(err instanceof UploadError)) {
+      c.log.error('upload failed', { exam_id: running.examId, code: errorCode(err) });
+      throw err;
+    }
+    logRunFailed(c.log, running.examId, err.code, runStart);
     if (err.code === 'interrupted') {
       io.stderr(
         `scanbridge upload: interrupted. Run the same command again to resume exam ${running.examId ?? '(not created yet)'}.\n`,
@@ -405,6 +426,7 @@ async function uploadLocked(io: CliIo, args: Args, root: string, c: LockedContex
     io.signal.removeEventListener('abort', onAbort);
   }
   printer.done();
+  logReady(c.log, result, runStart);
   if (leftOut.length > 0) {
     warn(
       `Note: exam ${result.exam_id} was uploaded without ${leftOut.length} file(s) that could not be read whole (--allow-incomplete):\n${describeIncomplete(leftOut, escapeForTerminal)}`,
@@ -426,6 +448,38 @@ async function uploadLocked(io: CliIo, args: Args, root: string, c: LockedContex
     `${terminalSafeJson(leftOut.length > 0 ? { ...line, left_out: leftOut.map((f) => ({ name: f.name, reason: f.reason })) } : line)}\n`,
   );
   return shared.failed ? 1 : 0;
+}
+
+/** The log's lines of an upload: ids, a hash of the study's UID, counts and codes (core/log). */
+function logPlanned(log: Logger, plan: JobPlan): void {
+  const first = plan.studyUids?.[0];
+  log.info('upload planned', {
+    study: first !== undefined ? studyHash(first) : undefined,
+    count: plan.studyUids?.length ?? 0,
+    files: plan.files.length,
+    bytes: plan.bytes,
+    phase: plan.mode,
+    flag: plan.compress,
+  });
+}
+
+function logRunFailed(log: Logger, examId: string | null, code: string, startedAt: number): void {
+  log.warn(code === 'interrupted' ? 'upload interrupted' : 'upload failed', {
+    exam_id: examId,
+    code,
+    ms: Date.now() - startedAt,
+  });
+}
+
+function logReady(log: Logger, result: UploadResult, startedAt: number): void {
+  log.info('upload ready', {
+    exam_id: result.exam_id,
+    files: result.files,
+    bytes: result.bytes,
+    phase: result.mode,
+    flag: result.resumed,
+    ms: Date.now() - startedAt,
+  });
 }
 
 /** The same files went up before as a ready exam: say so (and send its e-mail if still owed). */

@@ -3,7 +3,8 @@
 // go to stderr; each uploaded exam is one JSON line on stdout.
 import { basename, join, relative, resolve } from 'node:path';
 import type { ActivityEvents, Agent } from '../agent';
-import { startAgent, stderrLogger } from '../agent';
+import { startAgent } from '../agent';
+import { closeCommandLog, openCommandLog } from './command-log';
 import { escapeForTerminal } from '../dicom';
 import { appDataDir } from '../paths';
 import { securePrivateFolders } from '../private-fs';
@@ -153,6 +154,8 @@ export function createWatchCommand(deps: WatchCommandDeps): CliCommand {
     if ('exit' in session) return session.exit;
     const dataDir = appDataDir(io.env);
     securePrivateFolders([dataDir, resolveConfigDir({ env: io.env })]); // journals and the ledger hold patient data (core/private-fs.ts)
+    const startedAt = Date.now();
+    const log = openCommandLog(io, 'watch', { dataDir, echo: true });
     const folders: WatchFolderConfig[] = args.dirs.map((path, i) => ({
       id: `cli-${i + 1}`,
       path,
@@ -181,7 +184,7 @@ export function createWatchCommand(deps: WatchCommandDeps): CliCommand {
         secretStore: await deps.secretStore(),
         transport: 'http',
         notifier: { notify: () => undefined },
-        log: stderrLogger('scanbridge watch'),
+        log,
       });
       printActivity(agent, folders, io);
       say(
@@ -194,6 +197,7 @@ export function createWatchCommand(deps: WatchCommandDeps): CliCommand {
       await agent?.stop();
       process.off('SIGINT', absorb);
       process.off('SIGTERM', absorb);
+      closeCommandLog(log, 0, startedAt);
     }
     say('Stopped.');
     return 0;

@@ -11,6 +11,7 @@ import { judgeContext, VERIFICATION_SOP_CLASS } from './accepted';
 import { constants, responses, Scp } from './dimse';
 import type { association, requests, responseTypes } from './dimse';
 import { type AssociationInfo, type IncomingObject, StoreChannel, type StoreSession } from './store-channel';
+import { errorCode, type Logger } from '../log';
 
 export type { AssociationInfo, IncomingObject } from './store-channel';
 
@@ -38,7 +39,8 @@ export type ListenerHandlers = {
   ended(a: AssociationInfo, how: 'released' | 'aborted', objects: number): void;
   /** An association was refused, or a presentation context, or a socket failed: words for the log and the window. */
   problem(message: string): void;
-  log(message: string): void;
+  /** The log (AE titles, addresses and codes only: nothing a sender put in an object). */
+  log: Logger;
 };
 
 const normalizeAddress = (a: string | undefined): string => (a ?? '').replace(/^::ffff:/, '');
@@ -64,12 +66,14 @@ function negotiate(
   const calling = a.getCallingAeTitle().trim();
   const called = a.getCalledAeTitle().trim();
   if (called !== aeTitle) {
+    owner.handlers.log.warn('association refused: it called another AE title', { aet: calling, peer: address });
     owner.handlers.problem(
       `refused an association from ${calling} at ${address}: it called AE title "${called}", ours is "${aeTitle}"`,
     );
     return { reject: RejectReason.CalledAeNotRecognized };
   }
   if (!callerAllowed(allowed, calling, address)) {
+    owner.handlers.log.warn('association refused: not on the allow-list', { aet: calling, peer: address });
     owner.handlers.problem(`refused an association from ${calling} at ${address}: not on the allow-list`);
     return { reject: RejectReason.CallingAeNotRecognized };
   }
@@ -93,9 +97,10 @@ function negotiate(
     );
   }
   if (refused.size > 0)
-    owner.handlers.log(
-      `${calling}: refused presentation context(s): ${[...refused].map(([detail, ids]) => `${ids.join(', ')} (${detail})`).join('; ')}`,
-    );
+    owner.handlers.log.info('presentation contexts refused', {
+      aet: calling,
+      count: [...refused.values()].reduce((n, ids) => n + ids.length, 0),
+    });
   return {
     info: { id: `as_${randomBytes(6).toString('hex')}`, callingAet: calling, address, startedAt: Date.now() },
     contexts,
@@ -152,6 +157,7 @@ function scpClass(owner: Owner, c: Connection): StoreScpClass {
     /** The peer broke the protocol: an A-ABORT (when associated), words in the log, the connection closed. */
     protocolError(message: string): void {
       const address = normalizeAddress(socket.remoteAddress);
+      owner.handlers.log.warn('protocol error: connection closed', { aet: session.info?.callingAet, peer: address });
       owner.handlers.problem(
         session.info
           ? `the association from ${session.info.callingAet} at ${address} was aborted: ${message}`
@@ -213,12 +219,15 @@ export function startListener(port: number, host: string | undefined, owner: Own
         if (ok) session.objects += 1;
         return ok;
       },
-      log: (m) => owner.handlers.log(m),
+      log: owner.handlers.log,
       malformed: (m) => scp?.protocolError(m),
     });
     scp = new Cls(channel.view as unknown as Socket, { associationTimeout: 60_000, pduTimeout: 120_000 });
     scp.on('networkError', (e: Error) => {
-      owner.handlers.log(`connection from ${normalizeAddress(socket.remoteAddress)} failed: ${e.name}`);
+      owner.handlers.log.warn('connection failed', {
+        peer: normalizeAddress(socket.remoteAddress),
+        code: errorCode(e),
+      });
       socket.destroy();
     });
   });

@@ -24,6 +24,7 @@ import type { SinkResult } from './part10';
 import type { AssociationInfo, IncomingObject, ListenerConfig, RunningListener } from './listener';
 import { ListenError, startListener } from './listener';
 import { type StudyRecord, studyRecordSchema, StudyTracker } from './study-tracker';
+import type { Logger } from '../log';
 
 export type ReceiveConfig = ListenerConfig & {
   port: number;
@@ -76,7 +77,7 @@ export const studyDirName = (studyUid: string): string =>
 export type ReceiveServiceOptions = {
   root: string;
   config: ReceiveConfig;
-  log: (message: string) => void;
+  log: Logger;
   /** How often due studies are looked for (default: a quarter of the quiet time, at most 1 s). */
   tickMs?: number;
 };
@@ -132,7 +133,7 @@ export class ReceiveService extends EventEmitter<ReceiveServiceEvents> {
           stored: (a, obj) => this.file(a, obj),
           ended: (a, how, objects) => this.ended(a, how, objects),
           problem: (m) => this.problem(m),
-          log: (m) => this.o.log(m),
+          log: this.o.log,
         },
       });
     } catch (e) {
@@ -179,7 +180,7 @@ export class ReceiveService extends EventEmitter<ReceiveServiceEvents> {
     }
     const parsed = stateFileSchema.safeParse(safeJson(text));
     if (parsed.success) this.tracker.load(parsed.data.studies);
-    else this.o.log('the received-studies state file could not be read; starting afresh (received files are kept)');
+    else this.o.log.warn('the received-studies state file could not be read; starting afresh (files kept)');
   }
 
   /** An object received whole: read its study, put it in its study's folder (replacing a resent copy). */
@@ -188,6 +189,10 @@ export class ReceiveService extends EventEmitter<ReceiveServiceEvents> {
     const ids = await idsOf(obj);
     if (!ids || ids.sopInstanceUid !== obj.sopInstanceUid || !ids.studyUid) {
       if (content.kind === 'file') await unlink(content.path).catch(() => undefined);
+      this.o.log.warn('an object could not be read as DICOM; the sender was told', {
+        aet: a.callingAet,
+        peer: a.address,
+      });
       this.problem(`an object from ${a.callingAet} at ${a.address} could not be read as DICOM; the sender was told`);
       return false;
     }
@@ -208,7 +213,7 @@ export class ReceiveService extends EventEmitter<ReceiveServiceEvents> {
   private ended(a: AssociationInfo, how: 'released' | 'aborted', objects: number): void {
     this.tracker.ended(a.id, how);
     this.save.schedule();
-    this.o.log(`association from ${a.callingAet} at ${a.address} ${how} after ${objects} object(s)`);
+    this.o.log.info('association ended', { aet: a.callingAet, peer: a.address, code: how, count: objects });
     this.setState({
       last_association: {
         calling_aet: a.callingAet,
@@ -220,8 +225,8 @@ export class ReceiveService extends EventEmitter<ReceiveServiceEvents> {
     });
   }
 
+  /** Words for the window's listener state (the log has its own line, written where it happened). */
   private problem(message: string): void {
-    this.o.log(message);
     const errors = [...this.current.errors, { at: new Date().toISOString(), message }].slice(-MAX_ERRORS);
     this.setState({ errors });
   }

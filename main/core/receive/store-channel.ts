@@ -12,6 +12,7 @@ import { CommandField, type CommandSet, MAX_COMMAND_BYTES, readCommandSet } from
 import { Part10Sink, type SinkResult, uniqueName } from './part10';
 import { PDV_COMMAND, PDV_LAST, PduReader, pdataPdu } from './pdu-reader';
 import { storeResponsePdu } from './store-response';
+import { errorCode, type Logger } from '../log';
 
 export type AssociationInfo = { id: string; callingAet: string; address: string; startedAt: number };
 
@@ -32,7 +33,7 @@ export type ChannelDeps = {
   incoming: string;
   /** Files a whole object; false answers the sender with a failure status (it then sends it again). */
   store(o: IncomingObject): Promise<boolean>;
-  log(message: string): void;
+  log: Logger;
   /** The peer broke the protocol (words for the log): its owner aborts the association. */
   malformed(message: string): void;
 };
@@ -142,7 +143,7 @@ export class StoreChannel {
       return;
     }
     if (!command.hasDataSet) {
-      this.deps.log('a C-STORE request came without its data set; the sender was told it failed');
+      this.deps.log.warn('a C-STORE request came without its data set; the sender was told it failed');
       this.inOrder(() => this.answer(pcId, command, false));
       return;
     }
@@ -154,7 +155,7 @@ export class StoreChannel {
     const { info, contexts } = this.deps.session;
     const transferSyntaxUid = contexts.get(pcId);
     if (!info || transferSyntaxUid === undefined) {
-      this.deps.log(`an object on presentation context ${pcId}, which was not accepted for storage, was refused`);
+      this.deps.log.warn('an object on a presentation context not accepted for storage was refused', { count: pcId });
       return null;
     }
     try {
@@ -169,7 +170,7 @@ export class StoreChannel {
         this.socket,
       );
     } catch {
-      this.deps.log(`an object from ${info.callingAet} had no valid SOP UIDs; refused`);
+      this.deps.log.warn('an object had no valid SOP UIDs; refused', { aet: info.callingAet });
       return null;
     }
   }
@@ -220,9 +221,7 @@ export class StoreChannel {
   }
 
   private track(p: Promise<void>): void {
-    const next = p.catch((e: unknown) =>
-      this.deps.log(`the store path failed: ${e instanceof Error ? e.name : 'error'}`),
-    );
+    const next = p.catch((e: unknown) => this.deps.log.warn('the store path failed', { code: errorCode(e) }));
     this.tail = next;
     void next.then(() => {
       if (this.tail === next) this.tail = null;

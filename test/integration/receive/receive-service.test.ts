@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ListenError, type ReceiveConfig, type ReceivedStudy, ReceiveService } from '@main/core/receive';
+import { silentLogger } from '@main/core/log';
 import { writeCtSeries } from '@fixtures/dicom/generate';
 import { waitFor } from '@support/watch-harness';
 import { dcmtk, storescu } from '@support/receive-harness';
@@ -33,7 +34,7 @@ describe('the DICOM listener', () => {
     const service = new ReceiveService({
       root: join(dir, 'allow'),
       config: config({ allowed: ['CS3D'] }),
-      log: () => {},
+      log: silentLogger,
     });
     const port = await service.start();
     try {
@@ -56,7 +57,7 @@ describe('the DICOM listener', () => {
     const service = new ReceiveService({
       root: join(dir, 'stopped'),
       config: config({ stoppedAfterMinutes: 0.02 }),
-      log: () => {},
+      log: silentLogger,
     });
     const complete: ReceivedStudy[] = [];
     const stopped: ReceivedStudy[] = [];
@@ -90,7 +91,7 @@ describe('the DICOM listener', () => {
     await new Promise<void>((r) => taken.listen(0, () => r()));
     const address = taken.address();
     const port = typeof address === 'object' && address ? address.port : 0;
-    const service = new ReceiveService({ root: join(dir, 'busy'), config: config({ port }), log: () => {} });
+    const service = new ReceiveService({ root: join(dir, 'busy'), config: config({ port }), log: silentLogger });
     try {
       const error = await service.start().then(
         () => null,

@@ -7,6 +7,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LogFields, type LogMethod } from '@main/core/log';
 import { type ReceiveConfig, ReceiveService, studyDirName } from '@main/core/receive';
 import { dcmtk } from '@support/receive-harness';
 import { waitFor } from '@support/watch-harness';
@@ -33,8 +34,13 @@ const config: ReceiveConfig = {
   stoppedAfterMinutes: 60,
   mode: 'auto',
 };
-const logs: string[] = [];
-const service = new ReceiveService({ root: join(dir, 'receive'), config, log: (m) => logs.push(m) });
+const logs: ({ msg: string } & LogFields)[] = [];
+const keep: LogMethod = (msg, fields) => void logs.push({ msg, ...fields });
+const service = new ReceiveService({
+  root: join(dir, 'receive'),
+  config,
+  log: { info: keep, warn: keep, error: keep },
+});
 let port = 0;
 beforeAll(async () => {
   port = await service.start();
@@ -127,7 +133,12 @@ describe("the listener's C-STORE path, against a raw peer", () => {
       abortRq(),
     );
     await waitFor(() => aborted.closed, 10_000, 'the listener to close the aborted connection');
-    await waitFor(() => logs.some((l) => /RAWPEER .* aborted after 0 object/.test(l)), 10_000, 'the log line');
+    await waitFor(
+      () =>
+        logs.some((l) => l.msg === 'association ended' && l.aet === 'RAWPEER' && l.code === 'aborted' && l.count === 0),
+      10_000,
+      'the log line',
+    );
     await expect(stat(fileOf(sop))).rejects.toThrow(/ENOENT/);
     expect(await readdir(join(dir, 'receive', 'incoming'))).toEqual([]);
 

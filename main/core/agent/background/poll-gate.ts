@@ -5,6 +5,7 @@ import type { RateMeter } from '../../api/rate-meter';
 import type { Logger } from '../host/contract-host';
 import type { PollClock, RateGate } from './poll-scheduler';
 import { PollScheduler } from './poll-scheduler';
+import { errorCode } from '../../log';
 
 type MeterReading = Pick<RateMeter, 'snapshot' | 'waitMs'>;
 
@@ -28,6 +29,6 @@ export function agentPollScheduler(o: SchedulerDeps): PollScheduler {
   return new PollScheduler({
     ...(o.clock ? { clock: o.clock } : {}),
     gate: meterGate(o.meter),
-    onError: (task, e) => o.log.warn(`background ${task} failed: ${e instanceof Error ? e.name : 'error'}`),
+    onError: (task, e) => o.log.warn('background task failed', { task, code: errorCode(e) }),
   });
 }

@@ -4,7 +4,6 @@ import { stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import type { AppInfo, KeysStatus, Language, ReceiveStatus, Settings } from '../../../../preload/contract';
 import type { ConsentDesk } from '../../consent/desk';
-import type { LogTail } from '../../diagnose/log-tail';
 import type { SettingsPatch, SettingsStore } from '../../settings';
 import { SettingsValidationError } from '../../settings';
 import type { NotificationFeed } from '../background/notification-feed';
@@ -45,7 +44,8 @@ export type HandlerContext = {
   /** The DICOM listener's state (listening, port in use, stopped; last association; errors). */
   receiveStatus: () => ReceiveStatus;
   /** The agent's last log lines (for the support bundle). */
-  logTail: LogTail;
+  /** The log folder (the support bundle reads the last lines back from it). */
+  logDir: string;
   /** The proxy set in Settings → Network (its login in the keychain). */
   proxy: ProxySettings;
   /** The extra CA file set in Settings → Network. */

@@ -6,6 +6,7 @@ import type { Ticket } from '../../api/support';
 import { APP_VERSION } from '../../api/user-agent';
 import type { Handlers } from '../host/contract-host';
 import { supportBundleText } from '../../diagnose/support-bundle';
+import { lastLogLines } from '../../log';
 import { buildDiagnostics } from './diagnostics';
 import type { HandlerContext } from './handler-context';
 import { checkConnection } from './handlers-network';
@@ -45,7 +46,12 @@ export function createSupportHandlers(
       ...jobs.map((j) => j.patient_name),
       ...ctx.inbox.list().flatMap((i) => [i.fields.patient_name, i.fields.patient_id]),
     ];
-    const extra = supportBundleText({ check: await checkConnection(ctx), jobs, logLines: ctx.logTail.last(50), known });
+    const extra = supportBundleText({
+      check: await checkConnection(ctx),
+      jobs,
+      logLines: lastLogLines(ctx.logDir, 50),
+      known,
+    });
     shown = { ...base, text: `${base.text}\n${extra}` };
     return shown;
   };

@@ -6,6 +6,7 @@ import type { ContractError, EventName, Events, MethodName, MethodResult, Method
 import type { ErrorCode } from '../../../../preload/contract/error-codes';
 import { ApiError } from '../../api/api-errors';
 import { ContractFailure, maybeDoneFailure } from '../../contract-failure';
+import { errorCode, type Logger } from '../../log';
 
 export { ContractFailure };
 import { KeychainUnavailableError } from '../../secrets/keychain-errors';
@@ -72,11 +73,11 @@ export function toContractFailure(e: unknown): ContractFailure {
   return new ContractFailure(c.code, c.message, c.details);
 }
 
-export type Logger = { info(message: string): void; warn(message: string): void; error(message: string): void };
+export type { Logger };
 
 /**
  * Builds the host from the handlers: validates, runs, maps errors. Unexpected errors are logged by
- * name and message only (messages of our own modules never carry patient data).
+ * the method and the error's code or class (never its message, which may quote a path or a name).
  */
 export function createContractHost(
   handlers: Handlers,
@@ -93,8 +94,7 @@ export function createContractHost(
         return await handler(args);
       } catch (e) {
         const failure = toContractFailure(e);
-        if (failure.code === 'internal')
-          log.error(`${name} failed: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
+        if (failure.code === 'internal') log.error('contract method failed', { method: name, code: errorCode(e) });
         throw failure;
       }
     },

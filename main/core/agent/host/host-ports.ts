@@ -27,7 +27,7 @@ export const noDocumentOpener: DocumentOpener = async () => false;
 
 /** A notifier for browser mode: notices go to the log, without their text (it may name a patient). */
 export function logNotifier(log: Logger): Notifier {
-  return { notify: (n) => log.info(`notice ${n.kind}${n.job_id ? ` for job ${n.job_id}` : ''}`) };
+  return { notify: (n) => log.info('notice', { kind: n.kind, job: n.job_id }) };
 }
 
 /** The folder picker where no desktop exists: the window falls back to typing the path. */

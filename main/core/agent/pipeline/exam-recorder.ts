@@ -91,7 +91,7 @@ export class ExamRecorder {
       } else if (exportPath) await writeDoneMarker(exportPath, key, { agentId: this.o.agentId, examId, files, bytes });
     } catch {
       // Paths name patients: the code of the failure only.
-      this.o.log.warn(`exam ${examId} is ready but its done marker could not be written on the share`);
+      this.o.log.warn('exam ready, but its done marker could not be written on the share', { exam_id: examId });
     }
     await this.o.ledger.record({ study_uid: key.study_uid, fingerprint: key.fingerprint, files, bytes }, examId);
   }

@@ -15,6 +15,7 @@ import { StudyRouter } from '../../watch';
 import type { Logger } from '../host/contract-host';
 import type { ActivityHub } from './agent-activity';
 import { type IntakeDeps, takeInStudy } from './study-intake';
+import { errorCode, studyHash } from '../../log';
 
 /** The `folder_id` of received studies in the inbox and the activity. */
 export const RECEIVER_FOLDER_ID = 'dicom-listener';
@@ -51,7 +52,7 @@ const STOPPED = (aeTitle: string): ReceiveStatus => ({
   errors: [],
 });
 
-const codeOf = (e: unknown): string => (e instanceof Error ? e.name : 'error');
+const codeOf = errorCode;
 
 export class Receivers {
   private service: ReceiveService | null = null;
@@ -92,7 +93,7 @@ export class Receivers {
     const service = new ReceiveService({
       root: join(this.o.dataDir, 'receive'),
       config,
-      log: (m) => this.o.log.info(`dicom listener: ${m}`),
+      log: this.o.log,
     });
     const router = new StudyRouter({
       ledger: this.o.ledger,
@@ -105,7 +106,7 @@ export class Receivers {
     try {
       await service.start();
     } catch (e) {
-      this.o.log.warn(`dicom listener: ${e instanceof Error ? e.message : String(e)}`);
+      this.o.log.warn('dicom listener could not start', { port: config.port, code: errorCode(e) });
       this.service = null;
       this.router = null;
       await router.close();
@@ -146,7 +147,10 @@ export class Receivers {
     router.on('study:detected', (d) => {
       takeInStudy(d, this.o, this.sources.get(d.exportPath)).catch((e: unknown) => {
         const error = e instanceof Error ? e : new Error(String(e));
-        log.warn(`dicom listener: a received study could not be queued: ${codeOf(error)}`);
+        log.warn('dicom listener: a received study could not be queued', {
+          study: studyHash(d.study.study_uid),
+          code: codeOf(error),
+        });
         activity.emit('study:failed', {
           folderId: RECEIVER_FOLDER_ID,
           exportPath: d.exportPath,
@@ -158,7 +162,7 @@ export class Receivers {
     router.on('study:skipped', (e) => activity.emit('study:skipped', e));
     router.on('study:held', (e) => activity.emit('study:held', e));
     router.on('study:failed', (e) => {
-      log.warn(`dicom listener: a received study could not be checked: ${codeOf(e.error)}`);
+      log.warn('dicom listener: a received study could not be checked', { code: codeOf(e.error) });
       activity.emit('study:failed', e);
     });
     router.on('study:unclaimable', (e) => activity.emit('study:unclaimable', e));
@@ -198,7 +202,10 @@ export class Receivers {
           'review',
         );
     } catch (err) {
-      this.o.log.warn(`dicom listener: a received study could not be read: ${codeOf(err)}`);
+      this.o.log.warn('dicom listener: a received study could not be read', {
+        study: studyHash(e.study_uid),
+        code: codeOf(err),
+      });
     }
   }
 }

@@ -12,6 +12,7 @@ import type { ExamRecorder } from './exam-recorder';
 import { takeInStudy } from './study-intake';
 import type { Inbox } from '../inbox/inbox';
 import type { UploadQueue } from '../queue/upload-queue';
+import { studyHash } from '../../log';
 
 export type WatchersOptions = {
   ledger: Ledger;
@@ -92,7 +93,7 @@ export class Watchers {
       w.on('export:removed', (e) => inbox.exportRemoved(e.exportPath));
       // Messages here carry paths, and export folders are often named after the patient: codes only.
       w.on('error', (err) => {
-        log.warn(`watch folder ${w.config.id}: ${codeOf(err)}`);
+        log.warn('watch folder failed', { folder: w.config.id, code: codeOf(err) });
         activity.emit('watch:error', { folderId: w.config.id, error: err });
       });
     }
@@ -100,18 +101,22 @@ export class Watchers {
     r.on('study:detected', (d) => {
       this.detected(d).catch((e: unknown) => {
         const error = e instanceof Error ? e : new Error(String(e));
-        log.warn(`watch folder ${d.folder.id}: a detected study could not be queued: ${codeOf(error)}`);
+        log.warn('a detected study could not be queued', {
+          folder: d.folder.id,
+          study: studyHash(d.study.study_uid),
+          code: codeOf(error),
+        });
         activity.emit('study:failed', { folderId: d.folder.id, exportPath: d.exportPath, study: d.study, error });
       });
     });
     r.on('study:skipped', (e) => activity.emit('study:skipped', e));
     r.on('study:held', (e) => activity.emit('study:held', e));
     r.on('study:failed', (e) => {
-      log.warn(`watch folder ${e.folderId}: a study could not be checked: ${codeOf(e.error)}`);
+      log.warn('a study could not be checked', { folder: e.folderId, code: codeOf(e.error) });
       activity.emit('study:failed', e);
     });
     r.on('study:unclaimable', (e) => {
-      log.warn(`watch folder ${e.folderId}: ${e.reason}`);
+      log.warn('a study cannot be claimed on its share', { folder: e.folderId, code: e.reason });
       activity.emit('study:unclaimable', e);
     });
   }

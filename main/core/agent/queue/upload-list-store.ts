@@ -8,6 +8,7 @@ import { EXAM_TYPES } from '../../../../preload/contract/vocabulary';
 import { DebouncedSave, writeJsonAtomic } from '../../atomic-file';
 import { NET_FAILURE_KINDS } from '../../net/net-failure';
 import type { Logger } from '../host/contract-host';
+import { errorCode } from '../../log';
 
 const phaseSchema = z.enum([
   'queued',
@@ -131,7 +132,7 @@ export class UploadListFile {
     try {
       await writeUploadList(this.o.file, jobs);
     } catch (err) {
-      this.o.log.warn(`upload list not saved: ${err instanceof Error ? err.message : String(err)}`);
+      this.o.log.warn('upload list not saved', { code: errorCode(err) });
     }
   }
 }

@@ -40,6 +40,7 @@ import { isStruggling, retryWaitMs } from './retry-policy';
 import { jobError } from './job-error';
 import { QueueBoard } from './queue-board';
 import { ContractFailure } from '../host/contract-host';
+import { errorCode } from '../../log';
 
 export type { QueueHooks, QueueSettings, UploadQueueOptions, UploadRequest } from './queue-entry';
 
@@ -271,7 +272,7 @@ export class UploadQueue {
     try {
       await this.o.hooks.onReady({ ...e.view }, { source: e.source, ledger: e.ledger, result });
     } catch (err) {
-      this.o.log.warn(`after upload: ${err instanceof Error ? err.message : String(err)}`);
+      this.o.log.warn('after upload: a hook failed', { job: e.view.id, code: errorCode(err) });
     }
     // A take keeps its exam's expiry and link: nothing to finish.
     if (e.target) return;
@@ -280,9 +281,10 @@ export class UploadQueue {
       e.view = { ...e.view, viewer_url: extra.viewer_url };
       this.board.changed(e, true);
     } catch (err) {
-      this.o.log.warn(
-        `exam ${result.exam_id} is ready but its expiry or link could not be set: ${err instanceof Error ? err.message : String(err)}`,
-      );
+      this.o.log.warn('exam ready, but its expiry or link could not be set', {
+        exam_id: result.exam_id,
+        code: errorCode(err),
+      });
     }
   }
 
@@ -386,7 +388,7 @@ export class UploadQueue {
         e.state.troubled = true;
         this.pump();
       }
-      if (ev.type === 'notice') this.o.log.info(`job ${e.view.id}: ${ev.code}`);
+      if (ev.type === 'notice') this.o.log.info('upload notice', { job: e.view.id, code: ev.code });
       if (next.phase) this.board.setPhase(e, next.phase);
       else if (next.changed) this.board.changed(e);
     });
@@ -407,13 +409,14 @@ export class UploadQueue {
    */
   private async supersede(request: UploadRequest): Promise<void> {
     for (const e of this.board.all().filter((x) => isSupersededBy(x, request))) {
-      this.o.log.info(`job ${e.view.id}: superseded by changed files; cancelling it`);
+      this.o.log.info('upload superseded by changed files; cancelling it', { job: e.view.id });
       try {
         await this.cancelEntry(e, 'superseded');
       } catch (err) {
-        this.o.log.warn(
-          `job ${e.view.id}: superseded, but its exam could not be removed yet (${err instanceof Error ? err.name : 'error'})`,
-        );
+        this.o.log.warn('upload superseded, but its exam could not be removed yet', {
+          job: e.view.id,
+          code: errorCode(err),
+        });
       }
     }
   }
@@ -449,7 +452,7 @@ export class UploadQueue {
       concurrency: s.concurrency,
       workers: deflateWorkerCount(),
     });
-    if (chosen.plan.compress) this.o.log.info(`upload planned compressed: ${chosen.choice.reason}`);
+    if (chosen.plan.compress) this.o.log.info('upload planned compressed', { code: chosen.choice.reason });
     return chosen.plan;
   }
 
@@ -485,7 +488,7 @@ export class UploadQueue {
       });
       return opened;
     } catch (err) {
-      this.o.log.warn(`upload journal could not be reopened: ${err instanceof Error ? err.message : String(err)}`);
+      this.o.log.warn('upload journal could not be reopened', { code: errorCode(err) });
       return null;
     }
   }

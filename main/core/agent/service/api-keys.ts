@@ -89,7 +89,9 @@ export class KeyManager {
       }
     }
     this.held.set(kind, { value: key, sessionOnly });
-    this.log.info(`${kind} key saved ${sessionOnly ? 'for this session only (no keychain)' : 'in the keychain'}`);
+    this.log.info(sessionOnly ? 'key saved for this session only (no keychain)' : 'key saved in the keychain', {
+      kind,
+    });
     return kind;
   }
 
@@ -121,6 +123,6 @@ export class KeyManager {
     this.lastProbe = Date.now();
     // Said once per cause, not at every key. The library's detail can help support; it never contains a key.
     if (before.available || this.keychain.available || before.reason !== this.keychain.reason)
-      this.log.warn(`keychain unavailable (${err.problem}): ${err.detail}`);
+      this.log.warn('keychain unavailable', { code: err.problem });
   }
 }

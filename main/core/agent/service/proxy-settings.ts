@@ -12,6 +12,7 @@ import type { SecretStore } from '../../secrets/secret-store';
 import { proxyAddressProblem, type SettingsStore } from '../../settings';
 import { ContractFailure } from '../host/contract-host';
 import type { Logger } from '../host/contract-host';
+import { errorCode } from '../../log';
 
 /** What Settings → Network adds to a front end's own sources: its proxy and its extra CA file (null: none). */
 export type SettingsNetwork = { settingsProxy: ProxyRoute | null; settingsCaFile: string | null };
@@ -49,7 +50,9 @@ export class ProxySettings {
         this.login = await readProxyLogin(this.o.secrets);
       } catch (e) {
         if (!(e instanceof KeychainUnavailableError)) throw e;
-        this.o.log.warn(`the proxy's login could not be read from the keychain (${e.problem}); trying without it`);
+        this.o.log.warn("the proxy's login could not be read from the keychain; trying without it", {
+          code: e.problem,
+        });
       }
     }
     this.rebuild();
@@ -78,11 +81,8 @@ export class ProxySettings {
     await this.keep({ user, password });
     this.o.settingsStore.update({ network: { ...this.o.settingsStore.get().network, proxy_url: url } });
     this.rebuild();
-    this.o.log.info(
-      url
-        ? `proxy set in Settings (${new URL(url).host}${user ? ', with a login' : ''})`
-        : 'proxy removed from Settings',
-    );
+    if (url) this.o.log.info('proxy set in Settings', { flag: user !== null });
+    else this.o.log.info('proxy removed from Settings');
     return this.view();
   }
 
@@ -99,7 +99,7 @@ export class ProxySettings {
     } catch (e) {
       if (!(e instanceof KeychainUnavailableError)) throw e;
       this.sessionOnly = login.user !== null;
-      this.o.log.warn(`keychain unavailable (${e.problem}): the proxy's login is kept for this session only`);
+      this.o.log.warn("keychain unavailable: the proxy's login is kept for this session only", { code: e.problem });
     }
   }
 
@@ -115,7 +115,7 @@ export class ProxySettings {
       );
     } catch (e) {
       // A CA file that cannot be read: the network stays as it was, and the log says why.
-      this.o.log.error(`the network could not be rebuilt: ${e instanceof Error ? e.message : String(e)}`);
+      this.o.log.error('the network could not be rebuilt', { code: errorCode(e) });
     }
   }
 }

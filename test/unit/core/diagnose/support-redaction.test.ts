@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { LogTail } from '@main/core/diagnose/log-tail';
 import { redact } from '@main/core/diagnose/redact';
 
 describe('the support bundle redacts what must not leave the computer', () => {
@@ -32,19 +31,5 @@ describe('the support bundle redacts what must not leave the computer', () => {
     const line =
       '2026-11-26T06:00:00.000Z warn: upload job_7 failed: network_error (ECONNREFUSED: unreachable) POST exams';
     expect(redact(line)).toBe(line);
-  });
-
-  it('keeps the last log lines in order, at most its size, and still writes them through', () => {
-    const written: string[] = [];
-    const tail = new LogTail(3);
-    const log = tail.wrap({
-      info: (m) => written.push(m),
-      warn: (m) => written.push(m),
-      error: (m) => written.push(m),
-    });
-    for (const m of ['a', 'b', 'c', 'd']) log.info(m);
-    log.error('e');
-    expect(written).toEqual(['a', 'b', 'c', 'd', 'e']);
-    expect(tail.last(10).map((l) => l.replace(/^\S+ /, ''))).toEqual(['info: c', 'info: d', 'error: e']);
   });
 });
