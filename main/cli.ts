@@ -13,6 +13,7 @@ const commands: Record<string, () => Promise<CliCommand>> = {
   watch: async () => (await import('./core/cli/watch')).createWatchCommand(keychain),
   receive: async () => (await import('./core/cli/receive')).createReceiveCommand(keychain),
   doctor: async () => (await import('./core/cli/doctor')).createDoctorCommand(keychain),
+  'support-bundle': async () => (await import('./core/cli/support-bundle')).createSupportBundleCommand(keychain),
   // SCANBRIDGE_KEYCHAIN_SERVICE keeps the demo's and the end-to-end tests' keys apart from the clinic's own.
   serve: async () =>
     (await import('./core/cli/serve')).createServeCommand({

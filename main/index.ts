@@ -1,6 +1,6 @@
 // Electron entry: one instance, the agent running from the tray, the main window on demand.
 // Everything that matters lives in main/core (the agent); this file only wires it to Electron.
-import { app, session } from 'electron';
+import { app, session, shell } from 'electron';
 import { join } from 'node:path';
 import type { BrowserWindow } from 'electron';
 import { electronNotifier } from './adapters/electron-notifier';
@@ -90,6 +90,8 @@ async function start(): Promise<void> {
     ),
     notifier: electronNotifier(() => showMainWindow()),
     folderPicker: electronFolderPicker(() => mainWindow),
+    // The log folder in the system's file manager (Settings → Help); openPath answers '' when it opened.
+    folderOpener: async (path) => (await shell.openPath(path)) === '',
     // The patient's sheet prints through the system dialog, from a hidden window showing the PDF.
     documentOpener: electronDocumentOpener(dataDir, (path) => printer.print(path)),
     transport: 'ipc',

@@ -28,12 +28,18 @@ export type TicketReply = { body: string; created_at: string | null };
 export type Diagnostics = {
   app_version: string;
   os: string;
-  transport: 'ipc' | 'http';
+  transport: 'ipc' | 'http' | 'cli';
   settings: Record<string, string | number | boolean | null>;
   /** Failed uploads still listed, counted by error code. */
   upload_errors: { code: string; count: number }[];
   text: string;
 };
+
+/** The support bundle (CONTRACTS.md §3) as the window saves it: a ZIP's bytes and a file name. */
+export type SupportBundle = { file_name: string; zip_base64: string; bytes: number; entries: number };
+
+/** The log folder: opened in the system's file manager (desktop), or only named (browser mode). */
+export type LogFolder = { opened: boolean; path: string };
 
 export const supportMethods = {
   'support:list': method<{ tickets: TicketView[]; sandbox: boolean }>()(noArgs),
@@ -51,4 +57,7 @@ export const supportMethods = {
       .strict(),
   ),
   'support:diagnostics': method<Diagnostics>()(noArgs),
+  /** The support bundle of the last `days` days of logs (7 when not given). */
+  'support:bundle': method<SupportBundle>()(z.object({ days: z.number().int().min(1).max(14).optional() }).strict()),
+  'support:open-log-folder': method<LogFolder>()(noArgs),
 } as const;

@@ -27,8 +27,8 @@ import { openConsentDesk } from './consent-desk';
 import type { ContractHost, Logger } from './host/contract-host';
 import { systemLanguage as detectSystemLanguage } from './host/core-texts';
 import { EventHub } from './host/event-hub';
-import type { DocumentOpener, FolderPicker, Notifier } from './host/host-ports';
-import { logNotifier, noDocumentOpener, noFolderPicker } from './host/host-ports';
+import type { DocumentOpener, FolderOpener, FolderPicker, Notifier } from './host/host-ports';
+import { logNotifier, noDocumentOpener, noFolderOpener, noFolderPicker } from './host/host-ports';
 import { uploadNotices } from './host/upload-notices';
 import { Inbox } from './inbox/inbox';
 import { InboxStore } from './inbox/inbox-store';
@@ -52,7 +52,7 @@ import { logActivity } from './agent-log';
 export type { ActivityEvents, JobOrigin } from './pipeline/agent-activity';
 export { RECEIVER_FOLDER_ID } from './pipeline/receivers';
 export type { ContractHost, Logger } from './host/contract-host';
-export type { FolderPicker, Notice, Notifier } from './host/host-ports';
+export type { FolderOpener, FolderPicker, Notice, Notifier } from './host/host-ports';
 export type { PollClock, PollTask } from './background/poll-scheduler';
 export type { AgentStatus } from '../../../preload/contract/vocabulary';
 
@@ -73,6 +73,8 @@ export type AgentOptions = {
   secretStore: SecretStore;
   notifier?: Notifier;
   folderPicker?: FolderPicker;
+  /** Shows the log folder in the system's file manager; absent in browser mode. */
+  folderOpener?: FolderOpener;
   /** Prints a document (the patient's sheet) through the system's print dialog; absent in browser mode. */
   documentOpener?: DocumentOpener;
   transport: 'ipc' | 'http';
@@ -217,13 +219,13 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     patientPageOrigin,
   });
 
-  const folderPicker = options.folderPicker ?? noFolderPicker;
+  const { folderPicker = noFolderPicker, documentOpener = noDocumentOpener } = options;
   const receiveStatus = (): ReturnType<Receivers['status']> => receivers.status();
-  const documentOpener = options.documentOpener ?? noDocumentOpener;
   const services = { settingsStore, keys, service, inbox, queue, recorder, consent, poll, feed, folderPicker };
   // What only the window's methods use: the listener's state, the sheet opener, share-on-ready, the
-  // proxy and the CA file.
-  const windowPorts = { receiveStatus, documentOpener, shares, proxy, caFile, logDir: logDirOf(dataDir) };
+  // proxy, the CA file, and the log folder (the support bundle reads it; the desktop shows it).
+  const logPorts = { logDir: logDirOf(dataDir), folderOpener: options.folderOpener ?? noFolderOpener };
+  const windowPorts = { receiveStatus, documentOpener, shares, proxy, caFile, ...logPorts };
   const host = openContractHost({ ...services, ...windowPorts, transport, systemLanguage, view, connect, events, log });
 
   sources.apply(settingsStore.get());

@@ -8,6 +8,7 @@ import { reportStepWords } from '../diagnose/check-words';
 import { runConnectionCheck } from '../diagnose/connection-check';
 import { terminalLanguage, type WordsLanguage } from '../net/failure-words';
 import { KeychainUnavailableError } from '../secrets/keychain-errors';
+import type { Settings } from '../settings';
 import { openSettingsStore } from '../settings/store';
 import type { Logger } from '../log';
 import { withCommandLog } from './command-log';
@@ -110,23 +111,39 @@ export function createDoctorCommand(deps: KeychainDeps): CliCommand {
   };
 }
 
-/** The check itself, with the command's log open: one line per step (its status, code and time). */
-async function doctor(io: CliIo, deps: KeychainDeps, json: boolean, log: Logger): Promise<number> {
-  const lang = terminalLanguage(io.env);
-  const settings = openSettingsStore({ env: io.env }).get();
-  const net = await openCommandNetwork(io, 'doctor', deps.secretStore, settings);
-  if ('problem' in net) {
-    io.stderr(`scanbridge doctor: ${net.problem}\n`);
-    return 1;
-  }
-  const { network } = net;
+/**
+ * The connection check as a command runs it (doctor, support-bundle): on the Settings or
+ * environment network and the configured key; `problem` when the network cannot be built (a CA
+ * file that cannot be read).
+ */
+export async function commandConnectionCheck(
+  io: CliIo,
+  command: string,
+  deps: KeychainDeps,
+  settings: Settings,
+): Promise<{ report: CheckReport; apiKey: string | null } | { problem: string }> {
+  const net = await openCommandNetwork(io, command, deps.secretStore, settings);
+  if ('problem' in net) return { problem: net.problem };
   let apiKey: string | null = null;
   try {
     apiKey = (await resolveCredentials({ env: io.env, settings: () => settings, secrets: deps.secretStore })).apiKey;
   } catch (e) {
     if (!(e instanceof CredentialsError || e instanceof KeychainUnavailableError)) throw e;
   }
-  const report = await runConnectionCheck({ baseUrl: baseUrlOf(io.env, settings), apiKey, network });
+  const report = await runConnectionCheck({ baseUrl: baseUrlOf(io.env, settings), apiKey, network: net.network });
+  return { report, apiKey };
+}
+
+/** The check itself, with the command's log open: one line per step (its status, code and time). */
+async function doctor(io: CliIo, deps: KeychainDeps, json: boolean, log: Logger): Promise<number> {
+  const lang = terminalLanguage(io.env);
+  const settings = openSettingsStore({ env: io.env }).get();
+  const checked = await commandConnectionCheck(io, 'doctor', deps, settings);
+  if ('problem' in checked) {
+    io.stderr(`scanbridge doctor: ${checked.problem}\n`);
+    return 1;
+  }
+  const { report } = checked;
   for (const step of CHECK_STEPS) {
     const r = report[step];
     log[r.status === 'failed' ? 'warn' : 'info']('connection check step', {

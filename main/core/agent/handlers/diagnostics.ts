@@ -9,7 +9,7 @@ export type DiagnosticsInput = {
   appVersion: string;
   os: { platform: string; release: string; arch: string };
   nodeVersion: string;
-  transport: 'ipc' | 'http';
+  transport: 'ipc' | 'http' | 'cli';
   settings: StoredSettings;
   /** Whether a live or a sandbox key is in use (never the key itself). */
   activeKey: 'live' | 'sandbox' | null;

@@ -9,7 +9,7 @@ import { SettingsValidationError } from '../../settings';
 import type { NotificationFeed } from '../background/notification-feed';
 import type { PollScheduler } from '../background/poll-scheduler';
 import { ContractFailure } from '../host/contract-host';
-import type { DocumentOpener, FolderPicker } from '../host/host-ports';
+import type { DocumentOpener, FolderOpener, FolderPicker } from '../host/host-ports';
 import type { Inbox } from '../inbox/inbox';
 import type { ExamRecorder } from '../pipeline/exam-recorder';
 import type { UploadQueue } from '../queue/upload-queue';
@@ -43,9 +43,9 @@ export type HandlerContext = {
   feed: NotificationFeed;
   /** The DICOM listener's state (listening, port in use, stopped; last association; errors). */
   receiveStatus: () => ReceiveStatus;
-  /** The agent's last log lines (for the support bundle). */
-  /** The log folder (the support bundle reads the last lines back from it). */
+  /** The log folder (the support bundle reads it back) and the desktop's way to show it. */
   logDir: string;
+  folderOpener: FolderOpener;
   /** The proxy set in Settings → Network (its login in the keychain). */
   proxy: ProxySettings;
   /** The extra CA file set in Settings → Network. */

@@ -5,8 +5,9 @@ import type { Diagnostics, TicketView } from '../../../../preload/contract';
 import type { Ticket } from '../../api/support';
 import { APP_VERSION } from '../../api/user-agent';
 import type { Handlers } from '../host/contract-host';
-import { supportBundleText } from '../../diagnose/support-bundle';
-import { lastLogLines } from '../../log';
+import { bundleContent, bundleZip, supportBundleText } from '../../diagnose/support-bundle';
+import { localDay } from '../../log';
+import { ensurePrivateDir } from '../../private-fs';
 import { buildDiagnostics } from './diagnostics';
 import type { HandlerContext } from './handler-context';
 import { checkConnection } from './handlers-network';
@@ -25,7 +26,15 @@ const ticketView = (t: Ticket): TicketView => ({
 
 export function createSupportHandlers(
   ctx: HandlerContext,
-): Pick<Handlers, 'support:list' | 'support:get' | 'support:create' | 'support:diagnostics'> {
+): Pick<
+  Handlers,
+  | 'support:list'
+  | 'support:get'
+  | 'support:create'
+  | 'support:diagnostics'
+  | 'support:bundle'
+  | 'support:open-log-folder'
+> {
   const diagnostics = (): Diagnostics =>
     buildDiagnostics({
       appVersion: APP_VERSION,
@@ -37,22 +46,25 @@ export function createSupportHandlers(
       activeKey: ctx.keysStatus().active,
       jobs: ctx.queue.list(),
     });
-  // The bundle the window showed is the one sent (the connection check runs when it is prepared).
-  let shown: Diagnostics | null = null;
-  const bundle = async (): Promise<Diagnostics> => {
-    const base = diagnostics();
+  const known = (): string[] => {
     const jobs = ctx.queue.list();
-    const known = [
+    return [
       ...jobs.map((j) => j.patient_name),
       ...ctx.inbox.list().flatMap((i) => [i.fields.patient_name, i.fields.patient_id]),
     ];
-    const extra = supportBundleText({
-      check: await checkConnection(ctx),
-      jobs,
-      logLines: lastLogLines(ctx.logDir, 50),
-      known,
-    });
-    shown = { ...base, text: `${base.text}\n${extra}` };
+  };
+  const input = async () => ({
+    diagnostics: diagnostics(),
+    check: await checkConnection(ctx),
+    jobs: ctx.queue.list(),
+    logDir: ctx.logDir,
+    known: known(),
+  });
+  // The bundle the window showed is the one sent (the connection check runs when it is prepared).
+  let shown: Diagnostics | null = null;
+  const bundle = async (): Promise<Diagnostics> => {
+    const i = await input();
+    shown = { ...i.diagnostics, text: `${i.diagnostics.text}\n${supportBundleText(i)}` };
     return shown;
   };
   return {
@@ -83,5 +95,20 @@ export function createSupportHandlers(
       return ticketView(ticket);
     },
     'support:diagnostics': async () => bundle(),
+    'support:bundle': async (args) => {
+      const now = new Date();
+      const content = bundleContent({ ...(await input()), days: args.days ?? 7, now });
+      const zip = await bundleZip(content, now);
+      return {
+        file_name: `scanbridge-support-${localDay(now)}.zip`,
+        zip_base64: zip.toString('base64'),
+        bytes: zip.length,
+        entries: content.entries.length,
+      };
+    },
+    'support:open-log-folder': async () => {
+      ensurePrivateDir(ctx.logDir);
+      return { opened: await ctx.folderOpener(ctx.logDir), path: ctx.logDir };
+    },
   };
 }

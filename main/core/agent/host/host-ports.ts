@@ -32,3 +32,11 @@ export function logNotifier(log: Logger): Notifier {
 
 /** The folder picker where no desktop exists: the window falls back to typing the path. */
 export const noFolderPicker: FolderPicker = async () => null;
+
+/**
+ * Shows a folder of this computer in the system's file manager (the log folder, for support);
+ * false where there is no desktop (browser mode: the window names the folder instead).
+ */
+export type FolderOpener = (path: string) => Promise<boolean>;
+
+export const noFolderOpener: FolderOpener = async () => false;
