@@ -7,6 +7,7 @@ import { ConnectionCheckSection } from './connection-check-section';
 import { ConsentSection } from './consent-section';
 import { FoldersSection } from './folders-section';
 import { GeneralSection } from './general-section';
+import { HelpSection } from './help-section';
 import { KeysSection } from './keys-section';
 import { NetworkSection } from './network-section';
 import { ReceiveSection } from './receive-section';
@@ -36,6 +37,7 @@ export function SettingsPage() {
       <NetworkSection />
       <CaFileSection />
       <ConnectionCheckSection />
+      <HelpSection />
       {info && (
         <Text size="sm" c="dimmed" data-testid="app-info">
           {t('settings.about', {
