@@ -38,6 +38,8 @@ test.describe('in es', () => {
     await expect(preview).toContainText('result: ok');
     await expect(preview).toContainText('--- Upload queue ---');
     await expect(preview).toContainText('--- Last log lines');
+    // The log lines are the log's own, read back from its file (this server's `serve` lines).
+    await expect(preview).toContainText('"cmd":"serve"');
     await expect(preview).not.toContainText(key);
     const previewText = (await preview.locator('code, pre').first().innerText()).replace(/\r/g, '');
     await checkScreenInBoth(page, 'support-new');
