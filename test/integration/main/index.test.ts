@@ -4,13 +4,14 @@
 // types), with the real agent behind it on a temporary data and settings folder, talking to the
 // emulator. No keychain module: keys take the shell's own fallback.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { methods, patientMethodNames } from '@preload/contract';
+import { localDay } from '@main/core/log';
 import { api, EmulatorProcess } from '../../support/emulator';
 import { filesBody, readyExam } from '../../support/emulator-exams';
 import { display } from '../../support/electron-shell/double';
@@ -368,6 +369,19 @@ describe('the desktop shell', () => {
     const closed = await call('consent:display-close');
     expect(closed).toMatchObject({ ok: true });
     expect((await shell.state()).windows.find((w) => w.contentsId === patient.contentsId)?.destroyed).toBe(true);
+  });
+
+  it("writes the app's log in the data folder and shows its folder from Settings → Help", async () => {
+    const logs = join(dirs.data, 'logs');
+    expect(await call('support:open-log-folder')).toEqual({ ok: true, result: { opened: true, path: logs } });
+    expect((await shell.state()).openedPaths).toEqual([logs]);
+    const file = join(logs, `scanbridge-${localDay(new Date())}.log`);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { cmd: string; msg: string; pid: number });
+    expect(lines).toContainEqual(expect.objectContaining({ cmd: 'app', msg: 'app started', pid: expect.any(Number) }));
   });
 
   it("prints the patient's sheet through the system dialog from a hidden, hardened window, then removes both", async () => {

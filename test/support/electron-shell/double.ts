@@ -264,6 +264,7 @@ export function createElectronDouble(options: DoubleOptions) {
   const protocolHandlers = new Map<string, ProtocolHandler>();
   const privilegedSchemes: CustomScheme[] = [];
   const openedExternally: string[] = [];
+  const openedPaths: string[] = [];
   const menus = new WeakMap<Menu, MenuTemplate>();
   const imagePaths = new WeakMap<NativeImage, string>();
   const sessionRules = noRules();
@@ -612,7 +613,12 @@ export function createElectronDouble(options: DoubleOptions) {
       openedExternally.push(url);
       return Promise.resolve();
     },
-  } satisfies Pick<Shell, 'openExternal'>;
+    /** A folder shown in the file manager: '' is Electron's "opened". */
+    openPath(path: string): Promise<string> {
+      openedPaths.push(path);
+      return Promise.resolve('');
+    },
+  } satisfies Pick<Shell, 'openExternal' | 'openPath'>;
 
   // No OS notifications here: the shell checks isSupported() before making one.
   const Notification = { isSupported: (): boolean => false } satisfies Pick<
@@ -673,6 +679,7 @@ export function createElectronDouble(options: DoubleOptions) {
     partitionRules,
     pdfViewer,
     openedExternally,
+    openedPaths,
     onChange(listener: () => void): void {
       changeListeners.add(listener);
     },

@@ -88,6 +88,7 @@ function state(): ShellState {
       destroyed: t.destroyed,
     })),
     openedExternally: [...double.openedExternally],
+    openedPaths: [...double.openedPaths],
   };
 }
 

@@ -39,6 +39,8 @@ export type ShellState = {
   windows: WindowView[];
   trays: TrayView[];
   openedExternally: string[];
+  /** Folders shown in the file manager (shell.openPath). */
+  openedPaths: string[];
 };
 
 export type SessionVerdicts = {
