@@ -36,7 +36,12 @@ async function harness(dirs: Dirs, store: MemorySecretStore): Promise<Harness> {
     secretStore: store,
     systemLanguage: 'es',
     notifier: { notify: (n) => notices.push(n) },
-    log: { info: (m) => logs.push(m), warn: (m) => logs.push(m), error: (m) => logs.push(m) },
+    // Each line with its fields, as the log file would hold it.
+    log: {
+      info: (m, f) => logs.push(JSON.stringify({ m, ...f })),
+      warn: (m, f) => logs.push(JSON.stringify({ m, ...f })),
+      error: (m, f) => logs.push(JSON.stringify({ m, ...f })),
+    },
   });
   const events: Harness['events'] = [];
   agent.host.subscribe((name, payload) => events.push({ name, payload, at: Date.now() }));

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KeytarSecretStore } from '@main/adapters/keytar-secret-store';
 import { KeyManager } from '@main/core/agent/service/api-keys';
+import type { LogFields } from '@main/core/log';
 import type { SecretCipher, SecretStore } from '@main/core/secrets';
 import {
   EncryptedFileSecretStore,
@@ -25,11 +26,11 @@ const xorCipher: SecretCipher = {
   decrypt: (b) => Buffer.from(b.map((x) => x ^ 0x5a)).toString('utf8'),
 };
 
-type Logged = { level: string; message: string };
+type Logged = { level: string; message: string; fields: LogFields | undefined };
 const logger = (into: Logged[]) => ({
-  info: (message: string) => void into.push({ level: 'info', message }),
-  warn: (message: string) => void into.push({ level: 'warn', message }),
-  error: (message: string) => void into.push({ level: 'error', message }),
+  info: (message: string, fields?: LogFields) => void into.push({ level: 'info', message, fields }),
+  warn: (message: string, fields?: LogFields) => void into.push({ level: 'warn', message, fields }),
+  error: (message: string, fields?: LogFields) => void into.push({ level: 'error', message, fields }),
 });
 
 describe('keychain module not installed', () => {
@@ -75,6 +76,9 @@ describe('keychain module not installed', () => {
     expect(keys.slot('live')).toEqual({ present: true, hint: '0001', session_only: true });
     expect(keys.slot('sandbox')).toMatchObject({ present: true, session_only: true });
     expect(logged.filter((l) => l.level === 'warn')).toHaveLength(1);
-    expect(logged.find((l) => l.level === 'warn')?.message).toContain('module_unavailable');
+    expect(logged.find((l) => l.level === 'warn')).toMatchObject({
+      message: 'keychain unavailable',
+      fields: { code: 'module_unavailable' },
+    });
   });
 });
