@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { judgeContext } from '@main/core/receive';
+import { judgeContext, judgeContexts, preferredTransferSyntax } from '@main/core/receive';
 import { IMPLEMENTATION_CLASS_UID, part10Header } from '@main/core/receive/part10';
 
 const dir = mkdtempSync(join(tmpdir(), 'sb-part10-'));
@@ -60,7 +60,7 @@ describe('the Part-10 file of a received object', () => {
 });
 
 describe('presentation contexts', () => {
-  it('accepts our classes in the first offered syntax stored as is, refuses others with a reason', () => {
+  it('accepts our classes in an offered syntax stored as is, refuses others with a reason', () => {
     expect(
       judgeContext('1.2.840.10008.5.1.4.1.1.2', ['1.2.840.10008.1.2.4.90', '1.2.840.10008.1.2'], 'from_dicom'),
     ).toEqual({
@@ -76,5 +76,47 @@ describe('presentation contexts', () => {
       accept: false,
       reason: 'transfer_syntax',
     });
+  });
+
+  it('takes the syntax the viewer reads best whatever the order offered; the sender decides among equals', () => {
+    const deflated = '1.2.840.10008.1.2.1.99';
+    const implicit = '1.2.840.10008.1.2';
+    const explicit = '1.2.840.10008.1.2.1';
+    const big = '1.2.840.10008.1.2.2';
+    const orders = (items: string[]): string[][] =>
+      items.length <= 1
+        ? [items]
+        : items.flatMap((x, i) => orders(items.filter((_, j) => j !== i)).map((o) => [x, ...o]));
+    for (const order of orders([deflated, implicit, explicit, big]))
+      expect([order, preferredTransferSyntax(order)]).toEqual([order, explicit]);
+    expect(preferredTransferSyntax([deflated, big, implicit])).toBe(implicit);
+    expect(preferredTransferSyntax([deflated, big])).toBe(big);
+    expect(preferredTransferSyntax([deflated, '1.2.840.10008.1.2.4.50'])).toBe(deflated);
+    // The image's own compressed syntax and explicit VR little endian are equals: the sender's order holds.
+    expect(preferredTransferSyntax(['1.2.840.10008.1.2.4.80', implicit, explicit])).toBe('1.2.840.10008.1.2.4.80');
+    expect(preferredTransferSyntax([explicit, '1.2.840.10008.1.2.4.80'])).toBe(explicit);
+    expect(preferredTransferSyntax(['1.2.840.10008.1.2.4.50'])).toBeUndefined();
+  });
+
+  it('refuses a context of a class accepted elsewhere in a syntax viewers read better', () => {
+    const ct = '1.2.840.10008.5.1.4.1.1.2';
+    const verdicts = judgeContexts(
+      [
+        { id: 1, abstractSyntax: ct, transferSyntaxes: ['1.2.840.10008.1.2.1.99'] },
+        { id: 3, abstractSyntax: ct, transferSyntaxes: ['1.2.840.10008.1.2.1'] },
+        { id: 5, abstractSyntax: ct, transferSyntaxes: ['1.2.840.10008.1.2'] },
+        { id: 7, abstractSyntax: ct, transferSyntaxes: ['1.2.840.10008.1.2.4.80'] },
+        { id: 9, abstractSyntax: '1.2.840.10008.5.1.4.1.1.7', transferSyntaxes: ['1.2.840.10008.1.2'] },
+      ],
+      'from_dicom',
+    );
+    expect([...verdicts].map(([id, v]) => [id, v.accept])).toEqual([
+      [1, false],
+      [3, true],
+      [5, false],
+      [7, true],
+      [9, true],
+    ]);
+    expect(verdicts.get(1)).toMatchObject({ reason: 'transfer_syntax' });
   });
 });
