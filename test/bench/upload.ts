@@ -344,7 +344,7 @@ async function peakRss(emu: EmulatorProcess, work: string): Promise<BenchFigure[
     const zip = await median3(() => run(how, 'zip'));
     const where =
       how === 'bundled'
-        ? 'bundled core on plain Node (as in the app)'
+        ? "bundled core on plain Node, V8's defaults and no options (as in the app)"
         : 'through tsx with --max-semi-space-size=2 (as `npx scanbridge` runs)';
     out.push(
       {

@@ -12,9 +12,16 @@ export type ReceiveCli = {
   exited: Promise<number | null>;
 };
 
-/** Starts `scanbridge receive` with `args` against the service at `env`, with the launcher's Node options. */
-export function startReceive(args: string[], env: NodeJS.ProcessEnv): ReceiveCli {
-  const child = spawn(process.execPath, [...cliNodeOptions, cliBin, 'receive', ...args], {
+/**
+ * Starts `scanbridge receive` with `args` against the service at `env`, with the launcher's Node
+ * options unless others are given (`[]`: V8's defaults, as in the desktop app's main process).
+ */
+export function startReceive(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  nodeOptions: readonly string[] = cliNodeOptions,
+): ReceiveCli {
+  const child = spawn(process.execPath, [...nodeOptions, cliBin, 'receive', ...args], {
     cwd: repoRoot,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -33,7 +33,10 @@ export type DicomHeader = {
   character_set: string;
   manufacturer: string;
   model: string;
-  /** False when the Pixel Data element runs past the end of the file (a partly written file). */
+  /**
+   * False when the Pixel Data element runs past the end of the file (a partly written file), or
+   * when an image's file has no Pixel Data element at all: either way it cannot be shown as it is.
+   */
   pixel_data_complete: boolean;
   /** Bytes of the file before the Pixel Data value: how long the header is. */
   header_bytes: number;
@@ -71,7 +74,7 @@ export type StudyFile = {
   size: number;
   sop_instance_uid: string;
   instance_number: number | null;
-  /** False when the file looks partly written (Pixel Data runs past its end). */
+  /** False when the file looks partly written (Pixel Data runs past its end) or an image has no Pixel Data. */
   complete: boolean;
 };
 

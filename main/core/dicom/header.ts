@@ -276,12 +276,19 @@ function parsePrefix(input: Uint8Array, fileSize: number, namedDicomdir: boolean
   if (!whole && !ds.elements[PIXEL_DATA] && canGrow) {
     return { kind: 'need_more', bytes: nextSize(input.length, fileSize, cap) };
   }
-  // An image without pixel data in a whole file: it was cut on an element boundary.
-  const noPixels = !ds.elements[PIXEL_DATA] && !ds.elements.x7fe00008 && !ds.elements.x7fe00009;
-  if (whole && noPixels && (ds.elements.x00280010 || IMAGE_SOP_CLASS.test(asciiValue(ds, 'x00020002')))) {
-    return { kind: 'skipped', reason: 'truncated', detail: 'image header without pixel data' };
-  }
   const header = buildHeader(ds, layout, fileSize, offsetShift, input.length);
+  // An image without pixel data in a whole file: either cut on an element boundary or written
+  // without it (some systems do). Its header is whole, so it still belongs to its study, which is
+  // flagged incomplete with this file named and is not uploaded as it stands.
+  const noPixels = !ds.elements[PIXEL_DATA] && !ds.elements.x7fe00008 && !ds.elements.x7fe00009;
+  if (
+    whole &&
+    noPixels &&
+    (ds.elements.x00280010 || IMAGE_SOP_CLASS.test(asciiValue(ds, 'x00020002') || asciiValue(ds, 'x00080016')))
+  ) {
+    if (!header) return { kind: 'skipped', reason: 'truncated', detail: 'image header without pixel data' };
+    return { kind: 'dicom', header: { ...header, pixel_data_complete: false } };
+  }
   if (!header)
     return {
       kind: 'skipped',

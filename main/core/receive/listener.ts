@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { FolderExamType } from '../../../preload/contract/vocabulary';
-import { judgeContext, VERIFICATION_SOP_CLASS } from './accepted';
+import { judgeContexts, VERIFICATION_SOP_CLASS } from './accepted';
 import { constants, responses, Scp } from './dimse';
 import type { association, requests, responseTypes } from './dimse';
 import { type AssociationInfo, type IncomingObject, StoreChannel, type StoreSession } from './store-channel';
@@ -80,10 +80,20 @@ function negotiate(
   // Senders propose every class they might send: one log line names each refused context and why.
   const refused = new Map<string, number[]>();
   const contexts = new Map<number, string>();
-  for (const pc of a.getPresentationContexts()) {
+  const proposed = a.getPresentationContexts().map((pc) => {
     const context = a.getPresentationContext(pc.id);
-    const abstractSyntax = context.getAbstractSyntaxUid();
-    const verdict = judgeContext(abstractSyntax, context.getTransferSyntaxUids(), examType);
+    return {
+      id: pc.id,
+      context,
+      abstractSyntax: context.getAbstractSyntaxUid(),
+      transferSyntaxes: context.getTransferSyntaxUids(),
+    };
+  });
+  const verdicts = judgeContexts(proposed, examType);
+  for (const pc of proposed) {
+    const { context, abstractSyntax } = pc;
+    const verdict = verdicts.get(pc.id);
+    if (!verdict) continue;
     if (verdict.accept) {
       context.setResult(PCR.Accept, verdict.transferSyntax);
       if (abstractSyntax !== VERIFICATION_SOP_CLASS) contexts.set(pc.id, verdict.transferSyntax);

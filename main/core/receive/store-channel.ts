@@ -9,7 +9,7 @@ import { unlink } from 'node:fs/promises';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { CommandField, type CommandSet, MAX_COMMAND_BYTES, readCommandSet } from './command-set';
-import { Part10Sink, type SinkResult, uniqueName } from './part10';
+import { ObjectBuffer, Part10Sink, releaseBuffer, type SinkResult, uniqueName } from './part10';
 import { PDV_COMMAND, PDV_LAST, PduReader, pdataPdu } from './pdu-reader';
 import { storeResponsePdu } from './store-response';
 import { errorCode, type Logger } from '../log';
@@ -74,6 +74,8 @@ export class StoreChannel {
   private command: Buffer[] = [];
   private commandBytes = 0;
   private commandPc = -1;
+  /** The memory objects are gathered in, reused from one object to the next. */
+  private readonly objectBuffer = new ObjectBuffer();
   /** Work that must keep the stream's order: filing and answering objects, then what dcmjs-dimse sees after them. */
   private tail: Promise<void> | null = null;
 
@@ -87,7 +89,15 @@ export class StoreChannel {
       fragment: (pcId, control, piece, end) => this.fragment(pcId, control, piece, end),
       malformed: (message) => deps.malformed(message),
     });
-    socket.on('data', (chunk: Buffer) => this.reader.push(chunk));
+    socket.on('data', (chunk: Buffer) => {
+      try {
+        this.reader.push(chunk);
+      } finally {
+        // Everything kept from a read was copied (the object's bytes, a command split over reads):
+        // its memory goes back now rather than at V8's next collection.
+        releaseBuffer(chunk);
+      }
+    });
     socket.on('error', (e: Error) => this.toDimse('error', e));
     socket.on('timeout', () => this.toDimse('timeout'));
     socket.on('close', () => this.toDimse('close'));
@@ -129,7 +139,8 @@ export class StoreChannel {
     this.commandPc = pcId;
     this.commandBytes += piece.length;
     if (this.commandBytes > MAX_COMMAND_BYTES) return this.deps.malformed('a command set is too large');
-    this.command.push(piece);
+    // A command read in one piece is used before this read returns; pieces kept across reads are copied.
+    this.command.push(last && this.command.length === 0 ? piece : Buffer.from(piece));
     if (!last) return;
     const bytes = this.command.length === 1 && this.command[0] ? this.command[0] : Buffer.concat(this.command);
     this.command = [];
@@ -158,6 +169,8 @@ export class StoreChannel {
       this.deps.log.warn('an object on a presentation context not accepted for storage was refused', { count: pcId });
       return null;
     }
+    // Taken unless a sender sends its next object before the last one was answered.
+    const gather = this.objectBuffer.take() ?? undefined;
     try {
       return new Part10Sink(
         () => join(this.deps.incoming, `${uniqueName()}.part`),
@@ -168,8 +181,10 @@ export class StoreChannel {
           sourceAeTitle: info.callingAet,
         },
         this.socket,
+        gather,
       );
     } catch {
+      gather?.giveBack();
       this.deps.log.warn('an object had no valid SOP UIDs; refused', { aet: info.callingAet });
       return null;
     }
@@ -185,6 +200,7 @@ export class StoreChannel {
       } catch {
         ok = false;
       }
+      sink.finished();
     }
     this.answer(pcId, command, ok);
   }

@@ -4,7 +4,7 @@
 // paid for it (its first objects took about twice as long as the rest). No file, no socket.
 import { readCommandSet } from './command-set';
 import { readObjectIds } from './object-ids';
-import { Part10Sink } from './part10';
+import { ObjectBuffer, Part10Sink } from './part10';
 import { PduReader, pdataPdu, PDV_COMMAND, PDV_LAST } from './pdu-reader';
 import { storeResponsePdu } from './store-response';
 
@@ -54,6 +54,8 @@ function syntheticStore(): Buffer {
 export async function warmStorePath(): Promise<void> {
   const stream = syntheticStore();
   const still = { pause: () => undefined, resume: () => undefined };
+  // One buffer for every round, as an association reuses one for its objects.
+  const gather = new ObjectBuffer();
   for (let i = 0; i < ROUNDS; i++) {
     const command: Buffer[] = [];
     const sinks: Part10Sink[] = [];
@@ -73,7 +75,7 @@ export async function warmStorePath(): Promise<void> {
             sopInstanceUid: c.affectedSopInstanceUid,
             transferSyntaxUid: EXPLICIT_LE,
           };
-          sinks.push(new Part10Sink(() => '', meta, still));
+          sinks.push(new Part10Sink(() => '', meta, still, gather.take() ?? undefined));
         }
       },
       malformed: () => undefined,
@@ -83,6 +85,7 @@ export async function warmStorePath(): Promise<void> {
     reader.push(stream.subarray(20));
     const content = await sinks[0]?.done;
     if (content?.kind === 'memory') readObjectIds(content.chunks, content.bytes);
+    sinks[0]?.finished();
     storeResponsePdu({ presentationContextId: 1, messageId: i, sopClassUid: CT, sopInstanceUid: SOP, status: 0 });
   }
 }

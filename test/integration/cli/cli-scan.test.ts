@@ -7,8 +7,10 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CbctExport } from '../../fixtures/dicom/generate';
 import {
+  newUid,
   writeCbctExport,
   writeCtSeries,
+  writeDicom,
   writeMeshFiles,
   writeRadiograph,
   writeTruncated,
@@ -109,6 +111,46 @@ describe('scanbridge scan', () => {
     ).length;
     const inStudies = out.studies.reduce((n, s) => n + (s['files'] as number), 0);
     expect(inStudies + out.skipped.length).toBe(onDisk);
+  });
+
+  it('keeps a whole image without Pixel Data in its study (prefill and name kept), not in skipped', async () => {
+    // A study of 3 slices plus one image written without the element, and a study made of one such
+    // image alone (as some systems write them): both are studies, neither file is skipped.
+    const root = join(tmp, 'no-pixels');
+    const series = await writeCtSeries(join(root, 'ct'), { slices: 3, rows: 8, cols: 8, patientId: 'NP-1' });
+    const bare = await writeDicom(join(root, 'ct', 'IM000004.dcm'), {
+      studyUid: series.studyUid,
+      seriesUid: series.seriesUid,
+      instanceNumber: 4,
+      patientId: 'NP-1',
+      patientName: 'MUÑOZ^JUAN CARLOS',
+      pixels: 'none',
+    });
+    const alone = await writeDicom(join(root, 'alone', 'IM1.dcm'), {
+      studyUid: newUid(),
+      seriesUid: newUid(),
+      modality: 'OT',
+      patientId: 'NP-2',
+      patientName: 'PÉREZ^MARÍA JOSÉ',
+      charset: 'utf8',
+      studyDate: '20260215',
+      pixels: 'none',
+    });
+    const run = await scanbridge('scan', root, '--json');
+    expect(run.code, run.stderr).toBe(0);
+    const out = JSON.parse(run.stdout) as { studies: Record<string, unknown>[]; skipped: unknown[] };
+    expect(out.skipped).toEqual([]);
+    expect(out.studies.find((s) => s.patient_id === 'NP-1')).toMatchObject({
+      study_uid: series.studyUid,
+      files: 4,
+      bytes: series.bytes + bare.size,
+    });
+    expect(out.studies.find((s) => s.patient_id === 'NP-2')).toMatchObject({
+      patient_name: 'MARÍA JOSÉ PÉREZ',
+      study_date: '2026-02-15',
+      files: 1,
+      bytes: alone.size,
+    });
   });
 
   it('prints a human summary without --json', async () => {

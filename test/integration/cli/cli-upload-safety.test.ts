@@ -22,7 +22,7 @@ import { join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createApiClient } from '@main/core/api';
-import { type CbctExport, writeCbctExport } from '../../fixtures/dicom/generate';
+import { type CbctExport, writeCbctExport, writeDicom } from '../../fixtures/dicom/generate';
 import { EmulatorProcess } from '../../support/emulator';
 import { cliBin, repoRoot } from '@support/repo-paths';
 
@@ -309,6 +309,34 @@ describe('a study that cannot be read whole', () => {
     expect(await examsOf(patientId)).toEqual([
       expect.objectContaining({ id: out.exam_id, status: 'ready', file_count: ex.files - 1 }),
     ]);
+  }, 60_000);
+
+  it('an image written without Pixel Data: no exam, the file named, exit 1, like a slice cut short', async () => {
+    const patientId = 'NO-PIXELS';
+    const ex = await writeCbctExport(join(tmp, 'no-pixels'), {
+      volumeSlices: 4,
+      scoutSlices: 1,
+      patientId,
+      dicomdir: false,
+    });
+    const slice = sliceName(ex, 0, 1);
+    const series = ex.series[0];
+    if (!series) throw new Error('no series');
+    // The same slice (same UIDs) written again by dump2dcm without its Pixel Data element.
+    await writeDicom(slice.path, {
+      studyUid: ex.studyUid,
+      seriesUid: series.seriesUid,
+      sopInstanceUid: series.files[1]?.sopInstanceUid,
+      instanceNumber: 2,
+      patientId,
+      pixels: 'none',
+    });
+    const r = await run(['upload', ex.root], env(join(tmp, 'data-no-pixels')));
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('nothing was uploaded');
+    expect(r.stderr).toContain(`${slice.name}: cut short`);
+    expect(await examsOf(patientId)).toEqual([]);
   }, 60_000);
 
   it('a slice the user cannot read (run as an unprivileged user): no exam, named as unreadable, never "not DICOM"', async () => {

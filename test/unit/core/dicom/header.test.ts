@@ -206,10 +206,59 @@ describe('files that are not whole or not DICOM', () => {
     const f = await writeDicom(join(tmp, 'whole.dcm'), { ...base(), patientName: 'CORTADO^ARCHIVO', rows: 8, cols: 8 });
     const data = readFileSync(f.path);
     const pixelAt = data.lastIndexOf(Buffer.from([0xe0, 0x7f, 0x10, 0x00]));
-    for (const cut of [1, 60, 128, 131, 140, 200, Math.floor(pixelAt / 2), pixelAt - 1, pixelAt, pixelAt + 6]) {
+    for (const cut of [1, 60, 128, 131, 140, 200, Math.floor(pixelAt / 2), pixelAt - 1, pixelAt + 6]) {
       const p = readDicomHeaderSync(await writeTruncated(f.path, join(tmp, `cut-${cut}.dcm`), cut));
       expect([cut, p.outcome]).toEqual([cut, expect.objectContaining({ kind: 'skipped', reason: 'truncated' })]);
     }
+    // Cut exactly before (7FE0,0010): the header is whole, so the file stays in its study, marked
+    // incomplete (the same bytes as an image written without pixel data).
+    const atPixels = headerOf(
+      readDicomHeaderSync(await writeTruncated(f.path, join(tmp, 'cut-at-pixels.dcm'), pixelAt)),
+    );
+    expect(atPixels).toMatchObject({ patient_name: 'ARCHIVO CORTADO', pixel_data_complete: false });
+  });
+
+  it('keeps a whole image written without a Pixel Data element, with its name, marked incomplete', async () => {
+    // Like files other systems write with the pixel module left out (a Japanese multi-script name,
+    // ISO 2022 IR 87, as in PS3.5 H.3.1), and like one that has the module but no pixel data.
+    const spec = { ...base(), pixels: 'none' as const };
+    const bare = await writeDicom(join(tmp, 'no-pixels.dcm'), {
+      ...spec,
+      charset: 'iso2022-jp',
+      patientName: JAPANESE_NAME.bytes,
+    });
+    const h = headerOf(await both(bare.path));
+    expect(h).toMatchObject({
+      study_uid: spec.studyUid,
+      series_uid: spec.seriesUid,
+      sop_instance_uid: bare.sopInstanceUid,
+      sop_class_uid: '1.2.840.10008.5.1.4.1.1.2',
+      patient_name_raw: JAPANESE_NAME.unicode,
+      pixel_data_complete: false,
+      header_bytes: bare.size,
+    });
+    const withModule = await writeDicom(join(tmp, 'module-no-pixels.dcm'), {
+      ...spec,
+      modality: 'OT',
+      patientName: 'SIN^PIXELES',
+      extraDump: ['(0028,0002) US 1', '(0028,0004) CS [MONOCHROME2]', '(0028,0010) US 4', '(0028,0011) US 4'],
+    });
+    expect(headerOf(await both(withModule.path))).toMatchObject({
+      patient_name: 'PIXELES SIN',
+      modality: 'OT',
+      pixel_data_complete: false,
+    });
+    // A whole image with its pixel data is complete, and a non-image object without pixel data
+    // (a structured report, say) is not taken for a cut image.
+    const whole = await writeDicom(join(tmp, 'with-pixels.dcm'), { ...base(), rows: 4, cols: 4 });
+    expect(headerOf(await both(whole.path)).pixel_data_complete).toBe(true);
+    const report = await writeDicom(join(tmp, 'report.dcm'), {
+      ...base(),
+      pixels: 'none',
+      modality: 'SR',
+      sopClassUid: '1.2.840.10008.5.1.4.1.1.88.22',
+    });
+    expect(headerOf(await both(report.path)).pixel_data_complete).toBe(true);
   });
 
   it('accepts a file cut inside its pixel data but marks it incomplete', async () => {

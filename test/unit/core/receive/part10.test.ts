@@ -4,8 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { judgeContext } from '@main/core/receive';
-import { IMPLEMENTATION_CLASS_UID, part10Header } from '@main/core/receive/part10';
+import { judgeContext, judgeContexts, preferredTransferSyntax } from '@main/core/receive';
+import {
+  IMPLEMENTATION_CLASS_UID,
+  ObjectBuffer,
+  Part10Sink,
+  part10Header,
+  releaseBuffer,
+} from '@main/core/receive/part10';
 
 const dir = mkdtempSync(join(tmpdir(), 'sb-part10-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -60,7 +66,7 @@ describe('the Part-10 file of a received object', () => {
 });
 
 describe('presentation contexts', () => {
-  it('accepts our classes in the first offered syntax stored as is, refuses others with a reason', () => {
+  it('accepts our classes in an offered syntax stored as is, refuses others with a reason', () => {
     expect(
       judgeContext('1.2.840.10008.5.1.4.1.1.2', ['1.2.840.10008.1.2.4.90', '1.2.840.10008.1.2'], 'from_dicom'),
     ).toEqual({
@@ -76,5 +82,101 @@ describe('presentation contexts', () => {
       accept: false,
       reason: 'transfer_syntax',
     });
+  });
+
+  it('takes the syntax the viewer reads best whatever the order offered; the sender decides among equals', () => {
+    const deflated = '1.2.840.10008.1.2.1.99';
+    const implicit = '1.2.840.10008.1.2';
+    const explicit = '1.2.840.10008.1.2.1';
+    const big = '1.2.840.10008.1.2.2';
+    const orders = (items: string[]): string[][] =>
+      items.length <= 1
+        ? [items]
+        : items.flatMap((x, i) => orders(items.filter((_, j) => j !== i)).map((o) => [x, ...o]));
+    for (const order of orders([deflated, implicit, explicit, big]))
+      expect([order, preferredTransferSyntax(order)]).toEqual([order, explicit]);
+    expect(preferredTransferSyntax([deflated, big, implicit])).toBe(implicit);
+    expect(preferredTransferSyntax([deflated, big])).toBe(big);
+    expect(preferredTransferSyntax([deflated, '1.2.840.10008.1.2.4.50'])).toBe(deflated);
+    // The image's own compressed syntax and explicit VR little endian are equals: the sender's order holds.
+    expect(preferredTransferSyntax(['1.2.840.10008.1.2.4.80', implicit, explicit])).toBe('1.2.840.10008.1.2.4.80');
+    expect(preferredTransferSyntax([explicit, '1.2.840.10008.1.2.4.80'])).toBe(explicit);
+    expect(preferredTransferSyntax(['1.2.840.10008.1.2.4.50'])).toBeUndefined();
+  });
+
+  it('refuses a context of a class accepted elsewhere in a syntax viewers read better', () => {
+    const ct = '1.2.840.10008.5.1.4.1.1.2';
+    const verdicts = judgeContexts(
+      [
+        { id: 1, abstractSyntax: ct, transferSyntaxes: ['1.2.840.10008.1.2.1.99'] },
+        { id: 3, abstractSyntax: ct, transferSyntaxes: ['1.2.840.10008.1.2.1'] },
+        { id: 5, abstractSyntax: ct, transferSyntaxes: ['1.2.840.10008.1.2'] },
+        { id: 7, abstractSyntax: ct, transferSyntaxes: ['1.2.840.10008.1.2.4.80'] },
+        { id: 9, abstractSyntax: '1.2.840.10008.5.1.4.1.1.7', transferSyntaxes: ['1.2.840.10008.1.2'] },
+      ],
+      'from_dicom',
+    );
+    expect([...verdicts].map(([id, v]) => [id, v.accept])).toEqual([
+      [1, false],
+      [3, true],
+      [5, false],
+      [7, true],
+      [9, true],
+    ]);
+    expect(verdicts.get(1)).toMatchObject({ reason: 'transfer_syntax' });
+  });
+});
+
+describe("an object's bytes gathered from socket reads", () => {
+  const meta = {
+    sopClassUid: '1.2.840.10008.5.1.4.1.1.2',
+    sopInstanceUid: '1.2.3.4',
+    transferSyntaxUid: '1.2.840.10008.1.2.1',
+  };
+  const still = { pause: () => undefined, resume: () => undefined };
+  /** A read as the socket hands it over: memory of its own. */
+  const read = (bytes: Buffer): Buffer => {
+    const b = Buffer.allocUnsafeSlow(bytes.length);
+    bytes.copy(b);
+    return b;
+  };
+
+  it('keeps every byte after each read is released, object after object in one reused buffer', async () => {
+    const gather = new ObjectBuffer();
+    for (const size of [300_000, 70_000, 1_200_000]) {
+      const data = Buffer.alloc(size);
+      for (let i = 0; i < size; i++) data[i] = (i * 7 + size) & 0xff;
+      const taken = gather.take();
+      expect(taken).not.toBeNull();
+      // A second object while the first is held gets no shared buffer.
+      expect(gather.take()).toBeNull();
+      const sink = new Part10Sink(() => join(dir, 'never.part'), meta, still, taken ?? undefined);
+      for (let at = 0; at < size; at += 65_536) {
+        const chunk = read(data.subarray(at, at + 65_536));
+        sink.write(chunk.subarray(0, 10));
+        sink.write(chunk.subarray(10));
+        releaseBuffer(chunk);
+        // Node 22 and later free the read at once; Node 20 has no way to (it waits for V8's collection).
+        if (typeof (ArrayBuffer.prototype as { transfer?: unknown }).transfer === 'function')
+          expect(chunk.buffer.byteLength).toBe(0);
+      }
+      sink.end();
+      const result = await sink.done;
+      if (result.kind !== 'memory') throw new Error('expected the object in memory');
+      const whole = Buffer.concat(result.chunks);
+      expect(whole.subarray(0, 132).equals(part10Header(meta).subarray(0, 132))).toBe(true);
+      expect(whole.subarray(whole.length - size).equals(data)).toBe(true);
+      expect(result.bytes).toBe(part10Header(meta).length + size);
+      sink.finished();
+    }
+  });
+
+  it('never releases memory that is not wholly its own (a view into a larger buffer, a pooled buffer)', () => {
+    const big = Buffer.allocUnsafeSlow(1024).fill(1);
+    releaseBuffer(big.subarray(0, 512));
+    expect(big.buffer.byteLength).toBe(1024);
+    const pooled = Buffer.from('small');
+    releaseBuffer(pooled);
+    expect(pooled.toString()).toBe('small');
   });
 });
