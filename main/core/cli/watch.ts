@@ -1,10 +1,11 @@
 // `scanbridge watch <dir>... [--settle <s>] [--poll]` (CONTRACTS.md §2): watches scanner export
 // folders and uploads every complete export, one exam per study, until interrupted. Human lines
 // go to stderr; each uploaded exam is one JSON line on stdout.
-import { basename, join, relative, resolve } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import type { ActivityEvents, Agent } from '../agent';
 import { startAgent, stderrLogger } from '../agent';
 import { escapeForTerminal } from '../dicom';
+import { canonicalFolder, folderIdentity } from '../folder-identity';
 import { appDataDir } from '../paths';
 import { securePrivateFolders } from '../private-fs';
 import { resolveConfigDir } from '../settings/config-dir';
@@ -59,7 +60,9 @@ function parse(argv: string[]): Args {
     if (!Number.isFinite(settle) || settle < 0.1 || settle > 3600)
       throw new UsageError('--settle must be a number of seconds from 0.1 to 3600');
   }
-  return { dirs: [...new Set(positionals.map((d) => resolve(d)))], settle, poll: values.poll ?? false, help: false };
+  // One watcher per folder, however many spellings of its path were given (folder-identity.ts).
+  const dirs = new Map(positionals.map((d) => [folderIdentity(d), canonicalFolder(d)]));
+  return { dirs: [...dirs.values()], settle, poll: values.poll ?? false, help: false };
 }
 
 function describeReasons(reasons: readonly IncompleteReason[]): string {

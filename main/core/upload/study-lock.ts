@@ -20,6 +20,7 @@ import { linkSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSyn
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { folderIdentity } from '../folder-identity';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../private-fs';
 import { sleep } from '../api/retry';
 import { UploadError } from './upload-errors';
@@ -46,8 +47,11 @@ export type AcquireOptions = {
 
 /** The lock key of a study (by Study Instance UID). */
 export const studyKey = (studyUid: string): string => `study:${studyUid}`;
-/** The lock key of an export folder (journals are found by folder, so a folder is locked too). */
-export const folderKey = (root: string): string => `folder:${root}`;
+/**
+ * The lock key of an export folder (journals are found by folder, so a folder is locked too): by
+ * its identity, so two spellings of one folder's path take the same lock.
+ */
+export const folderKey = (root: string): string => `folder:${folderIdentity(root)}`;
 
 export function locksDir(dataDir: string): string {
   return join(dataDir, 'locks');

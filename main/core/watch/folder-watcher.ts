@@ -21,7 +21,8 @@
 import { FSWatcher } from 'chokidar';
 import { EventEmitter } from 'node:events';
 import { readdir, stat } from 'node:fs/promises';
-import { join, relative, resolve, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
+import { canonicalFolder } from '../folder-identity';
 import { groupProbes, readDicomHeader, scanFolder } from '../dicom';
 import type { FileProbe, ScanResult } from '../dicom';
 import { incompleteReasons } from './completeness';
@@ -82,7 +83,8 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     options: FolderWatcherOptions = {},
   ) {
     super();
-    this.root = resolve(config.path);
+    // The OS's name for the folder: export paths then agree with any other spelling's (folder-identity.ts).
+    this.root = canonicalFolder(config.path);
     this.settleMs = Math.max(0, config.settle_seconds * 1000);
     // Snapshots every half settle period: an export is seen ready between 1 and 1.5 settle periods after its last write.
     this.stepMs = Math.min(Math.max(this.settleMs / 2, 100), 5000);
