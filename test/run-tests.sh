@@ -56,6 +56,8 @@ echo "== build"; node main/esbuild.config.mjs; npm run -s build
 # The formatter, lint and the type-check projects, two at a time (test/static-checks.mjs).
 echo "== static checks"; node test/static-checks.mjs
 echo "== vitest"; npx vitest run --config test/vitest.config.ts
+# The command line as Windows runs it: Node for Windows under Wine (test/windows/run.sh).
+echo "== windows"; bash test/windows/run.sh
 if [ -f test/playwright.config.ts ] && compgen -G "test/e2e/*.spec.ts" >/dev/null; then
   echo "== playwright"; npx playwright test --config test/playwright.config.ts
 fi

@@ -7,7 +7,8 @@
 // Windows, each name in the letter case stored on disk (realpath through the OS, not Node's
 // JavaScript walk, which keeps the case it was given). `folderIdentity` is the string to compare or
 // hash: the canonical path, folded to one letter case where file systems ignore case by default
-// (Windows, macOS), so that two spellings of a folder that does not exist (yet) also agree.
+// (Windows, macOS), so that two spellings of a folder that does not exist (yet) also agree. Shares
+// and mapped drives on Windows: main/docs/windows.md.
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 

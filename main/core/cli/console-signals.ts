@@ -8,7 +8,8 @@
 // itself: Node's `process.kill(process.pid, 'SIGINT')` is TerminateProcess with exit code 1, so the
 // first Ctrl+C killed the command before it could stop. `keepSelfSignalsCatchable` makes a
 // termination signal a process sends itself on Windows behave as on POSIX: delivered to the
-// process's listeners when it has any, the old TerminateProcess when it has none.
+// process's listeners when it has any, the old TerminateProcess when it has none. What else differs
+// on Windows, and what CI cannot show there: main/docs/windows.md.
 import { constants } from 'node:os';
 
 /** The signals Node emulates on Windows (Ctrl+C, Ctrl+Break, console closed) plus SIGTERM. */
