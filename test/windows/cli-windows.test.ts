@@ -9,7 +9,15 @@ import { writeCtSeries } from '@fixtures/dicom/generate';
 import { EmulatorProcess } from '@support/emulator';
 import { freePort } from '@support/free-port';
 import { storescu } from '@support/receive-harness';
-import { appDataScanBridge, cDrive, runWindowsNode, startWindowsNode, type WinProcess, winPath } from './wine';
+import {
+  appDataScanBridge,
+  cDrive,
+  killLeftovers,
+  runWindowsNode,
+  startWindowsNode,
+  type WinProcess,
+  winPath,
+} from './wine';
 
 let emu: EmulatorProcess;
 let client: ApiClient;
@@ -24,6 +32,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await killLeftovers();
   await emu?.dispose();
 });
 

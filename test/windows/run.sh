@@ -37,6 +37,7 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/sbwin.XXXXXX")"
 export WINEPREFIX="$work/prefix" WINEDEBUG=-all DISPLAY=
 cleanup() {
   wineserver -k 2>/dev/null || true
+  wineserver -w 2>/dev/null || true
   rm -rf "$work"
 }
 trap cleanup EXIT

@@ -41,6 +41,19 @@ export function appDataScanBridge(): string {
 }
 
 let serial = 0;
+const started = new Set<ChildProcess>();
+
+/** Ends every Windows process a test started and left running (a failed test's watcher). */
+export async function killLeftovers(): Promise<void> {
+  const alive = [...started].filter((c) => c.exitCode === null && c.signalCode === null);
+  await Promise.all(
+    alive.map((c) => {
+      const gone = new Promise((r) => c.once('exit', r));
+      c.kill('SIGKILL');
+      return gone;
+    }),
+  );
+}
 
 export type WinProcess = {
   child: ChildProcess;
@@ -71,6 +84,7 @@ export function startWindowsNode(
   });
   closeSync(out);
   closeSync(err);
+  started.add(child);
   const read = (path: string): string => {
     try {
       return readFileSync(path, 'utf8');
