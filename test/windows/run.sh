@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Windows job: the `scanbridge` command run by Node for Windows under Wine, against the emulator
 # and DCMTK on Linux (test/windows/cli-windows.test.ts says what it checks). Part of `npm test`
-# (test/run-tests.sh); alone: `bash test/windows/run.sh` (README, "Windows").
+# (test/run-tests.sh); alone: `bash test/windows/run.sh` (README, "Windows"). With `--unit`, it runs
+# the unit tests on Windows Node instead (unit-tests.mjs).
 #
 # What it uses, and why so:
 # - Debian's wine64 (8.0; .ci/debian-packages). A fresh prefix per run, set to Windows 10 (a new
@@ -94,7 +95,13 @@ export SCANBRIDGE_WIN_LOGS="$work/logs"
 
 echo "== windows: $version under $(wine64 --version), prefix ready in $(($(date +%s) - started)) s"
 status=0
-npx vitest run --config test/windows/vitest.config.ts "$@" </dev/null || status=$?
+if [ "${1:-}" = "--unit" ]; then
+  # The unit tests on Windows Node instead (unit-tests.mjs): a measurement, not part of npm test.
+  shift
+  node test/windows/unit-tests.mjs "$@" </dev/null || status=$?
+else
+  npx vitest run --config test/windows/vitest.config.ts "$@" </dev/null || status=$?
+fi
 if [ "$status" -ne 0 ] && [ -d "$SCANBRIDGE_WIN_LOGS" ]; then
   # The Windows processes' output, for the failure.
   for f in "$SCANBRIDGE_WIN_LOGS"/*; do echo "--- ${f##*/}"; tail -n 20 "$f"; done
