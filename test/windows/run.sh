@@ -36,9 +36,14 @@ cache="${SCANBRIDGE_WINDOWS_CACHE:-${XDG_CACHE_HOME:-${SCANBRIDGE_TEST_REAL_HOME
 mkdir -p "$cache"
 work="$(mktemp -d "${TMPDIR:-/tmp}/sbwin.XXXXXX")"
 export WINEPREFIX="$work/prefix" WINEDEBUG=-all DISPLAY=
+# Wine keeps its server's socket under TMPDIR: one folder for every Wine process of the job (the
+# tests' own TMPDIR differs), removed with the rest.
+mkdir -p "$work/tmp"
+export SCANBRIDGE_WIN_TMP="$work/tmp"
+wine_tmp() { TMPDIR="$SCANBRIDGE_WIN_TMP" "$@"; }
 cleanup() {
-  wineserver -k 2>/dev/null || true
-  wineserver -w 2>/dev/null || true
+  wine_tmp wineserver -k 2>/dev/null || true
+  wine_tmp wineserver -w 2>/dev/null || true
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -59,10 +64,10 @@ export SCANBRIDGE_WIN_NODE="$cache/$version/node.exe"
 
 # 2. The Wine prefix (Windows 10), with its server kept running for the whole job. The server is
 #    started with no inherited descriptors but its own, so it holds no pipe of the caller open.
-wine64 wineboot --init </dev/null >/dev/null 2>&1
-wine64 winecfg /v win10 </dev/null >/dev/null 2>&1
-wineserver -w # the registry is on disk once the first server has gone
-wineserver -p </dev/null >/dev/null 2>&1
+wine_tmp wine64 wineboot --init </dev/null >/dev/null 2>&1
+wine_tmp wine64 winecfg /v win10 </dev/null >/dev/null 2>&1
+wine_tmp wineserver -w # the registry is on disk once the first server has gone
+wine_tmp wineserver -p </dev/null >/dev/null 2>&1
 
 # 3. The bundle: built from the checkout (or the one given), copied with the built window (serve)
 #    to a folder with no node_modules.
@@ -93,7 +98,7 @@ node -e '
 export SCANBRIDGE_WIN_CLI="Z:${app//\//\\}\\main\\.build\\cli\\cli.mjs"
 export SCANBRIDGE_WIN_LOGS="$work/logs"
 
-echo "== windows: $version under $(wine64 --version), prefix ready in $(($(date +%s) - started)) s"
+echo "== windows: $version under $(wine_tmp wine64 --version), prefix ready in $(($(date +%s) - started)) s"
 status=0
 if [ "${1:-}" = "--unit" ]; then
   # The unit tests on Windows Node instead (unit-tests.mjs): a measurement, not part of npm test.

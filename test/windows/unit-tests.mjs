@@ -62,7 +62,14 @@ const started = Date.now();
 const code = await new Promise((resolve) => {
   const child = spawn('wine64', [nodeExe, '--test', '--test-concurrency=1', '--test-reporter=spec', ...bundles], {
     cwd: root,
-    env: { ...process.env, WINEDEBUG: '-all', DISPLAY: '', LANG: 'C.UTF-8' },
+    env: {
+      ...process.env,
+      WINEDEBUG: '-all',
+      DISPLAY: '',
+      LANG: 'C.UTF-8',
+      LC_ALL: 'C.UTF-8',
+      TMPDIR: process.env.SCANBRIDGE_WIN_TMP,
+    },
     stdio: ['ignore', fd, fd],
   });
   child.once('exit', resolve);

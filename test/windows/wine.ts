@@ -20,6 +20,8 @@ export const wine = {
   /** The CLI bundle's entry, as a Windows path. */
   cli: need('SCANBRIDGE_WIN_CLI'),
   logs: need('SCANBRIDGE_WIN_LOGS'),
+  /** Where Wine keeps its server's socket: the same for every Wine process of the job. */
+  tmp: need('SCANBRIDGE_WIN_TMP'),
 };
 
 /** The Windows name of a Linux path (Wine maps the Unix root to drive Z:). */
@@ -79,7 +81,15 @@ export function startWindowsNode(
   const out = openSync(outPath, 'w');
   const err = openSync(errPath, 'w');
   const child = spawn('wine64', [wine.nodeExe, options.script ?? wine.cli, ...args], {
-    env: { ...process.env, WINEDEBUG: '-all', DISPLAY: '', LANG: 'C.UTF-8', ...options.env },
+    env: {
+      ...process.env,
+      WINEDEBUG: '-all',
+      DISPLAY: '',
+      LANG: 'C.UTF-8',
+      LC_ALL: 'C.UTF-8',
+      TMPDIR: wine.tmp,
+      ...options.env,
+    },
     stdio: ['ignore', out, err],
   });
   closeSync(out);
