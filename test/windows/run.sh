@@ -81,7 +81,8 @@ app="$work/ScanBridge"
 mkdir -p "$app/main/.build" "$app/renderer"
 cp -r "$bundle" "$app/main/.build/cli"
 ln -s "$PWD/node_modules" "$app/node_modules"
-[ -d renderer/dist ] && cp -r renderer/dist "$app/renderer/dist"
+[ -d renderer/dist ] || npm run -s build # the window `serve` serves
+cp -r renderer/dist "$app/renderer/dist"
 node -e '
   // Every package whose install differs by operating system must stay out of the bundle.
   const { readFileSync, readdirSync } = require("node:fs");
