@@ -22,6 +22,10 @@ import { repoRoot } from '@support/repo-paths';
 
 const repo = repoRoot;
 const holderScript = 'test/support/lock-holder.ts';
+// Where tsx cannot run (Windows Node under Wine: test/windows/unit-tests.mjs), a bundle of it.
+const holderCommand = process.env['SCANBRIDGE_LOCK_HOLDER_BUNDLE']
+  ? [process.env['SCANBRIDGE_LOCK_HOLDER_BUNDLE']]
+  : ['--import', 'tsx', holderScript];
 
 let dataDir: string;
 beforeEach(() => {
@@ -36,11 +40,10 @@ type Holder = {
 };
 
 function holder(startAt: number, holdMs: number, keys: string[]): Holder {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', holderScript, dataDir, String(startAt), String(holdMs), ...keys],
-    { cwd: repo, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
+  const child = spawn(process.execPath, [...holderCommand, dataDir, String(startAt), String(holdMs), ...keys], {
+    cwd: repo,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const rl = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   const line = new Promise<{ acquired: boolean; pid?: number }>((resolve, reject) => {
     rl.once('line', (l) => resolve(JSON.parse(l) as { acquired: boolean; pid?: number }));
