@@ -196,6 +196,7 @@ export default tseslint.config(
                 'main/core/settings',
                 'main/core/secrets',
                 'main/core/paths.ts',
+                'main/core/folder-identity.ts',
                 'main/core/credentials.ts',
                 'main/core/atomic-file.ts',
                 'main/core/private-fs.ts',

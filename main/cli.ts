@@ -1,6 +1,7 @@
 // `scanbridge` command line: the same core the desktop app runs, without a window (CONTRACTS.md §2).
 import type { CliCommand, CliIo } from './core/cli/io';
 import { UsageError } from './core/cli/io';
+import { keepSelfSignalsCatchable, stopSignals } from './core/cli/console-signals';
 
 /** The OS keychain, loaded only by the commands that need a key (keytar is a native module). */
 const keychain = { secretStore: async () => new (await import('./adapters/keytar-secret-store')).KeytarSecretStore() };
@@ -41,10 +42,11 @@ async function main(): Promise<number> {
   }
   const controller = new AbortController();
   // process.on, not once: conf's exit hook re-raises the signal after its own handler, and without a
-  // listener left the process would die with 143 instead of stopping cleanly.
+  // listener left the process would die with 143 instead of stopping cleanly (on Windows, with exit
+  // code 1 at the first Ctrl+C: see console-signals.ts).
+  keepSelfSignalsCatchable();
   const onSignal = (): void => controller.abort();
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  for (const signal of stopSignals()) process.on(signal, onSignal);
   const io: CliIo = {
     argv,
     stdout: (t) => process.stdout.write(t),

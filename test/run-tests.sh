@@ -58,6 +58,8 @@ echo "== static checks"; node test/static-checks.mjs
 echo "== vitest"; npx vitest run --config test/vitest.config.ts
 # The core's integration tests again on the desktop app's own Node (Electron 45 embeds Node 24).
 echo "== vitest on Node 24"; bash test/node24/run.sh
+# The command line as Windows runs it: Node for Windows under Wine (test/windows/run.sh).
+echo "== windows"; bash test/windows/run.sh
 if [ -f test/playwright.config.ts ] && compgen -G "test/e2e/*.spec.ts" >/dev/null; then
   echo "== playwright"; npx playwright test --config test/playwright.config.ts
 fi

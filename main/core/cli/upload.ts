@@ -1,7 +1,7 @@
 // `scanbridge upload <dir> [--type …] [--mode files|zip|auto] [--name …]` (CONTRACTS.md §2): one
 // exam from the DICOM and mesh files of a folder. Human progress goes to stderr; one JSON line
 // goes to stdout at the end. Run again after any interruption, it resumes the same exam.
-import { relative, resolve, sep } from 'node:path';
+import { relative, sep } from 'node:path';
 import {
   escapeForTerminal,
   hasUnsafeText,
@@ -11,6 +11,7 @@ import {
   terminalSafeJson,
 } from '../dicom';
 import type { ScanResult, Study } from '../dicom';
+import { canonicalFolder } from '../folder-identity';
 import { appDataDir } from '../paths';
 import { ensurePrivateDir, tightenPrivateTree } from '../private-fs';
 import { resolveConfigDir } from '../settings/config-dir';
@@ -264,7 +265,8 @@ export function createUploadCommand(deps: UploadCommandDeps): CliCommand {
       io.stderr(`scanbridge upload: ${escapeForTerminal(message)}\n`);
       return 1;
     };
-    const root = resolve(args.dir);
+    // The OS's name for the folder: a rerun with another spelling of its path finds the same job.
+    const root = canonicalFolder(args.dir);
     const session = await openSession(io, 'upload', [root], deps);
     if ('exit' in session) return session.exit;
     const { client } = session;

@@ -1,11 +1,12 @@
 // `scanbridge watch <dir>... [--settle <s>] [--poll]` (CONTRACTS.md §2): watches scanner export
 // folders and uploads every complete export, one exam per study, until interrupted. Human lines
 // go to stderr; each uploaded exam is one JSON line on stdout.
-import { basename, join, relative, resolve } from 'node:path';
+import { basename, join, relative, sep } from 'node:path';
 import type { ActivityEvents, Agent } from '../agent';
 import { startAgent } from '../agent';
 import { closeCommandLog, openCommandLog } from './command-log';
 import { escapeForTerminal } from '../dicom';
+import { canonicalFolder, folderIdentity } from '../folder-identity';
 import { appDataDir } from '../paths';
 import { securePrivateFolders } from '../private-fs';
 import { resolveConfigDir } from '../settings/config-dir';
@@ -60,20 +61,33 @@ function parse(argv: string[]): Args {
     if (!Number.isFinite(settle) || settle < 0.1 || settle > 3600)
       throw new UsageError('--settle must be a number of seconds from 0.1 to 3600');
   }
-  return { dirs: [...new Set(positionals.map((d) => resolve(d)))], settle, poll: values.poll ?? false, help: false };
+  // One watcher per folder, however many spellings of its path were given (folder-identity.ts).
+  const dirs = new Map(positionals.map((d) => [folderIdentity(d), canonicalFolder(d)]));
+  return { dirs: [...dirs.values()], settle, poll: values.poll ?? false, help: false };
 }
 
-function describeReasons(reasons: readonly IncompleteReason[]): string {
-  const counts = new Map<string, number>();
-  const add = (k: string): void => void counts.set(k, (counts.get(k) ?? 0) + 1);
+/** At most this many files are named in a "not complete yet" line; the rest are counted. */
+const NAMED_FILES = 5;
+
+function describeReasons(exportPath: string, reasons: readonly IncompleteReason[]): string {
+  const counts = new Map<string, string[]>();
+  const add = (k: string, path: string): void => void counts.set(k, [...(counts.get(k) ?? []), path]);
+  const parts: string[] = [];
   for (const r of reasons) {
-    if (r.kind === 'truncated_file' || r.kind === 'pixel_data_incomplete') add('file(s) cut short');
-    else if (r.kind === 'unreadable_file') add('file(s) not readable (still open?)');
+    if (r.kind === 'truncated_file' || r.kind === 'pixel_data_incomplete') add('file(s) cut short', r.path);
+    else if (r.kind === 'unreadable_file') add('file(s) not readable (still open?)', r.path);
     else if (r.kind === 'fewer_files_than_dicomdir')
-      counts.set(`image(s) missing from what the DICOMDIR lists`, r.expected - r.files);
-    else add('change(s) while checking');
+      parts.push(`${r.expected - r.files} image(s) missing from what the DICOMDIR lists`);
+    else parts.push('a change while checking');
   }
-  return [...counts].map(([what, n]) => `${n} ${what}`).join(', ');
+  // The files by their path in the export, so the operator knows which program to close.
+  const named = (paths: readonly string[]): string => {
+    const names = [...new Set(paths)].map((p) => relative(exportPath, p).split(sep).join('/') || basename(p));
+    const more = names.length - NAMED_FILES;
+    return `${names.slice(0, NAMED_FILES).join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+  };
+  const files = [...counts].map(([what, paths]) => `${new Set(paths).size} ${what}: ${named(paths)}`);
+  return [...files, ...parts].join('; ');
 }
 
 /**
@@ -101,7 +115,7 @@ function printActivity(agent: Agent, folders: readonly WatchFolderConfig[], io: 
     say(`${where(e.folderId, e.exportPath)}: export changed after it was complete; checking its studies again.`),
   );
   on('export:waiting', (e) =>
-    say(`${where(e.folderId, e.exportPath)}: not complete yet: ${describeReasons(e.reasons)}.`),
+    say(`${where(e.folderId, e.exportPath)}: not complete yet: ${describeReasons(e.exportPath, e.reasons)}.`),
   );
   on('watch:error', (e) => say(`scanbridge watch: ${e.error.message}`));
   on('study:queued', (e) =>

@@ -4,6 +4,25 @@ export type KeychainProblem =
 
 const ENV_HINT = 'Or set SCANBRIDGE_API_KEY for this session.';
 
+/**
+ * What to do when the keychain module is missing, in the words of each operating system's own
+ * keychain: Windows keeps keys in Credential Manager, macOS in the login keychain, Linux in the
+ * Secret Service (GNOME Keyring, KWallet) through libsecret.
+ */
+const MODULE_ADVICE: Partial<Record<NodeJS.Platform, string>> & { linux: string } = {
+  win32:
+    'The keychain support is not installed with this copy of ScanBridge (the optional keytar module, which keeps API keys in Windows Credential Manager, could not be loaded), so no API key can be saved or read. Reinstall ScanBridge; from a source checkout, run `npm ci` again on a computer with the Visual Studio C++ build tools.',
+  darwin:
+    'The keychain support is not installed with this copy of ScanBridge (the optional keytar module, which keeps API keys in the macOS login keychain, could not be loaded), so no API key can be saved or read. Reinstall ScanBridge; from a source checkout, run `xcode-select --install`, then `npm ci` again.',
+  linux:
+    "The keychain support is not installed on this computer (the optional keytar module could not be built, usually because libsecret's development files were missing during `npm ci`), so no API key can be saved or read. Install libsecret-1-dev and run `npm ci` again.",
+};
+
+/** The missing-module advice for `platform` (Linux's words for the other Unix systems). */
+export function keychainModuleAdvice(platform: NodeJS.Platform = process.platform): string {
+  return `${MODULE_ADVICE[platform] ?? MODULE_ADVICE.linux} ${ENV_HINT}`;
+}
+
 const MESSAGES: Record<KeychainProblem, (timeoutMs: number) => string> = {
   no_dbus: () =>
     `The system keychain cannot be reached: there is no desktop (D-Bus) session. Sign in to a desktop session. ${ENV_HINT}`,
@@ -13,8 +32,7 @@ const MESSAGES: Record<KeychainProblem, (timeoutMs: number) => string> = {
     `The system keychain did not answer within ${Math.round(ms / 1000)} s. Check that the keyring service is running and unlocked. ${ENV_HINT}`,
   locked: () =>
     `The system keychain is locked or has no default keyring. Unlock it (sign in again) and retry. ${ENV_HINT}`,
-  module_unavailable: () =>
-    `The keychain support is not installed on this computer (the optional keytar module could not be built, usually because libsecret's development files were missing during \`npm ci\`), so no API key can be saved or read. Install libsecret-1-dev and run \`npm ci\` again. ${ENV_HINT}`,
+  module_unavailable: () => keychainModuleAdvice(),
   unknown: () => `The system keychain reported an error. ${ENV_HINT}`,
 };
 

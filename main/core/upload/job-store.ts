@@ -2,6 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { folderIdentity } from '../folder-identity';
 import { ensurePrivateDir } from '../private-fs';
 import { sleep } from '../api/retry';
 import { folderKey, lockHolder } from './study-lock';
@@ -14,8 +15,9 @@ export function jobsDir(dataDir: string): string {
   return join(dataDir, 'jobs');
 }
 
+/** A folder's journals are named after its identity, so every spelling of its path finds them. */
 function rootKey(root: string): string {
-  return createHash('sha256').update(root, 'utf8').digest('hex').slice(0, 16);
+  return createHash('sha256').update(folderIdentity(root), 'utf8').digest('hex').slice(0, 16);
 }
 
 /** A fresh journal path for a new job on `root` (the folder is created if needed). */
@@ -33,14 +35,15 @@ export type FolderJobs = {
   finished: SummaryRecord[];
 };
 
-/** Looks up the jobs of the folder `root` (absolute path). */
+/** Looks up the jobs of the folder `root`, however its path is spelt (folder-identity.ts). */
 export function findFolderJobs(dataDir: string, root: string): FolderJobs {
   const key = rootKey(root);
+  const identity = folderIdentity(root);
   const out: FolderJobs = { unfinished: null, finished: [] };
   let newestUnfinished = -1;
   for (const path of listJournals(dataDir, `${key}-`)) {
     const first = readFirstRecord(path);
-    if (!first || (first.t !== 'planned' && first.t !== 'summary') || first.root !== root) continue;
+    if (!first || (first.t !== 'planned' && first.t !== 'summary') || folderIdentity(first.root) !== identity) continue;
     // Extra takes of the folder are not uploads of it as an exam (target.ts).
     if (
       first.t === 'planned'

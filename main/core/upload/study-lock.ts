@@ -10,16 +10,21 @@
 //   <h>.<gen>.free   the holder of <gen> released it (also created exclusively).
 //
 // The highest generation decides. It is free when its `.free` exists or its holder is gone (a dead
-// pid, or a live pid whose start time differs: the pid was reused). A process takes a free lock by
+// pid, or a live pid that is another process now: the pid was reused). Linux tells a reused pid by
+// the process's start time (/proc). Windows has no /proc and reuses pids soon: there a holder
+// listens on a named pipe of its own, which the OS closes when the process ends however it ends,
+// and the pipe's absence proves the holder gone. A process takes a free lock by
 // creating the next generation; the winner then removes the older ones. The highest generation
 // file is never removed (release only adds `.free`), so a taker that looked at an old state and
 // creates a generation that is not the highest sees it on its re-check and backs off: two takers
 // can never both believe they hold the lock.
 import { createHash, randomBytes } from 'node:crypto';
 import { linkSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { folderIdentity } from '../folder-identity';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../private-fs';
 import { sleep } from '../api/retry';
 import { UploadError } from './upload-errors';
@@ -31,6 +36,8 @@ const holderSchema = z.object({
   nonce: z.string(),
   key: z.string(),
   at: z.string(),
+  /** Windows: the named pipe the holder listens on while it lives. */
+  alive: z.string().optional(),
 });
 export type LockHolder = z.infer<typeof holderSchema>;
 
@@ -46,8 +53,11 @@ export type AcquireOptions = {
 
 /** The lock key of a study (by Study Instance UID). */
 export const studyKey = (studyUid: string): string => `study:${studyUid}`;
-/** The lock key of an export folder (journals are found by folder, so a folder is locked too). */
-export const folderKey = (root: string): string => `folder:${root}`;
+/**
+ * The lock key of an export folder (journals are found by folder, so a folder is locked too): by
+ * its identity, so two spellings of one folder's path take the same lock.
+ */
+export const folderKey = (root: string): string => `folder:${folderIdentity(root)}`;
 
 export function locksDir(dataDir: string): string {
   return join(dataDir, 'locks');
@@ -69,6 +79,37 @@ export function processStartTime(pid: number): string | null {
 }
 
 const ownStart = processStartTime(process.pid);
+
+/** Whether the named pipe at `path` is gone (a path that exists answers anything but ENOENT). */
+function pipeIsGone(path: string): boolean {
+  try {
+    statSync(path);
+    return false;
+  } catch (e) {
+    return codeOf(e) === 'ENOENT';
+  }
+}
+
+let alivePipe: Promise<string | undefined> | undefined;
+/**
+ * The named pipe this process listens on to prove it lives, where the start time cannot tell a
+ * reused pid (Windows); undefined elsewhere, or when it could not be opened (the pid alone then
+ * decides, as before).
+ */
+function livenessPipe(platform: NodeJS.Platform = process.platform): Promise<string | undefined> {
+  if (platform !== 'win32' || ownStart !== null) return Promise.resolve(undefined);
+  alivePipe ??= new Promise((resolve) => {
+    const path = `\\\\.\\pipe\\scanbridge-alive-${randomBytes(12).toString('hex')}`;
+    // A checker's look may open the pipe: the connection is closed at once.
+    const server = createServer((socket) => socket.destroy());
+    server.once('error', () => resolve(undefined));
+    server.listen(path, () => {
+      server.unref(); // never what keeps the process running
+      resolve(path);
+    });
+  });
+  return alivePipe;
+}
 /** Nonces of the locks this process holds: tells its own live locks from a previous process with the same pid. */
 const heldHere = new Map<string, StudyLock>();
 
@@ -86,9 +127,11 @@ export function holderIsGone(h: LockHolder): boolean {
     if (codeOf(e) === 'ESRCH') return true;
     // EPERM: a process of another user has that pid now; not ours, but be safe: compare start times.
   }
-  if (h.started === null) return false;
-  const now = processStartTime(h.pid);
-  return now !== null && now !== h.started;
+  if (h.started !== null) {
+    const now = processStartTime(h.pid);
+    if (now !== null) return now !== h.started;
+  }
+  return h.alive !== undefined && pipeIsGone(h.alive);
 }
 
 type Entry = { gen: number; free: boolean };
@@ -207,7 +250,7 @@ function unlinkQuiet(path: string): void {
 }
 
 /** One attempt at every key, in a fixed order; on any refusal the keys taken are given back. */
-function tryAll(dataDir: string, keys: readonly string[]): StudyLockOutcome {
+function tryAll(dataDir: string, keys: readonly string[], alive: string | undefined): StudyLockOutcome {
   const dir = locksDir(dataDir);
   ensurePrivateDir(dir);
   const nonce = randomBytes(8).toString('hex');
@@ -222,6 +265,7 @@ function tryAll(dataDir: string, keys: readonly string[]): StudyLockOutcome {
       nonce,
       key,
       at: new Date().toISOString(),
+      ...(alive !== undefined ? { alive } : {}),
     };
     const r = tryOne(dir, key, h, holder);
     if (!r.ok) {
@@ -244,9 +288,10 @@ export async function acquireStudyLock(
   options: AcquireOptions = {},
 ): Promise<StudyLockOutcome> {
   const deadline = Date.now() + (options.waitMs ?? 0);
+  const alive = await livenessPipe();
   for (;;) {
     options.signal?.throwIfAborted();
-    const outcome = tryAll(dataDir, keys);
+    const outcome = tryAll(dataDir, keys, alive);
     if (outcome.kind === 'acquired' || Date.now() >= deadline) return outcome;
     await sleep(Math.min(options.pollMs ?? 250, Math.max(1, deadline - Date.now())), options.signal);
   }

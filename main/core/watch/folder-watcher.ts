@@ -20,8 +20,9 @@
 // the studies with its ledger to see what is new.
 import { FSWatcher } from 'chokidar';
 import { EventEmitter } from 'node:events';
-import { readdir, stat } from 'node:fs/promises';
-import { join, relative, resolve, sep } from 'node:path';
+import { open, readdir, stat } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { canonicalFolder } from '../folder-identity';
 import { groupProbes, readDicomHeader, scanFolder } from '../dicom';
 import type { FileProbe, ScanResult } from '../dicom';
 import { incompleteReasons } from './completeness';
@@ -44,6 +45,24 @@ const isFolder = (path: string): Promise<boolean> =>
     () => false,
   );
 
+/** Whether any of `paths` can now be opened and read. */
+async function anyReadable(paths: readonly string[]): Promise<boolean> {
+  for (const path of paths) {
+    try {
+      const handle = await open(path, 'r');
+      try {
+        await handle.read(Buffer.alloc(1), 0, 1, 0);
+        return true;
+      } finally {
+        await handle.close();
+      }
+    } catch {
+      // Still held, or still not ours to read.
+    }
+  }
+  return false;
+}
+
 type Candidate = {
   /** The top-level folder name, or '' for the loose files of the watched folder. */
   key: string;
@@ -58,6 +77,8 @@ type Candidate = {
   /** The snapshot key last judged (ready, waiting or holding no study), so it is not scanned again. */
   judgedKey: string | undefined;
   waitingSignature: string | undefined;
+  /** Files the last judgement could not read (held open by another program, no permission). */
+  unreadable: string[];
   revision: number;
 };
 
@@ -82,7 +103,8 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     options: FolderWatcherOptions = {},
   ) {
     super();
-    this.root = resolve(config.path);
+    // The OS's name for the folder: export paths then agree with any other spelling's (folder-identity.ts).
+    this.root = canonicalFolder(config.path);
     this.settleMs = Math.max(0, config.settle_seconds * 1000);
     // Snapshots every half settle period: an export is seen ready between 1 and 1.5 settle periods after its last write.
     this.stepMs = Math.min(Math.max(this.settleMs / 2, 100), 5000);
@@ -190,6 +212,7 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
         dirty: false,
         judgedKey: undefined,
         waitingSignature: undefined,
+        unreadable: [],
         revision: 0,
       };
       this.candidates.set(key, c);
@@ -245,7 +268,12 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     }
     const quietFor = now - c.lastActivity;
     if (quietFor < this.settleMs) return Math.max(this.settleMs - quietFor, 50);
-    if (c.judgedKey === snap.key) return c.waitingSignature !== undefined ? this.recheckMs : undefined;
+    if (c.judgedKey === snap.key) {
+      if (c.waitingSignature === undefined) return undefined;
+      // A file another program held open (the scanner's software, an antivirus) is often released
+      // with its size and mtime unchanged: judge again as soon as one of them reads.
+      if (!(await anyReadable(c.unreadable))) return this.recheckMs;
+    }
     if (snap.files.size === 0) {
       c.judgedKey = snap.key;
       return undefined;
@@ -268,6 +296,7 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     c.judgedKey = snap.key;
     // Only the key is compared from now on: keep no per-file state for exports already judged.
     c.snapshot = { key: snap.key, files: new Map() };
+    c.unreadable = reasons.flatMap((r) => (r.kind === 'unreadable_file' ? [r.path] : []));
     if (reasons.length > 0) {
       const signature = JSON.stringify(reasons);
       if (signature !== c.waitingSignature) {

@@ -55,16 +55,28 @@ export class Store {
       closeSync(fd);
     }
     renameSync(tmp, this.statePath);
-    const dirFd = openSync(dirname(this.statePath), 'r');
-    try {
-      fsyncSync(dirFd);
-    } finally {
-      closeSync(dirFd);
-    }
+    fsyncFolder(dirname(this.statePath));
   }
 
   /** Absolute path of a stored object. */
   objectPath(key: string): string {
     return join(this.objectsDir, key);
+  }
+}
+
+/**
+ * fsyncs a folder so that the rename in it survives a power cut. Windows refuses to open or fsync
+ * a folder (EPERM, or EISDIR): there NTFS journals the rename itself, and the refusal is no error.
+ */
+function fsyncFolder(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (process.platform !== 'win32' || (code !== 'EPERM' && code !== 'EISDIR' && code !== 'EACCES')) throw e;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }

@@ -1,6 +1,5 @@
 // The app's own settings on the contract: what the app is, its settings, the watch folders and the
 // API keys, with the account the active key belongs to.
-import { resolve } from 'node:path';
 import { APP_VERSION } from '../../api/user-agent';
 import type { SettingsPatch, WatchFolder } from '../../settings';
 import { newWatchFolder } from '../../settings';
@@ -10,6 +9,7 @@ import { accountView } from '../service/service-connection';
 import type { HandlerContext } from './handler-context';
 import { checkFolder, updateSettings } from './handler-context';
 import { definedFields } from '../../defined';
+import { sameFolder } from '../../folder-identity';
 
 type SettingsMethod = 'app:info' | 'settings:get' | 'settings:update' | 'account:get';
 type FolderMethod = 'folders:add' | 'folders:update' | 'folders:remove' | 'folders:pick';
@@ -65,7 +65,7 @@ export function createFolderHandlers(ctx: HandlerContext): Pick<Handlers, Folder
   return {
     'folders:add': async (args) => {
       const path = await checkFolder(args.path);
-      if (folders().some((f) => resolve(f.path) === path))
+      if (folders().some((f) => sameFolder(f.path, path)))
         throw new ContractFailure('folder_exists', 'This folder is already watched.', [
           { field: 'path', message: 'already watched' },
         ]);
@@ -81,7 +81,7 @@ export function createFolderHandlers(ctx: HandlerContext): Pick<Handlers, Folder
       };
       if (args.path !== undefined) {
         next.path = await checkFolder(args.path);
-        if (folders().some((f) => f.id !== args.id && resolve(f.path) === next.path))
+        if (folders().some((f) => f.id !== args.id && sameFolder(f.path, next.path)))
           throw new ContractFailure('folder_exists', 'This folder is already watched.', [
             { field: 'path', message: 'already watched' },
           ]);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   classifyKeychainError,
+  keychainModuleAdvice,
   KeychainUnavailableError,
   toKeychainError,
   withKeychainTimeout,
@@ -26,6 +27,19 @@ describe('keychain failure classification', () => {
       expect(e.message).toContain('SCANBRIDGE_API_KEY');
       expect(e.message).not.toContain('detail');
     }
+  });
+
+  it('says how to get the keychain module back in the words of each operating system', () => {
+    const windows = keychainModuleAdvice('win32');
+    expect(windows).toContain('Windows Credential Manager');
+    expect(windows).not.toMatch(/libsecret|apt/);
+    expect(keychainModuleAdvice('darwin')).toContain('macOS login keychain');
+    expect(keychainModuleAdvice('darwin')).not.toContain('libsecret');
+    expect(keychainModuleAdvice('linux')).toContain('Install libsecret-1-dev');
+    for (const p of ['win32', 'darwin', 'linux'] as const)
+      expect(keychainModuleAdvice(p)).toContain('SCANBRIDGE_API_KEY');
+    // The error carries the advice of the system it runs on.
+    expect(new KeychainUnavailableError('module_unavailable', 'x').message).toBe(keychainModuleAdvice());
   });
 
   it('wraps library errors once', () => {

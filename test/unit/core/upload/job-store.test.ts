@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, utimesSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -97,5 +97,35 @@ describe('upload job store', () => {
     if (lock.kind === 'acquired') lock.lock.release();
     expect(anotherLiveJobIsCreating(data, mine.path, held)).toBe(false);
     mine.close();
+  });
+
+  it('a folder named through a symbolic link finds the same jobs and takes the same lock', async () => {
+    const exports = mkdtempSync(join(tmpdir(), 'sb-jobs-exports-'));
+    try {
+      const real = join(exports, 'Exportaciones escáner', 'Ana');
+      mkdirSync(real, { recursive: true });
+      const link = join(exports, 'acceso directo');
+      symlinkSync(join(exports, 'Exportaciones escáner'), link);
+      const viaLink = join(link, 'Ana');
+      const open = startJob(real);
+      open.append({ t: 'created', exam_id: 'exm_open', created_at: 'x', expires_at: 1, urls: ['u'] });
+      open.close();
+      expect(findFolderJobs(data, viaLink).unfinished).toBe(open.path);
+      expect(findFolderJobs(data, `${viaLink}/./`).unfinished).toBe(open.path);
+      // A job started through the link is found by the real path too.
+      const other = join(exports, 'Exportaciones escáner', 'Luis');
+      mkdirSync(other);
+      const viaLinkJob = startJob(join(link, 'Luis'));
+      viaLinkJob.close();
+      expect(findFolderJobs(data, other).unfinished).toBe(viaLinkJob.path);
+
+      expect(folderKey(viaLink)).toBe(folderKey(real));
+      const lock = await acquireStudyLock(data, [folderKey(real)]);
+      expect(lockHolder(data, folderKey(viaLink))).not.toBeNull();
+      if (lock.kind === 'acquired') lock.lock.release();
+      expect(lockHolder(data, folderKey(viaLink))).toBeNull();
+    } finally {
+      rmSync(exports, { recursive: true, force: true });
+    }
   });
 });

@@ -11,6 +11,7 @@ import {
   acquireStudyLock,
   folderKey,
   holderIsGone,
+  type LockHolder,
   locksDir,
   processStartTime,
   studyKey,
@@ -21,6 +22,10 @@ import { repoRoot } from '@support/repo-paths';
 
 const repo = repoRoot;
 const holderScript = 'test/support/lock-holder.ts';
+// Where tsx cannot run (Windows Node under Wine: test/windows/unit-tests.mjs), a bundle of it.
+const holderCommand = process.env['SCANBRIDGE_LOCK_HOLDER_BUNDLE']
+  ? [process.env['SCANBRIDGE_LOCK_HOLDER_BUNDLE']]
+  : ['--import', 'tsx', holderScript];
 
 let dataDir: string;
 beforeEach(() => {
@@ -35,11 +40,10 @@ type Holder = {
 };
 
 function holder(startAt: number, holdMs: number, keys: string[]): Holder {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', holderScript, dataDir, String(startAt), String(holdMs), ...keys],
-    { cwd: repo, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
+  const child = spawn(process.execPath, [...holderCommand, dataDir, String(startAt), String(holdMs), ...keys], {
+    cwd: repo,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const rl = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   const line = new Promise<{ acquired: boolean; pid?: number }>((resolve, reject) => {
     rl.once('line', (l) => resolve(JSON.parse(l) as { acquired: boolean; pid?: number }));
@@ -47,6 +51,12 @@ function holder(startAt: number, holdMs: number, keys: string[]): Holder {
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { child, line, exited };
+}
+
+/** The one generation file of the only key locked in this test's data folder. */
+function lockFile(): string {
+  const dir = locksDir(dataDir);
+  return join(dir, readdirSync(dir).find((n) => /\.\d+$/.test(n)) as string);
 }
 
 describe('study lock', () => {
@@ -102,15 +112,36 @@ describe('study lock', () => {
     if (taken.kind === 'acquired') taken.lock.release();
   });
 
-  it('treats a live pid with another start time as a reused pid (the holder is gone)', () => {
-    const started = processStartTime(process.pid);
-    expect(started).not.toBeNull();
+  it('treats a live pid that names another process now as a reused pid (the holder is gone)', async () => {
+    // A holder killed, and its pid then taken by another live process: here, a sibling's pid is
+    // written into its record. Linux tells them apart by start time, Windows by the holder's pipe.
+    const dead = holder(0, 60_000, [studyKey('reused')]);
+    expect(await dead.line).toEqual({ acquired: true });
+    const record = JSON.parse(readFileSync(lockFile(), 'utf8')) as LockHolder;
+    expect(holderIsGone(record)).toBe(false);
+    dead.child.kill('SIGKILL');
+    await dead.exited;
+    const sibling = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    try {
+      const pid = sibling.pid as number;
+      expect(holderIsGone({ ...record, pid })).toBe(true);
+      // The lock is taken over at once, not waited for.
+      writeFileSync(lockFile(), JSON.stringify({ ...record, pid }));
+      const taken = await acquireStudyLock(dataDir, [studyKey('reused')]);
+      expect(taken.kind).toBe('acquired');
+      if (taken.kind === 'acquired') taken.lock.release();
+    } finally {
+      sibling.kill('SIGKILL');
+    }
+    // A holder on another computer cannot be checked: it is assumed alive.
+    expect(holderIsGone({ ...record, host: 'elsewhere', pid: 999_999_999, started: null })).toBe(false);
+  });
+
+  it.runIf(processStartTime(process.pid) !== null)('compares start times where the OS gives them (Linux)', () => {
     const base = { host: hostname(), nonce: 'n', key: 'k', at: '' };
     // pid 1 is alive, but it did not start at the time this record claims.
     expect(holderIsGone({ ...base, pid: 1, started: `${Number(processStartTime(1)) + 12345}` })).toBe(true);
     expect(holderIsGone({ ...base, pid: 1, started: processStartTime(1) })).toBe(false);
-    // A holder on another computer cannot be checked: it is assumed alive.
-    expect(holderIsGone({ ...base, host: 'elsewhere', pid: 999_999_999, started: null })).toBe(false);
   });
 
   it('takes over an abandoned lock exactly once when eight processes race for it', async () => {
