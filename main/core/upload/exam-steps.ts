@@ -8,7 +8,9 @@ import { ControlSignal, DURABILITY, type ENGINE_DEFAULTS, type JobStatus, type N
 import { isAbortError, UploadError } from './upload-errors';
 import { orphanRemovedMessage } from './failure-text';
 import { uploadFailureOf } from './failures';
-import { createdRecordOf, summaryOf, zipWireSize } from './job-records';
+import { CLOCK_SKEW_WARN_MS } from '../api/service-clock';
+import { clockSkewWords } from '../net/clock-words';
+import { clockSkewOf, createdRecordOf, summaryOf, zipWireSize } from './job-records';
 import { applyRecord, type JobState } from './journal-replay';
 import { examIdsOfOtherJobs, waitWhileOthersCreate } from './job-store';
 import type { Journal, JournalRecord } from './journal';
@@ -43,6 +45,8 @@ export class ExamSteps {
   // True once this process sent a create for the job (any run of it), so an exam the orphan
   // search finds is reported as "answer lost", not "left half-made by an interrupted run".
   private createSentThisRun = false;
+  // The clock's skew is said once per job in this process.
+  private clockSaid = false;
 
   constructor(
     private readonly journal: Journal,
@@ -102,7 +106,7 @@ export class ExamSteps {
       }
       throw err;
     }
-    const record = createdRecordOf(plan, created);
+    const record = createdRecordOf(plan, created, Date.now());
     if (!record) {
       await this.deleteQuietly(created.id);
       this.append({ t: 'discarded', exam_id: created.id, reason: 'bad_answer' });
@@ -110,6 +114,16 @@ export class ExamSteps {
     }
     this.append(record);
     this.host.resetProgress();
+    this.sayClockSkew(record.created_at, record.got_at ?? Date.now());
+  }
+
+  /** A local clock minutes or more off the service's is said once a run; the upload goes on. */
+  private sayClockSkew(createdAt: string, gotAt: number): void {
+    const skew = this.port.serviceOffsetMs?.() ?? null;
+    const local = skew !== null ? -skew : clockSkewOf(createdAt, gotAt);
+    if (this.clockSaid || local === null || Math.abs(local) < CLOCK_SKEW_WARN_MS) return;
+    this.clockSaid = true;
+    this.host.notice('clock_skew', clockSkewWords(local, 'en'));
   }
 
   /**
@@ -126,7 +140,11 @@ export class ExamSteps {
     await waitWhileOthersCreate(this.dataDir, this.journal.path, signal);
     const recent = await this.api((c) => this.port.listRecentExams(100, c), signal);
     const known = new Set([...examIdsOfOtherJobs(this.dataDir, this.journal.path), ...this.state.discarded]);
-    const orphans = findOrphans(recent, this.state.plan, intent.at - this.opts.clockSkewMs, known);
+    // The intent's time is this computer's; the exams' creation times are the service's. The offset
+    // read off the list's own answer puts them on one clock, so a local clock that is off neither
+    // hides an orphan nor takes an older exam for one; the allowance covers what the offset misses.
+    const offset = this.port.serviceOffsetMs?.() ?? 0;
+    const orphans = findOrphans(recent, this.state.plan, intent.at + offset - this.opts.clockSkewMs, known);
     for (const e of orphans) {
       await this.api((c) => this.port.deleteExam(e.id, c), signal);
       this.append({ t: 'discarded', exam_id: e.id, reason: 'orphan' });

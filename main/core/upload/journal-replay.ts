@@ -8,8 +8,10 @@ export type JobPhase = 'planned' | 'creating' | 'created' | 'uploaded' | 'ready'
 export type ExamHandle = {
   id: string;
   createdAt: string;
-  /** Earliest expiry of its presigned URLs (ms since epoch). */
+  /** Earliest expiry of its presigned URLs (ms since epoch, the service's clock). */
   expiresAt: number;
+  /** This computer's clock when the create answer arrived (null in older journals). */
+  gotAt: number | null;
   urls: string[] | null;
   zipUrl: string | null;
 };
@@ -89,6 +91,7 @@ export function applyRecord(s: JobState, r: JournalRecord): void {
         id: r.exam_id,
         createdAt: r.created_at,
         expiresAt: r.expires_at,
+        gotAt: r.got_at ?? null,
         urls: r.urls ?? null,
         zipUrl: r.zip_url ?? null,
       };

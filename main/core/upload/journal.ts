@@ -88,6 +88,12 @@ export const recordSchema = z.discriminatedUnion('t', [
     exam_id: z.string(),
     created_at: z.string(),
     expires_at: z.number(),
+    /**
+     * This computer's clock when the answer arrived. The links' lifetime is the service's own
+     * (expires_at less created_at, both its clock); counted from here, a local clock that is off
+     * does not make them look expired. Absent in journals of older versions.
+     */
+    got_at: z.number().optional(),
     urls: z.array(z.string()).optional(),
     zip_url: z.string().optional(),
   }),
