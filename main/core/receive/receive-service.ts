@@ -14,6 +14,7 @@ import { mkdir, readFile, readdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { DebouncedSave, writeJsonAtomic } from '../atomic-file';
+import { DiskFullError, isNoSpace } from '../disk-full';
 import { parseDicomPrefix, readDicomHeader } from '../dicom';
 import type { DicomHeader } from '../dicom';
 import { ensurePrivateDir } from '../private-fs';
@@ -92,6 +93,8 @@ export class ReceiveService extends EventEmitter<ReceiveServiceEvents> {
   private readonly studies: string;
   /** Study folders known to exist. */
   private readonly folders = new Set<string>();
+  /** When a write first found the disk full (null while there is room). */
+  private fullSince: number | null = null;
 
   constructor(private readonly o: ReceiveServiceOptions) {
     super();
@@ -102,6 +105,11 @@ export class ReceiveService extends EventEmitter<ReceiveServiceEvents> {
     this.save = new DebouncedSave(
       () => writeJsonAtomic(join(o.root, 'state.json'), { v: 1, studies: this.tracker.list() }),
       200,
+      (e) => {
+        // The state is kept in memory and written again once there is room.
+        if (isNoSpace(e)) this.diskFull(new DiskFullError(o.root, 0, { cause: e }));
+        else this.o.log(`the received-studies state could not be saved: ${e instanceof Error ? e.name : 'error'}`);
+      },
     );
     this.current = {
       state: 'stopped',
@@ -193,13 +201,27 @@ export class ReceiveService extends EventEmitter<ReceiveServiceEvents> {
     }
     const dir = studyDirName(ids.studyUid);
     const folder = join(this.studies, dir);
-    if (!this.folders.has(dir)) {
-      await mkdir(folder, { recursive: true, mode: 0o700 });
-      this.folders.add(dir);
-    }
     const target = join(folder, `${obj.sopInstanceUid}.dcm`);
-    if (content.kind === 'file') await rename(content.path, target);
-    else writeObjectFile(target, content.chunks);
+    try {
+      if (!this.folders.has(dir)) {
+        await mkdir(folder, { recursive: true, mode: 0o700 });
+        this.folders.add(dir);
+      }
+      if (content.kind === 'file') await rename(content.path, target);
+      else writeObjectFile(target, content.chunks);
+    } catch (e) {
+      if (!isNoSpace(e)) throw e;
+      // A full disk: nothing half-written is kept, the sender is refused "out of resources" (it
+      // keeps the object and sends it again) and the listener goes on listening.
+      await unlink(target).catch(() => undefined);
+      this.diskFull(new DiskFullError(this.o.root, content.bytes, { cause: e }));
+      throw new DiskFullError(this.o.root, content.bytes, { cause: e });
+    }
+    if (this.fullSince !== null) {
+      this.fullSince = null;
+      this.o.log('there is room on the disk again; received objects are stored');
+      this.setState({ message: null });
+    }
     this.tracker.stored(ids.studyUid, dir, a, Date.now());
     this.save.schedule();
     return true;
@@ -218,6 +240,14 @@ export class ReceiveService extends EventEmitter<ReceiveServiceEvents> {
         objects,
       },
     });
+  }
+
+  /** Said once while the disk stays full (the log, the listener's errors and its state message). */
+  private diskFull(err: DiskFullError): void {
+    if (this.fullSince !== null) return;
+    this.fullSince = Date.now();
+    this.problem(err.message);
+    this.setState({ message: err.message });
   }
 
   private problem(message: string): void {

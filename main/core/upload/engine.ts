@@ -301,7 +301,11 @@ export class UploadJob {
     } finally {
       clearInterval(ticker);
       agents.destroy();
-      this.journal.flushDone('sync');
+      try {
+        this.journal.flushDone('sync');
+      } catch {
+        // A full disk: those files are sent again by the next run (the failure itself was reported).
+      }
       this.dropArchiveIfEnded();
       this.tick();
     }

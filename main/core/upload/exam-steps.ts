@@ -9,6 +9,7 @@ import { isAbortError, UploadError } from './upload-errors';
 import { orphanRemovedMessage } from './failure-text';
 import { uploadFailureOf } from './failures';
 import { CLOCK_SKEW_WARN_MS } from '../api/service-clock';
+import { diskFullIn } from '../disk-full';
 import { clockSkewWords } from '../net/clock-words';
 import { clockSkewOf, createdRecordOf, summaryOf, zipWireSize } from './job-records';
 import { applyRecord, type JobState } from './journal-replay';
@@ -70,7 +71,12 @@ export class ExamSteps {
 
   /** Rewrites a finished job's journal as its one summary line. */
   compact(outcome: 'ready' | 'failed' | 'cancelled', examId: string | null, code?: string): void {
-    this.journal.compact(summaryOf(this.state.plan, outcome, examId, code));
+    try {
+      this.journal.compact(summaryOf(this.state.plan, outcome, examId, code));
+    } catch (err) {
+      // A full disk: the whole journal stays, replays to the same end, and is compacted when next opened.
+      if (!diskFullIn(err)) throw err;
+    }
   }
 
   async create(signal: AbortSignal): Promise<void> {

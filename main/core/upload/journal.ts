@@ -2,7 +2,19 @@
 // step it describes goes on (so kill -9 at any instant loses nothing), and the records that guard
 // against a second exam are fsynced before the service hears of it (so a power cut does not either).
 // A torn last line (a crash mid-write) is cut off when the journal is reopened.
-import { closeSync, fsync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  fsync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
+import { asDiskFull } from '../disk-full';
 import { fsyncDir, writeFileAtomic, writeFileAtomicSync } from '../atomic-file';
 import { dirname } from 'node:path';
 import { z } from 'zod';
@@ -181,6 +193,8 @@ export class Journal {
   private backgroundSyncs = 0;
   private closeWhenSynced = false;
   private dirSynced = true;
+  /** A write that failed where nobody could be told (the batched completions' timer): thrown by the next append. */
+  private deferredError: unknown = null;
 
   private constructor(
     readonly path: string,
@@ -196,7 +210,14 @@ export class Journal {
     // Private from the start: an unfinished journal holds the patient's name, ID and birth date.
     const fd = openSync(path, 'wx', PRIVATE_FILE_MODE);
     const j = new Journal(path, fd, opts.doneFlushMs ?? 250);
-    j.append(planned, 'none');
+    try {
+      j.append(planned, 'none');
+    } catch (err) {
+      // No journal rather than an empty one (which would pass for a damaged journal).
+      closeSync(fd);
+      rmSync(path, { force: true });
+      throw err;
+    }
     j.dirSynced = false;
     return j;
   }
@@ -222,6 +243,11 @@ export class Journal {
    * loses nothing it wrote).
    */
   append(record: JournalRecord, durability: Durability = 'sync'): void {
+    if (this.deferredError) {
+      const err = this.deferredError;
+      this.deferredError = null;
+      throw err;
+    }
     this.flushDone('none');
     this.write(`${JSON.stringify(record)}\n`);
     this.sync(durability);
@@ -236,7 +262,12 @@ export class Journal {
     this.pendingDone.push(i);
     this.flushTimer ??= setTimeout(() => {
       this.flushTimer = null;
-      this.flushDone('background');
+      try {
+        this.flushDone('background');
+      } catch (err) {
+        // A full disk: the completions stay pending, and the job hears of it at its next record.
+        this.deferredError ??= err;
+      }
     }, this.doneFlushMs);
   }
 
@@ -252,8 +283,8 @@ export class Journal {
     }
     if (this.pendingDone.length === 0 || this.fd < 0) return;
     const i = this.pendingDone;
-    this.pendingDone = [];
     this.write(`${JSON.stringify({ t: 'done', i })}\n`);
+    this.pendingDone = [];
     this.sync(durability);
   }
 
@@ -287,7 +318,12 @@ export class Journal {
   /** Replaces the whole journal by one summary line (atomically: temp file, fsync, rename). */
   compact(summary: SummaryRecord): void {
     this.close();
-    writeFileAtomicSync(this.path, `${JSON.stringify(summary)}\n`, { durable: true });
+    try {
+      writeFileAtomicSync(this.path, `${JSON.stringify(summary)}\n`, { durable: true });
+    } catch (err) {
+      // The full journal stays as it is (it replays to the same end); compacting is tried again at its next opening.
+      throw asDiskFull(err, dirname(this.path));
+    }
   }
 
   /**
@@ -299,9 +335,23 @@ export class Journal {
     await writeFileAtomic(this.path, `${JSON.stringify(summary)}\n`, { durable: true });
   }
 
+  /**
+   * Appends whole lines only: a write cut short (a full disk) is taken back, so the journal never
+   * holds half a record followed by more records. The failure is a DiskFullError naming the folder.
+   */
   private write(text: string): void {
     if (this.fd < 0) throw new Error('journal is closed');
-    writeAll(this.fd, text);
+    const before = fstatSync(this.fd).size;
+    try {
+      writeAll(this.fd, text);
+    } catch (err) {
+      try {
+        ftruncateSync(this.fd, before);
+      } catch {
+        // The torn line is cut off when the journal is next opened.
+      }
+      throw asDiskFull(err, dirname(this.path), Buffer.byteLength(text));
+    }
   }
 }
 
