@@ -1,6 +1,10 @@
 // `scanbridge` command line: the same core the desktop app runs, without a window (CONTRACTS.md §2).
 import type { CliCommand, CliIo } from './core/cli/io';
 import { UsageError } from './core/cli/io';
+import { dirname } from 'node:path';
+import { diskFullWords, isNoSpace } from './core/disk-full';
+import { terminalLanguage } from './core/net/failure-words';
+import { appDataDir } from './core/paths';
 
 /** The OS keychain, loaded only by the commands that need a key (keytar is a native module). */
 const keychain = { secretStore: async () => new (await import('./adapters/keytar-secret-store')).KeytarSecretStore() };
@@ -59,6 +63,13 @@ async function main(): Promise<number> {
     if (err instanceof UsageError) {
       process.stderr.write(`scanbridge ${name}: ${err.message}\n`);
       return 2;
+    }
+    if (isNoSpace(err)) {
+      // A full disk met where no command expected it: the folder it names (or the data folder), in words.
+      const path = (err as { path?: unknown }).path;
+      const folder = typeof path === 'string' ? dirname(path) : appDataDir(process.env);
+      process.stderr.write(`scanbridge ${name}: ${diskFullWords(folder, 0, terminalLanguage(process.env))}\n`);
+      return 1;
     }
     process.stderr.write(`scanbridge ${name}: ${err instanceof Error ? err.message : String(err)}\n`);
     return 1;

@@ -1,6 +1,7 @@
 // `scanbridge upload <dir> [--type …] [--mode files|zip|auto] [--name …]` (CONTRACTS.md §2): one
 // exam from the DICOM and mesh files of a folder. Human progress goes to stderr; one JSON line
 // goes to stdout at the end. Run again after any interruption, it resumes the same exam.
+import { asDiskFull, DiskFullError } from '../disk-full';
 import { relative, resolve, sep } from 'node:path';
 import {
   escapeForTerminal,
@@ -379,7 +380,10 @@ async function uploadLocked(io: CliIo, args: Args, root: string, c: LockedContex
       );
     }
   } catch (err) {
-    if (err instanceof UploadError) return fail(uploadFailureText(err, terminalLanguage(io.env)));
+    // The data folder's disk may be full before anything is journaled (the lock, the journal's first line).
+    const e = asDiskFull(err, dataDir);
+    if (e instanceof UploadError || e instanceof DiskFullError)
+      return fail(uploadFailureText(e, terminalLanguage(io.env)));
     throw err;
   }
 

@@ -67,6 +67,20 @@ async function holdingProxy(target: string): Promise<{
   };
 }
 
+function cliEnv(baseUrl: string, dataDir: string, lang: string): NodeJS.ProcessEnv {
+  return {
+    SCANBRIDGE_API_URL: baseUrl,
+    SCANBRIDGE_API_KEY: emu.info.keys.ultra,
+    SCANBRIDGE_DATA_DIR: dataDir,
+    SCANBRIDGE_CONFIG_DIR: join(tmp, 'config'),
+    LANG: lang,
+  };
+}
+
+async function examStatuses(patientId: string): Promise<(string | null | undefined)[]> {
+  return (await client.exams.list({ limit: 100 })).exams.filter((e) => e.patient_id === patientId).map((e) => e.status);
+}
+
 function startCli(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
   const child = spawn(process.execPath, [cliBin, ...args], {
     cwd: repoRoot,
@@ -106,13 +120,7 @@ describe('an upload whose data folder fills up', () => {
     });
     const dataDir = join(disk.dir, 'data');
     const proxy = await holdingProxy(emu.info.base_url);
-    const env = (baseUrl: string): NodeJS.ProcessEnv => ({
-      SCANBRIDGE_API_URL: baseUrl,
-      SCANBRIDGE_API_KEY: emu.info.keys.ultra,
-      SCANBRIDGE_DATA_DIR: dataDir,
-      SCANBRIDGE_CONFIG_DIR: join(tmp, 'config'),
-      LANG: 'es_CL.UTF-8',
-    });
+    const env = (baseUrl: string): NodeJS.ProcessEnv => cliEnv(baseUrl, dataDir, 'es_CL.UTF-8');
     try {
       const first = startCli(['upload', ex.root, '--mode', 'files'], env(proxy.baseUrl));
       await proxy.held;
@@ -137,7 +145,55 @@ describe('an upload whose data folder fills up', () => {
     disk.free();
     const again = await startCli(['upload', ex.root, '--mode', 'files'], env(emu.info.base_url));
     expect(again.code, again.stderr).toBe(0);
-    const exams = (await client.exams.list({ limit: 100 })).exams.filter((e) => e.patient_id === pid);
-    expect(exams.map((e) => e.status)).toEqual(['ready']);
+    expect(await examStatuses(pid)).toEqual(['ready']);
+  });
+
+  it('compressed zip mode: the archive that cannot be written is said the same way, and the rerun ends in one ready exam', async () => {
+    const pid = 'DISKFULL2';
+    const ex = await writeCbctExport(join(tmp, 'study-zip'), { patientId: pid, volumeSlices: 40, scoutSlices: 1 });
+    const dataDir = join(disk.dir, 'data-zip');
+    const proxy = await holdingProxy(emu.info.base_url);
+    const args = ['upload', ex.root, '--mode', 'zip', '--compress', 'always'];
+    try {
+      const first = startCli(args, cliEnv(proxy.baseUrl, dataDir, 'en_US.UTF-8'));
+      await proxy.held;
+      disk.fill();
+      proxy.release();
+      const r = await first;
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `The disk holding the folder ${dataDir}/(jobs|archives) is full: free at least \\d+ MB on it\\. Nothing was lost\\. Then run the upload again to continue\\.`,
+        ),
+      );
+      expect(r.stderr).not.toMatch(/\n\s+at |ENOSPC/);
+    } finally {
+      await proxy.stop();
+      disk.free();
+    }
+    const again = await startCli(args, cliEnv(emu.info.base_url, dataDir, 'en_US.UTF-8'));
+    expect(again.code, again.stderr).toBe(0);
+    expect(await examStatuses(pid)).toEqual(['ready']);
+  });
+
+  it('a data folder already full at the start: said before any exam exists, no journal left behind', async () => {
+    const pid = 'DISKFULL3';
+    const ex = await writeCbctExport(join(tmp, 'study-start'), { patientId: pid, volumeSlices: 3, scoutSlices: 1 });
+    const dataDir = join(disk.dir, 'data-start');
+    disk.fill();
+    try {
+      const r = await startCli(['upload', ex.root], cliEnv(emu.info.base_url, dataDir, 'en_US.UTF-8'));
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(
+        new RegExp(`The disk holding the folder ${dataDir}\\S* is full: free at least 16 MB on it\\.`),
+      );
+      expect(r.stderr).not.toMatch(/\n\s+at |ENOSPC/);
+      expect(await examStatuses(pid)).toEqual([]);
+    } finally {
+      disk.free();
+    }
+    const again = await startCli(['upload', ex.root], cliEnv(emu.info.base_url, dataDir, 'en_US.UTF-8'));
+    expect(again.code, again.stderr).toBe(0);
+    expect(await examStatuses(pid)).toEqual(['ready']);
   });
 });
