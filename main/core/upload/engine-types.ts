@@ -60,6 +60,7 @@ export const DURABILITY: Record<JournalRecord['t'], Durability> = {
   ready: 'background',
   failed: 'sync',
   cancelled: 'sync',
+  recovered: 'sync',
   summary: 'sync',
 };
 
@@ -86,7 +87,14 @@ export type FileProgress =
   | { state: 'done' };
 
 export type NoticeCode =
-  'resumed' | 'orphan_removed' | 'exam_recreated' | 'rate_limited' | 'api_retry' | 'files_missing' | 'clock_skew';
+  | 'resumed'
+  | 'orphan_removed'
+  | 'exam_recreated'
+  | 'rate_limited'
+  | 'api_retry'
+  | 'files_missing'
+  | 'clock_skew'
+  | 'journal_damaged';
 
 export type UploadEvent =
   | { type: 'status'; status: JobStatus; examId: string | null; totals: Totals }

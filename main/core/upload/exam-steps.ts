@@ -15,7 +15,8 @@ import { clockSkewOf, createdRecordOf, summaryOf, zipWireSize } from './job-reco
 import { applyRecord, type JobState } from './journal-replay';
 import { examIdsOfOtherJobs, waitWhileOthersCreate } from './job-store';
 import type { Journal, JournalRecord } from './journal';
-import { findOrphans } from './orphans';
+import { findOrphans, looksLikeExamOf } from './orphans';
+import type { JournalDamage } from './journal';
 import {
   type CallOptions,
   type CreateExamInput,
@@ -158,6 +159,67 @@ export class ExamSteps {
     }
     this.state.intent = null;
     return orphans.length;
+  }
+
+  /**
+   * The journal cannot be trusted whole (a damaged line, or this job replaces damaged journals of
+   * its folder): what did those runs leave on the service? A ready exam of this study is taken as
+   * the job's result (never a second exam); half-made ones are removed (their upload links are
+   * lost); the exam the readable journal names goes on if the service still has it. What was found
+   * and done is said in a notice, and journaled (`recovered`) so it is not done twice.
+   */
+  async recover(signal: AbortSignal): Promise<void> {
+    const r = this.state.recovery;
+    if (!r) return;
+    await waitWhileOthersCreate(this.dataDir, this.journal.path, signal);
+    const recent = await this.api((c) => this.port.listRecentExams(100, c), signal);
+    const offset = this.port.serviceOffsetMs?.() ?? 0;
+    const known = new Set([...examIdsOfOtherJobs(this.dataDir, this.journal.path), ...this.state.discarded]);
+    const named = new Set(r.named);
+    const found = new Map<string, ExamSummary>();
+    for (const id of named) {
+      const e = recent.find((x) => x.id === id) ?? (await this.api((c) => this.port.getExam(id, c), signal));
+      if (e) found.set(e.id, e);
+    }
+    const notBefore = r.notBefore + offset - this.opts.clockSkewMs;
+    for (const e of recent) if (!known.has(e.id) && looksLikeExamOf(e, this.state.plan, notBefore)) found.set(e.id, e);
+    const what = damageWords(r.damage, this.journal.path);
+    const ready = [...found.values()].find((e) => e.status === 'ready');
+    if (ready) {
+      this.append({ t: 'recovered', at: Date.now(), exam_id: ready.id });
+      this.append({ t: 'ready', exam_id: ready.id, at: Date.now() });
+      this.host.notice(
+        'journal_damaged',
+        `${what} The service already holds exam ${ready.id} of this study, ready: it is the result, and no second exam is made.`,
+      );
+      return;
+    }
+    // The exam the journal names, still on the service and still uploading, goes on; any other is removed.
+    const current = this.state.exam;
+    if (current && found.get(current.id)?.status !== 'uploading') {
+      this.append({ t: 'discarded', exam_id: current.id, reason: 'journal_damaged' });
+    }
+    const removed: string[] = [];
+    for (const e of found.values()) {
+      if (e.id === this.state.exam?.id || e.status === 'ready') continue;
+      await this.api((c) => this.port.deleteExam(e.id, c), signal);
+      this.append({ t: 'discarded', exam_id: e.id, reason: 'journal_damaged' });
+      removed.push(e.id);
+    }
+    if (this.state.phase === 'creating') {
+      this.state.phase = 'planned';
+      this.state.intent = null;
+    }
+    const kept = this.state.exam?.id ?? null;
+    this.append({ t: 'recovered', at: Date.now(), exam_id: kept });
+    const did =
+      removed.length > 0
+        ? `Removed the half-made exam(s) ${removed.join(', ')} it left on the service.`
+        : 'No exam of it was found on the service.';
+    this.host.notice(
+      'journal_damaged',
+      `${what} ${did} ${kept ? `Going on with exam ${kept}.` : 'Uploading the study afresh.'}`,
+    );
   }
 
   /** The exam's upload links expired before its files were sent: the exam is deleted and the plan starts again. */
@@ -335,4 +397,12 @@ export class ExamSteps {
       },
     });
   }
+}
+
+/** What was found damaged, in a sentence (no patient data: the journal's path and line numbers only). */
+function damageWords(damage: JournalDamage | null, path: string): string {
+  if (!damage) return 'An earlier upload journal of this folder was found damaged (moved aside as .damaged).';
+  if (damage.empty) return `The upload journal ${path} was found empty or unreadable.`;
+  const lines = damage.lines.slice(0, 5).join(', ') + (damage.lines.length > 5 ? ', …' : '');
+  return `The upload journal ${path} was found damaged (line ${lines} of ${damage.total} unreadable).`;
 }

@@ -2,6 +2,13 @@
 // step it describes goes on (so kill -9 at any instant loses nothing), and the records that guard
 // against a second exam are fsynced before the service hears of it (so a power cut does not either).
 // A torn last line (a crash mid-write) is cut off when the journal is reopened.
+//
+// Each line carries a checksum of its record (`"k"`, the first 8 hex digits of its SHA-256), so a
+// line damaged anywhere (a disk or a copy gone wrong, a file edited, emptied or garbled) is told
+// apart from a good one: JSON that still parses is not taken for a record. Such a journal is
+// reported as damaged (`readJournalChecked`), and the job that owns it checks with the service
+// before it creates anything (exam-steps.ts, `recover`). Lines without a checksum (journals of
+// older versions) are read as before.
 import {
   closeSync,
   fstatSync,
@@ -14,6 +21,7 @@ import {
   rmSync,
   writeSync,
 } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { asDiskFull } from '../disk-full';
 import { fsyncDir, writeFileAtomic, writeFileAtomicSync } from '../atomic-file';
 import { dirname } from 'node:path';
@@ -65,6 +73,12 @@ export const recordSchema = z.discriminatedUnion('t', [
     fingerprint: z.string(),
     /** Study Instance UIDs of the files (the upload lock's keys); absent in journals of older versions. */
     study_uids: z.array(z.string()).optional(),
+    /**
+     * Set when this job replaces journals of the same folder found damaged (their jobs' earliest
+     * start, this computer's clock): before creating anything, the job looks on the service for an
+     * exam those jobs made (exam-steps.ts, `recover`).
+     */
+    recover_since: z.number().optional(),
     /** Absent: the job creates an exam. Set: it adds an extra take to an existing exam (target.ts). */
     target: z.object({ kind: z.literal('extra'), exam_id: z.string().min(1), label: z.string().min(1) }).optional(),
     share: shareIntentSchema.optional(),
@@ -117,6 +131,9 @@ export const recordSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('ready'), exam_id: z.string(), at: z.number() }),
   z.object({ t: z.literal('failed'), code: z.string(), message: z.string(), at: z.number() }),
   z.object({ t: z.literal('cancelled'), at: z.number() }),
+  // The service was checked after the journal was found damaged (or replaced a damaged one): the
+  // damage before this line is accounted for.
+  z.object({ t: z.literal('recovered'), at: z.number(), exam_id: z.string().nullable() }),
   // What a finished journal is compacted to: no file list, no patient data.
   z.object({
     t: z.literal('summary'),
@@ -143,22 +160,78 @@ export type Durability = 'sync' | 'background' | 'none';
 export type PlannedRecord = Extract<JournalRecord, { t: 'planned' }>;
 export type SummaryRecord = Extract<JournalRecord, { t: 'summary' }>;
 
-/** Reads every valid record; a torn or unreadable line is skipped (it can only be the last one). */
-export function readJournal(path: string): JournalRecord[] {
-  const text = readFileSync(path, 'utf8');
-  const out: JournalRecord[] = [];
-  for (const line of text.split('\n')) {
-    if (line === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    const parsed = recordSchema.safeParse(value);
-    if (parsed.success) out.push(parsed.data);
+/** How a journal was found damaged: the lines that could not be read (1-based), out of how many. */
+export type JournalDamage = { lines: number[]; total: number; empty: boolean };
+
+/** A record's line: its JSON with the checksum of that JSON as a last member. */
+export function recordLine(record: JournalRecord): string {
+  const json = JSON.stringify(record);
+  return `${json.slice(0, -1)},"k":"${checksumOf(json)}"}\n`;
+}
+
+function checksumOf(json: string): string {
+  return createHash('sha256').update(json, 'utf8').digest('hex').slice(0, 8);
+}
+
+const CHECKSUM_TAIL = /,"k":"([0-9a-f]{8})"\}$/;
+
+/** One line as a record, or null when it is damaged (not JSON, not a record, or its checksum differs). */
+export function parseLine(line: string, requireChecksum = false): JournalRecord | null {
+  let json = line;
+  const tail = CHECKSUM_TAIL.exec(line);
+  if (!tail && requireChecksum) return null;
+  if (tail) {
+    json = `${line.slice(0, tail.index)}}`;
+    if (checksumOf(json) !== tail[1]) return null;
   }
-  return out;
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return null;
+  }
+  const parsed = recordSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
+/**
+ * Every readable record, and the damage found: lines that cannot be read, wherever they are, and an
+ * empty journal (every journal starts with its plan). A last line without its newline is a write a
+ * crash cut short, not damage: it is left out without a word.
+ */
+export function readJournalChecked(path: string): {
+  records: JournalRecord[];
+  /** The line (1-based) of each record. */
+  lines: number[];
+  damage: JournalDamage | null;
+} {
+  const text = readFileSync(path, 'utf8');
+  const lines = text.split('\n');
+  // The part after the last newline: a torn write (or nothing).
+  lines.pop();
+  // Once a journal has checksums, a line without one is damaged too (only older versions wrote none).
+  const checked = lines.some((l) => CHECKSUM_TAIL.test(l));
+  const records: JournalRecord[] = [];
+  const at: number[] = [];
+  const bad: number[] = [];
+  lines.forEach((line, i) => {
+    const r = line === '' ? null : parseLine(line, checked);
+    if (r) {
+      records.push(r);
+      at.push(i + 1);
+    } else bad.push(i + 1);
+  });
+  const empty = records.length === 0;
+  return {
+    records,
+    lines: at,
+    damage: bad.length > 0 || empty ? { lines: bad, total: lines.length, empty } : null,
+  };
+}
+
+/** Reads every valid record; damaged lines are skipped (readJournalChecked says which). */
+export function readJournal(path: string): JournalRecord[] {
+  return readJournalChecked(path).records;
 }
 
 /** The first line of a journal, without parsing the rest (job lookup reads many journals). */
@@ -176,9 +249,7 @@ export function readFirstRecord(path: string): JournalRecord | null {
       parts.push(Buffer.from(buf.subarray(0, nl >= 0 ? nl : n)));
       if (nl >= 0) break;
     }
-    const text = Buffer.concat(parts).toString('utf8');
-    const parsed = recordSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : null;
+    return parseLine(Buffer.concat(parts).toString('utf8'));
   } catch {
     return null;
   } finally {
@@ -223,7 +294,10 @@ export class Journal {
   }
 
   /** Reopens a journal for appending, cutting off a torn last line first. */
-  static open(path: string, opts: { doneFlushMs?: number } = {}): { journal: Journal; records: JournalRecord[] } {
+  static open(
+    path: string,
+    opts: { doneFlushMs?: number } = {},
+  ): { journal: Journal; records: JournalRecord[]; lines: number[]; damage: JournalDamage | null } {
     const text = readFileSync(path);
     const end = text.lastIndexOf(0x0a) + 1;
     const fd = openSync(path, 'r+');
@@ -232,8 +306,8 @@ export class Journal {
       fsyncSync(fd);
     }
     closeSync(fd);
-    const records = readJournal(path);
-    return { journal: new Journal(path, openSync(path, 'a'), opts.doneFlushMs ?? 250), records };
+    const { records, lines, damage } = readJournalChecked(path);
+    return { journal: new Journal(path, openSync(path, 'a'), opts.doneFlushMs ?? 250), records, lines, damage };
   }
 
   /**
@@ -249,7 +323,7 @@ export class Journal {
       throw err;
     }
     this.flushDone('none');
-    this.write(`${JSON.stringify(record)}\n`);
+    this.write(recordLine(record));
     this.sync(durability);
   }
 
@@ -283,7 +357,7 @@ export class Journal {
     }
     if (this.pendingDone.length === 0 || this.fd < 0) return;
     const i = this.pendingDone;
-    this.write(`${JSON.stringify({ t: 'done', i })}\n`);
+    this.write(recordLine({ t: 'done', i }));
     this.pendingDone = [];
     this.sync(durability);
   }
@@ -319,7 +393,7 @@ export class Journal {
   compact(summary: SummaryRecord): void {
     this.close();
     try {
-      writeFileAtomicSync(this.path, `${JSON.stringify(summary)}\n`, { durable: true });
+      writeFileAtomicSync(this.path, recordLine(summary), { durable: true });
     } catch (err) {
       // The full journal stays as it is (it replays to the same end); compacting is tried again at its next opening.
       throw asDiskFull(err, dirname(this.path));
@@ -332,7 +406,7 @@ export class Journal {
    */
   async compactInBackground(summary: SummaryRecord): Promise<void> {
     this.close();
-    await writeFileAtomic(this.path, `${JSON.stringify(summary)}\n`, { durable: true });
+    await writeFileAtomic(this.path, recordLine(summary), { durable: true });
   }
 
   /**
