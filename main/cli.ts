@@ -5,6 +5,7 @@ import { dirname } from 'node:path';
 import { diskFullWords, isNoSpace } from './core/disk-full';
 import { terminalLanguage } from './core/net/failure-words';
 import { appDataDir } from './core/paths';
+import { settingsDamageFound, settingsDamageWords } from './core/settings/settings-damage';
 
 /** The OS keychain, loaded only by the commands that need a key (keytar is a native module). */
 const keychain = { secretStore: async () => new (await import('./adapters/keytar-secret-store')).KeytarSecretStore() };
@@ -42,6 +43,10 @@ async function main(): Promise<number> {
     process.stderr.write(usage);
     return name === undefined || name === '--help' || name === '-h' ? 0 : 2;
   }
+  // A settings file found damaged (and what was done about it) is said once, when it is found.
+  settingsDamageFound.subscribe((damage) =>
+    process.stderr.write(`scanbridge ${name}: ${settingsDamageWords(damage, terminalLanguage(process.env))}\n`),
+  );
   const controller = new AbortController();
   // process.on, not once: conf's exit hook re-raises the signal after its own handler, and without a
   // listener left the process would die with 143 instead of stopping cleanly.
