@@ -47,6 +47,17 @@ export type Settings = {
   consent: ConsentSettings;
   /** Paper of the patient's printed sheet. */
   handout_paper: 'A4' | 'A5';
+  /** The settings file was found damaged (until staff dismiss the notice); absent or null when not. */
+  damage?: SettingsDamageView | null;
+};
+
+/** A damaged settings file: set aside, and the last good copy put back (`restored`) or defaults. */
+export type SettingsDamageView = {
+  at: string;
+  set_aside: string;
+  restored: boolean;
+  /** When the restored copy was saved. */
+  copy_of: string | null;
 };
 
 export type AppInfo = {

@@ -1,12 +1,12 @@
 // The agent's settings: the store opened once at start (private folders, older preferences moved
 // in), and the view of it the window sees, with the values derived from settings, keys and the
 // environment (the language in use, the service's address, the active key).
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { KeysStatus, Language, Settings } from '../../../preload/contract';
 import { baseUrlOf } from '../credentials';
 import { securePrivateFolders } from '../private-fs';
 import type { Settings as StoredSettings, SettingsStore } from '../settings';
-import { importLegacyPreferences, openSettingsStore } from '../settings';
+import { importLegacyPreferences, openSettingsStore, readSettingsDamage } from '../settings';
 import { resolveConfigDir } from '../settings/config-dir';
 import type { Logger } from './host/contract-host';
 import type { PrefillSettings } from './inbox/inbox';
@@ -22,6 +22,10 @@ export function openAgentSettings(o: SettingsPlace): SettingsStore {
   // Patient data stays private: folders 0700, files 0600, older ones tightened (core/private-fs.ts).
   securePrivateFolders([o.dataDir, resolveConfigDir(where)]);
   const store = openSettingsStore(where);
+  if (store.damage)
+    o.log.warn(
+      `settings: the settings file was damaged and set aside; ${store.damage.restored ? 'the last good copy was put back' : 'no good copy: defaults'}`,
+    );
   if (store.problems.length > 0) o.log.warn(`settings: fell back to defaults for ${store.problems.join(', ')}`);
   // Settings before version 2 kept the inbox preferences in a file of their own: moved in once.
   try {
@@ -51,7 +55,7 @@ export type SettingsView = {
 };
 
 export function createSettingsView(o: {
-  store: Pick<SettingsStore, 'get'>;
+  store: Pick<SettingsStore, 'get' | 'path'>;
   keys: Pick<KeyManager, 'has' | 'slot' | 'keychainState' | 'value'>;
   env: NodeJS.ProcessEnv;
   systemLanguage: Language;
@@ -100,6 +104,7 @@ export function createSettingsView(o: {
         default_expiration_days: p.default_expiration_days,
         consent: { ...s.consent },
         handout_paper: s.handout.paper,
+        damage: readSettingsDamage(dirname(store.path)),
       };
     },
     keysStatus: () => ({
