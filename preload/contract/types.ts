@@ -24,6 +24,8 @@ export type WatchFolder = {
   polling: boolean;
   /** Every ready exam from this folder is e-mailed to these addresses (share-on-ready); null: to no one. */
   share_rule: ShareRuleView | null;
+  /** Since when the folder cannot be reached (a share dropped, renamed away); absent or null while it can. */
+  unreachable_since?: string | null;
 };
 
 export type UploadOptions = {

@@ -59,6 +59,8 @@ export function createSettingsView(o: {
   keys: Pick<KeyManager, 'has' | 'slot' | 'keychainState' | 'value'>;
   env: NodeJS.ProcessEnv;
   systemLanguage: Language;
+  /** Watch folders that cannot be reached, and since when (folder id → ISO time). */
+  unreachable?: ReadonlyMap<string, string>;
 }): SettingsView {
   const { store, keys } = o;
   const language = (s: StoredSettings = store.get()): Language =>
@@ -93,7 +95,11 @@ export function createSettingsView(o: {
         language: s.language,
         api_base_url: apiUrl(s),
         active_key: activeKind(s),
-        watch_folders: s.watch_folders.map((f) => ({ ...f, share_rule: shareRuleView(f.share_rule) })),
+        watch_folders: s.watch_folders.map((f) => ({
+          ...f,
+          share_rule: shareRuleView(f.share_rule),
+          unreachable_since: o.unreachable?.get(f.id) ?? null,
+        })),
         upload: {
           concurrency: s.upload.concurrency,
           bandwidth_limit: s.upload.bandwidth_limit_bytes_per_s,

@@ -75,6 +75,24 @@ function describeReasons(reasons: readonly IncompleteReason[]): string {
   return [...counts].map(([what, n]) => `${n} ${what}`).join(', ');
 }
 
+/** A local date and time for a line of the terminal ("27/11/2026, 14:05"). */
+function localTime(iso: string, lang: 'es' | 'en'): string {
+  return new Date(iso).toLocaleString(lang === 'es' ? 'es-CL' : 'en-GB', { dateStyle: 'short', timeStyle: 'short' });
+}
+
+/** A watched folder out of reach (a share dropped, renamed away, not mounted yet). */
+export function folderLostLine(path: string, since: string, lang: 'es' | 'en'): string {
+  return lang === 'es'
+    ? `scanbridge watch: no se puede acceder a la carpeta ${path} desde ${localTime(since, lang)}; se la sigue buscando y se vuelve a vigilar cuando regrese.`
+    : `scanbridge watch: the folder ${path} cannot be reached since ${localTime(since, lang)}; it is looked for and watched again when it returns.`;
+}
+
+export function folderBackLine(path: string, lang: 'es' | 'en'): string {
+  return lang === 'es'
+    ? `scanbridge watch: la carpeta ${path} está de vuelta; se vigila otra vez y se revisa lo que llegó mientras tanto.`
+    : `scanbridge watch: the folder ${path} is back; it is watched again and what arrived meanwhile is checked.`;
+}
+
 /**
  * The console printer: one human line on stderr per thing worth knowing, one JSON line on stdout
  * per exam ready. Lines name the export by its path under the watched folder and never carry
@@ -103,6 +121,11 @@ function printActivity(agent: Agent, folders: readonly WatchFolderConfig[], io: 
     say(`${where(e.folderId, e.exportPath)}: not complete yet: ${describeReasons(e.reasons)}.`),
   );
   on('watch:error', (e) => say(`scanbridge watch: ${e.error.message}`));
+  const lang = terminalLanguage(io.env);
+  on('folder:lost', (e) => say(folderLostLine(e.path, e.since, lang)));
+  on('folder:appeared', (e) => {
+    if (e.lostSince) say(folderBackLine(e.path, lang));
+  });
   on('study:queued', (e) =>
     say(
       `${where(e.folderId, e.exportPath)}: uploading a ${e.study.modality || 'DICOM'} study as ${e.exam_type} (${e.study.files} files, ${formatBytes(e.study.bytes)})…`,

@@ -90,6 +90,14 @@ export class Watchers {
         activity.emit('export:waiting', e);
       });
       w.on('export:removed', (e) => inbox.exportRemoved(e.exportPath));
+      w.on('folder:lost', (e) => {
+        log.warn(`watch folder ${w.config.id}: cannot be reached; looked for again`);
+        activity.emit('folder:lost', e);
+      });
+      w.on('folder:appeared', (e) => {
+        if (e.lostSince) log.info(`watch folder ${w.config.id}: reachable again; watched again`);
+        activity.emit('folder:appeared', e);
+      });
       // Messages here carry paths, and export folders are often named after the patient: codes only.
       w.on('error', (err) => {
         log.warn(`watch folder ${w.config.id}: ${codeOf(err)}`);
