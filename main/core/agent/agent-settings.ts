@@ -11,6 +11,7 @@ import { resolveConfigDir } from '../settings/config-dir';
 import type { Logger } from './host/contract-host';
 import type { PrefillSettings } from './inbox/inbox';
 import type { KeyManager } from './service/api-keys';
+import type { ActivityHub } from './pipeline/agent-activity';
 import { RECEIVER_FOLDER_ID } from './pipeline/receivers';
 import { shareRuleView } from './share-rule-view';
 
@@ -59,16 +60,19 @@ export function createSettingsView(o: {
   keys: Pick<KeyManager, 'has' | 'slot' | 'keychainState' | 'value'>;
   env: NodeJS.ProcessEnv;
   systemLanguage: Language;
-  /** Watch folders that cannot be reached, and since when (folder id → ISO time). */
-  unreachable?: ReadonlyMap<string, string>;
+  /** The watchers' activity: folders out of reach are shown with the folders until they are back. */
+  activity?: Pick<ActivityHub, 'on'>;
+  /** Republishes the settings view when a folder goes out of reach or comes back. */
+  emit?: (name: 'settings:changed', view: Settings) => void;
 }): SettingsView {
+  const unreachable = new Map<string, string>();
   const { store, keys } = o;
   const language = (s: StoredSettings = store.get()): Language =>
     s.language === 'system' ? o.systemLanguage : s.language;
   const apiUrl = (s: StoredSettings): string => baseUrlOf(o.env, s) ?? '';
   const activeKind = (s: StoredSettings): 'live' | 'sandbox' | null =>
     keys.has(s.active_key_kind) ? s.active_key_kind : null;
-  return {
+  const view: SettingsView = {
     language,
     apiUrl,
     activeKind,
@@ -98,7 +102,7 @@ export function createSettingsView(o: {
         watch_folders: s.watch_folders.map((f) => ({
           ...f,
           share_rule: shareRuleView(f.share_rule),
-          unreachable_since: o.unreachable?.get(f.id) ?? null,
+          unreachable_since: unreachable.get(f.id) ?? null,
         })),
         upload: {
           concurrency: s.upload.concurrency,
@@ -120,4 +124,27 @@ export function createSettingsView(o: {
       active: activeKind(store.get()),
     }),
   };
+  const emit = o.emit;
+  if (o.activity && emit)
+    followUnreachableFolders(o.activity, unreachable, () => emit('settings:changed', view.settings()));
+  return view;
+}
+
+/**
+ * Watch folders out of reach (a share dropped, renamed away), kept in `unreachable` (folder id →
+ * since when) from the watchers' activity until they are back; `changed` republishes the settings
+ * view, where the window reads them (`watch_folders[].unreachable_since`).
+ */
+function followUnreachableFolders(
+  activity: Pick<ActivityHub, 'on'>,
+  unreachable: Map<string, string>,
+  changed: () => void,
+): void {
+  activity.on('folder:lost', (e) => {
+    unreachable.set(e.folderId, e.since);
+    changed();
+  });
+  activity.on('folder:appeared', (e) => {
+    if (unreachable.delete(e.folderId)) changed();
+  });
 }

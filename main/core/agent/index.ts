@@ -154,9 +154,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const proxy = await openProxySettings(options, { settingsStore, env, log });
   const caFile = new CaFileSettings({ settingsStore, env, rebuild: () => proxy.rebuild(), log });
   const systemLanguage = options.systemLanguage ?? detectSystemLanguage(env);
-  // Watch folders out of reach (a share dropped): shown with the folders until they are back.
-  const unreachable = new Map<string, string>();
-  const view = createSettingsView({ store: settingsStore, keys, env, systemLanguage, unreachable });
+  const view = createSettingsView({ store: settingsStore, keys, env, systemLanguage, activity, emit });
   const language = (): Language => view.language();
 
   const service = new ServiceConnection(APP_VERSION, push.rate);
@@ -201,14 +199,6 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const client = (): typeof service.client => service.client;
   void shares.sweep(); // e-mails a previous run owed (it stopped between "ready" and "shared")
   const stopBackground = registerBackgroundTasks({ scheduler: poll, client, feed, pushAccount, pushActivity });
-
-  activity.on('folder:lost', (e) => {
-    unreachable.set(e.folderId, e.since);
-    emit('settings:changed', view.settings());
-  });
-  activity.on('folder:appeared', (e) => {
-    if (unreachable.delete(e.folderId)) emit('settings:changed', view.settings());
-  });
 
   const unsubscribeSettings = settingsStore.subscribe((s) => {
     connect(s);
