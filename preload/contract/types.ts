@@ -109,6 +109,8 @@ export type AccountView = {
   exams: { count: number; limit: number };
   sandbox: boolean;
   rate: RateState;
+  /** This computer's clock less the service's (ms, from its Date header); null when not known yet. */
+  clock_skew_ms?: number | null;
 };
 
 export type StudyWarning =
