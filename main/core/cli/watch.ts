@@ -4,6 +4,7 @@
 import { basename, join, relative, resolve } from 'node:path';
 import type { ActivityEvents, Agent } from '../agent';
 import { startAgent, stderrLogger } from '../agent';
+import { diskFullIn, diskFullWords } from '../disk-full';
 import { escapeForTerminal } from '../dicom';
 import { appDataDir } from '../paths';
 import { securePrivateFolders } from '../private-fs';
@@ -142,11 +143,14 @@ function printActivity(agent: Agent, folders: readonly WatchFolderConfig[], io: 
   on('study:unclaimable', (e) =>
     say(`${where(e.folderId, e.exportPath)}: ${e.reason}; uploading without coordinating with other computers.`),
   );
-  on('study:failed', (e) =>
+  on('study:failed', (e) => {
+    const full = diskFullIn(e.error);
     say(
-      `${where(e.folderId, e.exportPath)}: could not be checked or queued: ${e.error.message} (tried again when the export changes or on the next start).`,
-    ),
-  );
+      full
+        ? `${where(e.folderId, e.exportPath)}: ${diskFullWords(full.folder, full.needed, lang)} ${lang === 'es' ? 'Se retoma sola cuando haya espacio.' : 'It goes on by itself once there is room.'}`
+        : `${where(e.folderId, e.exportPath)}: could not be checked or queued: ${e.error.message} (tried again when the export changes or on the next start).`,
+    );
+  });
   on('upload:ready', (e) => {
     const at = e.origin ? where(e.origin.folderId, e.origin.exportPath) : 'upload';
     say(`${at}: uploaded as exam ${e.view.exam_id ?? ''} (${e.files} files, ${formatBytes(e.bytes)}).`);

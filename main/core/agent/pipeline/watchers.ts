@@ -2,6 +2,7 @@
 // Every detected study goes to the inbox (the one place that turns a study into exam fields);
 // studies of auto folders then go straight on to the queue. Nothing here waits on an upload: the
 // queue runs it, and the exam recorder writes the done marker and the ledger when it is ready.
+import { diskFullIn } from '../../disk-full';
 import type { FolderWatcherOptions, Ledger, WatchFolderConfig } from '../../watch';
 import { WatchService } from '../../watch';
 import type { DetectedStudy } from '../../watch';
@@ -25,6 +26,9 @@ export type WatchersOptions = {
   /** How often a study another computer is uploading is looked at again. */
   heldRetryMs?: number;
 };
+
+/** How soon a study that met a full disk is taken in again. */
+const DISK_RETRY_MS = 5_000;
 
 function codeOf(err: Error): string {
   const code = (err as { code?: unknown }).code;
@@ -79,6 +83,24 @@ export class Watchers {
     return takeInStudy(d, this.o);
   }
 
+  /**
+   * A detected study into the inbox and the queue. On a full disk (the inbox, the journal) it is
+   * tried again every DISK_RETRY_MS while these watchers run: when there is room it goes on by
+   * itself, instead of waiting for the export to change.
+   */
+  private takeIn(service: WatchService, d: DetectedStudy): void {
+    const { log, activity } = this.o;
+    this.detected(d).catch((e: unknown) => {
+      const error = e instanceof Error ? e : new Error(String(e));
+      log.warn(`watch folder ${d.folder.id}: a detected study could not be queued: ${codeOf(error)}`);
+      activity.emit('study:failed', { folderId: d.folder.id, exportPath: d.exportPath, study: d.study, error });
+      if (!diskFullIn(error)) return;
+      setTimeout(() => {
+        if (this.service === service) this.takeIn(service, d);
+      }, DISK_RETRY_MS);
+    });
+  }
+
   private wire(service: WatchService): void {
     const { inbox, log, activity } = this.o;
     for (const w of service.watchers) {
@@ -105,13 +127,7 @@ export class Watchers {
       });
     }
     const r = service.router;
-    r.on('study:detected', (d) => {
-      this.detected(d).catch((e: unknown) => {
-        const error = e instanceof Error ? e : new Error(String(e));
-        log.warn(`watch folder ${d.folder.id}: a detected study could not be queued: ${codeOf(error)}`);
-        activity.emit('study:failed', { folderId: d.folder.id, exportPath: d.exportPath, study: d.study, error });
-      });
-    });
+    r.on('study:detected', (d) => this.takeIn(service, d));
     r.on('study:skipped', (e) => activity.emit('study:skipped', e));
     r.on('study:held', (e) => activity.emit('study:held', e));
     r.on('study:failed', (e) => {
