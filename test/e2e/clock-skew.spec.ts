@@ -1,6 +1,6 @@
 // `scanbridge serve` on a computer whose clock is two days ahead (libfaketime preloaded): the Inbox
-// says so in words, in both languages. Uploads under the same fault are the CLI's tests
-// (test/integration/faults/clock-skew.test.ts).
+// and Settings → "Check the connection" say so in words, in both languages. Uploads under the same
+// fault are the CLI's tests (test/integration/faults/clock-skew.test.ts).
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { EmulatorProcess } from '../support/emulator';
@@ -27,12 +27,21 @@ test('a clock two days ahead is said in the Inbox', async ({ page }) => {
     await onboard(page, t, emulator.info.keys.pro);
     const notice = page.getByTestId('clock-skew');
     await expect(notice).toContainText(
-      t('inbox.clockSkew.title', {
-        span: t('inbox.clockSkew.days_other', { count: 2 }),
-        direction: t('inbox.clockSkew.ahead'),
+      t('clockSkew.title', {
+        span: t('clockSkew.days_other', { count: 2 }),
+        direction: t('clockSkew.ahead'),
       }),
     );
     await checkScreenInBoth(page, 'inbox-clock-skew');
+
+    // Settings → "Check the connection" says it too, and the check passes.
+    await page.getByRole('link', { name: t('nav.settings') }).click();
+    await page.getByTestId('check-connection').click();
+    await expect(page.getByTestId('check-verdict')).toContainText(t('netcheck.works'), { timeout: 30_000 });
+    const inCheck = page.getByTestId('check-clock-skew');
+    await expect(inCheck).toBeVisible();
+    await inCheck.scrollIntoViewIfNeeded();
+    await checkScreenInBoth(page, 'settings-check-clock-skew');
   } finally {
     await app.stop();
     await emulator.dispose();
