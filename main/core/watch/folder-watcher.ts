@@ -82,6 +82,7 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
   /** While watching: checks that the folder is still there, and still the same one (share-presence). */
   private presenceTimer: NodeJS.Timeout | undefined;
   private identity: string | undefined;
+  private presenceInFlight = false;
   /** When the folder was found gone (null while it is there). */
   private lostSince: Date | null = null;
   private looking = false;
@@ -151,8 +152,10 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
    * returns; the listing then finds what arrived meanwhile.
    */
   private async checkPresence(): Promise<void> {
-    if (this.closed || this.lostSince || this.looking) return;
-    const now = await identityOf(this.root);
+    if (this.closed || this.lostSince || this.looking || this.presenceInFlight) return;
+    // One look at a time: a stat on a share that stopped answering may take long.
+    this.presenceInFlight = true;
+    const now = await identityOf(this.root).finally(() => (this.presenceInFlight = false));
     if (this.closed || this.lostSince || this.looking) return;
     if (now !== null && now === this.identity) return;
     this.lostSince = new Date();
