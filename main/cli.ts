@@ -2,6 +2,11 @@
 import type { CliCommand, CliIo } from './core/cli/io';
 import { UsageError } from './core/cli/io';
 import { keepSelfSignalsCatchable, stopSignals } from './core/cli/console-signals';
+import { dirname } from 'node:path';
+import { diskFullWords, isNoSpace } from './core/disk-full';
+import { terminalLanguage } from './core/net/failure-words';
+import { appDataDir } from './core/paths';
+import { settingsDamageFound, settingsDamageWords } from './core/settings/settings-damage';
 
 /** The OS keychain, loaded only by the commands that need a key (keytar is a native module). */
 const keychain = { secretStore: async () => new (await import('./adapters/keytar-secret-store')).KeytarSecretStore() };
@@ -40,6 +45,10 @@ async function main(): Promise<number> {
     process.stderr.write(usage);
     return name === undefined || name === '--help' || name === '-h' ? 0 : 2;
   }
+  // A settings file found damaged (and what was done about it) is said once, when it is found.
+  settingsDamageFound.subscribe((damage) =>
+    process.stderr.write(`scanbridge ${name}: ${settingsDamageWords(damage, terminalLanguage(process.env))}\n`),
+  );
   const controller = new AbortController();
   // process.on, not once: conf's exit hook re-raises the signal after its own handler, and without a
   // listener left the process would die with 143 instead of stopping cleanly (on Windows, with exit
@@ -62,6 +71,13 @@ async function main(): Promise<number> {
     if (err instanceof UsageError) {
       process.stderr.write(`scanbridge ${name}: ${err.message}\n`);
       return 2;
+    }
+    if (isNoSpace(err)) {
+      // A full disk met where no command expected it: the folder it names (or the data folder), in words.
+      const path = (err as { path?: unknown }).path;
+      const folder = typeof path === 'string' ? dirname(path) : appDataDir(process.env);
+      process.stderr.write(`scanbridge ${name}: ${diskFullWords(folder, 0, terminalLanguage(process.env))}\n`);
+      return 1;
     }
     process.stderr.write(`scanbridge ${name}: ${err instanceof Error ? err.message : String(err)}\n`);
     return 1;

@@ -80,7 +80,9 @@ export function fsyncDir(dir: string): void {
 
 /**
  * Coalesces saves: `schedule()` writes once, `delayMs` after the first change of a burst; writes
- * never overlap; `flush()` writes what is pending now and waits (shutdown, tests).
+ * never overlap; `flush()` writes what is pending now and waits (shutdown, tests). A write that
+ * fails (a full disk) never escapes as an unhandled rejection: `onError` hears of it, and the save
+ * is tried again every `retryMs` until it succeeds (the state in memory is the newest anyway).
  */
 export class DebouncedSave {
   private timer: NodeJS.Timeout | undefined;
@@ -89,23 +91,38 @@ export class DebouncedSave {
   constructor(
     private readonly write: () => Promise<void>,
     private readonly delayMs: number,
+    private readonly onError: (err: unknown) => void = () => undefined,
+    private readonly retryMs = 5_000,
   ) {}
 
   schedule(): void {
     if (this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.saving = this.saving.then(() => this.write());
-    }, this.delayMs);
-    this.timer.unref?.();
+    this.arm(this.delayMs);
   }
 
   async flush(): Promise<void> {
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = undefined;
-      this.saving = this.saving.then(() => this.write());
+      this.saving = this.saving.then(() => this.attempt(false));
     }
     await this.saving;
+  }
+
+  private arm(ms: number): void {
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.saving = this.saving.then(() => this.attempt(true));
+    }, ms);
+    this.timer.unref?.();
+  }
+
+  private async attempt(retry: boolean): Promise<void> {
+    try {
+      await this.write();
+    } catch (err) {
+      this.onError(err);
+      if (retry && !this.timer) this.arm(this.retryMs);
+    }
   }
 }

@@ -28,6 +28,8 @@ export const appMethods = {
   'app:info': method<AppInfo>()(noArgs),
 
   'settings:get': method<Settings>()(noArgs),
+  /** Staff have read the damaged-settings notice. */
+  'settings:dismiss-damage': method<Settings>()(noArgs),
   'settings:update': method<Settings>()(
     z
       .object({

@@ -49,6 +49,8 @@ export const UPLOAD_ERROR_CODES = [
   // Not final: the journal is kept and the next run resumes.
   // Another process of this computer is uploading the same study.
   'busy',
+  // The disk holding the data folder is full: the job goes on once there is room.
+  'disk_full',
   'network',
   'interrupted',
   'cancelled',

@@ -39,6 +39,8 @@ export type ConnectionCheckView = {
   };
   storage: StepView & { host: string | null; exam_id: string | null; cleaned_up: boolean };
   upload_speed: StepView & { bytes: number; bytes_per_second: number | null };
+  /** This computer's clock less the service's (ms, from its Date header); null when not read. */
+  clock_skew_ms?: number | null;
 };
 
 /**

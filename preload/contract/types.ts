@@ -24,6 +24,8 @@ export type WatchFolder = {
   polling: boolean;
   /** Every ready exam from this folder is e-mailed to these addresses (share-on-ready); null: to no one. */
   share_rule: ShareRuleView | null;
+  /** Since when the folder cannot be reached (a share dropped, renamed away); absent or null while it can. */
+  unreachable_since?: string | null;
 };
 
 export type UploadOptions = {
@@ -47,6 +49,17 @@ export type Settings = {
   consent: ConsentSettings;
   /** Paper of the patient's printed sheet. */
   handout_paper: 'A4' | 'A5';
+  /** The settings file was found damaged (until staff dismiss the notice); absent or null when not. */
+  damage?: SettingsDamageView | null;
+};
+
+/** A damaged settings file: set aside, and the last good copy put back (`restored`) or defaults. */
+export type SettingsDamageView = {
+  at: string;
+  set_aside: string;
+  restored: boolean;
+  /** When the restored copy was saved. */
+  copy_of: string | null;
 };
 
 export type AppInfo = {
@@ -96,6 +109,8 @@ export type AccountView = {
   exams: { count: number; limit: number };
   sandbox: boolean;
   rate: RateState;
+  /** This computer's clock less the service's (ms, from its Date header); null when not known yet. */
+  clock_skew_ms?: number | null;
 };
 
 export type StudyWarning =

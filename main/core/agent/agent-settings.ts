@@ -1,16 +1,17 @@
 // The agent's settings: the store opened once at start (private folders, older preferences moved
 // in), and the view of it the window sees, with the values derived from settings, keys and the
 // environment (the language in use, the service's address, the active key).
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { KeysStatus, Language, Settings } from '../../../preload/contract';
 import { baseUrlOf } from '../credentials';
 import { securePrivateFolders } from '../private-fs';
 import type { Settings as StoredSettings, SettingsStore } from '../settings';
-import { importLegacyPreferences, openSettingsStore } from '../settings';
+import { importLegacyPreferences, openSettingsStore, readSettingsDamage } from '../settings';
 import { resolveConfigDir } from '../settings/config-dir';
 import type { Logger } from './host/contract-host';
 import type { PrefillSettings } from './inbox/inbox';
 import type { KeyManager } from './service/api-keys';
+import type { ActivityHub } from './pipeline/agent-activity';
 import { RECEIVER_FOLDER_ID } from './pipeline/receivers';
 import { shareRuleView } from './share-rule-view';
 import { errorCode } from '../log';
@@ -23,6 +24,10 @@ export function openAgentSettings(o: SettingsPlace): SettingsStore {
   // Patient data stays private: folders 0700, files 0600, older ones tightened (core/private-fs.ts).
   securePrivateFolders([o.dataDir, resolveConfigDir(where)]);
   const store = openSettingsStore(where);
+  if (store.damage)
+    o.log.warn('settings: the settings file was damaged and set aside', {
+      code: store.damage.restored ? 'last_good_copy_restored' : 'defaults',
+    });
   if (store.problems.length > 0)
     o.log.warn('settings: fell back to defaults for some fields', { count: store.problems.length });
   // Settings before version 2 kept the inbox preferences in a file of their own: moved in once.
@@ -53,18 +58,23 @@ export type SettingsView = {
 };
 
 export function createSettingsView(o: {
-  store: Pick<SettingsStore, 'get'>;
+  store: Pick<SettingsStore, 'get' | 'path'>;
   keys: Pick<KeyManager, 'has' | 'slot' | 'keychainState' | 'value'>;
   env: NodeJS.ProcessEnv;
   systemLanguage: Language;
+  /** The watchers' activity: folders out of reach are shown with the folders until they are back. */
+  activity?: Pick<ActivityHub, 'on'>;
+  /** Republishes the settings view when a folder goes out of reach or comes back. */
+  emit?: (name: 'settings:changed', view: Settings) => void;
 }): SettingsView {
+  const unreachable = new Map<string, string>();
   const { store, keys } = o;
   const language = (s: StoredSettings = store.get()): Language =>
     s.language === 'system' ? o.systemLanguage : s.language;
   const apiUrl = (s: StoredSettings): string => baseUrlOf(o.env, s) ?? '';
   const activeKind = (s: StoredSettings): 'live' | 'sandbox' | null =>
     keys.has(s.active_key_kind) ? s.active_key_kind : null;
-  return {
+  const view: SettingsView = {
     language,
     apiUrl,
     activeKind,
@@ -91,7 +101,11 @@ export function createSettingsView(o: {
         language: s.language,
         api_base_url: apiUrl(s),
         active_key: activeKind(s),
-        watch_folders: s.watch_folders.map((f) => ({ ...f, share_rule: shareRuleView(f.share_rule) })),
+        watch_folders: s.watch_folders.map((f) => ({
+          ...f,
+          share_rule: shareRuleView(f.share_rule),
+          unreachable_since: unreachable.get(f.id) ?? null,
+        })),
         upload: {
           concurrency: s.upload.concurrency,
           bandwidth_limit: s.upload.bandwidth_limit_bytes_per_s,
@@ -102,6 +116,7 @@ export function createSettingsView(o: {
         default_expiration_days: p.default_expiration_days,
         consent: { ...s.consent },
         handout_paper: s.handout.paper,
+        damage: readSettingsDamage(dirname(store.path)),
       };
     },
     keysStatus: () => ({
@@ -111,4 +126,27 @@ export function createSettingsView(o: {
       active: activeKind(store.get()),
     }),
   };
+  const emit = o.emit;
+  if (o.activity && emit)
+    followUnreachableFolders(o.activity, unreachable, () => emit('settings:changed', view.settings()));
+  return view;
+}
+
+/**
+ * Watch folders out of reach (a share dropped, renamed away), kept in `unreachable` (folder id →
+ * since when) from the watchers' activity until they are back; `changed` republishes the settings
+ * view, where the window reads them (`watch_folders[].unreachable_since`).
+ */
+function followUnreachableFolders(
+  activity: Pick<ActivityHub, 'on'>,
+  unreachable: Map<string, string>,
+  changed: () => void,
+): void {
+  activity.on('folder:lost', (e) => {
+    unreachable.set(e.folderId, e.since);
+    changed();
+  });
+  activity.on('folder:appeared', (e) => {
+    if (unreachable.delete(e.folderId)) changed();
+  });
 }

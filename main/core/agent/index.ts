@@ -151,7 +151,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const proxy = await openProxySettings(options, { settingsStore, env, log });
   const caFile = new CaFileSettings({ settingsStore, env, rebuild: () => proxy.rebuild(), log });
   const systemLanguage = options.systemLanguage ?? detectSystemLanguage(env);
-  const view = createSettingsView({ store: settingsStore, keys, env, systemLanguage });
+  const view = createSettingsView({ store: settingsStore, keys, env, systemLanguage, activity, emit });
   const language = (): Language => view.language();
 
   const service = new ServiceConnection(APP_VERSION, push.rate);

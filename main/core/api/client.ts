@@ -7,6 +7,7 @@ import { implantsApi } from './implants';
 import { currentNetwork, type Network } from '../net/network';
 import { RateMeter } from './rate-meter';
 import { referrersApi } from './referrers';
+import { ServiceClock } from './service-clock';
 import { reportsApi } from './reports';
 import { abortableSleep, DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry';
 import { isSandboxKey, type KeyKind } from './sandbox';
@@ -61,11 +62,13 @@ function checkConfig(options: ApiClientOptions): void {
 export function createApiClient(options: ApiClientOptions) {
   checkConfig(options);
   const meter = options.meter ?? new RateMeter();
+  const serviceClock = new ServiceClock();
   const transport = createTransport({
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
     userAgent: userAgent(options.appVersion ?? APP_VERSION),
     meter,
+    clock: serviceClock,
     timeouts: { ...DEFAULT_TIMEOUTS, ...options.timeouts },
     retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
     onRateLimit: options.onRateLimit ?? 'throw',
@@ -83,6 +86,8 @@ export function createApiClient(options: ApiClientOptions) {
     keyKind: (sandbox ? 'sandbox' : 'live') satisfies KeyKind as KeyKind,
     /** Rate-limit state, fed by every answer. */
     meter,
+    /** The service's clock (its Date headers) against this computer's. */
+    serviceClock,
     account: accountApi(transport),
     exams: examsApi(transport),
     consent: consentApi(transport),

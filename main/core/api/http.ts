@@ -5,6 +5,7 @@ import { classifyNetFailure, type NetFailure, neverReachedService } from '../net
 import { proxyLabel, type NetAgents, type Network, type ProxyRoute } from '../net/network';
 import { ApiError, errorFromAnswer } from './api-errors';
 import { parseRetryAfter, type RateMeter } from './rate-meter';
+import type { ServiceClock } from './service-clock';
 import { backoffDelayMs, isRetryableFault, type RetryPolicy } from './retry';
 
 /** Kinds of calls, each with its own time-out. */
@@ -57,6 +58,8 @@ export type TransportOptions = {
   apiKey: string;
   userAgent: string;
   meter: RateMeter;
+  /** Fed every answer's Date header: the service's clock as this computer sees it. */
+  clock?: ServiceClock;
   timeouts: Timeouts;
   retry: RetryPolicy;
   onRateLimit: RateLimitMode;
@@ -321,6 +324,7 @@ export function createTransport(options: TransportOptions): Transport {
         continue;
       }
       options.meter.updateFromHeaders(res.headers);
+      options.clock?.observe(res.headers.date);
       if (res.statusCode >= 200 && res.statusCode < 300) return res;
       const failure = errorFromAnswer({
         status: res.statusCode,

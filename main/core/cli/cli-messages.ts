@@ -3,6 +3,7 @@
 // message, which may echo submitted patient data.
 import type { ApiError } from '../api/api-errors';
 import { type ApiErrorCode } from '../api/api-errors';
+import { diskFullIn, diskFullWords } from '../disk-full';
 import { netFailureWords, type WordsLanguage } from '../net/failure-words';
 import { type NetFailure, netFailureBehind } from '../net/net-failure';
 
@@ -61,6 +62,8 @@ const RUN_AGAIN: Record<WordsLanguage, string> = {
  * login, certificate, clock…) in the terminal's language, anything else as the error says it.
  */
 export function uploadFailureText(err: Error, lang: WordsLanguage): string {
+  const full = diskFullIn(err);
+  if (full) return `${diskFullWords(full.folder, full.needed, lang)} ${RUN_AGAIN[lang]}`;
   const net = netFailureIn(err);
   return net ? `${netFailureWords(net, lang)} ${RUN_AGAIN[lang]}` : err.message;
 }

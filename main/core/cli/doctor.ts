@@ -1,6 +1,8 @@
 // `scanbridge doctor [--json]` (CONTRACTS.md §2): the connection check from the command line. Each
 // step on its own line, a failure in words (the terminal's language), a non-zero exit when a step
 // failed; with --json the last stdout line is the whole report as one object.
+import { CLOCK_SKEW_WARN_MS } from '../api/service-clock';
+import { clockSkewWords } from '../net/clock-words';
 import { baseUrlOf, CredentialsError, resolveCredentials } from '../credentials';
 import type { CheckReport, CheckStep } from '../diagnose/check-report';
 import { CHECK_STEPS } from '../diagnose/check-report';
@@ -92,7 +94,9 @@ function humanReport(report: CheckReport, lang: WordsLanguage): string {
     : lang === 'es'
       ? `Falló el paso «${LABELS.es[report.failed_step ?? 'dns']}».`
       : `The step "${LABELS.en[report.failed_step ?? 'dns']}" failed.`;
-  return `${lines.join('\n')}\n${verdict}\n`;
+  const skew = report.clock_skew_ms ?? 0;
+  const clock = Math.abs(skew) >= CLOCK_SKEW_WARN_MS ? `${clockSkewWords(skew, lang)}\n` : '';
+  return `${lines.join('\n')}\n${verdict}\n${clock}`;
 }
 
 /** `scanbridge doctor [--json]`. */

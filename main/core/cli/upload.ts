@@ -1,6 +1,7 @@
 // `scanbridge upload <dir> [--type …] [--mode files|zip|auto] [--name …]` (CONTRACTS.md §2): one
 // exam from the DICOM and mesh files of a folder. Human progress goes to stderr; one JSON line
 // goes to stdout at the end. Run again after any interruption, it resumes the same exam.
+import { asDiskFull, DiskFullError } from '../disk-full';
 import { relative, sep } from 'node:path';
 import {
   escapeForTerminal,
@@ -394,11 +395,7 @@ async function uploadLocked(io: CliIo, args: Args, root: string, c: LockedContex
       );
     }
   } catch (err) {
-    if (err instanceof UploadError) {
-      c.log.warn('upload could not start', { code: err.code });
-      return fail(uploadFailureText(err, terminalLanguage(io.env)));
-    }
-    throw err;
+    return startFailed(io, c, err);
   }
 
   const running = job;
@@ -450,6 +447,15 @@ async function uploadLocked(io: CliIo, args: Args, root: string, c: LockedContex
     `${terminalSafeJson(leftOut.length > 0 ? { ...line, left_out: leftOut.map((f) => ({ name: f.name, reason: f.reason })) } : line)}\n`,
   );
   return shared.failed ? 1 : 0;
+}
+
+/** An upload that could not start: its words, or the error again when it is not a known failure. */
+function startFailed(io: CliIo, c: LockedContext, err: unknown): number {
+  // The data folder's disk may be full before anything is journaled (the lock, the journal's first line).
+  const e = asDiskFull(err, c.dataDir);
+  if (!(e instanceof UploadError || e instanceof DiskFullError)) throw err;
+  c.log.warn('upload could not start', { code: e instanceof UploadError ? e.code : 'disk_full' });
+  return c.fail(uploadFailureText(e, terminalLanguage(io.env)));
 }
 
 /** The log's lines of an upload: ids, a hash of the study's UID, counts and codes (core/log). */

@@ -5,6 +5,7 @@ import { basename, join, relative, sep } from 'node:path';
 import type { ActivityEvents, Agent } from '../agent';
 import { startAgent } from '../agent';
 import { closeCommandLog, openCommandLog } from './command-log';
+import { diskFullIn, diskFullWords } from '../disk-full';
 import { escapeForTerminal } from '../dicom';
 import { canonicalFolder, folderIdentity } from '../folder-identity';
 import { appDataDir } from '../paths';
@@ -90,6 +91,24 @@ function describeReasons(exportPath: string, reasons: readonly IncompleteReason[
   return [...files, ...parts].join('; ');
 }
 
+/** A local date and time for a line of the terminal ("27/11/2026, 14:05"). */
+function localTime(iso: string, lang: 'es' | 'en'): string {
+  return new Date(iso).toLocaleString(lang === 'es' ? 'es-CL' : 'en-GB', { dateStyle: 'short', timeStyle: 'short' });
+}
+
+/** A watched folder out of reach (a share dropped, renamed away, not mounted yet). */
+export function folderLostLine(path: string, since: string, lang: 'es' | 'en'): string {
+  return lang === 'es'
+    ? `scanbridge watch: no se puede acceder a la carpeta ${path} desde ${localTime(since, lang)}; se la sigue buscando y se vuelve a vigilar cuando regrese.`
+    : `scanbridge watch: the folder ${path} cannot be reached since ${localTime(since, lang)}; it is looked for and watched again when it returns.`;
+}
+
+export function folderBackLine(path: string, lang: 'es' | 'en'): string {
+  return lang === 'es'
+    ? `scanbridge watch: la carpeta ${path} está de vuelta; se vigila otra vez y se revisa lo que llegó mientras tanto.`
+    : `scanbridge watch: the folder ${path} is back; it is watched again and what arrived meanwhile is checked.`;
+}
+
 /**
  * The console printer: one human line on stderr per thing worth knowing, one JSON line on stdout
  * per exam ready. Lines name the export by its path under the watched folder and never carry
@@ -118,6 +137,11 @@ function printActivity(agent: Agent, folders: readonly WatchFolderConfig[], io: 
     say(`${where(e.folderId, e.exportPath)}: not complete yet: ${describeReasons(e.exportPath, e.reasons)}.`),
   );
   on('watch:error', (e) => say(`scanbridge watch: ${e.error.message}`));
+  const lang = terminalLanguage(io.env);
+  on('folder:lost', (e) => say(folderLostLine(e.path, e.since, lang)));
+  on('folder:appeared', (e) => {
+    if (e.lostSince) say(folderBackLine(e.path, lang));
+  });
   on('study:queued', (e) =>
     say(
       `${where(e.folderId, e.exportPath)}: uploading a ${e.study.modality || 'DICOM'} study as ${e.exam_type} (${e.study.files} files, ${formatBytes(e.study.bytes)})…`,
@@ -134,11 +158,14 @@ function printActivity(agent: Agent, folders: readonly WatchFolderConfig[], io: 
   on('study:unclaimable', (e) =>
     say(`${where(e.folderId, e.exportPath)}: ${e.reason}; uploading without coordinating with other computers.`),
   );
-  on('study:failed', (e) =>
+  on('study:failed', (e) => {
+    const full = diskFullIn(e.error);
     say(
-      `${where(e.folderId, e.exportPath)}: could not be checked or queued: ${e.error.message} (tried again when the export changes or on the next start).`,
-    ),
-  );
+      full
+        ? `${where(e.folderId, e.exportPath)}: ${diskFullWords(full.folder, full.needed, lang)} ${lang === 'es' ? 'Se retoma sola cuando haya espacio.' : 'It goes on by itself once there is room.'}`
+        : `${where(e.folderId, e.exportPath)}: could not be checked or queued: ${e.error.message} (tried again when the export changes or on the next start).`,
+    );
+  });
   on('upload:ready', (e) => {
     const at = e.origin ? where(e.origin.folderId, e.origin.exportPath) : 'upload';
     say(`${at}: uploaded as exam ${e.view.exam_id ?? ''} (${e.files} files, ${formatBytes(e.bytes)}).`);

@@ -262,6 +262,9 @@ async function keyStep(
   const account = await step(report, 'api_key', () => client.account.me(), fail);
   if (!account) return null;
   report.api_key.plan = account.plan;
+  // Uploads do not depend on it (the service's clock decides), but a clock that is off is said.
+  const offset = client.serviceClock.offsetMs();
+  report.clock_skew_ms = offset === null ? null : -offset;
   const rate = client.meter.snapshot();
   report.api_key.rate = { limit: rate.limit, remaining: rate.remaining, reset_at: rate.reset?.toISOString() ?? null };
   return client;

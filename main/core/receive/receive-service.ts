@@ -14,6 +14,7 @@ import { mkdir, readFile, readdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { DebouncedSave, writeJsonAtomic } from '../atomic-file';
+import { DiskFullError, isNoSpace } from '../disk-full';
 import { parseDicomPrefix, readDicomHeader } from '../dicom';
 import type { DicomHeader } from '../dicom';
 import { ensurePrivateDir } from '../private-fs';
@@ -24,7 +25,7 @@ import type { SinkResult } from './part10';
 import type { AssociationInfo, IncomingObject, ListenerConfig, RunningListener } from './listener';
 import { ListenError, startListener } from './listener';
 import { type StudyRecord, studyRecordSchema, StudyTracker } from './study-tracker';
-import type { Logger } from '../log';
+import { errorCode, type Logger } from '../log';
 
 export type ReceiveConfig = ListenerConfig & {
   port: number;
@@ -93,6 +94,8 @@ export class ReceiveService extends EventEmitter<ReceiveServiceEvents> {
   private readonly studies: string;
   /** Study folders known to exist. */
   private readonly folders = new Set<string>();
+  /** When a write first found the disk full (null while there is room). */
+  private fullSince: number | null = null;
 
   constructor(private readonly o: ReceiveServiceOptions) {
     super();
@@ -103,6 +106,11 @@ export class ReceiveService extends EventEmitter<ReceiveServiceEvents> {
     this.save = new DebouncedSave(
       () => writeJsonAtomic(join(o.root, 'state.json'), { v: 1, studies: this.tracker.list() }),
       200,
+      (e) => {
+        // The state is kept in memory and written again once there is room.
+        if (isNoSpace(e)) this.diskFull(new DiskFullError(o.root, 0, { cause: e }));
+        else this.o.log.warn('the received-studies state could not be saved', { code: errorCode(e) });
+      },
     );
     this.current = {
       state: 'stopped',
@@ -198,13 +206,27 @@ export class ReceiveService extends EventEmitter<ReceiveServiceEvents> {
     }
     const dir = studyDirName(ids.studyUid);
     const folder = join(this.studies, dir);
-    if (!this.folders.has(dir)) {
-      await mkdir(folder, { recursive: true, mode: 0o700 });
-      this.folders.add(dir);
-    }
     const target = join(folder, `${obj.sopInstanceUid}.dcm`);
-    if (content.kind === 'file') await rename(content.path, target);
-    else writeObjectFile(target, content.chunks);
+    try {
+      if (!this.folders.has(dir)) {
+        await mkdir(folder, { recursive: true, mode: 0o700 });
+        this.folders.add(dir);
+      }
+      if (content.kind === 'file') await rename(content.path, target);
+      else writeObjectFile(target, content.chunks);
+    } catch (e) {
+      if (!isNoSpace(e)) throw e;
+      // A full disk: nothing half-written is kept, the sender is refused "out of resources" (it
+      // keeps the object and sends it again) and the listener goes on listening.
+      await unlink(target).catch(() => undefined);
+      this.diskFull(new DiskFullError(this.o.root, content.bytes, { cause: e }));
+      throw new DiskFullError(this.o.root, content.bytes, { cause: e });
+    }
+    if (this.fullSince !== null) {
+      this.fullSince = null;
+      this.o.log.info('there is room on the disk again; received objects are stored');
+      this.setState({ message: null });
+    }
     this.tracker.stored(ids.studyUid, dir, a, Date.now());
     this.save.schedule();
     return true;
@@ -223,6 +245,15 @@ export class ReceiveService extends EventEmitter<ReceiveServiceEvents> {
         objects,
       },
     });
+  }
+
+  /** Said once while the disk stays full (the log, the listener's errors and its state message). */
+  private diskFull(err: DiskFullError): void {
+    if (this.fullSince !== null) return;
+    this.fullSince = Date.now();
+    this.o.log.warn('the disk is full; objects are refused until there is room', { bytes: err.needed });
+    this.problem(err.message);
+    this.setState({ message: err.message });
   }
 
   /** Words for the window's listener state (the log has its own line, written where it happened). */

@@ -4,6 +4,7 @@
 // sink, the object filed and answered — and everything else (association, release, abort, C-ECHO
 // and any other message) is handed whole to dcmjs-dimse through `view`, the socket it sees, so
 // its state machine still runs the association.
+import { diskFullIn, isNoSpace } from '../disk-full';
 import { EventEmitter } from 'node:events';
 import { unlink } from 'node:fs/promises';
 import type { Socket } from 'node:net';
@@ -40,6 +41,8 @@ export type ChannelDeps = {
 
 const STATUS_SUCCESS = 0x0000;
 const STATUS_PROCESSING_FAILURE = 0x0110;
+/** C-STORE "Refused: Out of Resources" (PS3.4 Annex B.2.3, A7xx). */
+const STATUS_OUT_OF_RESOURCES = 0xa700;
 
 /**
  * The socket as dcmjs-dimse sees it: what it reads is what the channel hands on; what it writes
@@ -155,7 +158,7 @@ export class StoreChannel {
     }
     if (!command.hasDataSet) {
       this.deps.log.warn('a C-STORE request came without its data set; the sender was told it failed');
-      this.inOrder(() => this.answer(pcId, command, false));
+      this.inOrder(() => this.answer(pcId, command, STATUS_PROCESSING_FAILURE));
       return;
     }
     this.mode = { kind: 'store', pcId, command, sink: this.openSink(pcId, command) };
@@ -191,21 +194,23 @@ export class StoreChannel {
   }
 
   private async fileAndAnswer(pcId: number, command: CommandSet, sink: Part10Sink | null): Promise<void> {
-    let ok = false;
+    let status = STATUS_PROCESSING_FAILURE;
     if (sink) {
       try {
         const content = await sink.done;
         const { sopClassUid, sopInstanceUid, transferSyntaxUid } = sink.meta;
-        ok = await this.deps.store({ sopClassUid, sopInstanceUid, transferSyntaxUid, content });
-      } catch {
-        ok = false;
+        if (await this.deps.store({ sopClassUid, sopInstanceUid, transferSyntaxUid, content })) status = STATUS_SUCCESS;
+      } catch (e) {
+        // No room to store it: "out of resources" tells the sender to keep the object and send it
+        // again later, rather than that the object itself was wrong.
+        if (isNoSpace(e) || diskFullIn(e)) status = STATUS_OUT_OF_RESOURCES;
       }
       sink.finished();
     }
-    this.answer(pcId, command, ok);
+    this.answer(pcId, command, status);
   }
 
-  private answer(pcId: number, command: CommandSet, ok: boolean): void {
+  private answer(pcId: number, command: CommandSet, status: number): void {
     if (this.socket.destroyed) return;
     this.socket.write(
       storeResponsePdu({
@@ -213,7 +218,7 @@ export class StoreChannel {
         messageId: command.messageId,
         sopClassUid: command.affectedSopClassUid,
         sopInstanceUid: command.affectedSopInstanceUid,
-        status: ok ? STATUS_SUCCESS : STATUS_PROCESSING_FAILURE,
+        status,
       }),
     );
   }

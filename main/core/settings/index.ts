@@ -4,4 +4,5 @@ export * from './migrations';
 export * from './network-settings';
 export * from './config-dir';
 export * from './settings-schema';
+export * from './settings-damage';
 export * from './store';

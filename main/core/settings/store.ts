@@ -1,4 +1,6 @@
-import { copyFileSync, existsSync, renameSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomicSync } from '../atomic-file';
 import { ensurePrivateDir } from '../private-fs';
 import Conf from 'conf';
 import { migrateSettings, SETTINGS_MIGRATIONS, type SettingsMigration, versionOf } from './migrations';
@@ -11,6 +13,7 @@ import {
   SETTINGS_SCHEMA_VERSION,
 } from './settings-schema';
 import { Emitter } from '../emitter';
+import { LAST_GOOD_NAME, recordSettingsDamage, type SettingsDamage } from './settings-damage';
 
 export type SettingsStoreOptions = {
   /** Config folder; default SCANBRIDGE_CONFIG_DIR, else the app's own (see paths.ts). */
@@ -50,12 +53,15 @@ function openConf(cwd: string): Conf<RawStore> {
 /**
  * The app's settings on disk (conf: atomic JSON writes), validated with zod on every read and
  * write. Files from older versions are migrated (after a backup copy); an unreadable file is set
- * aside and replaced by defaults; invalid fields fall back to their defaults and are listed in
- * `problems`.
+ * aside and replaced by the last good copy, else by defaults, and said (settings-damage.ts); invalid
+ * fields fall back to their defaults and are listed in `problems`.
  */
 export class SettingsStore {
   readonly path: string;
   readonly problems: string[] = [];
+  /** Set when this opening found the file damaged (settings-damage.ts). */
+  damage: SettingsDamage | null = null;
+  private readonly dir: string;
   private readonly conf: Conf<RawStore>;
   private current: Settings;
   /** Top-level keys this version does not know (written by a newer app): kept as they are. */
@@ -74,12 +80,11 @@ export class SettingsStore {
     try {
       conf = openConf(dir);
     } catch {
-      // Not JSON (a crash mid-write on a file system without atomic rename, a hand edit): set it aside.
-      const path = `${dir}/${SETTINGS_FILE_NAME}.json`;
-      if (existsSync(path)) renameSync(path, `${dir}/${SETTINGS_FILE_NAME}.corrupt-${Date.now()}.json`);
-      this.problems.push('unreadable_file');
-      conf = openConf(dir);
+      // Not JSON (a crash mid-write on a file system without atomic rename, a disk fault, a hand
+      // edit): set aside, the last good copy put back where there is one, and said (settings-damage.ts).
+      conf = this.recover(dir);
     }
+    this.dir = dir;
     this.conf = conf;
     this.path = conf.path;
     let raw: RawStore = { ...conf.store };
@@ -98,6 +103,42 @@ export class SettingsStore {
     // A fresh install writes no settings file until something is set (reading only makes the folder).
     if (!fresh && (this.problems.length > 0 || versionOf(conf.store) !== this.current.schema_version))
       this.write(this.current);
+    else if (!fresh) this.keepGoodCopy();
+  }
+
+  /** The damaged file set aside, the last good copy put back (or defaults), and the damage recorded. */
+  private recover(dir: string): Conf<RawStore> {
+    const path = join(dir, `${SETTINGS_FILE_NAME}.json`);
+    const aside = join(dir, `${SETTINGS_FILE_NAME}.corrupt-${Date.now()}.json`);
+    if (existsSync(path)) renameSync(path, aside);
+    const copy = join(dir, LAST_GOOD_NAME);
+    let copyOf: string | null = null;
+    try {
+      const text = readFileSync(copy, 'utf8');
+      const value: unknown = JSON.parse(text);
+      if (value && typeof value === 'object' && !Array.isArray(value)) {
+        copyOf = statSync(copy).mtime.toISOString();
+        writeFileAtomicSync(path, text, { mode: 0o600 });
+      }
+    } catch {
+      copyOf = null;
+    }
+    if (copyOf === null) this.problems.push('unreadable_file');
+    this.damage = { at: new Date().toISOString(), set_aside: aside, restored: copyOf !== null, copy_of: copyOf };
+    recordSettingsDamage(dir, this.damage);
+    return openConf(dir);
+  }
+
+  /** Keeps a copy of the settings file as it is now (read or written whole), unless it is the same. */
+  private keepGoodCopy(): void {
+    try {
+      const text = readFileSync(this.path, 'utf8');
+      const copy = join(this.dir, LAST_GOOD_NAME);
+      if (existsSync(copy) && readFileSync(copy, 'utf8') === text) return;
+      writeFileAtomicSync(copy, text, { mode: 0o600 });
+    } catch {
+      // No copy this time: the next read or write tries again.
+    }
   }
 
   /** The current settings (a copy: change them with `update`). */
@@ -135,6 +176,7 @@ export class SettingsStore {
 
   private write(settings: Settings): void {
     this.conf.store = { ...this.extra, ...settings };
+    this.keepGoodCopy();
     this.current = settings;
     const copy = this.get();
     this.changes.emit(copy);

@@ -4,7 +4,9 @@ import type { Exam } from '../api';
 import { type CallOptions, type CreatedExam, type ExamSummary, type ExamsPort, ExamsPortError } from './ports';
 
 /** The engine's view of the exams endpoints, on top of the API client. */
-export function examsPortFromClient(client: Pick<ApiClient, 'exams'>): ExamsPort {
+export function examsPortFromClient(
+  client: Pick<ApiClient, 'exams'> & Partial<Pick<ApiClient, 'serviceClock'>>,
+): ExamsPort {
   const exams = client.exams;
   // The client is the one retry layer: it waits out 429s and retries transient faults of
   // idempotent calls, and tells the engine each time (which tells the user).
@@ -39,6 +41,7 @@ export function examsPortFromClient(client: Pick<ApiClient, 'exams'>): ExamsPort
     },
     listRecentExams: (limit, o) =>
       call(async () => (await exams.list({ limit: Math.min(100, Math.max(1, limit)) }, opts(o))).exams.map(summary)),
+    serviceOffsetMs: () => client.serviceClock?.offsetMs() ?? null,
   };
 }
 

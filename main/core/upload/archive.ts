@@ -6,7 +6,8 @@
 // rerun after a crash continues from the last checkpoint, and a complete archive is reused after
 // checking its size and sha256, never deflated again. The archive is deleted once the job ends.
 import { rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { asDiskFull, isNoSpace } from '../disk-full';
 import {
   type ArchiveBudget,
   archiveOverhead,
@@ -114,6 +115,12 @@ async function buildArchive(host: ArchiveHost, path: string, signal: AbortSignal
       },
     });
   } catch (err) {
+    // No room for the archive: the folder and what is left to write (the archive resumes from its
+    // last checkpoint once there is room).
+    if (isNoSpace(err)) {
+      const left = (state.budget ?? state.plan.zip_size) - (state.pack?.offset ?? 0);
+      throw asDiskFull(err, dirname(path), left);
+    }
     // A file that changed or vanished since planning fails the job naming it.
     if (!signal.aborted && !(err instanceof UploadError)) await host.checkFiles(files.map((_, i) => i));
     throw err;

@@ -23,7 +23,7 @@ export type EngineOptions = {
   maxExamRecreations?: number;
   /** Progress events come at most this often. */
   progressIntervalMs?: number;
-  /** Tolerated clock difference between this computer and the service when matching a crashed create. */
+  /** Allowance when matching a crashed create, on top of the clock offset read off the service's Date header. */
   clockSkewMs?: number;
   /** How often file completions are fsynced to the journal. */
   doneFlushMs?: number;
@@ -60,6 +60,7 @@ export const DURABILITY: Record<JournalRecord['t'], Durability> = {
   ready: 'background',
   failed: 'sync',
   cancelled: 'sync',
+  recovered: 'sync',
   summary: 'sync',
 };
 
@@ -86,7 +87,14 @@ export type FileProgress =
   | { state: 'done' };
 
 export type NoticeCode =
-  'resumed' | 'orphan_removed' | 'exam_recreated' | 'rate_limited' | 'api_retry' | 'files_missing';
+  | 'resumed'
+  | 'orphan_removed'
+  | 'exam_recreated'
+  | 'rate_limited'
+  | 'api_retry'
+  | 'files_missing'
+  | 'clock_skew'
+  | 'journal_damaged';
 
 export type UploadEvent =
   | { type: 'status'; status: JobStatus; examId: string | null; totals: Totals }

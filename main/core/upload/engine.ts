@@ -16,8 +16,8 @@ import { transferFailureOf } from './failures';
 import { checkFile } from './file-checks';
 import { sendFiles } from './file-transfer';
 import { Gate } from './gate';
-import { type JobState, replayJournal, initialState } from './journal-replay';
-import { newJournalPath } from './job-store';
+import { type JobState, replayDamaged, replayJournal, initialState } from './journal-replay';
+import { newJournalPath, setDamagedJournalsAside } from './job-store';
 import { Journal, type PlannedRecord, type ShareIntent } from './journal';
 import type { JobPlan } from './plan';
 import { validateFields } from './plan';
@@ -111,15 +111,21 @@ export class UploadJob {
   static create(plan: JobPlan, deps: JobDeps, target?: UploadTarget, share?: ShareIntent): UploadJob {
     validateFields(plan.fields);
     const { path, jobId } = newJournalPath(deps.dataDir, plan.root);
-    const planned = plannedRecordOf(plan, jobId, target, share);
+    // Journals of this folder too damaged to name their job: moved aside, and this job looks on
+    // the service for what they made before it creates anything (never a silent second exam).
+    const since = target ? null : setDamagedJournalsAside(deps.dataDir, plan.root);
+    const planned = {
+      ...plannedRecordOf(plan, jobId, target, share),
+      ...(since !== null ? { recover_since: since } : {}),
+    };
     const journal = Journal.create(path, planned, { doneFlushMs: deps.options?.doneFlushMs });
     return new UploadJob(journal, initialState(planned), deps.port, deps.dataDir, deps.options ?? {}, false);
   }
 
   /** Reopens a job from its journal (after a crash, an interruption or a restart of the app). */
   static open(path: string, deps: JobDeps): UploadJob {
-    const { journal, records } = Journal.open(path, { doneFlushMs: deps.options?.doneFlushMs });
-    const state = replayJournal(records);
+    const { journal, records, lines, damage } = Journal.open(path, { doneFlushMs: deps.options?.doneFlushMs });
+    const state = damage ? replayDamaged(records, lines, damage) : replayJournal(records);
     const job = new UploadJob(journal, state, deps.port, deps.dataDir, deps.options ?? {}, true);
     // Ended, but the process died before the journal was compacted: finish that now.
     if (state.phase === 'ready') job.steps.compact('ready', state.readyExamId);
@@ -301,7 +307,11 @@ export class UploadJob {
     } finally {
       clearInterval(ticker);
       agents.destroy();
-      this.journal.flushDone('sync');
+      try {
+        this.journal.flushDone('sync');
+      } catch {
+        // A full disk: those files are sent again by the next run (the failure itself was reported).
+      }
       this.dropArchiveIfEnded();
       this.tick();
     }
@@ -312,6 +322,7 @@ export class UploadJob {
     // unless the plan was made a moment ago by this process.
     if (this.resumedJob || Date.now() - this.state.plan.at > FRESH_PLAN_MS)
       await this.checkFiles(this.state.plan.files.map((_, i) => i));
+    if (this.state.recovery) await this.steps.recover(signal);
     for (;;) {
       // An exam that became ready stays ready: a pause, stop or cancel that came as the service
       // answered has nothing left to stop (a cancel must not delete a ready exam).

@@ -8,11 +8,15 @@ import { ControlSignal, DURABILITY, type ENGINE_DEFAULTS, type JobStatus, type N
 import { isAbortError, UploadError } from './upload-errors';
 import { orphanRemovedMessage } from './failure-text';
 import { uploadFailureOf } from './failures';
-import { createdRecordOf, summaryOf, zipWireSize } from './job-records';
+import { CLOCK_SKEW_WARN_MS } from '../api/service-clock';
+import { diskFullIn } from '../disk-full';
+import { clockSkewWords } from '../net/clock-words';
+import { clockSkewOf, createdRecordOf, summaryOf, zipWireSize } from './job-records';
 import { applyRecord, type JobState } from './journal-replay';
 import { examIdsOfOtherJobs, waitWhileOthersCreate } from './job-store';
 import type { Journal, JournalRecord } from './journal';
-import { findOrphans } from './orphans';
+import { findOrphans, looksLikeExamOf } from './orphans';
+import type { JournalDamage } from './journal';
 import {
   type CallOptions,
   type CreateExamInput,
@@ -43,6 +47,8 @@ export class ExamSteps {
   // True once this process sent a create for the job (any run of it), so an exam the orphan
   // search finds is reported as "answer lost", not "left half-made by an interrupted run".
   private createSentThisRun = false;
+  // The clock's skew is said once per job in this process.
+  private clockSaid = false;
 
   constructor(
     private readonly journal: Journal,
@@ -66,7 +72,12 @@ export class ExamSteps {
 
   /** Rewrites a finished job's journal as its one summary line. */
   compact(outcome: 'ready' | 'failed' | 'cancelled', examId: string | null, code?: string): void {
-    this.journal.compact(summaryOf(this.state.plan, outcome, examId, code));
+    try {
+      this.journal.compact(summaryOf(this.state.plan, outcome, examId, code));
+    } catch (err) {
+      // A full disk: the whole journal stays, replays to the same end, and is compacted when next opened.
+      if (!diskFullIn(err)) throw err;
+    }
   }
 
   async create(signal: AbortSignal): Promise<void> {
@@ -102,7 +113,7 @@ export class ExamSteps {
       }
       throw err;
     }
-    const record = createdRecordOf(plan, created);
+    const record = createdRecordOf(plan, created, Date.now());
     if (!record) {
       await this.deleteQuietly(created.id);
       this.append({ t: 'discarded', exam_id: created.id, reason: 'bad_answer' });
@@ -110,6 +121,16 @@ export class ExamSteps {
     }
     this.append(record);
     this.host.resetProgress();
+    this.sayClockSkew(record.created_at, record.got_at ?? Date.now());
+  }
+
+  /** A local clock minutes or more off the service's is said once a run; the upload goes on. */
+  private sayClockSkew(createdAt: string, gotAt: number): void {
+    const skew = this.port.serviceOffsetMs?.() ?? null;
+    const local = skew !== null ? -skew : clockSkewOf(createdAt, gotAt);
+    if (this.clockSaid || local === null || Math.abs(local) < CLOCK_SKEW_WARN_MS) return;
+    this.clockSaid = true;
+    this.host.notice('clock_skew', clockSkewWords(local, 'en'));
   }
 
   /**
@@ -126,7 +147,11 @@ export class ExamSteps {
     await waitWhileOthersCreate(this.dataDir, this.journal.path, signal);
     const recent = await this.api((c) => this.port.listRecentExams(100, c), signal);
     const known = new Set([...examIdsOfOtherJobs(this.dataDir, this.journal.path), ...this.state.discarded]);
-    const orphans = findOrphans(recent, this.state.plan, intent.at - this.opts.clockSkewMs, known);
+    // The intent's time is this computer's; the exams' creation times are the service's. The offset
+    // read off the list's own answer puts them on one clock, so a local clock that is off neither
+    // hides an orphan nor takes an older exam for one; the allowance covers what the offset misses.
+    const offset = this.port.serviceOffsetMs?.() ?? 0;
+    const orphans = findOrphans(recent, this.state.plan, intent.at + offset - this.opts.clockSkewMs, known);
     for (const e of orphans) {
       await this.api((c) => this.port.deleteExam(e.id, c), signal);
       this.append({ t: 'discarded', exam_id: e.id, reason: 'orphan' });
@@ -134,6 +159,67 @@ export class ExamSteps {
     }
     this.state.intent = null;
     return orphans.length;
+  }
+
+  /**
+   * The journal cannot be trusted whole (a damaged line, or this job replaces damaged journals of
+   * its folder): what did those runs leave on the service? A ready exam of this study is taken as
+   * the job's result (never a second exam); half-made ones are removed (their upload links are
+   * lost); the exam the readable journal names goes on if the service still has it. What was found
+   * and done is said in a notice, and journaled (`recovered`) so it is not done twice.
+   */
+  async recover(signal: AbortSignal): Promise<void> {
+    const r = this.state.recovery;
+    if (!r) return;
+    await waitWhileOthersCreate(this.dataDir, this.journal.path, signal);
+    const recent = await this.api((c) => this.port.listRecentExams(100, c), signal);
+    const offset = this.port.serviceOffsetMs?.() ?? 0;
+    const known = new Set([...examIdsOfOtherJobs(this.dataDir, this.journal.path), ...this.state.discarded]);
+    const named = new Set(r.named);
+    const found = new Map<string, ExamSummary>();
+    for (const id of named) {
+      const e = recent.find((x) => x.id === id) ?? (await this.api((c) => this.port.getExam(id, c), signal));
+      if (e) found.set(e.id, e);
+    }
+    const notBefore = r.notBefore + offset - this.opts.clockSkewMs;
+    for (const e of recent) if (!known.has(e.id) && looksLikeExamOf(e, this.state.plan, notBefore)) found.set(e.id, e);
+    const what = damageWords(r.damage, this.journal.path);
+    const ready = [...found.values()].find((e) => e.status === 'ready');
+    if (ready) {
+      this.append({ t: 'recovered', at: Date.now(), exam_id: ready.id });
+      this.append({ t: 'ready', exam_id: ready.id, at: Date.now() });
+      this.host.notice(
+        'journal_damaged',
+        `${what} The service already holds exam ${ready.id} of this study, ready: it is the result, and no second exam is made.`,
+      );
+      return;
+    }
+    // The exam the journal names, still on the service and still uploading, goes on; any other is removed.
+    const current = this.state.exam;
+    if (current && found.get(current.id)?.status !== 'uploading') {
+      this.append({ t: 'discarded', exam_id: current.id, reason: 'journal_damaged' });
+    }
+    const removed: string[] = [];
+    for (const e of found.values()) {
+      if (e.id === this.state.exam?.id || e.status === 'ready') continue;
+      await this.api((c) => this.port.deleteExam(e.id, c), signal);
+      this.append({ t: 'discarded', exam_id: e.id, reason: 'journal_damaged' });
+      removed.push(e.id);
+    }
+    if (this.state.phase === 'creating') {
+      this.state.phase = 'planned';
+      this.state.intent = null;
+    }
+    const kept = this.state.exam?.id ?? null;
+    this.append({ t: 'recovered', at: Date.now(), exam_id: kept });
+    const did =
+      removed.length > 0
+        ? `Removed the half-made exam(s) ${removed.join(', ')} it left on the service.`
+        : 'No exam of it was found on the service.';
+    this.host.notice(
+      'journal_damaged',
+      `${what} ${did} ${kept ? `Going on with exam ${kept}.` : 'Uploading the study afresh.'}`,
+    );
   }
 
   /** The exam's upload links expired before its files were sent: the exam is deleted and the plan starts again. */
@@ -311,4 +397,12 @@ export class ExamSteps {
       },
     });
   }
+}
+
+/** What was found damaged, in a sentence (no patient data: the journal's path and line numbers only). */
+function damageWords(damage: JournalDamage | null, path: string): string {
+  if (!damage) return 'An earlier upload journal of this folder was found damaged (moved aside as .damaged).';
+  if (damage.empty) return `The upload journal ${path} was found empty or unreadable.`;
+  const lines = damage.lines.slice(0, 5).join(', ') + (damage.lines.length > 5 ? ', …' : '');
+  return `The upload journal ${path} was found damaged (line ${lines} of ${damage.total} unreadable).`;
 }

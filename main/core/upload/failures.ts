@@ -1,4 +1,5 @@
 // Failure mapping, as pure functions: what a failed transfer or a failed run means for the job.
+import { diskFullIn } from '../disk-full';
 import { transientFailureMessage } from './failure-text';
 import { ExamsPortError } from './ports';
 import { UploadError } from './upload-errors';
@@ -52,6 +53,10 @@ export function transferFailureOf(err: unknown, maxAttempts: number): { error: u
 /** Any error that ended a run, as an UploadError: resumable for faults of the network or the service. */
 export function uploadFailureOf(err: unknown): UploadError {
   if (err instanceof UploadError) return err;
+  // A full disk under the data folder: nothing is lost (the journal keeps whole records only), and
+  // the job goes on where it stopped once there is room.
+  const full = diskFullIn(err);
+  if (full) return new UploadError('disk_full', full.message, true, { cause: full });
   if (err instanceof ExamsPortError) {
     return err.kind === 'transient' || err.kind === 'rate_limited'
       ? new UploadError('network', transientFailureMessage(err), true, { cause: err }) // 5xx and unreachable are told apart

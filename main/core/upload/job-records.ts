@@ -44,7 +44,11 @@ export function zipWireSize(state: Pick<JobState, 'plan' | 'archive' | 'budget'>
 }
 
 /** The `created` record of a create answer, or null when its upload links do not fit the plan. */
-export function createdRecordOf(plan: PlannedRecord, c: CreatedExam): Extract<JournalRecord, { t: 'created' }> | null {
+export function createdRecordOf(
+  plan: PlannedRecord,
+  c: CreatedExam,
+  gotAt = Date.now(),
+): Extract<JournalRecord, { t: 'created' }> | null {
   if (plan.mode === 'files') {
     const urls = c.upload_urls;
     if (!urls || urls.length !== plan.files.length || urls.some((u, i) => u.name !== plan.files[i]?.name)) return null;
@@ -53,7 +57,8 @@ export function createdRecordOf(plan: PlannedRecord, c: CreatedExam): Extract<Jo
       t: 'created',
       exam_id: c.id,
       created_at: c.created_at,
-      expires_at: Number.isFinite(expires) ? expires : Date.now() + 3_600_000,
+      expires_at: Number.isFinite(expires) ? expires : noExpiry(c, gotAt),
+      got_at: gotAt,
       urls: urls.map((u) => u.url),
     };
   }
@@ -63,9 +68,16 @@ export function createdRecordOf(plan: PlannedRecord, c: CreatedExam): Extract<Jo
     t: 'created',
     exam_id: c.id,
     created_at: c.created_at,
-    expires_at: Number.isFinite(expires) ? expires : Date.now() + 3_600_000,
+    expires_at: Number.isFinite(expires) ? expires : noExpiry(c, gotAt),
+    got_at: gotAt,
     zip_url: c.upload_url.url,
   };
+}
+
+/** An answer without a readable expiry: an hour from its creation, the service's usual lifetime. */
+function noExpiry(c: CreatedExam, gotAt: number): number {
+  const created = Date.parse(c.created_at);
+  return (Number.isFinite(created) ? created : gotAt) + 3_600_000;
 }
 
 /** The summary line of a finished job. */
@@ -117,10 +129,23 @@ export function progressBaseline(state: JobState): {
   return { bytesTotal: plan.bytes, filesTotal, bytesDone, filesDone: state.doneCount };
 }
 
-/** True when the exam's upload links have expired or will within a margin (a quarter of their lifetime, at most 60 s). */
+/**
+ * True when the exam's upload links have expired or will within a margin (a quarter of their
+ * lifetime, at most 60 s). The lifetime is the service's (its expiry less its creation time, both
+ * its clock), counted on this computer's clock from when the answer arrived: a local clock days off
+ * does not matter. A journal of an older version (no arrival time) compares with the local clock;
+ * a link that expired all the same is refused by storage with a 403, which replaces the exam too.
+ */
 export function linksExpired(exam: JobState['exam'], now = Date.now()): boolean {
   if (!exam) return false;
   const created = Date.parse(exam.createdAt);
   const life = Number.isFinite(created) ? exam.expiresAt - created : 3_600_000;
-  return now >= exam.expiresAt - Math.min(60_000, Math.max(0, life / 4));
+  const expiresLocal = exam.gotAt !== null && Number.isFinite(created) ? exam.gotAt + life : exam.expiresAt;
+  return now >= expiresLocal - Math.min(60_000, Math.max(0, life / 4));
+}
+
+/** This computer's clock less the service's (ms), from a create answer's creation time; null when unknown. */
+export function clockSkewOf(createdAt: string, gotAt: number): number | null {
+  const created = Date.parse(createdAt);
+  return Number.isFinite(created) ? gotAt - created : null;
 }

@@ -1,7 +1,7 @@
 // Where journals live (`<data>/jobs/`) and how a rerun on the same folder finds its job.
 import { createHash, randomBytes } from 'node:crypto';
-import { readdirSync, statSync, unlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { folderIdentity } from '../folder-identity';
 import { ensurePrivateDir } from '../private-fs';
 import { sleep } from '../api/retry';
@@ -63,6 +63,38 @@ export function findFolderJobs(dataDir: string, root: string): FolderJobs {
   }
   out.finished.sort((a, b) => b.at - a.at);
   return out;
+}
+
+/**
+ * Journals of the folder `root` whose first line cannot be read (emptied, garbled: they no longer
+ * say which job they were) are renamed `….jsonl.damaged` (kept for support, out of every lookup).
+ * Returns the earliest time those jobs started (from their names: this computer's clock), or null
+ * when there were none. The caller's job then looks on the service for what they made.
+ */
+export function setDamagedJournalsAside(dataDir: string, root: string): number | null {
+  let since: number | null = null;
+  for (const path of listJournals(dataDir, `${rootKey(root)}-`)) {
+    if (readFirstRecord(path) !== null) continue;
+    const started = startOfJob(path);
+    try {
+      renameSync(path, `${path}.damaged`);
+    } catch {
+      continue;
+    }
+    since = since === null ? started : Math.min(since, started);
+  }
+  return since;
+}
+
+/** When a job started, from its journal's name (`<folder key>-<ms in base 36>-<random>`), else a day before the file's last change. */
+function startOfJob(path: string): number {
+  const ms = parseInt(basename(path).split('-')[1] ?? '', 36);
+  if (Number.isFinite(ms) && ms > 0) return ms;
+  try {
+    return statSync(path).mtimeMs - 86_400_000;
+  } catch {
+    return 0;
+  }
 }
 
 /** Exam ids held by journals other than `exceptPath`: a crashed create must never adopt them. */

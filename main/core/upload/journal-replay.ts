@@ -1,6 +1,6 @@
 // A job's state is a fold over its journal: replaying the records gives the step to resume from.
 import type { PackState } from './deflated-zip';
-import type { JournalRecord, PlannedRecord } from './journal';
+import type { JournalDamage, JournalRecord, PlannedRecord } from './journal';
 
 export type JobPhase = 'planned' | 'creating' | 'created' | 'uploaded' | 'ready' | 'failed' | 'cancelled';
 
@@ -8,8 +8,10 @@ export type JobPhase = 'planned' | 'creating' | 'created' | 'uploaded' | 'ready'
 export type ExamHandle = {
   id: string;
   createdAt: string;
-  /** Earliest expiry of its presigned URLs (ms since epoch). */
+  /** Earliest expiry of its presigned URLs (ms since epoch, the service's clock). */
   expiresAt: number;
+  /** This computer's clock when the create answer arrived (null in older journals). */
+  gotAt: number | null;
   urls: string[] | null;
   zipUrl: string | null;
 };
@@ -32,6 +34,13 @@ export type JobState = {
   archive: { size: number; sha256: string } | null;
   /** Streamed compression: the size the exam is declared with, the archive padded up to it. */
   budget: number | null;
+  /**
+   * Set when the journal cannot be trusted whole (a damaged line, or it replaces damaged journals of
+   * its folder): before creating or sending anything the job asks the service what it holds
+   * (exam-steps.ts, `recover`). `notBefore`: the earliest the lost records can date from (this
+   * computer's clock); `named`: exams the readable records name; `damage`: what was found.
+   */
+  recovery: { notBefore: number; named: string[]; damage: JournalDamage | null } | null;
 };
 
 /** The state after `records`; the first record must be the plan. */
@@ -57,6 +66,7 @@ export function initialState(plan: PlannedRecord): JobState {
     pack: null,
     archive: null,
     budget: null,
+    recovery: plan.recover_since !== undefined ? { notBefore: plan.recover_since, named: [], damage: null } : null,
   };
 }
 
@@ -89,6 +99,7 @@ export function applyRecord(s: JobState, r: JournalRecord): void {
         id: r.exam_id,
         createdAt: r.created_at,
         expiresAt: r.expires_at,
+        gotAt: r.got_at ?? null,
         urls: r.urls ?? null,
         zipUrl: r.zip_url ?? null,
       };
@@ -133,7 +144,29 @@ export function applyRecord(s: JobState, r: JournalRecord): void {
     case 'cancelled':
       s.phase = 'cancelled';
       return;
+    case 'recovered':
+      s.recovery = null;
+      return;
   }
+}
+
+/**
+ * The state of a journal found damaged (readJournalChecked): the readable records replayed, and a
+ * recovery due unless a `recovered` record comes after every damaged line.
+ */
+export function replayDamaged(
+  records: readonly JournalRecord[],
+  lines: readonly number[],
+  damage: JournalDamage,
+): JobState {
+  const state = replayJournal(records);
+  const lastRecovered = lines.reduce((at, line, i) => (records[i]?.t === 'recovered' ? line : at), 0);
+  if (damage.lines.every((l) => l < lastRecovered)) return state;
+  const named = new Set<string>();
+  for (const r of records) if (r.t === 'created' || r.t === 'ready') named.add(r.exam_id);
+  for (const id of state.discarded) named.delete(id);
+  state.recovery = { notBefore: state.plan.at, named: [...named], damage };
+  return state;
 }
 
 function resetDone(s: JobState): void {

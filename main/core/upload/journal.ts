@@ -2,7 +2,27 @@
 // step it describes goes on (so kill -9 at any instant loses nothing), and the records that guard
 // against a second exam are fsynced before the service hears of it (so a power cut does not either).
 // A torn last line (a crash mid-write) is cut off when the journal is reopened.
-import { closeSync, fsync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+//
+// Each line carries a checksum of its record (`"k"`, the first 8 hex digits of its SHA-256), so a
+// line damaged anywhere (a disk or a copy gone wrong, a file edited, emptied or garbled) is told
+// apart from a good one: JSON that still parses is not taken for a record. Such a journal is
+// reported as damaged (`readJournalChecked`), and the job that owns it checks with the service
+// before it creates anything (exam-steps.ts, `recover`). Lines without a checksum (journals of
+// older versions) are read as before.
+import {
+  closeSync,
+  fstatSync,
+  fsync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
+import { createHash } from 'node:crypto';
+import { asDiskFull } from '../disk-full';
 import { fsyncDir, writeFileAtomic, writeFileAtomicSync } from '../atomic-file';
 import { dirname } from 'node:path';
 import { z } from 'zod';
@@ -53,6 +73,12 @@ export const recordSchema = z.discriminatedUnion('t', [
     fingerprint: z.string(),
     /** Study Instance UIDs of the files (the upload lock's keys); absent in journals of older versions. */
     study_uids: z.array(z.string()).optional(),
+    /**
+     * Set when this job replaces journals of the same folder found damaged (their jobs' earliest
+     * start, this computer's clock): before creating anything, the job looks on the service for an
+     * exam those jobs made (exam-steps.ts, `recover`).
+     */
+    recover_since: z.number().optional(),
     /** Absent: the job creates an exam. Set: it adds an extra take to an existing exam (target.ts). */
     target: z.object({ kind: z.literal('extra'), exam_id: z.string().min(1), label: z.string().min(1) }).optional(),
     share: shareIntentSchema.optional(),
@@ -88,6 +114,12 @@ export const recordSchema = z.discriminatedUnion('t', [
     exam_id: z.string(),
     created_at: z.string(),
     expires_at: z.number(),
+    /**
+     * This computer's clock when the answer arrived. The links' lifetime is the service's own
+     * (expires_at less created_at, both its clock); counted from here, a local clock that is off
+     * does not make them look expired. Absent in journals of older versions.
+     */
+    got_at: z.number().optional(),
     urls: z.array(z.string()).optional(),
     zip_url: z.string().optional(),
   }),
@@ -99,6 +131,9 @@ export const recordSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('ready'), exam_id: z.string(), at: z.number() }),
   z.object({ t: z.literal('failed'), code: z.string(), message: z.string(), at: z.number() }),
   z.object({ t: z.literal('cancelled'), at: z.number() }),
+  // The service was checked after the journal was found damaged (or replaced a damaged one): the
+  // damage before this line is accounted for.
+  z.object({ t: z.literal('recovered'), at: z.number(), exam_id: z.string().nullable() }),
   // What a finished journal is compacted to: no file list, no patient data.
   z.object({
     t: z.literal('summary'),
@@ -125,22 +160,78 @@ export type Durability = 'sync' | 'background' | 'none';
 export type PlannedRecord = Extract<JournalRecord, { t: 'planned' }>;
 export type SummaryRecord = Extract<JournalRecord, { t: 'summary' }>;
 
-/** Reads every valid record; a torn or unreadable line is skipped (it can only be the last one). */
-export function readJournal(path: string): JournalRecord[] {
-  const text = readFileSync(path, 'utf8');
-  const out: JournalRecord[] = [];
-  for (const line of text.split('\n')) {
-    if (line === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    const parsed = recordSchema.safeParse(value);
-    if (parsed.success) out.push(parsed.data);
+/** How a journal was found damaged: the lines that could not be read (1-based), out of how many. */
+export type JournalDamage = { lines: number[]; total: number; empty: boolean };
+
+/** A record's line: its JSON with the checksum of that JSON as a last member. */
+export function recordLine(record: JournalRecord): string {
+  const json = JSON.stringify(record);
+  return `${json.slice(0, -1)},"k":"${checksumOf(json)}"}\n`;
+}
+
+function checksumOf(json: string): string {
+  return createHash('sha256').update(json, 'utf8').digest('hex').slice(0, 8);
+}
+
+const CHECKSUM_TAIL = /,"k":"([0-9a-f]{8})"\}$/;
+
+/** One line as a record, or null when it is damaged (not JSON, not a record, or its checksum differs). */
+export function parseLine(line: string, requireChecksum = false): JournalRecord | null {
+  let json = line;
+  const tail = CHECKSUM_TAIL.exec(line);
+  if (!tail && requireChecksum) return null;
+  if (tail) {
+    json = `${line.slice(0, tail.index)}}`;
+    if (checksumOf(json) !== tail[1]) return null;
   }
-  return out;
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return null;
+  }
+  const parsed = recordSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
+/**
+ * Every readable record, and the damage found: lines that cannot be read, wherever they are, and an
+ * empty journal (every journal starts with its plan). A last line without its newline is a write a
+ * crash cut short, not damage: it is left out without a word.
+ */
+export function readJournalChecked(path: string): {
+  records: JournalRecord[];
+  /** The line (1-based) of each record. */
+  lines: number[];
+  damage: JournalDamage | null;
+} {
+  const text = readFileSync(path, 'utf8');
+  const lines = text.split('\n');
+  // The part after the last newline: a torn write (or nothing).
+  lines.pop();
+  // Once a journal has checksums, a line without one is damaged too (only older versions wrote none).
+  const checked = lines.some((l) => CHECKSUM_TAIL.test(l));
+  const records: JournalRecord[] = [];
+  const at: number[] = [];
+  const bad: number[] = [];
+  lines.forEach((line, i) => {
+    const r = line === '' ? null : parseLine(line, checked);
+    if (r) {
+      records.push(r);
+      at.push(i + 1);
+    } else bad.push(i + 1);
+  });
+  const empty = records.length === 0;
+  return {
+    records,
+    lines: at,
+    damage: bad.length > 0 || empty ? { lines: bad, total: lines.length, empty } : null,
+  };
+}
+
+/** Reads every valid record; damaged lines are skipped (readJournalChecked says which). */
+export function readJournal(path: string): JournalRecord[] {
+  return readJournalChecked(path).records;
 }
 
 /** The first line of a journal, without parsing the rest (job lookup reads many journals). */
@@ -158,9 +249,7 @@ export function readFirstRecord(path: string): JournalRecord | null {
       parts.push(Buffer.from(buf.subarray(0, nl >= 0 ? nl : n)));
       if (nl >= 0) break;
     }
-    const text = Buffer.concat(parts).toString('utf8');
-    const parsed = recordSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : null;
+    return parseLine(Buffer.concat(parts).toString('utf8'));
   } catch {
     return null;
   } finally {
@@ -175,6 +264,8 @@ export class Journal {
   private backgroundSyncs = 0;
   private closeWhenSynced = false;
   private dirSynced = true;
+  /** A write that failed where nobody could be told (the batched completions' timer): thrown by the next append. */
+  private deferredError: unknown = null;
 
   private constructor(
     readonly path: string,
@@ -190,13 +281,23 @@ export class Journal {
     // Private from the start: an unfinished journal holds the patient's name, ID and birth date.
     const fd = openSync(path, 'wx', PRIVATE_FILE_MODE);
     const j = new Journal(path, fd, opts.doneFlushMs ?? 250);
-    j.append(planned, 'none');
+    try {
+      j.append(planned, 'none');
+    } catch (err) {
+      // No journal rather than an empty one (which would pass for a damaged journal).
+      closeSync(fd);
+      rmSync(path, { force: true });
+      throw err;
+    }
     j.dirSynced = false;
     return j;
   }
 
   /** Reopens a journal for appending, cutting off a torn last line first. */
-  static open(path: string, opts: { doneFlushMs?: number } = {}): { journal: Journal; records: JournalRecord[] } {
+  static open(
+    path: string,
+    opts: { doneFlushMs?: number } = {},
+  ): { journal: Journal; records: JournalRecord[]; lines: number[]; damage: JournalDamage | null } {
     const text = readFileSync(path);
     const end = text.lastIndexOf(0x0a) + 1;
     const fd = openSync(path, 'r+');
@@ -205,8 +306,8 @@ export class Journal {
       fsyncSync(fd);
     }
     closeSync(fd);
-    const records = readJournal(path);
-    return { journal: new Journal(path, openSync(path, 'a'), opts.doneFlushMs ?? 250), records };
+    const { records, lines, damage } = readJournalChecked(path);
+    return { journal: new Journal(path, openSync(path, 'a'), opts.doneFlushMs ?? 250), records, lines, damage };
   }
 
   /**
@@ -216,8 +317,13 @@ export class Journal {
    * loses nothing it wrote).
    */
   append(record: JournalRecord, durability: Durability = 'sync'): void {
+    if (this.deferredError) {
+      const err = this.deferredError;
+      this.deferredError = null;
+      throw err;
+    }
     this.flushDone('none');
-    this.write(`${JSON.stringify(record)}\n`);
+    this.write(recordLine(record));
     this.sync(durability);
   }
 
@@ -230,7 +336,12 @@ export class Journal {
     this.pendingDone.push(i);
     this.flushTimer ??= setTimeout(() => {
       this.flushTimer = null;
-      this.flushDone('background');
+      try {
+        this.flushDone('background');
+      } catch (err) {
+        // A full disk: the completions stay pending, and the job hears of it at its next record.
+        this.deferredError ??= err;
+      }
     }, this.doneFlushMs);
   }
 
@@ -246,8 +357,8 @@ export class Journal {
     }
     if (this.pendingDone.length === 0 || this.fd < 0) return;
     const i = this.pendingDone;
+    this.write(recordLine({ t: 'done', i }));
     this.pendingDone = [];
-    this.write(`${JSON.stringify({ t: 'done', i })}\n`);
     this.sync(durability);
   }
 
@@ -281,7 +392,12 @@ export class Journal {
   /** Replaces the whole journal by one summary line (atomically: temp file, fsync, rename). */
   compact(summary: SummaryRecord): void {
     this.close();
-    writeFileAtomicSync(this.path, `${JSON.stringify(summary)}\n`, { durable: true });
+    try {
+      writeFileAtomicSync(this.path, recordLine(summary), { durable: true });
+    } catch (err) {
+      // The full journal stays as it is (it replays to the same end); compacting is tried again at its next opening.
+      throw asDiskFull(err, dirname(this.path));
+    }
   }
 
   /**
@@ -290,12 +406,26 @@ export class Journal {
    */
   async compactInBackground(summary: SummaryRecord): Promise<void> {
     this.close();
-    await writeFileAtomic(this.path, `${JSON.stringify(summary)}\n`, { durable: true });
+    await writeFileAtomic(this.path, recordLine(summary), { durable: true });
   }
 
+  /**
+   * Appends whole lines only: a write cut short (a full disk) is taken back, so the journal never
+   * holds half a record followed by more records. The failure is a DiskFullError naming the folder.
+   */
   private write(text: string): void {
     if (this.fd < 0) throw new Error('journal is closed');
-    writeAll(this.fd, text);
+    const before = fstatSync(this.fd).size;
+    try {
+      writeAll(this.fd, text);
+    } catch (err) {
+      try {
+        ftruncateSync(this.fd, before);
+      } catch {
+        // The torn line is cut off when the journal is next opened.
+      }
+      throw asDiskFull(err, dirname(this.path), Buffer.byteLength(text));
+    }
   }
 }
 

@@ -6,7 +6,12 @@ import type { PlannedRecord } from './journal';
 import type { ExamSummary } from './ports';
 
 export function isOrphanOf(e: ExamSummary, plan: PlannedRecord, notBefore: number): boolean {
-  if (e.status !== 'uploading' || e.name !== plan.fields.name) return false;
+  return e.status === 'uploading' && looksLikeExamOf(e, plan, notBefore);
+}
+
+/** Whether `e`, whatever its status, looks like the exam of this plan made after `notBefore` (the service's clock). */
+export function looksLikeExamOf(e: ExamSummary, plan: PlannedRecord, notBefore: number): boolean {
+  if (e.name !== plan.fields.name) return false;
   if ((e.patient_id ?? '') !== (plan.fields.patient_id ?? '')) return false;
   if (e.upload_mode !== null && e.upload_mode !== plan.mode) return false;
   if (plan.mode === 'files' && e.file_count !== null && e.file_count !== 0 && e.file_count !== plan.files.length)

@@ -51,6 +51,11 @@ export type ExamsPort = {
   getExam(id: string, opts?: CallOptions): Promise<ExamSummary | null>;
   /** The account's newest exams, newest first. */
   listRecentExams(limit: number, opts?: CallOptions): Promise<ExamSummary[]>;
+  /**
+   * The service's clock less this computer's (ms), from its last answer's Date header; null or
+   * absent when unknown. Times the service wrote (an exam's creation) are compared through it.
+   */
+  serviceOffsetMs?(): number | null;
 };
 
 /**

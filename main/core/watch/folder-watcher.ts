@@ -63,6 +63,13 @@ async function anyReadable(paths: readonly string[]): Promise<boolean> {
   return false;
 }
 
+/** The folder's device and inode ("dev:ino"), or null when it is not a folder there. */
+const identityOf = (path: string): Promise<string | null> =>
+  stat(path).then(
+    (s) => (s.isDirectory() ? `${s.dev}:${s.ino}` : null),
+    () => null,
+  );
+
 type Candidate = {
   /** The top-level folder name, or '' for the loose files of the watched folder. */
   key: string;
@@ -91,8 +98,14 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
   private readonly recheckMs: number;
   private readonly candidates = new Map<string, Candidate>();
   private watcher: FSWatcher | undefined;
-  /** Looks for a watched folder that was not there at start-up. */
+  /** Looks for a watched folder that was not there at start-up, or went away. */
   private appearTimer: NodeJS.Timeout | undefined;
+  /** While watching: checks that the folder is still there, and still the same one (share-presence). */
+  private presenceTimer: NodeJS.Timeout | undefined;
+  private identity: string | undefined;
+  private presenceInFlight = false;
+  /** When the folder was found gone (null while it is there). */
+  private lostSince: Date | null = null;
   private looking = false;
   private closed = false;
   private scanning: Promise<unknown> = Promise.resolve();
@@ -121,8 +134,9 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     if (this.watcher || this.appearTimer) return;
     if (!(await isFolder(this.root))) {
       this.report(new Error(`${this.root} is not there yet; it is watched as soon as it appears`));
+      this.lostSince = new Date();
+      this.emit('folder:lost', { folderId: this.config.id, path: this.root, since: this.lostSince.toISOString() });
       this.appearTimer = setInterval(() => void this.lookForFolder(), this.pollMs);
-      this.appearTimer.unref?.();
       this.emit('ready');
       return;
     }
@@ -137,10 +151,48 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     this.appearTimer = undefined;
     try {
       await this.watch();
-      if (!this.closed) this.emit('folder:appeared', { folderId: this.config.id });
+      const since = this.lostSince;
+      this.lostSince = null;
+      if (!this.closed)
+        this.emit('folder:appeared', {
+          folderId: this.config.id,
+          path: this.root,
+          lostSince: since?.toISOString() ?? null,
+        });
     } catch (e) {
       this.report(e);
+    } finally {
+      this.looking = false;
     }
+  }
+
+  /**
+   * A watched folder on a share may go away (unmounted, the share dropped, renamed away) and come
+   * back, often as a new mount whose changes the old watch never sees (inotify follows the old
+   * folder). Every poll interval the folder is looked at: gone, or another folder now at its path,
+   * and it is reported (`folder:lost`), no longer watched, looked for, and watched again when it
+   * returns; the listing then finds what arrived meanwhile.
+   */
+  private async checkPresence(): Promise<void> {
+    if (this.closed || this.lostSince || this.looking || this.presenceInFlight) return;
+    // One look at a time: a stat on a share that stopped answering may take long.
+    this.presenceInFlight = true;
+    const now = await identityOf(this.root).finally(() => (this.presenceInFlight = false));
+    if (this.closed || this.lostSince || this.looking) return;
+    if (now !== null && now === this.identity) return;
+    this.lostSince = new Date();
+    clearInterval(this.presenceTimer);
+    this.presenceTimer = undefined;
+    const watcher = this.watcher;
+    this.watcher = undefined;
+    // Not awaited: closing the watch of a folder renamed away can wait on chokidar's own polling.
+    void watcher?.close().catch(() => undefined);
+    if (this.closed) return;
+    this.emit('folder:lost', { folderId: this.config.id, path: this.root, since: this.lostSince.toISOString() });
+    // Not unref'd: while the folder is away this timer is the watch, and keeps `scanbridge watch` running.
+    this.appearTimer = setInterval(() => void this.lookForFolder(), this.pollMs);
+    // Another folder already stands at the path (remounted between two looks): watched at once.
+    if (now !== null) void this.lookForFolder();
   }
 
   private async watch(): Promise<void> {
@@ -158,8 +210,12 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     const ready = new Promise<void>((res) => watcher.once('ready', () => res()));
     watcher.on('all', (event, path) => this.onEvent(event, path));
     watcher.on('error', (e) => this.report(e));
+    this.identity = (await identityOf(this.root)) ?? undefined;
     watcher.add(this.root);
     await ready;
+    clearInterval(this.presenceTimer);
+    this.presenceTimer = setInterval(() => void this.checkPresence(), this.pollMs);
+    this.presenceTimer.unref?.();
     // Events can be coalesced on some file systems: list the top level once more so no export is missed.
     await this.seedFromListing();
   }
@@ -168,6 +224,7 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
   async close(): Promise<void> {
     this.closed = true;
     if (this.appearTimer) clearInterval(this.appearTimer);
+    if (this.presenceTimer) clearInterval(this.presenceTimer);
     for (const c of this.candidates.values()) if (c.timer) clearTimeout(c.timer);
     await this.watcher?.close();
     await Promise.allSettled([...this.inFlight]);
@@ -256,6 +313,8 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     const snap = await takeSnapshot(c.path, c.key !== '');
     if (!snap) {
       this.candidates.delete(c.key);
+      // The whole watched folder went (a share dropped): its exports are not removed, only out of reach.
+      if (this.lostSince || (await identityOf(this.root)) !== this.identity) return undefined;
       if (c.revision > 0 || c.waitingSignature !== undefined)
         this.emit('export:removed', { folderId: this.config.id, exportPath: c.path });
       return undefined;

@@ -48,8 +48,10 @@ export type FolderWatcherEvents = {
   'export:waiting': [ExportWaiting];
   /** An export folder disappeared. */
   'export:removed': [{ folderId: string; exportPath: string }];
-  /** A watched folder missing at start-up appeared and is watched now. */
-  'folder:appeared': [{ folderId: string }];
+  /** A watched folder missing at start-up, or lost since, appeared and is watched now. */
+  'folder:appeared': [{ folderId: string; path: string; lostSince: string | null }];
+  /** A watched folder went away (unmounted, renamed away) or another folder took its place; looked for again. */
+  'folder:lost': [{ folderId: string; path: string; since: string }];
   /** The watcher found every export present at start-up (their checks may still be running). */
   ready: [];
   /** A problem that does not stop the watcher (a folder that cannot be read, a failed scan). */

@@ -6,6 +6,7 @@ import { KeyIndicator } from '../components/key-indicator';
 import { LanguageSwitch } from '../components/language-switch';
 import { RateGauge } from '../components/rate-gauge';
 import { SandboxBanner } from '../components/sandbox-banner';
+import { SettingsDamageAlert } from '../components/settings-damage-alert';
 import { NotificationBell } from '../features/notifications/notification-bell';
 import { useConnectionState } from './connection';
 import { useAccount, useInbox, useKeysStatus, useRate, useUploads } from './queries';
@@ -131,6 +132,7 @@ export function Layout() {
             {t('connection.lostBody')}
           </Alert>
         )}
+        <SettingsDamageAlert />
         {activeSlot?.session_only && (
           <Alert color="yellow" variant="light" mb="md" title={t('keys.sessionOnlyTitle')} data-testid="session-only">
             <Text size="sm">{t('keys.sessionOnlyBody')}</Text>

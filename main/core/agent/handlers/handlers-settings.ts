@@ -1,8 +1,9 @@
 // The app's own settings on the contract: what the app is, its settings, the watch folders and the
 // API keys, with the account the active key belongs to.
+import { dirname } from 'node:path';
 import { APP_VERSION } from '../../api/user-agent';
 import type { SettingsPatch, WatchFolder } from '../../settings';
-import { newWatchFolder } from '../../settings';
+import { dismissSettingsDamage, newWatchFolder } from '../../settings';
 import type { Handlers } from '../host/contract-host';
 import { ContractFailure } from '../host/contract-host';
 import { accountView } from '../service/service-connection';
@@ -11,7 +12,7 @@ import { checkFolder, updateSettings } from './handler-context';
 import { definedFields } from '../../defined';
 import { sameFolder } from '../../folder-identity';
 
-type SettingsMethod = 'app:info' | 'settings:get' | 'settings:update' | 'account:get';
+type SettingsMethod = 'app:info' | 'settings:get' | 'settings:dismiss-damage' | 'settings:update' | 'account:get';
 type FolderMethod = 'folders:add' | 'folders:update' | 'folders:remove' | 'folders:pick';
 type KeyMethod = 'keys:status' | 'keys:verify' | 'keys:save' | 'keys:activate' | 'keys:remove';
 
@@ -25,6 +26,10 @@ export function createSettingsHandlers(ctx: HandlerContext): Pick<Handlers, Sett
     }),
 
     'settings:get': async () => ctx.settingsView(),
+    'settings:dismiss-damage': async () => {
+      dismissSettingsDamage(dirname(ctx.settingsStore.path));
+      return ctx.settingsView();
+    },
     'settings:update': async (args) => {
       const patch: SettingsPatch = definedFields(args, ['language']);
       if (args.upload) {

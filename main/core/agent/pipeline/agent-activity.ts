@@ -4,7 +4,7 @@
 import { EventEmitter } from 'node:events';
 import type { UploadJobView } from '../../../../preload/contract';
 import type { ExamType, Study } from '../../dicom';
-import type { ExportReady, ExportWaiting, StudyRouterEvents } from '../../watch';
+import type { ExportReady, ExportWaiting, FolderWatcherEvents, StudyRouterEvents } from '../../watch';
 
 /** Where a job's study came from, when the inbox still knows it. */
 export type JobOrigin = { folderId: string | null; exportPath: string; study_uid: string } | null;
@@ -14,6 +14,10 @@ export type ActivityEvents = {
   'export:changed': [ExportReady];
   'export:waiting': [ExportWaiting];
   'watch:error': [{ folderId: string; error: Error }];
+  /** A watched folder cannot be reached (a share dropped, renamed away); looked for again. */
+  'folder:lost': FolderWatcherEvents['folder:lost'];
+  /** A watched folder is back (or appeared after start-up) and watched again. */
+  'folder:appeared': FolderWatcherEvents['folder:appeared'];
   'study:skipped': StudyRouterEvents['study:skipped'];
   'study:held': StudyRouterEvents['study:held'];
   'study:unclaimable': StudyRouterEvents['study:unclaimable'];

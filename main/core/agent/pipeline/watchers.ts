@@ -2,6 +2,7 @@
 // Every detected study goes to the inbox (the one place that turns a study into exam fields);
 // studies of auto folders then go straight on to the queue. Nothing here waits on an upload: the
 // queue runs it, and the exam recorder writes the done marker and the ledger when it is ready.
+import { diskFullIn } from '../../disk-full';
 import type { FolderWatcherOptions, Ledger, WatchFolderConfig } from '../../watch';
 import { WatchService } from '../../watch';
 import type { DetectedStudy } from '../../watch';
@@ -12,7 +13,7 @@ import type { ExamRecorder } from './exam-recorder';
 import { takeInStudy } from './study-intake';
 import type { Inbox } from '../inbox/inbox';
 import type { UploadQueue } from '../queue/upload-queue';
-import { studyHash } from '../../log';
+import { errorCode, studyHash } from '../../log';
 
 export type WatchersOptions = {
   ledger: Ledger;
@@ -27,10 +28,8 @@ export type WatchersOptions = {
   heldRetryMs?: number;
 };
 
-function codeOf(err: Error): string {
-  const code = (err as { code?: unknown }).code;
-  return typeof code === 'string' ? `${err.name} ${code}` : err.name;
-}
+/** How soon a study that met a full disk is taken in again. */
+const DISK_RETRY_MS = 5_000;
 
 const signatureOf = (folders: readonly WatchFolderConfig[]): string =>
   JSON.stringify(folders.map((f) => [f.id, f.path, f.exam_type, f.mode, f.settle_seconds, f.polling]));
@@ -80,6 +79,28 @@ export class Watchers {
     return takeInStudy(d, this.o);
   }
 
+  /**
+   * A detected study into the inbox and the queue. On a full disk (the inbox, the journal) it is
+   * tried again every DISK_RETRY_MS while these watchers run: when there is room it goes on by
+   * itself, instead of waiting for the export to change.
+   */
+  private takeIn(service: WatchService, d: DetectedStudy): void {
+    const { log, activity } = this.o;
+    this.detected(d).catch((e: unknown) => {
+      const error = e instanceof Error ? e : new Error(String(e));
+      log.warn('a detected study could not be queued', {
+        folder: d.folder.id,
+        study: studyHash(d.study.study_uid),
+        code: errorCode(error),
+      });
+      activity.emit('study:failed', { folderId: d.folder.id, exportPath: d.exportPath, study: d.study, error });
+      if (!diskFullIn(error)) return;
+      setTimeout(() => {
+        if (this.service === service) this.takeIn(service, d);
+      }, DISK_RETRY_MS);
+    });
+  }
+
   private wire(service: WatchService): void {
     const { inbox, log, activity } = this.o;
     for (const w of service.watchers) {
@@ -91,28 +112,26 @@ export class Watchers {
         activity.emit('export:waiting', e);
       });
       w.on('export:removed', (e) => inbox.exportRemoved(e.exportPath));
+      w.on('folder:lost', (e) => {
+        log.warn('watch folder cannot be reached; looked for again', { folder: w.config.id });
+        activity.emit('folder:lost', e);
+      });
+      w.on('folder:appeared', (e) => {
+        if (e.lostSince) log.info('watch folder reachable again; watched again', { folder: w.config.id });
+        activity.emit('folder:appeared', e);
+      });
       // Messages here carry paths, and export folders are often named after the patient: codes only.
       w.on('error', (err) => {
-        log.warn('watch folder failed', { folder: w.config.id, code: codeOf(err) });
+        log.warn('watch folder failed', { folder: w.config.id, code: errorCode(err) });
         activity.emit('watch:error', { folderId: w.config.id, error: err });
       });
     }
     const r = service.router;
-    r.on('study:detected', (d) => {
-      this.detected(d).catch((e: unknown) => {
-        const error = e instanceof Error ? e : new Error(String(e));
-        log.warn('a detected study could not be queued', {
-          folder: d.folder.id,
-          study: studyHash(d.study.study_uid),
-          code: codeOf(error),
-        });
-        activity.emit('study:failed', { folderId: d.folder.id, exportPath: d.exportPath, study: d.study, error });
-      });
-    });
+    r.on('study:detected', (d) => this.takeIn(service, d));
     r.on('study:skipped', (e) => activity.emit('study:skipped', e));
     r.on('study:held', (e) => activity.emit('study:held', e));
     r.on('study:failed', (e) => {
-      log.warn('a study could not be checked', { folder: e.folderId, code: codeOf(e.error) });
+      log.warn('a study could not be checked', { folder: e.folderId, code: errorCode(e.error) });
       activity.emit('study:failed', e);
     });
     r.on('study:unclaimable', (e) => {

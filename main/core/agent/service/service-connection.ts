@@ -33,8 +33,12 @@ export function accountView(a: Account, client: ApiClient): AccountView {
     exams: { count: a.exams.count, limit: a.exams.limit },
     sandbox: client.sandbox,
     rate: rateView(client.meter.snapshot()),
+    clock_skew_ms: skewOf(client.serviceClock.offsetMs()),
   };
 }
+
+/** The local clock less the service's, from the service's clock offset (null when not known). */
+const skewOf = (offset: number | null): number | null => (offset === null ? null : -offset);
 
 const keyId = (key: string): string => createHash('sha256').update(key).digest('hex').slice(0, 16);
 

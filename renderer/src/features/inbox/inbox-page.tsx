@@ -5,6 +5,8 @@ import { Link } from 'react-router';
 import type { InboxItem, InboxStatus } from '../../../../preload/contract';
 import { useInbox, useSettings } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
+import { ClockSkewNotice } from './clock-skew-notice';
+import { UnreachableFolders } from './unreachable-folders';
 import { InboxDetail } from './inbox-detail';
 import { InboxList } from './inbox-list';
 
@@ -33,6 +35,8 @@ export function InboxPage() {
   return (
     <Stack gap="md">
       <Title order={2}>{t('inbox.title')}</Title>
+      <UnreachableFolders folders={settings?.watch_folders} />
+      <ClockSkewNotice />
       <SegmentedControl
         aria-label={t('inbox.filterLabel')}
         value={filter}

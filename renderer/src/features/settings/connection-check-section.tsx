@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { ConnectionCheckView, ConnectionStep } from '../../../../preload/contract';
 import { CONNECTION_STEPS } from '../../../../preload/contract/vocabulary';
 import { useCall } from '../../app/queries';
+import { ClockSkewAlert } from '../../components/clock-skew-alert';
 import { ErrorAlert } from '../../components/error-alert';
 
 type T = ReturnType<typeof useTranslation>['t'];
@@ -125,6 +126,8 @@ export function ConnectionCheckSection() {
           <>
             <Alert
               color={report.ok ? 'green' : 'red'}
+              // The light green's own title colour is too pale on its background (axe: contrast).
+              styles={report.ok ? { title: { color: '#1b5e20' } } : undefined}
               title={
                 report.ok
                   ? t('netcheck.works')
@@ -134,6 +137,7 @@ export function ConnectionCheckSection() {
             >
               {report.ok ? t('netcheck.worksBody') : report.failed_step && problemWords(report, report.failed_step, t)}
             </Alert>
+            <ClockSkewAlert skewMs={report.clock_skew_ms} testId="check-clock-skew" />
             <Table data-testid="check-steps" verticalSpacing="xs" aria-label={t('netcheck.tableLabel')}>
               <Table.Tbody>
                 {CONNECTION_STEPS.map((step) => (

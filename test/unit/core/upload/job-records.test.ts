@@ -41,6 +41,7 @@ describe('linksExpired', () => {
     id: 'exm_1',
     createdAt: '2026-01-01T00:00:00Z',
     expiresAt: created0 + lifeMs,
+    gotAt: null,
     urls: null,
     zipUrl: null,
   });
@@ -59,5 +60,16 @@ describe('linksExpired', () => {
     const e = exam(40_000);
     expect(linksExpired(e, created0 + 29_000)).toBe(false);
     expect(linksExpired(e, created0 + 30_000)).toBe(true);
+  });
+
+  it("counts the service's lifetime from when the answer arrived, whatever the local clock says", () => {
+    const twoDays = 2 * 86_400_000;
+    // The local clock two days ahead: the answer arrived at local created0 + 2 days.
+    const ahead = { ...exam(3_600_000), gotAt: created0 + twoDays };
+    expect(linksExpired(ahead, created0 + twoDays + 60_000)).toBe(false);
+    expect(linksExpired(ahead, created0 + twoDays + 3_600_000 - 60_000)).toBe(true);
+    // Three hours behind: the links are not taken for good after their hour is over.
+    const behind = { ...exam(3_600_000), gotAt: created0 - 3 * 3_600_000 };
+    expect(linksExpired(behind, created0 - 3 * 3_600_000 + 3_599_000)).toBe(true);
   });
 });

@@ -1,8 +1,8 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Journal, readFirstRecord, readJournal } from '@main/core/upload/journal';
+import { Journal, readFirstRecord, readJournal, readJournalChecked } from '@main/core/upload/journal';
 import { replayJournal } from '@main/core/upload/journal-replay';
 import { plannedRecord } from '@support/journal-plans';
 
@@ -94,5 +94,36 @@ describe('upload journal', () => {
     expect(text.trim().split('\n')).toHaveLength(1);
     expect(text).not.toContain('123');
     expect(readFirstRecord(path)).toMatchObject({ t: 'summary', exam_id: 'exm_1' });
+  });
+
+  it('reads journals of older versions (no checksums) as before, and reports no damage', () => {
+    const path = join(dir, 'old.jsonl');
+    const lines = [plannedRecord(), { t: 'creating', marker: 'm1', at: 5 }, { t: 'done', i: [1] }];
+    writeFileSync(path, lines.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    const { records, damage } = readJournalChecked(path);
+    expect(records.map((r) => r.t)).toEqual(['planned', 'creating', 'done']);
+    expect(damage).toBeNull();
+  });
+
+  it('finds a changed line anywhere, even one that still parses, and an emptied journal', () => {
+    const path = join(dir, 'j.jsonl');
+    const j = Journal.create(path, plannedRecord());
+    j.append({ t: 'creating', marker: 'm1', at: 5 });
+    j.append({ t: 'done', i: [1] });
+    j.append({ t: 'uploaded' });
+    j.close();
+    const text = readFileSync(path, 'utf8');
+    // Still JSON, still a record: only the checksum tells.
+    writeFileSync(path, text.replace('"i":[1]', '"i":[2]'));
+    expect(readJournalChecked(path).damage).toEqual({ lines: [3], total: 4, empty: false });
+    expect(readJournalChecked(path).records.map((r) => r.t)).toEqual(['planned', 'creating', 'uploaded']);
+    // A line without a checksum among lines with one is damaged too.
+    writeFileSync(path, text.replace(/,"k":"[0-9a-f]{8}"\}\n(?=\{"t":"uploaded")/, '}\n'));
+    expect(readJournalChecked(path).damage?.lines).toEqual([3]);
+    writeFileSync(path, '');
+    expect(readJournalChecked(path).damage).toEqual({ lines: [], total: 0, empty: true });
+    // A torn last line (no newline) is a crash's cut write, not damage.
+    writeFileSync(path, text.slice(0, -10));
+    expect(readJournalChecked(path).damage).toBeNull();
   });
 });
