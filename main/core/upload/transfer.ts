@@ -5,7 +5,7 @@ import { type Agent as HttpAgent, type ClientRequest, request as httpRequest, ty
 import { type Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
 import { z } from 'zod';
-import { abortReason, backoffDelayMs, type BackoffPolicy, sleep } from '../api/retry';
+import { abortReason, backoffDelayMs, type BackoffPolicy, sleep, whenAborted } from '../api/retry';
 import { statusFailure } from '../net/failure-class';
 import { transferRouter, type TransferRouter } from '../net/transfer-agents';
 
@@ -124,15 +124,15 @@ export function putOnce(url: string, body: PutBody, opts: PutOptions): Promise<v
       if (settled) return;
       settled = true;
       clearInterval(stallTimer);
-      signal?.removeEventListener('abort', onAbort);
+      stopListening();
       if (err) {
         source.destroy();
         req.destroy();
         reject(err);
       } else resolve();
     };
-    const onAbort = (): void => finish(abortReason(signal));
-    signal?.addEventListener('abort', onAbort, { once: true });
+    // One listener on the job's signal for all its transfers and waits (api/retry.ts whenAborted).
+    const stopListening = signal ? whenAborted(signal, () => finish(abortReason(signal))) : () => undefined;
 
     const stallTimer = setInterval(
       () => {
