@@ -11,6 +11,7 @@ import { examsMethods } from './exams-methods';
 import { implantsMethods } from './implants-methods';
 import { inboxMethods } from './inbox-methods';
 import { networkMethods } from './network-methods';
+import type { ServiceReachView } from './network-methods';
 import { outcomeMethods } from './outcome-methods';
 import { takesMethods } from './takes-methods';
 import { patientMethods } from './patient-methods';
@@ -93,6 +94,8 @@ export type Events = {
   'consent:status': { exam_id: string; consent: ConsentStatusView };
   /** The patient-display session changed (null: it ended). */
   'consent:session': ConsentSessionView | null;
+  /** The service became reachable or unreachable (see ServiceReachView). */
+  'service:reach': ServiceReachView;
 };
 export type EventName = keyof Events;
 export const eventNames: readonly EventName[] = [
@@ -106,6 +109,7 @@ export const eventNames: readonly EventName[] = [
   'activity:changed',
   'consent:status',
   'consent:session',
+  'service:reach',
 ];
 
 /** An error crossing the contract: a stable code the UI translates, and a technical message. */

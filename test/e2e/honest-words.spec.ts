@@ -38,3 +38,27 @@ for (const lang of ['es', 'en'] as Lang[]) {
     });
   });
 }
+
+for (const lang of ['es', 'en'] as Lang[]) {
+  test.describe(`the service down (${lang})`, () => {
+    test.use({ locale: lang === 'es' ? 'es-ES' : 'en-US', throughLostAnswerProxy: true });
+
+    test('the Inbox says the service cannot be reached, and why', async ({ page, app, emulator, lostAnswers }) => {
+      const t = texts(lang);
+      await page.goto(app.info.url);
+      await onboard(page, t, emulator.info.keys.pro);
+      await expect(page.getByTestId('service-unreachable')).toHaveCount(0);
+      // The service goes away (its address now refuses connections); the next call finds out.
+      const host = new URL(lostAnswers?.baseUrl ?? '').host;
+      await lostAnswers?.stop();
+      await page.getByRole('link', { name: t('nav.account') }).click();
+      await page.getByRole('button', { name: t('common.refresh') }).click();
+      await page.getByRole('link', { name: t('nav.inbox') }).click();
+      const notice = page.getByTestId('service-unreachable');
+      await expect(notice).toContainText(t('reach.title'));
+      await expect(notice).toContainText(t('reach.waiting'));
+      await expect(notice).toContainText(t('reach.problem.unreachable', { host }));
+      await screenshot(page, `inbox-service-down-${lang}`);
+    });
+  });
+}

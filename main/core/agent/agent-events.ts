@@ -13,6 +13,7 @@ export type AgentEvents = {
   account: (account: Events['account:changed']) => void;
   activity: (latest: Events['activity:changed']) => void;
   notifications: (state: Events['notifications:changed']) => void;
+  reach: (view: Events['service:reach']) => void;
   /** Sends what the batches still hold; nothing batched goes out after it. */
   close(): void;
 };
@@ -27,6 +28,7 @@ export function agentEvents(emit: Emit, tuning: { inboxBatchMs?: number }): Agen
     account: (account) => emit('account:changed', account),
     activity: (latest) => emit('activity:changed', latest),
     notifications: (state) => emit('notifications:changed', state),
+    reach: (view) => emit('service:reach', view),
     close: () => {
       inbox.close();
       rate.close();

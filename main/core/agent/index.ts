@@ -157,7 +157,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const view = createSettingsView({ store: settingsStore, keys, env, systemLanguage });
   const language = (): Language => view.language();
 
-  const service = new ServiceConnection(APP_VERSION, push.rate);
+  const service = new ServiceConnection(APP_VERSION, push.rate, push.reach);
   const inbox = new Inbox(await InboxStore.open(join(agentDir, 'inbox.json')), view.prefill, push.inbox);
   const ledger = await Ledger.open(join(options.dataDir, 'watch', 'uploaded-studies.jsonl'));
   const notifier = options.notifier ?? logNotifier(log);

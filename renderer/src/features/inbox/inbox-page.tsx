@@ -7,6 +7,7 @@ import { useInbox, useSettings } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 import { InboxDetail } from './inbox-detail';
 import { InboxList } from './inbox-list';
+import { ServiceReachNotice } from './service-reach-notice';
 
 type Filter = InboxStatus | 'all';
 
@@ -33,6 +34,7 @@ export function InboxPage() {
   return (
     <Stack gap="md">
       <Title order={2}>{t('inbox.title')}</Title>
+      <ServiceReachNotice />
       <SegmentedControl
         aria-label={t('inbox.filterLabel')}
         value={filter}
