@@ -12,6 +12,7 @@ import { implantsMethods } from './implants-methods';
 import { inboxMethods } from './inbox-methods';
 import { networkMethods } from './network-methods';
 import type { ServiceReachView } from './network-methods';
+import type { SkippedCopyView } from './inbox-methods';
 import { outcomeMethods } from './outcome-methods';
 import { takesMethods } from './takes-methods';
 import { patientMethods } from './patient-methods';
@@ -44,6 +45,7 @@ export type * from './reports-methods';
 export type * from './outcome-methods';
 export type * from './receive-methods';
 export type * from './network-methods';
+export type { SkippedCopyView } from './inbox-methods';
 
 /**
  * Every method of the contract: the domain modules' slices combined. A new domain adds its own
@@ -94,6 +96,8 @@ export type Events = {
   'consent:status': { exam_id: string; consent: ConsentStatusView };
   /** The patient-display session changed (null: it ended). */
   'consent:session': ConsentSessionView | null;
+  /** Copies of already uploaded studies found lately, after each change. */
+  'inbox:copies': SkippedCopyView[];
   /** The service became reachable or unreachable (see ServiceReachView). */
   'service:reach': ServiceReachView;
 };
@@ -110,6 +114,7 @@ export const eventNames: readonly EventName[] = [
   'consent:status',
   'consent:session',
   'service:reach',
+  'inbox:copies',
 ];
 
 /** An error crossing the contract: a stable code the UI translates, and a technical message. */

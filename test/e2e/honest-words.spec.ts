@@ -2,8 +2,11 @@
 // (calls left this hour, not "961/1000", which reads as calls used), and the connection check on a
 // plain-http service says TLS is not used instead of "not tested, an earlier step failed", with
 // its figures in the window's language ("569,2 Mbit/s" in Spanish).
+import { cpSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, test } from '../support/e2e/app-fixtures';
-import { type Lang, onboard, screenshot, texts } from '../support/e2e/ui-steps';
+import { dropCbctExport } from '../support/e2e/scanner-exports';
+import { addWatchFolder, type Lang, onboard, screenshot, texts } from '../support/e2e/ui-steps';
 
 for (const lang of ['es', 'en'] as Lang[]) {
   test.describe(`honest words (${lang})`, () => {
@@ -59,6 +62,45 @@ for (const lang of ['es', 'en'] as Lang[]) {
       await expect(notice).toContainText(t('reach.waiting'));
       await expect(notice).toContainText(t('reach.problem.unreachable', { host }));
       await screenshot(page, `inbox-service-down-${lang}`);
+    });
+  });
+}
+
+for (const lang of ['es', 'en'] as Lang[]) {
+  test.describe(`a copy of an uploaded study (${lang})`, () => {
+    test.use({ locale: lang === 'es' ? 'es-ES' : 'en-US' });
+
+    test('the Inbox says it was already uploaded as exam X, with a link to the exam', async ({
+      page,
+      app,
+      emulator,
+      watchDir,
+    }) => {
+      const t = texts(lang);
+      await page.goto(app.info.url);
+      await onboard(page, t, emulator.info.keys.pro);
+      await addWatchFolder(page, t, watchDir);
+      const first = await dropCbctExport(watchDir, 'ESTUDIO_1', { volumeSlices: 3, scoutSlices: 1 });
+      await page.getByRole('link', { name: t('nav.inbox') }).click();
+      const detail = page.getByTestId('inbox-detail');
+      await expect(detail).toBeVisible({ timeout: 60_000 });
+      await detail.getByRole('button', { name: t('inbox.upload') }).click();
+      await page.getByTestId('see-uploads').click();
+      const job = page.getByTestId('upload-job').first();
+      await expect(job).toHaveAttribute('data-phase', 'ready', { timeout: 60_000 });
+
+      // The same export, copied into the watched folder under another name.
+      cpSync(first.root, join(watchDir, 'COPIA_ESTUDIO_1'), { recursive: true });
+      await page.getByRole('link', { name: t('nav.inbox') }).click();
+      const copy = page.getByTestId('skipped-copy');
+      await expect(copy).toHaveCount(1, { timeout: 60_000 });
+      await expect(copy).toContainText(join(watchDir, 'COPIA_ESTUDIO_1'));
+      const examId = await copy.getAttribute('data-exam-id');
+      expect(examId).toMatch(/^exm_/);
+      await expect(copy.getByTestId('copy-exam-link')).toHaveText(t('copies.exam', { id: examId ?? '' }));
+      await screenshot(page, `inbox-copy-of-uploaded-${lang}`);
+      await copy.getByTestId('copy-exam-link').click();
+      await expect(page).toHaveURL(new RegExp(`#/exams/${examId ?? ''}`));
     });
   });
 }

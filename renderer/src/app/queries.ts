@@ -20,6 +20,7 @@ export const keys = {
   notifications: ['notifications'] as const,
   activity: ['activity'] as const,
   reach: ['service-reach'] as const,
+  copies: ['inbox-copies'] as const,
 };
 
 type Call<M extends MethodName> = { name: M };
@@ -49,6 +50,8 @@ export const useAccount = (enabled: boolean) => useCallQuery(keys.account, 'acco
 export const useInbox = () => useCallQuery(keys.inbox, 'inbox:list', {});
 /** Whether the service can be reached (read once, then kept current by `service:reach`). */
 export const useServiceReach = () => useCallQuery(keys.reach, 'service:reach', {});
+/** Copies of already uploaded studies found lately (kept current by `inbox:copies`). */
+export const useSkippedCopies = () => useCallQuery(keys.copies, 'inbox:copies', {});
 
 /** Upload jobs: a read never undoes a newer pushed state of a job (see preferNewer). */
 export function useUploads() {
@@ -108,6 +111,10 @@ export function bindEvents(t: Transport, qc: QueryClient): () => void {
       void qc.invalidateQueries({ queryKey: keys.account });
     }),
     t.on('account:rate', (r) => qc.setQueryData(keys.rate, r)),
+    t.on('inbox:copies', (c) => {
+      clock.mark(keys.copies);
+      qc.setQueryData(keys.copies, c);
+    }),
     t.on('service:reach', (r) => {
       clock.mark(keys.reach);
       qc.setQueryData(keys.reach, r);

@@ -8,6 +8,7 @@ import { ErrorAlert } from '../../components/error-alert';
 import { InboxDetail } from './inbox-detail';
 import { InboxList } from './inbox-list';
 import { ServiceReachNotice } from './service-reach-notice';
+import { SkippedCopiesNotice } from './skipped-copies-notice';
 
 type Filter = InboxStatus | 'all';
 
@@ -35,6 +36,7 @@ export function InboxPage() {
     <Stack gap="md">
       <Title order={2}>{t('inbox.title')}</Title>
       <ServiceReachNotice />
+      <SkippedCopiesNotice />
       <SegmentedControl
         aria-label={t('inbox.filterLabel')}
         value={filter}
