@@ -45,7 +45,7 @@ import { KeyManager } from './service/api-keys';
 import { CaFileSettings } from './service/ca-file-settings';
 import { type NetworkBuilder, openProxySettings } from './service/proxy-settings';
 import { ServiceConnection } from './service/service-connection';
-import { SkippedCopies } from './inbox/skipped-copies';
+import { skippedCopiesOf } from './pipeline/skipped-copies';
 import { serviceConnector } from './service-ports';
 import { openShareOnReady } from './share-on-ready';
 
@@ -159,16 +159,6 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const language = (): Language => view.language();
 
   const service = new ServiceConnection(APP_VERSION, push.rate, push.reach);
-  const copies = new SkippedCopies(push.copies);
-  activity.on('study:skipped', (e) =>
-    copies.add({
-      study_uid: e.study.study_uid,
-      folder_id: e.folderId,
-      export_path: e.exportPath,
-      exam_id: e.exam_id,
-      reason: e.reason,
-    }),
-  );
   const inbox = new Inbox(await InboxStore.open(join(agentDir, 'inbox.json')), view.prefill, push.inbox);
   const ledger = await Ledger.open(join(options.dataDir, 'watch', 'uploaded-studies.jsonl'));
   const notifier = options.notifier ?? logNotifier(log);
@@ -236,23 +226,10 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const folderPicker = options.folderPicker ?? noFolderPicker;
   const receiveStatus = (): ReturnType<Receivers['status']> => receivers.status();
   const documentOpener = options.documentOpener ?? noDocumentOpener;
-  const services = {
-    settingsStore,
-    keys,
-    service,
-    inbox,
-    copies,
-    queue,
-    recorder,
-    consent,
-    poll,
-    feed,
-    folderPicker,
-    logTail,
-  };
-  // What only the window's methods use: the listener's state, the sheet opener, share-on-ready, the
-  // proxy and the CA file.
-  const windowPorts = { receiveStatus, documentOpener, shares, proxy, caFile };
+  const services = { settingsStore, keys, service, inbox, queue, recorder, consent, poll, feed, folderPicker, logTail };
+  // What only the window's methods use (the skipped copies are heard from before the sources start).
+  const copies = skippedCopiesOf(activity, push.copies);
+  const windowPorts = { receiveStatus, documentOpener, shares, proxy, caFile, copies };
   const host = openContractHost({ ...services, ...windowPorts, transport, systemLanguage, view, connect, events, log });
 
   sources.apply(settingsStore.get());

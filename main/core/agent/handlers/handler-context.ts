@@ -12,7 +12,7 @@ import type { PollScheduler } from '../background/poll-scheduler';
 import { ContractFailure } from '../host/contract-host';
 import type { DocumentOpener, FolderPicker } from '../host/host-ports';
 import type { Inbox } from '../inbox/inbox';
-import type { SkippedCopies } from '../inbox/skipped-copies';
+import type { SkippedCopies } from '../pipeline/skipped-copies';
 import type { ExamRecorder } from '../pipeline/exam-recorder';
 import type { UploadQueue } from '../queue/upload-queue';
 import type { KeyManager } from '../service/api-keys';

@@ -3,6 +3,7 @@
 // copy into a watched folder must hear that it was seen and which exam it is, not find nothing.
 // The latest few are kept in memory for the Inbox (`inbox:copies`); nothing is persisted.
 import type { SkippedCopyView } from '../../../../preload/contract';
+import type { ActivityHub } from './agent-activity';
 
 const KEPT = 20;
 
@@ -31,4 +32,19 @@ export class SkippedCopies {
     this.list = this.list.filter((c) => !(c.study_uid === studyUid && c.export_path === exportPath));
     if (this.list.length !== before) this.onChange(this.list);
   }
+}
+
+/** The copies the watchers and the listener skip, as `activity` reports them. */
+export function skippedCopiesOf(activity: ActivityHub, onChange: (copies: SkippedCopyView[]) => void): SkippedCopies {
+  const copies = new SkippedCopies(onChange);
+  activity.on('study:skipped', (e) =>
+    copies.add({
+      study_uid: e.study.study_uid,
+      folder_id: e.folderId,
+      export_path: e.exportPath,
+      exam_id: e.exam_id,
+      reason: e.reason,
+    }),
+  );
+  return copies;
 }
