@@ -8,13 +8,13 @@ import { escapeForTerminal } from '../dicom';
 import { appDataDir } from '../paths';
 import { securePrivateFolders } from '../private-fs';
 import { resolveConfigDir } from '../settings/config-dir';
-import { formatBytes } from '../upload/plan';
 import type { IncompleteReason, WatchFolderConfig } from '../watch';
 import type { CliCommand, CliIo } from './io';
 import { parseCommandLine, UsageError } from './io';
 import { type KeychainDeps, openSession } from './command-session';
 import { printUploadFailures } from './upload-failure-lines';
 import { terminalLanguage } from '../net/failure-words';
+import { watchWords, type WatchWords } from './watch-words';
 
 export type WatchCommandDeps = KeychainDeps;
 
@@ -62,15 +62,14 @@ function parse(argv: string[]): Args {
   return { dirs: [...new Set(positionals.map((d) => resolve(d)))], settle, poll: values.poll ?? false, help: false };
 }
 
-function describeReasons(reasons: readonly IncompleteReason[]): string {
+function describeReasons(reasons: readonly IncompleteReason[], w: WatchWords): string {
   const counts = new Map<string, number>();
   const add = (k: string): void => void counts.set(k, (counts.get(k) ?? 0) + 1);
   for (const r of reasons) {
-    if (r.kind === 'truncated_file' || r.kind === 'pixel_data_incomplete') add('file(s) cut short');
-    else if (r.kind === 'unreadable_file') add('file(s) not readable (still open?)');
-    else if (r.kind === 'fewer_files_than_dicomdir')
-      counts.set(`image(s) missing from what the DICOMDIR lists`, r.expected - r.files);
-    else add('change(s) while checking');
+    if (r.kind === 'truncated_file' || r.kind === 'pixel_data_incomplete') add(w.cutShort);
+    else if (r.kind === 'unreadable_file') add(w.unreadable);
+    else if (r.kind === 'fewer_files_than_dicomdir') counts.set(w.missingFromDicomdir, r.expected - r.files);
+    else add(w.changedWhileChecking);
   }
   return [...counts].map(([what, n]) => `${n} ${what}`).join(', ');
 }
@@ -82,51 +81,35 @@ function describeReasons(reasons: readonly IncompleteReason[]): string {
  */
 function printActivity(agent: Agent, folders: readonly WatchFolderConfig[], io: CliIo): void {
   const byId = new Map(folders.map((f) => [f.id, f]));
+  const lang = terminalLanguage(io.env);
+  const w = watchWords(lang);
   const where = (folderId: string | null, exportPath: string): string => {
     const root = (folderId ? byId.get(folderId)?.path : undefined) ?? exportPath;
     const rel = relative(root, exportPath);
-    return rel === '' ? `${basename(root)}/ (loose files)` : `${basename(root)}/${rel}`;
+    return rel === '' ? `${basename(root)}/ ${w.loose}` : `${basename(root)}/${rel}`;
   };
   // Lines quote folder and file names and header values: never raw control characters.
   const say = (t: string): void => io.stderr(`${escapeForTerminal(t)}\n`);
   const on = <K extends keyof ActivityEvents>(name: K, listener: (...args: ActivityEvents[K]) => void): void =>
     void agent.activity.on(name, listener as never);
-  on('export:ready', (e) =>
-    say(
-      `${where(e.folderId, e.exportPath)}: export complete, ${e.studies.length} ${e.studies.length === 1 ? 'study' : 'studies'}.`,
-    ),
-  );
-  on('export:changed', (e) =>
-    say(`${where(e.folderId, e.exportPath)}: export changed after it was complete; checking its studies again.`),
-  );
-  on('export:waiting', (e) =>
-    say(`${where(e.folderId, e.exportPath)}: not complete yet: ${describeReasons(e.reasons)}.`),
-  );
+  on('export:ready', (e) => say(`${where(e.folderId, e.exportPath)}: ${w.ready(e.studies.length)}`));
+  on('export:changed', (e) => say(`${where(e.folderId, e.exportPath)}: ${w.changed}`));
+  on('export:waiting', (e) => say(`${where(e.folderId, e.exportPath)}: ${w.waiting(describeReasons(e.reasons, w))}`));
   on('watch:error', (e) => say(`scanbridge watch: ${e.error.message}`));
   on('study:queued', (e) =>
     say(
-      `${where(e.folderId, e.exportPath)}: uploading a ${e.study.modality || 'DICOM'} study as ${e.exam_type} (${e.study.files} files, ${formatBytes(e.study.bytes)})…`,
+      `${where(e.folderId, e.exportPath)}: ${w.uploading(e.study.modality, e.exam_type, e.study.files, e.study.bytes)}`,
     ),
   );
   on('study:skipped', (e) =>
-    say(
-      `${where(e.folderId, e.exportPath)}: already uploaded as exam ${e.exam_id}${e.reason === 'uploaded_elsewhere' ? ' (recorded in the export folder)' : ''}; skipped.`,
-    ),
+    say(`${where(e.folderId, e.exportPath)}: ${w.alreadyUploaded(e.exam_id, e.reason === 'uploaded_elsewhere')}`),
   );
-  on('study:held', (e) =>
-    say(`${where(e.folderId, e.exportPath)}: another computer is uploading this study (${e.by}); waiting for it.`),
-  );
-  on('study:unclaimable', (e) =>
-    say(`${where(e.folderId, e.exportPath)}: ${e.reason}; uploading without coordinating with other computers.`),
-  );
-  on('study:failed', (e) =>
-    say(
-      `${where(e.folderId, e.exportPath)}: could not be checked or queued: ${e.error.message} (tried again when the export changes or on the next start).`,
-    ),
-  );
+  on('study:held', (e) => say(`${where(e.folderId, e.exportPath)}: ${w.held(e.by)}`));
+  on('study:unclaimable', (e) => say(`${where(e.folderId, e.exportPath)}: ${w.unclaimable(e.reason)}`));
+  on('study:failed', (e) => say(`${where(e.folderId, e.exportPath)}: ${w.failed(e.error.message)}`));
   on('upload:ready', (e) => {
     const at = e.origin ? where(e.origin.folderId, e.origin.exportPath) : 'upload';
-    say(`${at}: uploaded as exam ${e.view.exam_id ?? ''} (${e.files} files, ${formatBytes(e.bytes)}).`);
+    say(`${at}: ${w.uploaded(e.view.exam_id ?? '', e.files, e.bytes)}`);
     io.stdout(
       `${JSON.stringify({ exam_id: e.view.exam_id, status: 'ready', files: e.files, bytes: e.bytes, study_uid: e.origin?.study_uid ?? null })}\n`,
     );
@@ -135,7 +118,7 @@ function printActivity(agent: Agent, folders: readonly WatchFolderConfig[], io: 
   printUploadFailures(
     agent,
     say,
-    terminalLanguage(io.env),
+    lang,
     (origin) => `${origin ? where(origin.folderId, origin.exportPath) : 'upload'}: `,
     'export_changes',
   );
@@ -163,7 +146,8 @@ export function createWatchCommand(deps: WatchCommandDeps): CliCommand {
     }));
     // Lines quote folder and file names and header values: never raw control characters.
     const say = (t: string): void => io.stderr(`${escapeForTerminal(t)}\n`);
-    if (session.client.sandbox) say('Using a SANDBOX key: uploaded exams are test data.');
+    const w = watchWords(terminalLanguage(io.env));
+    if (session.client.sandbox) say(w.sandbox);
     // The settings store (conf → atomically → when-exit) answers SIGINT/SIGTERM by raising the
     // signal again once its own one-shot handler has run; with no listener left, that second
     // signal would kill the process before it stops cleanly. A standing listener absorbs it.
@@ -184,18 +168,16 @@ export function createWatchCommand(deps: WatchCommandDeps): CliCommand {
         log: stderrLogger('scanbridge watch'),
       });
       printActivity(agent, folders, io);
-      say(
-        `Watching ${folders.length} ${folders.length === 1 ? 'folder' : 'folders'} (settle ${args.settle} s${args.poll ? ', polling' : ''}). Press Ctrl+C to stop.`,
-      );
+      say(w.watching(folders.length, args.settle, args.poll));
       if (!io.signal.aborted)
         await new Promise<void>((r) => io.signal.addEventListener('abort', () => r(), { once: true }));
-      say('Stopping…');
+      say(w.stopping);
     } finally {
       await agent?.stop();
       process.off('SIGINT', absorb);
       process.off('SIGTERM', absorb);
     }
-    say('Stopped.');
+    say(w.stopped);
     return 0;
   };
 }

@@ -3,12 +3,13 @@
 // were English but for the failure), and with an English LANG all in English. The real bin, spawned
 // as a user runs it, on DCMTK files, against a real emulator answering 500 to every confirm.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeCbctExport } from '../../fixtures/dicom/generate';
 import { EmulatorProcess } from '../../support/emulator';
+import { waitFor } from '../../support/watch-harness';
 import { cliBin, repoRoot } from '@support/repo-paths';
 
 type Run = { code: number | null; stdout: string; stderr: string };
@@ -91,5 +92,48 @@ describe('scanbridge upload in the terminal language', () => {
     } finally {
       await emu.control('DELETE', '/faults');
     }
+  });
+});
+
+describe('scanbridge watch in the terminal language', () => {
+  it('says its lines in Spanish, and that a copy of an uploaded study is that exam, no second one', async () => {
+    const watched = join(tmp, 'watched');
+    mkdirSync(watched);
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      LANG: 'es_CL.UTF-8',
+      LC_ALL: '',
+      LC_MESSAGES: '',
+      SCANBRIDGE_API_URL: emu.info.base_url,
+      SCANBRIDGE_API_KEY: emu.info.keys.ultra,
+      SCANBRIDGE_DATA_DIR: join(tmp, 'd-watch'),
+    };
+    const child = spawn(process.execPath, [cliBin, 'watch', watched, '--settle', '0.5'], {
+      cwd: repoRoot,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    try {
+      await waitFor(() => stderr.includes('Vigilando 1 carpeta'), 30_000, 'the watching line');
+      const ex = await writeCbctExport(join(tmp, 'staging', 'ESTUDIO'), { volumeSlices: 3, scoutSlices: 1 });
+      renameSync(ex.root, join(watched, 'ESTUDIO'));
+      await waitFor(() => stdout.includes('"status":"ready"'), 60_000, 'the exam ready');
+      const examId = (JSON.parse(stdout.trim().split('\n')[0] ?? '{}') as { exam_id: string }).exam_id;
+      cpSync(join(watched, 'ESTUDIO'), join(watched, 'COPIA'), { recursive: true });
+      await waitFor(() => stderr.includes('COPIA: ya se subió'), 60_000, 'the copy said');
+      expect(stderr).toContain(`watched/COPIA: ya se subió como el examen ${examId}; no se crea un segundo examen.`);
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+    // The agent's log lines (time-stamped, for support) aside, every line is Spanish.
+    const said = lines(stderr).filter((l) => !/^\d{4}-\d\d-\d\dT/.test(l));
+    expect(said.at(-1)).toBe('Detenido.');
+    for (const l of said) expect(l, l).not.toMatch(ENGLISH);
   });
 });
