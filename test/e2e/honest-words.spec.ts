@@ -5,6 +5,7 @@
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '../support/e2e/app-fixtures';
+import { seedExam } from '../support/e2e/exam-seeds';
 import { dropCbctExport } from '../support/e2e/scanner-exports';
 import { addWatchFolder, type Lang, onboard, screenshot, texts } from '../support/e2e/ui-steps';
 
@@ -104,3 +105,36 @@ for (const lang of ['es', 'en'] as Lang[]) {
     });
   });
 }
+
+test.describe('the embed is public', () => {
+  test.use({ locale: 'es-ES' });
+
+  test("its default title is the exam's type, never its name (which may carry the patient's)", async ({
+    page,
+    app,
+    emulator,
+  }) => {
+    const t = texts('es');
+    const examId = await seedExam(emulator.info, emulator.info.keys.pro, {
+      name: 'CBCT Carolina Fuentes Ibáñez',
+      patient_name: 'Carolina Fuentes Ibáñez',
+      exam_type: 'cbct',
+    });
+    await page.goto(app.info.url);
+    await onboard(page, t, emulator.info.keys.pro);
+    await page.goto(`${app.info.url.split('#')[0]}#/exams/${examId}`);
+    await page.getByTestId('exam-tab-share').click();
+    const title = page.getByTestId('embed-title');
+    await expect(title).toHaveValue(t('examType.cbct'));
+    // Emptied, it is still not the exam's name: the embed goes out with the type as its title.
+    await title.fill('');
+    await page.getByTestId('embed-enable').click();
+    const snippet = page.getByTestId('embed-snippet');
+    await expect(snippet).toBeVisible();
+    const src = /src="([^"]+)"/.exec((await snippet.textContent()) ?? '')?.[1] ?? '';
+    const html = await (await fetch(src)).text();
+    expect(html).toContain(`<title>${t('examType.cbct')}</title>`);
+    // (What the service itself shows below the title is the service's choice.)
+    expect(/<title>([^<]*)<\/title>/.exec(html)?.[1]).not.toContain('Carolina');
+  });
+});
