@@ -7,6 +7,7 @@ import { ClientConfigError, createApiClient, RateMeter } from '../../api';
 import type { RateLimitState } from '../../api/rate-meter';
 import { networkGeneration } from '../../net/network';
 import { ContractFailure } from '../host/contract-host';
+import { FreshExamReads, withFreshExamReads } from './fresh-exam-reads';
 import { ServiceReach } from './service-reach';
 
 /** The meter's state as the window sees it. */
@@ -108,7 +109,16 @@ export class ServiceConnection {
     let client: ApiClient;
     try {
       const reach = this.reach;
-      client = build(baseUrl, apiKey, this.appVersion, meter, (e) => reach.observe(e));
+      let reads: FreshExamReads | null = null;
+      const built = build(baseUrl, apiKey, this.appVersion, meter, (e) => {
+        reach.observe(e);
+        reads?.observe(e);
+      });
+      reads = new FreshExamReads(
+        (id, o) => built.exams.get(id, o),
+        (o) => built.account.me(o),
+      );
+      client = withFreshExamReads(built, reads);
     } catch {
       // A bad address or key: `require()` reports it when something needs the service.
       return;
