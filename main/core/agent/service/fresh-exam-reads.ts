@@ -1,9 +1,10 @@
 // One exam read per visit, one GET /me at start. The exam workspace's tabs each needed the exam
 // (the summary, the extra takes, the consent desk) and each asked the service for it: three
 // GET /exams/{id} for one visit, on a Free plan of 100 calls an hour; and the window's first
-// account read and the background refresh at start each sent GET /me. The active client's reads
-// are kept for a short while and shared (a read in flight too); any call that changes an exam (a
-// write on its path) drops that exam, so what is shown after a change is read afresh.
+// account read and the background refresh at start each sent GET /me. The active client's exam
+// reads are kept for a short while and shared (a read in flight too); any call that changes an
+// exam (a write on its path) drops that exam, so what is shown after a change is read afresh.
+// GET /me is shared only while in flight.
 import type { ApiClient, CallOptions, TransportEvent } from '../../api';
 
 type Exam = Awaited<ReturnType<ApiClient['exams']['get']>>;
@@ -14,7 +15,7 @@ export const EXAM_READ_FRESH_MS = 60_000;
 
 export class FreshExamReads {
   private readonly held = new Map<string, { at: number; exam: Promise<Exam> }>();
-  private account: { at: number; me: Promise<Account> } | null = null;
+  private account: Promise<Account> | null = null;
 
   constructor(
     private readonly read: (id: string, options?: CallOptions) => Promise<Exam>,
@@ -37,16 +38,19 @@ export class FreshExamReads {
     return exam;
   }
 
-  /** GET /me, shared with any other read of it that is fresh or in flight. */
+  /**
+   * GET /me, shared with a read of it still in flight (the window's first account read and the
+   * background refresh go out together when a key is connected). Once answered it is not kept:
+   * staff's "Refresh" on the Account page asks the service again.
+   */
   me(options?: CallOptions): Promise<Account> {
-    const kept = this.account;
-    if (kept && this.now() - kept.at < this.freshMs) return kept.me;
+    if (this.account) return this.account;
     const me = this.readMe(options);
-    const entry = { at: this.now(), me };
-    this.account = entry;
-    me.catch(() => {
-      if (this.account === entry) this.account = null;
-    });
+    this.account = me;
+    const done = (): void => {
+      if (this.account === me) this.account = null;
+    };
+    me.then(done, done);
     return me;
   }
 
