@@ -11,7 +11,7 @@
 // `node main/esbuild.config.mjs` (npm run build:main; run by `npm ci` through `prepare` and by
 // `npm test`). `--cli` builds only the command; `--desktop` only the rest (the desktop shell's test
 // builds it so, leaving the command's folder alone while other tests run it).
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 let esbuild;
@@ -29,7 +29,30 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const onlyCli = process.argv.includes('--cli');
 const onlyDesktop = process.argv.includes('--desktop');
 
+/**
+ * memorystream 0.3.1 (dcmjs-dimse's buffer for each association; the last release) allocates with
+ * the deprecated `new Buffer()`. Node stays quiet about it for code under node_modules, but bundled
+ * here it is our code to Node, which printed DEP0005 on stderr at the listener's first association.
+ * Its three calls are given as the safe constructors that do the same for their arguments (a size,
+ * a string or array chunk); the build fails if a new release changed them, so the patch is revisited.
+ */
+const modernBuffer = {
+  name: 'memorystream-modern-buffer',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/]memorystream[\\/]index\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const patched = source
+        .replace('new Buffer(this._getQueueSize())', 'Buffer.alloc(this._getQueueSize())')
+        .replaceAll('new Buffer(', 'Buffer.from(');
+      if (patched === source || patched.includes('new Buffer('))
+        throw new Error(`memorystream changed (${args.path}): review the Buffer patch in esbuild.config.mjs`);
+      return { contents: patched, loader: 'js' };
+    });
+  },
+};
+
 const common = {
+  plugins: [modernBuffer],
   absWorkingDir: root,
   bundle: true,
   platform: 'node',

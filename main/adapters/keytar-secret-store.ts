@@ -1,5 +1,5 @@
 // The only module that imports keytar (a native module): API keys and the proxy's login in the OS keychain.
-import type * as KeytarModule from 'keytar';
+import type * as KeytarModule from 'keytar'; // as declared in keytar.d.ts, installed or not
 import {
   DEFAULT_KEYCHAIN_TIMEOUT_MS,
   KeychainUnavailableError,

@@ -124,7 +124,7 @@ const PEREZ: Patient = {
 };
 const NUNEZ: Patient = {
   name: 'NÚÑEZ^ÁLVARO',
-  id: '15.555.000-K',
+  id: '15.555.004-K',
   birthDate: '19920607',
   sex: 'M',
   charset: 'ISO_IR 100',

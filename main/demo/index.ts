@@ -29,6 +29,7 @@ import { MemorySecretStore } from '../core/secrets';
 import { newWatchFolder, openSettingsStore } from '../core/settings';
 import { sampleExports, writeLikeAScanner } from './exports';
 import { seedDemoService } from './seed';
+import { patientMethodNames } from '../../preload/contract';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = new Set(process.argv.slice(2));
@@ -220,15 +221,26 @@ async function main(): Promise<void> {
       say('ScanBridge is open (Electron), connected to the emulator.');
     } else {
       // Browser mode runs the agent in this process, with the emulator's two keys held in memory.
+      // The patient display is a page of the same bridge (as `scanbridge serve` gives it), so the
+      // operator's "patient display" opens somewhere.
+      let patientOrigin: string | null = null;
       agent = await startAgent({
         dataDir: dirs.data,
         configDir: dirs.config,
         env: { SCANBRIDGE_API_URL: emulator.base_url },
         secretStore: new MemorySecretStore(keys),
         transport: 'http',
+        patientPageOrigin: () => patientOrigin,
         log: args.has('--verbose') ? stderrLog('demo') : silentLogger,
       });
-      bridge = await startBridge({ host: agent.host, staticDir: join(root, 'renderer', 'dist'), port: 0 });
+      const consent = agent.consent;
+      bridge = await startBridge({
+        host: agent.host,
+        staticDir: join(root, 'renderer', 'dist'),
+        port: 0,
+        patient: { sessionOf: (t) => consent.sessions.byToken(t)?.id ?? null, methods: patientMethodNames },
+      });
+      patientOrigin = `http://127.0.0.1:${bridge.port}`;
       say(
         `ScanBridge runs in browser mode${args.has('--browser') ? '' : ' (no Electron binary or no display here)'}, connected to the emulator. Open:\n\n  ${bridge.url}\n`,
       );

@@ -27,7 +27,26 @@ const inboxFields = z
   })
   .strict();
 
+/**
+ * A copy of a study already uploaded, found again in a watched folder (or sent again to the
+ * listener): no second exam was made; `exam_id` is the exam it went up as.
+ */
+export type SkippedCopyView = {
+  study_uid: string;
+  folder_id: string | null;
+  export_path: string;
+  exam_id: string;
+  /** `uploaded_elsewhere`: another computer uploaded it (the share's done marker says so). */
+  reason: 'already_uploaded' | 'uploaded_elsewhere';
+  seen_at: string;
+};
+
 export const inboxMethods = {
+  /** Copies of already uploaded studies found lately (also pushed as `inbox:copies`). */
+  'inbox:copies': method<SkippedCopyView[]>()(noArgs),
+  'inbox:copy-dismiss': method<SkippedCopyView[]>()(
+    z.object({ study_uid: z.string().min(1).max(128), export_path: z.string().min(1).max(4096) }).strict(),
+  ),
   'inbox:list': method<InboxItem[]>()(noArgs),
   'inbox:update': method<InboxItem>()(
     z

@@ -11,6 +11,8 @@ import { examsMethods } from './exams-methods';
 import { implantsMethods } from './implants-methods';
 import { inboxMethods } from './inbox-methods';
 import { networkMethods } from './network-methods';
+import type { ServiceReachView } from './network-methods';
+import type { SkippedCopyView } from './inbox-methods';
 import { outcomeMethods } from './outcome-methods';
 import { takesMethods } from './takes-methods';
 import { patientMethods } from './patient-methods';
@@ -43,6 +45,7 @@ export type * from './reports-methods';
 export type * from './outcome-methods';
 export type * from './receive-methods';
 export type * from './network-methods';
+export type { SkippedCopyView } from './inbox-methods';
 
 /**
  * Every method of the contract: the domain modules' slices combined. A new domain adds its own
@@ -93,6 +96,10 @@ export type Events = {
   'consent:status': { exam_id: string; consent: ConsentStatusView };
   /** The patient-display session changed (null: it ended). */
   'consent:session': ConsentSessionView | null;
+  /** Copies of already uploaded studies found lately, after each change. */
+  'inbox:copies': SkippedCopyView[];
+  /** The service became reachable or unreachable (see ServiceReachView). */
+  'service:reach': ServiceReachView;
 };
 export type EventName = keyof Events;
 export const eventNames: readonly EventName[] = [
@@ -106,6 +113,8 @@ export const eventNames: readonly EventName[] = [
   'activity:changed',
   'consent:status',
   'consent:session',
+  'service:reach',
+  'inbox:copies',
 ];
 
 /** An error crossing the contract: a stable code the UI translates, and a technical message. */

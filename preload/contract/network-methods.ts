@@ -2,7 +2,7 @@
 // --json`): one result per step, the first failure named.
 import { z } from 'zod';
 import { method, noArgs } from './method';
-import type { ConnectionProblem, ConnectionStep } from './vocabulary';
+import type { ConnectionProblem, ConnectionStep, NetFailureKind } from './vocabulary';
 
 export type { ConnectionProblem };
 
@@ -82,7 +82,23 @@ export type CaFileView = {
 /** A CA file change: its full path, or null to remove it. */
 const caFileSave = z.object({ path: z.string().trim().max(4096).nullable() }).strict();
 
+/**
+ * Whether the service can be reached, as the agent's last API call found it: `unknown` until a
+ * call is made, `reachable` once the service answers (with any status), `unreachable` while its
+ * calls get no answer (`problem`: what the network module understood, or `timeout`).
+ */
+export type ServiceReachView = {
+  state: 'unknown' | 'reachable' | 'unreachable';
+  /** When the current state began (ISO), null while unknown. */
+  since: string | null;
+  /** The service's host (and port). */
+  host: string | null;
+  problem: NetFailureKind | 'timeout' | 'no_answer' | null;
+};
+
 export const networkMethods = {
+  /** Whether the service can be reached (also pushed as `service:reach` when it changes). */
+  'service:reach': method<ServiceReachView>()(noArgs),
   /** Runs the connection check now (it takes a few seconds: a test exam is made and deleted). */
   'network:check': method<ConnectionCheckView>()(noArgs),
   'network:proxy': method<ProxySettingsView>()(noArgs),

@@ -50,7 +50,7 @@ test.describe('the hourly request allowance used up', () => {
     const alert = page.locator('[role="alert"][data-error-code="rate_limited"]');
     await expect(alert).toContainText(t('errors.rate_limited.title'));
     await expect(alert).toContainText(t('errors.rate_limited.action'));
-    await expect(page.getByTestId('rate-meter')).toContainText(`${t('rate.short')}: 0/100`);
+    await expect(page.getByTestId('rate-meter')).toContainText(t('rate.compact', { remaining: '0', limit: '100' }));
     await expect(page.getByTestId('rate-meter-full')).toContainText(/used up until/);
     await checkScreen(page, 'account-rate-limited-en');
   });

@@ -21,12 +21,18 @@ export type LoseRule = {
 
 export type LostAnswer = { method: string; path: string; status: number };
 
+/** A request the proxy answered itself, as a slow gateway or a server that gave up waiting does. */
+export type OwnAnswer = { method: string; path: string; status: number };
+
 export class LostAnswerProxy {
   /** Answers the proxy received from the service and did not pass on. */
   readonly lost: LostAnswer[] = [];
   /** Every request that went through, in order (method and path). */
   readonly seen: { method: string; path: string }[] = [];
+  /** Requests the proxy answered itself (answerNext), without passing them on. */
+  readonly answered: OwnAnswer[] = [];
   private rules: (LoseRule & { left: number })[] = [];
+  private answers: (LoseRule & { left: number; status: number })[] = [];
   private readonly sockets = new Set<Socket>();
 
   private readonly server: Server;
@@ -57,9 +63,19 @@ export class LostAnswerProxy {
     this.rules.push({ ...rule, left: rule.count ?? 1 });
   }
 
+  /**
+   * The next `count` requests matching the rule never reach the service: the proxy reads each
+   * whole and answers `status` itself with a JSON error body (a 408 as a server that gave up
+   * waiting for the request answers, a 504 as a gateway does).
+   */
+  answerNext(rule: LoseRule & { status: number }): void {
+    this.answers.push({ ...rule, left: rule.count ?? 1 });
+  }
+
   /** Forgets the rules not yet used up. */
   clearRules(): void {
     this.rules = [];
+    this.answers = [];
   }
 
   async stop(): Promise<void> {
@@ -80,6 +96,20 @@ export class LostAnswerProxy {
     const method = req.method ?? 'GET';
     const path = req.url ?? '/';
     this.seen.push({ method, path });
+    const own = this.answers.find(
+      (r) => r.left > 0 && (r.method === undefined || r.method === method) && r.path.test(path),
+    );
+    if (own) {
+      own.left -= 1;
+      req.resume();
+      req.once('end', () => {
+        this.answered.push({ method, path, status: own.status });
+        const body = JSON.stringify({ error: { code: 'request_timeout', message: 'The request took too long.' } });
+        res.writeHead(own.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+        res.end(body);
+      });
+      return;
+    }
     const lose = this.takeRule(method, path);
     const headers = { ...req.headers, host: this.target.host };
     const upstream = request(

@@ -13,6 +13,8 @@ export type AgentEvents = {
   account: (account: Events['account:changed']) => void;
   activity: (latest: Events['activity:changed']) => void;
   notifications: (state: Events['notifications:changed']) => void;
+  reach: (view: Events['service:reach']) => void;
+  copies: (copies: Events['inbox:copies']) => void;
   /** Sends what the batches still hold; nothing batched goes out after it. */
   close(): void;
 };
@@ -27,6 +29,8 @@ export function agentEvents(emit: Emit, tuning: { inboxBatchMs?: number }): Agen
     account: (account) => emit('account:changed', account),
     activity: (latest) => emit('activity:changed', latest),
     notifications: (state) => emit('notifications:changed', state),
+    reach: (view) => emit('service:reach', view),
+    copies: (copies) => emit('inbox:copies', copies),
     close: () => {
       inbox.close();
       rate.close();

@@ -44,6 +44,7 @@ import { KeyManager } from './service/api-keys';
 import { CaFileSettings } from './service/ca-file-settings';
 import { type NetworkBuilder, openProxySettings } from './service/proxy-settings';
 import { ServiceConnection } from './service/service-connection';
+import { skippedCopiesOf } from './pipeline/skipped-copies';
 import { serviceConnector } from './service-ports';
 import { openShareOnReady } from './share-on-ready';
 import { logDirOf, stderrLog } from '../log';
@@ -131,6 +132,11 @@ export type Agent = {
   stop(): Promise<void>;
 };
 
+/** The log folder (the support bundle reads it; Settings → Help shows it) and how the desktop opens it. */
+function logPortsOf(options: AgentOptions): { logDir: string; folderOpener: FolderOpener } {
+  return { logDir: logDirOf(options.dataDir), folderOpener: options.folderOpener ?? noFolderOpener };
+}
+
 /** Builds and starts the agent. Watchers start in the background; uploads left unfinished resume. */
 export async function startAgent(options: AgentOptions): Promise<Agent> {
   const env = options.env ?? process.env;
@@ -154,7 +160,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const view = createSettingsView({ store: settingsStore, keys, env, systemLanguage, activity, emit });
   const language = (): Language => view.language();
 
-  const service = new ServiceConnection(APP_VERSION, push.rate);
+  const service = new ServiceConnection(APP_VERSION, push.rate, push.reach);
   const inbox = new Inbox(await InboxStore.open(join(agentDir, 'inbox.json')), view.prefill, push.inbox);
   const ledger = await Ledger.open(join(options.dataDir, 'watch', 'uploaded-studies.jsonl'));
   const notifier = options.notifier ?? logNotifier(log);
@@ -222,10 +228,10 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const { folderPicker = noFolderPicker, documentOpener = noDocumentOpener } = options;
   const receiveStatus = (): ReturnType<Receivers['status']> => receivers.status();
   const services = { settingsStore, keys, service, inbox, queue, recorder, consent, poll, feed, folderPicker };
-  // What only the window's methods use: the listener's state, the sheet opener, share-on-ready, the
-  // proxy, the CA file, and the log folder (the support bundle reads it; the desktop shows it).
-  const logPorts = { logDir: logDirOf(dataDir), folderOpener: options.folderOpener ?? noFolderOpener };
-  const windowPorts = { receiveStatus, documentOpener, shares, proxy, caFile, ...logPorts };
+  // What only the window's methods use: the listener's state, the sheet opener, share-on-ready, the proxy,
+  // the CA file, the log folder and the copies of uploaded studies (heard from before the sources start).
+  const copies = skippedCopiesOf(activity, push.copies);
+  const windowPorts = { receiveStatus, documentOpener, shares, proxy, caFile, copies, ...logPortsOf(options) };
   const host = openContractHost({ ...services, ...windowPorts, transport, systemLanguage, view, connect, events, log });
 
   sources.apply(settingsStore.get());

@@ -7,6 +7,7 @@ export type FieldProblem = { field: string; message: string };
 export type { ApiErrorCode } from '../../../preload/contract/error-codes';
 import type { ApiErrorCode } from '../../../preload/contract/error-codes';
 import type { NetFailure } from '../net/net-failure';
+import { type Failure, failureOfCause, networkCodeFailure, statusFailure } from '../net/failure-class';
 
 type ErrorInit = {
   status?: number;
@@ -169,6 +170,9 @@ export function errorFromAnswer(answer: ErrorAnswer): ApiError {
     case 'upload_incomplete':
       return new ApiError(code, { ...init, missing: e?.missing ?? [] });
   }
+  // A time-out answered by the service or a gateway (408, 504) is the same as one seen here: the
+  // call was not done in time, and repeating it later may succeed (net/failure-class.ts).
+  if (statusFailure(status).cause === 'timeout') return new ApiError('timeout', init);
   if (status >= 500) return new ApiError('server_error', init);
   switch (status) {
     case 400:
@@ -184,4 +188,48 @@ export function errorFromAnswer(answer: ErrorAnswer): ApiError {
       return new ApiError('conflict', init);
   }
   return new ApiError('http_error', init);
+}
+
+/**
+ * The class and cause of a client error (net/failure-class.ts): what the person can do about it.
+ * Null for a call cancelled on purpose, which is no failure.
+ */
+export function apiFailure(e: ApiError): Failure | null {
+  switch (e.code) {
+    case 'aborted':
+      return null;
+    case 'timeout':
+      return failureOfCause('timeout');
+    case 'server_error':
+    case 'invalid_response':
+    case 'thumbnail_not_ready':
+      return failureOfCause('server_error');
+    case 'rate_limited':
+      return failureOfCause('rate_limited');
+    case 'network_error':
+      if (e.netFailure)
+        return failureOfCause(
+          e.netFailure.kind === 'name_not_found' || e.netFailure.kind === 'unreachable'
+            ? e.netFailure.kind
+            : 'network_setup',
+        );
+      return e.networkCode ? networkCodeFailure(e.networkCode) : failureOfCause('connection_lost');
+    case 'unauthorized':
+      return failureOfCause('unauthorized');
+    case 'insufficient_scope':
+    case 'forbidden':
+      return failureOfCause('forbidden');
+    case 'not_found':
+      return failureOfCause('not_found');
+    case 'validation_error':
+    case 'upload_incomplete':
+      return failureOfCause('invalid_request');
+    case 'conflict':
+      return failureOfCause('conflict');
+    case 'limit_exceeded':
+    case 'plan_required':
+      return failureOfCause('plan_limit');
+    case 'http_error':
+      return statusFailure(e.status ?? 400);
+  }
 }

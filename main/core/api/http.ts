@@ -51,7 +51,11 @@ export type BinaryAnswer = { bytes: Uint8Array; contentType: string };
 export type TransportEvent =
   | { type: 'attempt'; method: HttpMethod; path: string; attempt: number; at: Date }
   | { type: 'retry'; method: HttpMethod; path: string; attempt: number; delayMs: number; code: string }
-  | { type: 'rate_limit_wait'; method: HttpMethod; path: string; waitMs: number };
+  | { type: 'rate_limit_wait'; method: HttpMethod; path: string; waitMs: number }
+  /** The service answered (any status): it can be reached. */
+  | { type: 'answered'; method: HttpMethod; path: string; status: number }
+  /** An attempt got no answer: the connection failed or timed out (`net`: what the network module understood). */
+  | { type: 'unreached'; method: HttpMethod; path: string; code: 'network_error' | 'timeout'; net: NetFailure | null };
 
 export type TransportOptions = {
   baseUrl: string;
@@ -320,11 +324,14 @@ export function createTransport(options: TransportOptions): Transport {
       } catch (err) {
         const net = await networkFailureOf(err, on, { ...service, timeoutMs, signal });
         const failure = failureToError(err, spec, timeoutMs, signal, net);
+        if (failure.code === 'network_error' || failure.code === 'timeout')
+          emit({ type: 'unreached', method: spec.method, path: spec.path, code: failure.code, net });
         await retryOrThrow(failure, spec, attempts - rateLimitWaits, callOptions);
         continue;
       }
       options.meter.updateFromHeaders(res.headers);
       options.clock?.observe(res.headers.date);
+      emit({ type: 'answered', method: spec.method, path: spec.path, status: res.statusCode });
       if (res.statusCode >= 200 && res.statusCode < 300) return res;
       const failure = errorFromAnswer({
         status: res.statusCode,

@@ -52,16 +52,48 @@ export function sleep(
       reject(reason());
       return;
     }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(reason());
-    };
+    const stopListening = signal
+      ? whenAborted(signal, () => {
+          clearTimeout(timer);
+          reject(reason());
+        })
+      : () => undefined;
     const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
+      stopListening();
       resolve();
     }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+const waiting = new WeakMap<AbortSignal, Set<() => void>>();
+
+/**
+ * Calls `onAbort` once when `signal` aborts (the caller checks `signal.aborted` first); returns the
+ * way to stop waiting. Every wait on one signal shares one listener: a job's signal is waited on by
+ * each transfer and each bandwidth wait at once (two per connection), which as listeners of their
+ * own passed Node's 10 per signal and printed MaxListenersExceededWarning although nothing leaked.
+ */
+export function whenAborted(signal: AbortSignal, onAbort: () => void): () => void {
+  let callbacks = waiting.get(signal);
+  if (!callbacks) {
+    const set = new Set<() => void>();
+    callbacks = set;
+    waiting.set(signal, set);
+    signal.addEventListener(
+      'abort',
+      () => {
+        waiting.delete(signal);
+        for (const f of [...set]) f();
+      },
+      { once: true },
+    );
+  }
+  const own = callbacks;
+  const f = (): void => onAbort();
+  own.add(f);
+  return () => {
+    own.delete(f);
+  };
 }
 
 /** The error to throw for an aborted signal (its reason when it is an Error, else an AbortError). */

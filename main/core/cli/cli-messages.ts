@@ -6,6 +6,8 @@ import { type ApiErrorCode } from '../api/api-errors';
 import { diskFullIn, diskFullWords } from '../disk-full';
 import { netFailureWords, type WordsLanguage } from '../net/failure-words';
 import { type NetFailure, netFailureBehind } from '../net/net-failure';
+import { UploadError } from '../upload/upload-errors';
+import { uploadErrorWords } from './upload-words';
 
 function formatWait(seconds: number): string {
   if (seconds < 90) return `${Math.max(1, Math.ceil(seconds))} seconds`;
@@ -58,12 +60,14 @@ const RUN_AGAIN: Record<WordsLanguage, string> = {
 };
 
 /**
- * What `scanbridge upload` prints for the error that stopped it: a network failure (DNS, proxy
- * login, certificate, clock…) in the terminal's language, anything else as the error says it.
+ * What `scanbridge upload` prints for the error that stopped it, in the terminal's language: a
+ * network failure (DNS, proxy login, certificate, clock…) in its own words, an upload's failure in
+ * its code's (upload-words.ts).
  */
 export function uploadFailureText(err: Error, lang: WordsLanguage): string {
   const full = diskFullIn(err);
   if (full) return `${diskFullWords(full.folder, full.needed, lang)} ${RUN_AGAIN[lang]}`;
   const net = netFailureIn(err);
-  return net ? `${netFailureWords(net, lang)} ${RUN_AGAIN[lang]}` : err.message;
+  if (net) return `${netFailureWords(net, lang)} ${RUN_AGAIN[lang]}`;
+  return err instanceof UploadError ? uploadErrorWords(err, lang) : err.message;
 }

@@ -48,9 +48,22 @@ const LABELS: Record<WordsLanguage, Record<CheckStep, string>> = {
   },
 };
 
-function speed(bps: number | null): string {
+/** A figure with the language's decimal mark ("569,2" in Spanish). */
+function decimal(n: number, digits: number, lang: WordsLanguage): string {
+  return new Intl.NumberFormat(lang === 'es' ? 'es-CL' : 'en-US', {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(n);
+}
+
+function speed(bps: number | null, lang: WordsLanguage): string {
   if (bps === null) return '';
-  return `${(bps / 1_000_000).toFixed(2)} MB/s (${((bps * 8) / 1_000_000).toFixed(1)} Mbit/s)`;
+  return `${decimal(bps / 1_000_000, 2, lang)} MB/s (${decimal((bps * 8) / 1_000_000, 1, lang)} Mbit/s)`;
+}
+
+/** A step that does not apply to this service: TLS when the address is plain http. */
+function notUsed(report: CheckReport, s: CheckStep): boolean {
+  return s === 'tls' && !report.tls.used && report.tls.status !== 'failed' && /^http:/i.test(report.api_url ?? '');
 }
 
 /** What a passing step saw, in a few words. */
@@ -75,7 +88,7 @@ function seen(report: CheckReport, s: CheckStep, lang: WordsLanguage): string {
     case 'storage':
       return `${report.storage.host ?? ''}${report.storage.cleaned_up ? '' : lang === 'es' ? ' (examen de prueba sin borrar)' : ' (test exam not deleted)'}`;
     case 'upload_speed':
-      return speed(report.upload_speed.bytes_per_second);
+      return speed(report.upload_speed.bytes_per_second, lang);
   }
 }
 
@@ -83,6 +96,8 @@ function humanReport(report: CheckReport, lang: WordsLanguage): string {
   const lines = CHECK_STEPS.map((s) => {
     const r = report[s];
     const label = LABELS[lang][s].padEnd(lang === 'es' ? 20 : 13);
+    if (notUsed(report, s))
+      return `  -     ${label} ${lang === 'es' ? 'no se usa (http simple)' : 'not used (plain http)'}`;
     if (r.status === 'ok') return `  ok    ${label} ${seen(report, s, lang)}`;
     if (r.status === 'skipped') return `  -     ${label} ${lang === 'es' ? 'no se probó' : 'not checked'}`;
     return `  FAIL  ${label} ${reportStepWords(report, s, lang)}`;

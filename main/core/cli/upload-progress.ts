@@ -1,13 +1,20 @@
 // `scanbridge upload`'s progress on stderr: a line per step and notice, and a percentage line that
 // redraws itself on a terminal (every 250 ms) or repeats every 2 s when stderr is a file or a pipe.
+// Every line is in the terminal's language (upload-words.ts).
 import { escapeForTerminal } from '../dicom';
 import type { UploadEvent } from '../upload/engine';
 import type { CompressionTotals, Totals } from '../upload/progress';
+import type { WordsLanguage } from '../net/failure-words';
 import type { CliIo } from './io';
-import { formatBytes } from '../upload/plan';
+import { bytesIn, durationIn, noticeWords, uploadWords } from './upload-words';
 
 /** Renders engine events as human progress lines on stderr. */
-export function progressPrinter(io: CliIo, tty: boolean): { onEvent: (e: UploadEvent) => void; done: () => void } {
+export function progressPrinter(
+  io: CliIo,
+  tty: boolean,
+  lang: WordsLanguage = 'en',
+): { onEvent: (e: UploadEvent) => void; done: () => void } {
+  const w = uploadWords(lang);
   let lastLine = 0;
   let live = false;
   const clear = (): void => {
@@ -23,8 +30,8 @@ export function progressPrinter(io: CliIo, tty: boolean): { onEvent: (e: UploadE
     const now = Date.now();
     if (!force && now - lastLine < (tty ? 250 : 2000)) return;
     lastLine = now;
-    const parts = t.compression ? compressedParts(t, t.compression) : plainParts(t);
-    if (t.etaSeconds !== null && t.etaSeconds > 0) parts.push(`${formatDuration(t.etaSeconds)} left`);
+    const parts = t.compression ? compressedParts(t, t.compression, lang) : plainParts(t, lang);
+    if (t.etaSeconds !== null && t.etaSeconds > 0) parts.push(w.left(durationIn(lang, t.etaSeconds)));
     const text = `  ${parts.join(' · ')}`;
     if (tty) {
       io.stderr(`\r\x1b[K${text}`);
@@ -36,23 +43,23 @@ export function progressPrinter(io: CliIo, tty: boolean): { onEvent: (e: UploadE
       case 'status':
         switch (e.status) {
           case 'compressing':
-            line('Compressing the study (lossless)…');
+            line(w.compressing);
             break;
           case 'creating':
-            line('Creating the exam…');
+            line(w.creating);
             break;
           case 'transferring':
-            line(`Sending to exam ${e.examId ?? ''}…`);
+            line(w.sending(e.examId ?? ''));
             break;
           case 'paused':
-            line('Paused.');
+            line(w.paused);
             break;
           case 'confirming':
             show(e.totals, true);
-            line('Finishing the exam…');
+            line(w.finishing);
             break;
           case 'ready':
-            line(`Exam ${e.examId ?? ''} is ready.`);
+            line(w.ready(e.examId ?? ''));
             break;
           default:
             break;
@@ -62,25 +69,25 @@ export function progressPrinter(io: CliIo, tty: boolean): { onEvent: (e: UploadE
         show(e.totals, false);
         return;
       case 'notice':
-        line(e.message);
+        line(noticeWords(lang, e));
         return;
       case 'file':
-        if (e.progress.state === 'retrying')
-          line(`  retrying ${e.name} (attempt ${e.progress.attempt}): ${e.progress.reason}`);
+        if (e.progress.state === 'retrying') line(w.retryingFile(e.name, e.progress.attempt, e.progress.reason));
         return;
     }
   };
   return { onEvent, done: clear };
 }
 
-function plainParts(t: Totals): string[] {
+function plainParts(t: Totals, lang: WordsLanguage): string[] {
+  const w = uploadWords(lang);
   const pct = percentOf(t.bytesSent, t.bytesTotal);
   const parts = [
     `${pct}%`,
-    `${t.filesDone}/${t.filesTotal} files`,
-    `${formatBytes(t.bytesSent)} of ${formatBytes(t.bytesTotal)}`,
+    w.files(t.filesDone, t.filesTotal),
+    w.of(bytesIn(lang, t.bytesSent), bytesIn(lang, t.bytesTotal)),
   ];
-  if (t.rate > 0) parts.push(`${formatBytes(t.rate)}/s`);
+  if (t.rate > 0) parts.push(w.perSecond(bytesIn(lang, t.rate)));
   return parts;
 }
 
@@ -88,32 +95,26 @@ function plainParts(t: Totals): string[] {
  * "compressing (2.3× smaller)… 45% of 210 MB" / "sending… 40% · 36 MB of 91 MB on the wire (study
  * 210 MB) · still compressing (80% done)".
  */
-function compressedParts(t: Totals, c: CompressionTotals): string[] {
-  const times = c.ratio !== null ? `${c.ratio.toFixed(1)}× smaller` : null;
+function compressedParts(t: Totals, c: CompressionTotals, lang: WordsLanguage): string[] {
+  const w = uploadWords(lang);
+  const times = c.ratio !== null ? w.smaller(c.ratio) : null;
   if (c.state === 'compressing') {
     const pct = percentOf(c.studyBytesDone, c.studyBytes);
-    return [`compressing${times ? ` (${times})` : ''}…`, `${pct}% of ${formatBytes(c.studyBytes)}`];
+    return [w.compressingShare(times), w.percentOf(pct, bytesIn(lang, c.studyBytes))];
   }
   const pct = percentOf(t.bytesSent, t.bytesTotal);
   const parts = [
-    'sending…',
+    w.sendingShort,
     `${pct}%`,
-    `${formatBytes(t.bytesSent)} of ${formatBytes(t.bytesTotal)} on the wire (study ${formatBytes(c.studyBytes)}${times ? `, ${times}` : ''})`,
+    w.onTheWire(bytesIn(lang, t.bytesSent), bytesIn(lang, t.bytesTotal), bytesIn(lang, c.studyBytes), times),
   ];
-  if (t.rate > 0) parts.push(`${formatBytes(t.rate)}/s on the wire`);
+  if (t.rate > 0) parts.push(w.perSecondOnWire(bytesIn(lang, t.rate)));
   // The archive is sent while it is written: how far compressing got.
-  if (c.studyBytesDone < c.studyBytes)
-    parts.push(`still compressing (${percentOf(c.studyBytesDone, c.studyBytes)}% done)`);
+  if (c.studyBytesDone < c.studyBytes) parts.push(w.stillCompressing(percentOf(c.studyBytesDone, c.studyBytes)));
   return parts;
 }
 
 /** Whole percent of `done` in `total` (an empty total is done). */
 function percentOf(done: number, total: number): number {
   return total > 0 ? Math.floor((100 * done) / total) : 100;
-}
-
-function formatDuration(s: number): string {
-  if (s < 90) return `${s} s`;
-  if (s < 5400) return `${Math.round(s / 60)} min`;
-  return `${(s / 3600).toFixed(1)} h`;
 }

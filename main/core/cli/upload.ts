@@ -31,14 +31,7 @@ import { UploadError } from '../upload/upload-errors';
 import { findFolderJobs, pruneFinishedJobs } from '../upload/job-store';
 import { sweepOrphanArchives } from '../upload/archive-sweep';
 import { MAX_NAME_LENGTH, MAX_PATIENT_ID_LENGTH, MAX_PATIENT_NAME_LENGTH } from '../upload/limits';
-import {
-  formatBytes,
-  type JobPlan,
-  planUpload,
-  type PlanFileInput,
-  type RequestedMode,
-  settingsHash,
-} from '../upload/plan';
+import { type JobPlan, planUpload, type PlanFileInput, type RequestedMode, settingsHash } from '../upload/plan';
 import type { ExamFields, ExamType, ExamsPort } from '../upload/ports';
 import { EXAM_TYPES } from '../../../preload/contract/vocabulary';
 import { type CliCommand, type CliIo, parseCommandLine, UsageError } from './io';
@@ -50,6 +43,7 @@ import { closeCommandLog, openCommandLog } from './command-log';
 import { errorCode, type Logger, studyHash } from '../log';
 import { progressPrinter } from './upload-progress';
 import { uploadFailureText } from './cli-messages';
+import { bytesIn, uploadWords, type UploadWords } from './upload-words';
 import { terminalLanguage } from '../net/failure-words';
 import { chooseTransport, COMPRESS_SETTINGS, type CompressSetting, worthSampling } from '../upload/compression-choice';
 import { deflateWorkerCount, sharedDeflatePool } from '../upload/deflate-pool';
@@ -213,16 +207,15 @@ function filesOf(root: string, scan: ScanResult): PlanFileInput[] {
   return out;
 }
 
-function prefill(scan: ScanResult, args: Args, warn: (t: string) => void): ExamFields {
+function prefill(scan: ScanResult, args: Args, warn: (t: string) => void, w: UploadWords): ExamFields {
   const studies = [...scan.studies].sort((a, b) => b.files - a.files);
   const main = studies[0];
   if (!main) throw new UploadError('no_files', 'No DICOM or mesh files were found in the folder.');
-  if (studies.length > 1) warn(`The folder holds ${studies.length} studies; they are uploaded together as one exam.`);
+  if (studies.length > 1) warn(w.manyStudies(studies.length));
   const patients = new Set(
     studies.filter((s) => s.suggested_exam_type !== 'mesh').map((s) => `${s.patient_id}\0${s.patient_name_raw}`),
   );
-  if (patients.size > 1)
-    warn('Warning: the files belong to more than one patient. Check the folder before sharing the exam.');
+  if (patients.size > 1) warn(w.manyPatients);
   // What came from the headers is fitted to the service (cut with a warning); what the user typed
   // is taken as typed (a name that is too long is refused, not silently cut).
   const fromHeaders: ExamFields = { name: defaultExamName(main), exam_type: main.suggested_exam_type };
@@ -287,7 +280,8 @@ export function createUploadCommand(deps: UploadCommandDeps): CliCommand {
     };
     const deps2 = { port, dataDir, options };
     const warn = (t: string): void => io.stderr(`${t}\n`);
-    if (client.sandbox) warn('Using a SANDBOX key: the exam is test data.');
+    const w = uploadWords(terminalLanguage(io.env));
+    if (client.sandbox) warn(w.sandbox);
 
     // Summaries of finished uploads are only needed to recognise a repeated upload for a while.
     pruneFinishedJobs(dataDir, FINISHED_JOBS_KEPT_MS);
@@ -301,9 +295,7 @@ export function createUploadCommand(deps: UploadCommandDeps): CliCommand {
         locks.push(outcome.lock);
         return null;
       }
-      io.stderr(
-        `scanbridge upload: another upload of this study is running (pid ${outcome.holder.pid}). Wait for it to end, or run again with --wait <seconds>.\n`,
-      );
+      io.stderr(`scanbridge upload: ${w.busy(outcome.holder.pid)}\n`);
       return EXIT_BUSY;
     };
     try {
@@ -334,6 +326,8 @@ type LockedContext = {
 /** The upload proper, once this process holds the folder's lock. */
 async function uploadLocked(io: CliIo, args: Args, root: string, c: LockedContext): Promise<number> {
   const { port, dataDir, deps2, warn, fail } = c;
+  const lang = terminalLanguage(io.env);
+  const w = uploadWords(lang);
   const jobs = findFolderJobs(dataDir, root);
   let job: UploadJob | null = null;
   let leftOut: IncompleteFile[] = [];
@@ -349,13 +343,13 @@ async function uploadLocked(io: CliIo, args: Args, root: string, c: LockedContex
     }
     if (args.cancel) {
       if (!job) {
-        warn(`There is no interrupted upload of ${escapeForTerminal(root)} to cancel.`);
+        warn(w.nothingToCancel(escapeForTerminal(root)));
         return 0;
       }
       const examId = job.examId;
       await job.cancel();
       c.log.info('upload cancelled', { exam_id: examId });
-      warn(`Cancelled the upload of ${escapeForTerminal(root)}${examId ? `; exam ${examId} was deleted` : ''}.`);
+      warn(w.cancelledUpload(escapeForTerminal(root), examId));
       return 0;
     }
     if (job) {
@@ -367,9 +361,7 @@ async function uploadLocked(io: CliIo, args: Args, root: string, c: LockedContex
         io.argv.includes('--mode') ||
         io.argv.includes('--compress')
       ) {
-        warn(
-          'An interrupted upload of this folder exists: it is resumed with the name, type, patient and mode it started with.',
-        );
+        warn(w.resumedAsStarted);
       }
     } else {
       const planned = await planFolder(io, root, args, warn);
@@ -391,7 +383,13 @@ async function uploadLocked(io: CliIo, args: Args, root: string, c: LockedContex
       logPlanned(c.log, plan);
       job = UploadJob.create(plan, deps2, undefined, args.shareTo);
       warn(
-        `Uploading ${plan.files.length} files (${formatBytes(plan.bytes)}) from ${escapeForTerminal(root)} in ${plan.mode} mode${plan.compress ? ', compressed' : ''}.`,
+        w.uploading(
+          plan.files.length,
+          bytesIn(lang, plan.bytes),
+          escapeForTerminal(root),
+          plan.mode,
+          plan.compress === true,
+        ),
       );
     }
   } catch (err) {
@@ -400,7 +398,7 @@ async function uploadLocked(io: CliIo, args: Args, root: string, c: LockedContex
 
   const running = job;
   const runStart = Date.now();
-  const printer = progressPrinter(io, process.stderr.isTTY === true);
+  const printer = progressPrinter(io, process.stderr.isTTY === true, lang);
   running.on(printer.onEvent);
   const onAbort = (): void => void running.stop();
   io.signal.addEventListener('abort', onAbort, { once: true });
@@ -415,21 +413,17 @@ async function uploadLocked(io: CliIo, args: Args, root: string, c: LockedContex
     }
     logRunFailed(c.log, running.examId, err.code, runStart);
     if (err.code === 'interrupted') {
-      io.stderr(
-        `scanbridge upload: interrupted. Run the same command again to resume exam ${running.examId ?? '(not created yet)'}.\n`,
-      );
+      io.stderr(`scanbridge upload: ${w.interrupted(running.examId)}\n`);
       return 130;
     }
-    return fail(uploadFailureText(err, terminalLanguage(io.env)));
+    return fail(uploadFailureText(err, lang));
   } finally {
     io.signal.removeEventListener('abort', onAbort);
   }
   printer.done();
   logReady(c.log, result, runStart);
   if (leftOut.length > 0) {
-    warn(
-      `Note: exam ${result.exam_id} was uploaded without ${leftOut.length} file(s) that could not be read whole (--allow-incomplete):\n${describeIncomplete(leftOut, escapeForTerminal)}`,
-    );
+    warn(`${w.leftOut(result.exam_id, leftOut.length)}\n${describeIncomplete(leftOut, escapeForTerminal)}`);
   }
   // The intent journaled with the upload wins; a rerun of an upload started without one may add it.
   const shared = await shareAfterUpload(io, c.client, dataDir, result.exam_id, running.shareIntent ?? args.shareTo);
@@ -497,9 +491,7 @@ async function reportPrevious(
   c: LockedContext,
   previous: SummaryRecord & { exam_id: string },
 ): Promise<number> {
-  c.warn(
-    `These files were already uploaded as exam ${previous.exam_id}; nothing to do. (Delete that exam to upload them again.)`,
-  );
+  c.warn(uploadWords(terminalLanguage(io.env)).alreadyUploaded(previous.exam_id));
   const shared = await shareAfterUpload(io, c.client, c.dataDir, previous.exam_id, previous.share ?? args.shareTo);
   const line = { exam_id: previous.exam_id, status: 'ready', files: previous.files, bytes: previous.bytes };
   io.stdout(
@@ -511,6 +503,7 @@ async function reportPrevious(
 type Planned = { plan: JobPlan; leftOut: IncompleteFile[] };
 
 async function planFolder(io: CliIo, root: string, args: Args, warn: (t: string) => void): Promise<Planned | number> {
+  const w = uploadWords(terminalLanguage(io.env));
   let scan: ScanResult;
   // The deflate workers start while the folder is read, should the study be compressed.
   if (worthSampling(args.mode, args.compress, readLinkRates(appDataDir(io.env)), args.limitRate ?? null))
@@ -532,8 +525,7 @@ async function planFolder(io: CliIo, root: string, args: Args, warn: (t: string)
   if (incomplete.length > 0) {
     if (!args.allowIncomplete) {
       io.stderr(
-        `scanbridge upload: ${incomplete.length} file(s) of ${escapeForTerminal(root)} cannot be read whole; nothing was uploaded:\n${describeIncomplete(incomplete, escapeForTerminal)}\n` +
-          'Wait until the export is complete (or fix the permissions) and run again, or add --allow-incomplete to upload the rest without them.\n',
+        `scanbridge upload: ${w.cannotReadWhole(incomplete.length, escapeForTerminal(root))}\n${describeIncomplete(incomplete, escapeForTerminal)}\n${w.waitForExport}\n`,
       );
       return 1;
     }
@@ -542,13 +534,11 @@ async function planFolder(io: CliIo, root: string, args: Args, warn: (t: string)
   const files = filesOf(root, scan);
   const notDicom = scan.skipped.filter((s) => s.reason === 'not_dicom').length;
   if (files.length === 0) {
-    io.stderr(
-      `scanbridge upload: no DICOM or mesh files found in ${escapeForTerminal(root)}${scan.skipped.length ? ` (${scan.skipped.length} other files skipped)` : ''}.\n`,
-    );
+    io.stderr(`scanbridge upload: ${w.noFiles(escapeForTerminal(root), scan.skipped.length)}\n`);
     return 1;
   }
-  if (notDicom > 0) warn(`Skipping ${notDicom} file(s) that are not DICOM or mesh.`);
-  const fields = prefill(scan, args, warn);
+  if (notDicom > 0) warn(w.skipping(notDicom));
+  const fields = prefill(scan, args, warn, w);
   const planned = await planUpload({
     root,
     fields,
@@ -566,7 +556,7 @@ async function planFolder(io: CliIo, root: string, args: Args, warn: (t: string)
     workers: deflateWorkerCount(),
   });
   if (args.mode === 'auto' || args.compress !== 'never')
-    warn(`Mode: ${plan.mode}${plan.compress ? ', compressed' : ''} (${choice.reason}).`);
+    warn(w.mode(plan.mode, plan.compress === true, choice.reason, choice.why));
   return { plan, leftOut: incomplete };
 }
 

@@ -11,13 +11,13 @@ import { canonicalFolder, folderIdentity } from '../folder-identity';
 import { appDataDir } from '../paths';
 import { securePrivateFolders } from '../private-fs';
 import { resolveConfigDir } from '../settings/config-dir';
-import { formatBytes } from '../upload/plan';
 import type { IncompleteReason, WatchFolderConfig } from '../watch';
 import type { CliCommand, CliIo } from './io';
 import { parseCommandLine, UsageError } from './io';
 import { type KeychainDeps, openSession } from './command-session';
 import { printUploadFailures } from './upload-failure-lines';
 import { terminalLanguage } from '../net/failure-words';
+import { watchWords, type WatchWords } from './watch-words';
 
 export type WatchCommandDeps = KeychainDeps;
 
@@ -70,25 +70,26 @@ function parse(argv: string[]): Args {
 /** At most this many files are named in a "not complete yet" line; the rest are counted. */
 const NAMED_FILES = 5;
 
-function describeReasons(exportPath: string, reasons: readonly IncompleteReason[]): string {
-  const counts = new Map<string, string[]>();
-  const add = (k: string, path: string): void => void counts.set(k, [...(counts.get(k) ?? []), path]);
+function describeReasons(exportPath: string, reasons: readonly IncompleteReason[], w: WatchWords): string {
+  const files = new Map<string, string[]>();
+  const add = (k: string, path: string): void => void files.set(k, [...(files.get(k) ?? []), path]);
   const parts: string[] = [];
+  let changes = 0;
   for (const r of reasons) {
-    if (r.kind === 'truncated_file' || r.kind === 'pixel_data_incomplete') add('file(s) cut short', r.path);
-    else if (r.kind === 'unreadable_file') add('file(s) not readable (still open?)', r.path);
-    else if (r.kind === 'fewer_files_than_dicomdir')
-      parts.push(`${r.expected - r.files} image(s) missing from what the DICOMDIR lists`);
-    else parts.push('a change while checking');
+    if (r.kind === 'truncated_file' || r.kind === 'pixel_data_incomplete') add(w.cutShort, r.path);
+    else if (r.kind === 'unreadable_file') add(w.unreadable, r.path);
+    else if (r.kind === 'fewer_files_than_dicomdir') parts.push(`${r.expected - r.files} ${w.missingFromDicomdir}`);
+    else changes += 1;
   }
+  if (changes > 0) parts.push(`${changes} ${w.changedWhileChecking}`);
   // The files by their path in the export, so the operator knows which program to close.
   const named = (paths: readonly string[]): string => {
     const names = [...new Set(paths)].map((p) => relative(exportPath, p).split(sep).join('/') || basename(p));
     const more = names.length - NAMED_FILES;
-    return `${names.slice(0, NAMED_FILES).join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+    return `${names.slice(0, NAMED_FILES).join(', ')}${more > 0 ? w.andMore(more) : ''}`;
   };
-  const files = [...counts].map(([what, paths]) => `${new Set(paths).size} ${what}: ${named(paths)}`);
-  return [...files, ...parts].join('; ');
+  const listed = [...files].map(([what, paths]) => `${new Set(paths).size} ${what}: ${named(paths)}`);
+  return [...listed, ...parts].join('; ');
 }
 
 /** A local date and time for a line of the terminal ("27/11/2026, 14:05"). */
@@ -116,59 +117,47 @@ export function folderBackLine(path: string, lang: 'es' | 'en'): string {
  */
 function printActivity(agent: Agent, folders: readonly WatchFolderConfig[], io: CliIo): void {
   const byId = new Map(folders.map((f) => [f.id, f]));
+  const lang = terminalLanguage(io.env);
+  const w = watchWords(lang);
   const where = (folderId: string | null, exportPath: string): string => {
     const root = (folderId ? byId.get(folderId)?.path : undefined) ?? exportPath;
     const rel = relative(root, exportPath);
-    return rel === '' ? `${basename(root)}/ (loose files)` : `${basename(root)}/${rel}`;
+    return rel === '' ? `${basename(root)}/ ${w.loose}` : `${basename(root)}/${rel}`;
   };
   // Lines quote folder and file names and header values: never raw control characters.
   const say = (t: string): void => io.stderr(`${escapeForTerminal(t)}\n`);
   const on = <K extends keyof ActivityEvents>(name: K, listener: (...args: ActivityEvents[K]) => void): void =>
     void agent.activity.on(name, listener as never);
-  on('export:ready', (e) =>
-    say(
-      `${where(e.folderId, e.exportPath)}: export complete, ${e.studies.length} ${e.studies.length === 1 ? 'study' : 'studies'}.`,
-    ),
-  );
-  on('export:changed', (e) =>
-    say(`${where(e.folderId, e.exportPath)}: export changed after it was complete; checking its studies again.`),
-  );
+  on('export:ready', (e) => say(`${where(e.folderId, e.exportPath)}: ${w.ready(e.studies.length)}`));
+  on('export:changed', (e) => say(`${where(e.folderId, e.exportPath)}: ${w.changed}`));
   on('export:waiting', (e) =>
-    say(`${where(e.folderId, e.exportPath)}: not complete yet: ${describeReasons(e.exportPath, e.reasons)}.`),
+    say(`${where(e.folderId, e.exportPath)}: ${w.waiting(describeReasons(e.exportPath, e.reasons, w))}`),
   );
   on('watch:error', (e) => say(`scanbridge watch: ${e.error.message}`));
-  const lang = terminalLanguage(io.env);
   on('folder:lost', (e) => say(folderLostLine(e.path, e.since, lang)));
   on('folder:appeared', (e) => {
     if (e.lostSince) say(folderBackLine(e.path, lang));
   });
   on('study:queued', (e) =>
     say(
-      `${where(e.folderId, e.exportPath)}: uploading a ${e.study.modality || 'DICOM'} study as ${e.exam_type} (${e.study.files} files, ${formatBytes(e.study.bytes)})…`,
+      `${where(e.folderId, e.exportPath)}: ${w.uploading(e.study.modality, e.exam_type, e.study.files, e.study.bytes)}`,
     ),
   );
   on('study:skipped', (e) =>
-    say(
-      `${where(e.folderId, e.exportPath)}: already uploaded as exam ${e.exam_id}${e.reason === 'uploaded_elsewhere' ? ' (recorded in the export folder)' : ''}; skipped.`,
-    ),
+    say(`${where(e.folderId, e.exportPath)}: ${w.alreadyUploaded(e.exam_id, e.reason === 'uploaded_elsewhere')}`),
   );
-  on('study:held', (e) =>
-    say(`${where(e.folderId, e.exportPath)}: another computer is uploading this study (${e.by}); waiting for it.`),
-  );
-  on('study:unclaimable', (e) =>
-    say(`${where(e.folderId, e.exportPath)}: ${e.reason}; uploading without coordinating with other computers.`),
-  );
+  on('study:held', (e) => say(`${where(e.folderId, e.exportPath)}: ${w.held(e.by)}`));
+  on('study:unclaimable', (e) => say(`${where(e.folderId, e.exportPath)}: ${w.unclaimable(e.reason)}`));
   on('study:failed', (e) => {
     const full = diskFullIn(e.error);
-    say(
-      full
-        ? `${where(e.folderId, e.exportPath)}: ${diskFullWords(full.folder, full.needed, lang)} ${lang === 'es' ? 'Se retoma sola cuando haya espacio.' : 'It goes on by itself once there is room.'}`
-        : `${where(e.folderId, e.exportPath)}: could not be checked or queued: ${e.error.message} (tried again when the export changes or on the next start).`,
-    );
+    const words = full
+      ? `${diskFullWords(full.folder, full.needed, lang)} ${w.resumesWithRoom}`
+      : w.failed(e.error.message);
+    say(`${where(e.folderId, e.exportPath)}: ${words}`);
   });
   on('upload:ready', (e) => {
     const at = e.origin ? where(e.origin.folderId, e.origin.exportPath) : 'upload';
-    say(`${at}: uploaded as exam ${e.view.exam_id ?? ''} (${e.files} files, ${formatBytes(e.bytes)}).`);
+    say(`${at}: ${w.uploaded(e.view.exam_id ?? '', e.files, e.bytes)}`);
     io.stdout(
       `${JSON.stringify({ exam_id: e.view.exam_id, status: 'ready', files: e.files, bytes: e.bytes, study_uid: e.origin?.study_uid ?? null })}\n`,
     );
@@ -177,7 +166,7 @@ function printActivity(agent: Agent, folders: readonly WatchFolderConfig[], io: 
   printUploadFailures(
     agent,
     say,
-    terminalLanguage(io.env),
+    lang,
     (origin) => `${origin ? where(origin.folderId, origin.exportPath) : 'upload'}: `,
     'export_changes',
   );
@@ -207,7 +196,8 @@ export function createWatchCommand(deps: WatchCommandDeps): CliCommand {
     }));
     // Lines quote folder and file names and header values: never raw control characters.
     const say = (t: string): void => io.stderr(`${escapeForTerminal(t)}\n`);
-    if (session.client.sandbox) say('Using a SANDBOX key: uploaded exams are test data.');
+    const w = watchWords(terminalLanguage(io.env));
+    if (session.client.sandbox) say(w.sandbox);
     // The settings store (conf → atomically → when-exit) answers SIGINT/SIGTERM by raising the
     // signal again once its own one-shot handler has run; with no listener left, that second
     // signal would kill the process before it stops cleanly. A standing listener absorbs it.
@@ -228,19 +218,17 @@ export function createWatchCommand(deps: WatchCommandDeps): CliCommand {
         log,
       });
       printActivity(agent, folders, io);
-      say(
-        `Watching ${folders.length} ${folders.length === 1 ? 'folder' : 'folders'} (settle ${args.settle} s${args.poll ? ', polling' : ''}). Press Ctrl+C to stop.`,
-      );
+      say(w.watching(folders.length, args.settle, args.poll));
       if (!io.signal.aborted)
         await new Promise<void>((r) => io.signal.addEventListener('abort', () => r(), { once: true }));
-      say('Stopping…');
+      say(w.stopping);
     } finally {
       await agent?.stop();
       process.off('SIGINT', absorb);
       process.off('SIGTERM', absorb);
       closeCommandLog(log, 0, startedAt);
     }
-    say('Stopped.');
+    say(w.stopped);
     return 0;
   };
 }

@@ -5,7 +5,7 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { HttpProxyAgent, HttpsProxyAgent } from 'hpagent';
-import { bypassesProxy, proxyFromEnv } from './proxy-env';
+import { bypassesProxy, proxyEnvValue, proxyFromEnv } from './proxy-env';
 import { resolveTrust, type Trust, type TrustOptions } from './trust';
 
 /** Where the proxy in use came from. */
@@ -54,7 +54,7 @@ export function envProxyResolver(env: NodeJS.ProcessEnv): ProxyResolver {
 
 /** True when the environment names any proxy (then it decides, NO_PROXY included). */
 export function envNamesProxy(env: NodeJS.ProcessEnv): boolean {
-  return ['https_proxy', 'http_proxy', 'all_proxy'].some((n) => (env[n] ?? env[n.toUpperCase()] ?? '').trim() !== '');
+  return ['https_proxy', 'http_proxy', 'all_proxy'].some((n) => proxyEnvValue(env, n) !== undefined);
 }
 
 /**

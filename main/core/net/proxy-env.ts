@@ -6,9 +6,14 @@
 
 const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
 
-function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const v = env[name.toLowerCase()] ?? env[name.toUpperCase()];
-  return v !== undefined && v.trim() !== '' ? v.trim() : undefined;
+/**
+ * A proxy variable's value, lower case first, then upper case. An empty (or blank) value counts as
+ * unset, as curl takes it: `https_proxy=` left empty by a login script must not hide `HTTPS_PROXY`.
+ */
+export function proxyEnvValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  for (const v of [env[name.toLowerCase()], env[name.toUpperCase()]])
+    if (v !== undefined && v.trim() !== '') return v.trim();
+  return undefined;
 }
 
 /** Strips IPv6 brackets and a trailing dot, lower case. */
@@ -34,7 +39,7 @@ function entryMatches(entry: string, host: string, port: number): boolean {
 
 /** True when `no_proxy` (either case) says this URL goes direct. */
 export function bypassesProxy(env: NodeJS.ProcessEnv, url: URL): boolean {
-  const list = envValue(env, 'no_proxy');
+  const list = proxyEnvValue(env, 'no_proxy');
   if (!list) return false;
   const host = bareHost(url.hostname);
   const port = Number(url.port) || DEFAULT_PORTS[url.protocol] || 0;
@@ -53,7 +58,7 @@ export function proxyFromEnv(env: NodeJS.ProcessEnv, target: string): string | n
     return null;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  const named = envValue(env, `${url.protocol.slice(0, -1)}_proxy`) ?? envValue(env, 'all_proxy');
+  const named = proxyEnvValue(env, `${url.protocol.slice(0, -1)}_proxy`) ?? proxyEnvValue(env, 'all_proxy');
   if (!named || bypassesProxy(env, url)) return null;
   // curl's default scheme for a proxy given without one is http://.
   return named.includes('://') ? named : `http://${named}`;

@@ -18,6 +18,7 @@ import {
 import type { GrowingFile } from './file-source';
 import { atShare, BUDGET_MARGIN, sampleStudy } from './compression-choice';
 import { type Codec, FAST_CODEC, sharedDeflatePool, streamCodec, tasksOf } from './deflate-pool';
+import type { NoticeParams } from './engine-types';
 import type { JobState } from './journal-replay';
 import type { JournalRecord } from './journal';
 import { recordDeflateRate } from './link-rate';
@@ -149,7 +150,7 @@ export type JobArchiveHost = Omit<ArchiveHost, 'progress' | 'compressing'> & {
   resetProgress(): void;
   /** The compression advanced (a file was compressed); the host reports it when due. */
   progressed(): void;
-  notice(message: string): void;
+  notice(message: string, params?: NoticeParams): void;
 };
 
 /** Slices deflated to estimate the archive's size. */
@@ -345,7 +346,10 @@ export class JobArchive {
     const link = h.linkRate();
     const kept = h.state.pack?.entries.length ?? 0;
     if (!h.state.archive && kept > 0)
-      h.notice(`Continuing the compression (${kept} of ${h.state.plan.files.length} files already compressed).`);
+      h.notice(`Continuing the compression (${kept} of ${h.state.plan.files.length} files already compressed).`, {
+        compressed: kept,
+        total: h.state.plan.files.length,
+      });
     this.path = null;
     const path = await ensureArchive(
       {

@@ -62,12 +62,32 @@ export type TransportInput = {
   concurrency: number;
 };
 
+/** Why the transport was chosen: a key and the figures the words quote. */
+export type ChoiceWhy = {
+  key:
+    | 'files_mode'
+    | 'off'
+    | 'file_too_large'
+    | 'always'
+    | 'cannot_pay'
+    | 'does_not_compress'
+    | 'over_limit'
+    | 'only_fits'
+    | 'shortens'
+    | 'no_shorter';
+  ratio?: number;
+  fromS?: number;
+  toS?: number;
+};
+
 export type TransportEstimate = { files: number; zip: number; compressed: number | null };
 export type TransportChoice = {
   mode: UploadMode;
   compress: boolean;
   /** Plain words for logs and the CLI. */
   reason: string;
+  /** The reason as facts, for front ends that say it in their own language. */
+  why: ChoiceWhy;
   /** Estimated seconds to ready of each way, for the record. */
   estimates: TransportEstimate;
 };
@@ -101,21 +121,33 @@ export function estimateTimes(i: TransportInput): TransportEstimate {
 export function decideTransport(i: TransportInput): TransportChoice {
   const base: UploadMode = i.requestedMode === 'auto' ? chooseMode(i.files, i.zipSize) : i.requestedMode;
   const estimates = estimateTimes(i);
-  const keep = (reason: string): TransportChoice => ({ mode: base, compress: false, reason, estimates });
-  if (i.requestedMode === 'files') return keep('files mode sends every file as it is');
-  if (i.setting === 'never') return keep('compression is turned off');
+  const keep = (reason: string, why: ChoiceWhy): TransportChoice => ({
+    mode: base,
+    compress: false,
+    reason,
+    why,
+    estimates,
+  });
+  if (i.requestedMode === 'files') return keep('files mode sends every file as it is', { key: 'files_mode' });
+  if (i.setting === 'never') return keep('compression is turned off', { key: 'off' });
   const fitsZip = i.files.every((f) => f.size < 0xffffffff) && i.files.length <= 0xffff;
-  if (!fitsZip) return keep('a file is too large for a compressed ZIP');
-  if (i.setting === 'always') return { mode: 'zip', compress: true, reason: 'compression is always on', estimates };
+  if (!fitsZip) return keep('a file is too large for a compressed ZIP', { key: 'file_too_large' });
+  if (i.setting === 'always')
+    return { mode: 'zip', compress: true, reason: 'compression is always on', why: { key: 'always' }, estimates };
   if (i.ratio === null || estimates.compressed === null)
-    return keep('compression cannot pay on this link (this computer deflates slower than it sends)');
-  if (i.ratio > MAX_USEFUL_RATIO) return keep(`the data does not compress (${ratioText(i.ratio)})`);
-  if (i.zipSize * i.ratio > MAX_ZIP_BYTES * 0.95) return keep('even compressed, the ZIP would pass the 1 GB limit');
+    return keep('compression cannot pay on this link (this computer deflates slower than it sends)', {
+      key: 'cannot_pay',
+    });
+  if (i.ratio > MAX_USEFUL_RATIO)
+    return keep(`the data does not compress (${ratioText(i.ratio)})`, { key: 'does_not_compress', ratio: i.ratio });
+  if (i.zipSize * i.ratio > MAX_ZIP_BYTES * 0.95)
+    return keep('even compressed, the ZIP would pass the 1 GB limit', { key: 'over_limit' });
   if (base === 'zip' && i.zipSize > MAX_ZIP_BYTES)
     return {
       mode: 'zip',
       compress: true,
       reason: `only compressed (${ratioText(i.ratio)}) does the ZIP fit the 1 GB limit`,
+      why: { key: 'only_fits', ratio: i.ratio },
       estimates,
     };
   const current = base === 'zip' ? estimates.zip : estimates.files;
@@ -124,9 +156,13 @@ export function decideTransport(i: TransportInput): TransportChoice {
       mode: 'zip',
       compress: true,
       reason: `compressing (${ratioText(i.ratio)}) shortens the upload from about ${Math.round(current)} s to ${Math.round(estimates.compressed)} s`,
+      why: { key: 'shortens', ratio: i.ratio, fromS: Math.round(current), toS: Math.round(estimates.compressed) },
       estimates,
     };
-  return keep(`compressing would not shorten the upload (about ${Math.round(current)} s either way)`);
+  return keep(`compressing would not shorten the upload (about ${Math.round(current)} s either way)`, {
+    key: 'no_shorter',
+    fromS: Math.round(current),
+  });
 }
 
 /** "2.3× smaller" style, from deflated / raw. */

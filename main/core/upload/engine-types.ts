@@ -96,11 +96,17 @@ export type NoticeCode =
   | 'clock_skew'
   | 'journal_damaged';
 
+/**
+ * The facts a notice is made of, so a front end can say it in its own language (the message is
+ * the English sentence). Ids and counts only, never patient data.
+ */
+export type NoticeParams = Readonly<Record<string, string | number | boolean>>;
+
 export type UploadEvent =
   | { type: 'status'; status: JobStatus; examId: string | null; totals: Totals }
   | { type: 'progress'; totals: Totals }
   | { type: 'file'; index: number; name: string; progress: FileProgress }
-  | { type: 'notice'; code: NoticeCode; message: string };
+  | { type: 'notice'; code: NoticeCode; message: string; params?: NoticeParams };
 
 export type UploadResult = {
   exam_id: string;

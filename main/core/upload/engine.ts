@@ -9,7 +9,15 @@
 // engine-types.ts (vocabulary), failures.ts (failure mapping), orphans.ts (orphan search),
 // job-records.ts (records and progress read off the journal), file-checks.ts.
 import { AlreadyComplete, ControlSignal, ENGINE_DEFAULTS, FRESH_PLAN_MS, UrlsExpired } from './engine-types';
-import type { EngineOptions, JobDeps, JobStatus, NoticeCode, UploadEvent, UploadResult } from './engine-types';
+import type {
+  EngineOptions,
+  JobDeps,
+  JobStatus,
+  NoticeCode,
+  NoticeParams,
+  UploadEvent,
+  UploadResult,
+} from './engine-types';
 import { UploadError } from './upload-errors';
 import { type EngineSettings, ExamSteps } from './exam-steps';
 import { transferFailureOf } from './failures';
@@ -40,6 +48,7 @@ export type {
   JobDeps,
   JobStatus,
   NoticeCode,
+  NoticeParams,
   UploadEvent,
   UploadResult,
 } from './engine-types';
@@ -85,7 +94,7 @@ export class UploadJob {
     this.tracker = new ProgressTracker(0, 0);
     this.steps = new ExamSteps(journal, state, port, dataDir, this.opts, {
       emitStatus: (status) => this.emitStatus(status),
-      notice: (code, message) => this.notice(code, message),
+      notice: (code, message, params) => this.notice(code, message, params),
       resetProgress: () => this.resetTracker(),
     });
     this.resetTracker();
@@ -101,7 +110,7 @@ export class UploadJob {
         emitStatus: (status) => this.emitStatus(status),
         resetProgress: () => this.resetTracker(),
         progressed: () => this.tickIfDue(),
-        notice: (message) => this.notice('resumed', message),
+        notice: (message, params) => this.notice('resumed', message, params),
       },
       resumedJob,
     );
@@ -299,6 +308,12 @@ export class UploadJob {
         this.notice(
           'resumed',
           `Resuming the interrupted upload${this.state.exam ? ` of exam ${this.state.exam.id}` : ''} (${done}).`,
+          {
+            exam_id: this.state.exam?.id ?? '',
+            mode: this.state.plan.mode,
+            stored: this.state.doneCount,
+            total: this.state.plan.files.length,
+          },
         );
       }
       return await this.drive(signal, agents);
@@ -514,8 +529,8 @@ export class UploadJob {
     this.emit({ type: 'status', status, examId: this.examId, totals: this.tracker.totals() });
   }
 
-  private notice(code: NoticeCode, message: string): void {
-    this.emit({ type: 'notice', code, message });
+  private notice(code: NoticeCode, message: string, params?: NoticeParams): void {
+    this.emit(params ? { type: 'notice', code, message, params } : { type: 'notice', code, message });
   }
 
   private emit(e: UploadEvent): void {

@@ -4,7 +4,14 @@
 // UploadJob (engine.ts) decides when each step runs; the steps decide what the journal says.
 import { randomUUID } from 'node:crypto';
 import { backoffDelayMs, sleep } from '../api/retry';
-import { ControlSignal, DURABILITY, type ENGINE_DEFAULTS, type JobStatus, type NoticeCode } from './engine-types';
+import {
+  ControlSignal,
+  DURABILITY,
+  type ENGINE_DEFAULTS,
+  type JobStatus,
+  type NoticeCode,
+  type NoticeParams,
+} from './engine-types';
 import { isAbortError, UploadError } from './upload-errors';
 import { orphanRemovedMessage } from './failure-text';
 import { uploadFailureOf } from './failures';
@@ -32,7 +39,7 @@ export type EngineSettings = typeof ENGINE_DEFAULTS;
 /** What the steps need of the job that runs them: its events and its progress counters. */
 export type StepHost = {
   emitStatus(status: JobStatus): void;
-  notice(code: NoticeCode, message: string): void;
+  notice(code: NoticeCode, message: string, params?: NoticeParams): void;
   /** The journal changed what counts as sent (a new exam, files to send again): progress follows it. */
   resetProgress(): void;
 };
@@ -130,7 +137,7 @@ export class ExamSteps {
     const local = skew !== null ? -skew : clockSkewOf(createdAt, gotAt);
     if (this.clockSaid || local === null || Math.abs(local) < CLOCK_SKEW_WARN_MS) return;
     this.clockSaid = true;
-    this.host.notice('clock_skew', clockSkewWords(local, 'en'));
+    this.host.notice('clock_skew', clockSkewWords(local, 'en'), { skew_ms: local });
   }
 
   /**
@@ -155,7 +162,10 @@ export class ExamSteps {
     for (const e of orphans) {
       await this.api((c) => this.port.deleteExam(e.id, c), signal);
       this.append({ t: 'discarded', exam_id: e.id, reason: 'orphan' });
-      this.host.notice('orphan_removed', orphanRemovedMessage(e.id, this.createSentThisRun));
+      this.host.notice('orphan_removed', orphanRemovedMessage(e.id, this.createSentThisRun), {
+        exam_id: e.id,
+        this_run: this.createSentThisRun,
+      });
     }
     this.state.intent = null;
     return orphans.length;
@@ -239,6 +249,7 @@ export class ExamSteps {
     this.host.notice(
       'exam_recreated',
       'The upload links expired; the exam is being created again and its files sent again.',
+      { why: 'expired' },
     );
   }
 
@@ -258,6 +269,7 @@ export class ExamSteps {
     this.host.notice(
       'exam_recreated',
       'The compressed study came out larger than estimated; the exam is being created again with its exact size.',
+      { why: 'over_budget' },
     );
   }
 
@@ -292,7 +304,9 @@ export class ExamSteps {
         this.append({ t: 'undone', i: idx });
         if (plan.mode === 'zip') this.state.phase = 'created';
         this.host.resetProgress();
-        this.host.notice('files_missing', `The service is missing ${idx.length} file(s); sending them again.`);
+        this.host.notice('files_missing', `The service is missing ${idx.length} file(s); sending them again.`, {
+          count: idx.length,
+        });
         return;
       }
       if (err instanceof ExamsPortError && err.kind === 'not_found')
@@ -392,8 +406,12 @@ export class ExamSteps {
           this.host.notice(
             'rate_limited',
             `The service's rate limit was reached; waiting ${Math.ceil(r.delayMs / 1000)} s.`,
+            { seconds: Math.ceil(r.delayMs / 1000) },
           );
-        else this.host.notice('api_retry', `The service did not answer properly (${r.code}); retrying.`);
+        else
+          this.host.notice('api_retry', `The service did not answer properly (${r.code}); retrying.`, {
+            code: r.code,
+          });
       },
     });
   }

@@ -1,6 +1,7 @@
 // Plain words for a transient fault the engine gave up on. "Could not be reached" sent staff to
 // check the cable when the service was up and answering 500: say which of the two it was.
 import { ApiError } from '../api/api-errors';
+import { statusFailure } from '../net/failure-class';
 import { netFailureWords } from '../net/failure-words';
 import type { ExamsPortError } from './ports';
 
@@ -12,11 +13,11 @@ export function transientFailureMessage(err: ExamsPortError): string {
     return `${netFailureWords(err.cause.netFailure)} Then run the upload again to continue.`;
   if (err.kind === 'rate_limited')
     return `The service kept refusing requests because its rate limit was reached (${err.message}). Run the upload again later to continue.`;
+  if (code === 'timeout' || (status !== undefined && statusFailure(status).cause === 'timeout'))
+    return `The service did not answer in time (${err.message}). Run the upload again to continue.`;
   if (status !== undefined && status >= 500) {
     return `The service failed: it answered with an error (HTTP ${status}) every time it was asked. Run the upload again later to continue; if it keeps happening, contact the service's support.`;
   }
-  if (code === 'timeout')
-    return `The service did not answer in time (${err.message}). Run the upload again to continue.`;
   return `The service could not be reached (${err.message}). Check the connection, then run the upload again to continue.`;
 }
 

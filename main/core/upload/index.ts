@@ -2,7 +2,16 @@
 export { examsPortFromClient } from './api-port';
 export { AUTO_ZIP_MAX_BYTES, AUTO_ZIP_MAX_MEAN_FILE_BYTES, AUTO_ZIP_MIN_FILES, chooseMode } from './auto-mode';
 export { UploadJob } from './engine';
-export type { EngineOptions, FileProgress, JobDeps, JobStatus, NoticeCode, UploadEvent, UploadResult } from './engine';
+export type {
+  EngineOptions,
+  FileProgress,
+  JobDeps,
+  JobStatus,
+  NoticeCode,
+  NoticeParams,
+  UploadEvent,
+  UploadResult,
+} from './engine';
 export { UploadError } from './upload-errors';
 export type { UploadErrorCode } from './upload-errors';
 export { findFolderJobs, jobsDir, listUnfinishedJobs, pruneFinishedJobs } from './job-store';

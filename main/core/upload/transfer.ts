@@ -5,7 +5,8 @@ import { type Agent as HttpAgent, type ClientRequest, request as httpRequest, ty
 import { type Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
 import { z } from 'zod';
-import { abortReason, backoffDelayMs, type BackoffPolicy, sleep } from '../api/retry';
+import { abortReason, backoffDelayMs, type BackoffPolicy, sleep, whenAborted } from '../api/retry';
+import { statusFailure } from '../net/failure-class';
 import { transferRouter, type TransferRouter } from '../net/transfer-agents';
 
 const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 500, capMs: 20_000 };
@@ -123,15 +124,15 @@ export function putOnce(url: string, body: PutBody, opts: PutOptions): Promise<v
       if (settled) return;
       settled = true;
       clearInterval(stallTimer);
-      signal?.removeEventListener('abort', onAbort);
+      stopListening();
       if (err) {
         source.destroy();
         req.destroy();
         reject(err);
       } else resolve();
     };
-    const onAbort = (): void => finish(abortReason(signal));
-    signal?.addEventListener('abort', onAbort, { once: true });
+    // One listener on the job's signal for all its transfers and waits (api/retry.ts whenAborted).
+    const stopListening = signal ? whenAborted(signal, () => finish(abortReason(signal))) : () => undefined;
 
     const stallTimer = setInterval(
       () => {
@@ -288,7 +289,8 @@ function classifyStatus(status: number, text: string): TransferError {
     // Not JSON (a proxy's HTML page, S3's XML): the status decides.
   }
   const what = `storage answered ${status}${code ? ` ${code}` : ''}`;
-  if (status === 408 || status === 429 || status >= 500) return new TransferError('retryable', what, status);
+  // Time-outs (408, 504), rate limits and the service's own faults: the same classes as the API's.
+  if (statusFailure(status).class === 'transient') return new TransferError('retryable', what, status);
   if (status === 403 && (code === 'url_expired' || /expired/i.test(text)))
     return new TransferError('expired', what, status);
   if (status === 400 && code === 'size_mismatch') return new TransferError('size_mismatch', what, status);

@@ -19,6 +19,8 @@ export const keys = {
   uploads: ['uploads'] as const,
   notifications: ['notifications'] as const,
   activity: ['activity'] as const,
+  reach: ['service-reach'] as const,
+  copies: ['inbox-copies'] as const,
 };
 
 type Call<M extends MethodName> = { name: M };
@@ -46,6 +48,10 @@ export const useSettings = () => useCallQuery(keys.settings, 'settings:get', {})
 export const useKeysStatus = () => useCallQuery(keys.keys, 'keys:status', {});
 export const useAccount = (enabled: boolean) => useCallQuery(keys.account, 'account:get', {}, enabled);
 export const useInbox = () => useCallQuery(keys.inbox, 'inbox:list', {});
+/** Whether the service can be reached (read once, then kept current by `service:reach`). */
+export const useServiceReach = () => useCallQuery(keys.reach, 'service:reach', {});
+/** Copies of already uploaded studies found lately (kept current by `inbox:copies`). */
+export const useSkippedCopies = () => useCallQuery(keys.copies, 'inbox:copies', {});
 
 /** Upload jobs: a read never undoes a newer pushed state of a job (see preferNewer). */
 export function useUploads() {
@@ -105,6 +111,14 @@ export function bindEvents(t: Transport, qc: QueryClient): () => void {
       void qc.invalidateQueries({ queryKey: keys.account });
     }),
     t.on('account:rate', (r) => qc.setQueryData(keys.rate, r)),
+    t.on('inbox:copies', (c) => {
+      clock.mark(keys.copies);
+      qc.setQueryData(keys.copies, c);
+    }),
+    t.on('service:reach', (r) => {
+      clock.mark(keys.reach);
+      qc.setQueryData(keys.reach, r);
+    }),
     // Background refreshes of the core's poll scheduler land straight in the caches.
     t.on('notifications:changed', (n) => qc.setQueryData(keys.notifications, n)),
     t.on('account:changed', (a) => qc.setQueryData(keys.account, a)),

@@ -21,6 +21,13 @@ export function formatRate(bytesPerSecond: number, lang: Language): string {
   return `${formatBytes(bytesPerSecond, lang)}/s`;
 }
 
+/** A number with a fixed count of decimals and the language's decimal mark ("569,2" / "569.2"). */
+export function formatDecimal(n: number, digits: number, lang: Language): string {
+  return new Intl.NumberFormat(locale(lang), { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(
+    n,
+  );
+}
+
 export function formatNumber(n: number, lang: Language): string {
   return new Intl.NumberFormat(locale(lang)).format(n);
 }

@@ -30,10 +30,15 @@ export function RateGauge({ rate, compact = false }: { rate: RateState | undefin
   if (compact) {
     return (
       <Tooltip label={reset ? t('rate.resetAt', { time: reset }) : t('rate.title')} withArrow>
-        <Stack gap={2} w={150} data-testid="rate-meter" tabIndex={0} aria-label={`${t('rate.title')}: ${summary}`}>
+        <Stack gap={2} w={190} data-testid="rate-meter" tabIndex={0} aria-label={`${t('rate.title')}: ${summary}`}>
+          {/* The count said as what it is (calls left this hour), not "961/1000", which reads as calls used. */}
           <Text size="xs" c={exhausted ? 'red.9' : undefined} fw={exhausted ? 700 : 400} lh={1.1}>
-            {t('rate.short')}:{' '}
-            {known ? `${formatNumber(rate.remaining ?? 0, lang)}/${formatNumber(rate.limit ?? 0, lang)}` : '—'}
+            {known
+              ? t('rate.compact', {
+                  remaining: formatNumber(rate.remaining ?? 0, lang),
+                  limit: formatNumber(rate.limit ?? 0, lang),
+                })
+              : `${t('rate.short')}: —`}
           </Text>
           <Progress
             value={value}

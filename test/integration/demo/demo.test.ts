@@ -71,7 +71,10 @@ describe('npm run demo', () => {
     expect(keys).toMatchObject({ live: { present: true }, sandbox: { present: true }, active: 'live' });
 
     // The Exams screen is not empty on first launch: ready exams of several types are there already.
-    const page = await rpc<{ exams: { exam_type: string; status: string }[] }>('exams:list', { limit: 20, offset: 0 });
+    const page = await rpc<{ exams: { id: string; exam_type: string; status: string }[] }>('exams:list', {
+      limit: 20,
+      offset: 0,
+    });
     expect(page.exams.filter((e) => e.status === 'ready').length).toBeGreaterThanOrEqual(3);
     expect(new Set(page.exams.map((e) => e.exam_type))).toEqual(new Set(['cbct', 'radiografia', 'atm']));
 
@@ -87,6 +90,22 @@ describe('npm run demo', () => {
       { modality: 'IO', files: 4, patient: 'ÁLVARO NÚÑEZ' },
       { modality: 'PX', files: 1, patient: 'MARÍA JOSÉ PÉREZ' },
     ]);
+
+    // The patient display is reachable from the operator's panel: opening it gives the address of
+    // the patient page on the same bridge, and that page answers.
+    const exams = page.exams;
+    let session: { patient_url: string | null } | null = null;
+    for (const e of exams.filter((x) => x.status === 'ready')) {
+      const started = await rpc('consent:start', { exam_id: e.id, locale: 'es' }).then(
+        () => true,
+        () => false,
+      );
+      if (!started) continue;
+      session = await rpc<{ patient_url: string | null }>('consent:display-open', { exam_id: e.id, signer_name: '' });
+      break;
+    }
+    expect(session?.patient_url).toMatch(new RegExp(`^${url.origin}/`));
+    expect((await fetch(session?.patient_url ?? '')).status).toBe(200);
 
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
     child.kill('SIGINT');

@@ -153,6 +153,28 @@ describe('scanbridge doctor', () => {
     expect(await examCount()).toBe(1);
   });
 
+  it('reads an empty https_proxy= and no_proxy= as unset, as curl does: HTTPS_PROXY is used, NO_PROXY obeyed', async () => {
+    const before = proxy.connects().length;
+    const through = await run(
+      ['doctor', '--json'],
+      { https_proxy: '', HTTPS_PROXY: proxy.url, SCANBRIDGE_CA_FILE: emu.info.ca_file },
+      join(tmp, 'doc-empty-lower'),
+    );
+    expect(through.code, through.stderr).toBe(0);
+    expect(lastJson(through.stdout)['proxy']).toMatchObject({ status: 'ok', url: `http://127.0.0.1:${proxy.port}` });
+    expect(proxy.connects().length - before).toBeGreaterThanOrEqual(3);
+
+    const after = proxy.connects().length;
+    const direct = await run(
+      ['doctor', '--json'],
+      { HTTPS_PROXY: proxy.url, no_proxy: '', NO_PROXY: '127.0.0.1', SCANBRIDGE_CA_FILE: emu.info.ca_file },
+      join(tmp, 'doc-empty-no-proxy'),
+    );
+    expect(direct.code, direct.stderr).toBe(0);
+    expect(lastJson(direct.stdout)['proxy']).toMatchObject({ status: 'ok', url: null });
+    expect(proxy.connects().length).toBe(after);
+  });
+
   it('says which step failed, in words, and exits non-zero: the proxy login, then an untrusted certificate', async () => {
     const login = await run(
       ['doctor', '--json'],

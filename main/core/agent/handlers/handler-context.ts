@@ -11,6 +11,7 @@ import type { PollScheduler } from '../background/poll-scheduler';
 import { ContractFailure } from '../host/contract-host';
 import type { DocumentOpener, FolderOpener, FolderPicker } from '../host/host-ports';
 import type { Inbox } from '../inbox/inbox';
+import type { SkippedCopies } from '../pipeline/skipped-copies';
 import type { ExamRecorder } from '../pipeline/exam-recorder';
 import type { UploadQueue } from '../queue/upload-queue';
 import type { KeyManager } from '../service/api-keys';
@@ -26,6 +27,8 @@ export type HandlerContext = {
   keys: KeyManager;
   service: ServiceConnection;
   inbox: Inbox;
+  /** Copies of already uploaded studies found lately. */
+  copies: SkippedCopies;
   queue: UploadQueue;
   /** Claims on the share and the done marker of every upload. */
   recorder: ExamRecorder;

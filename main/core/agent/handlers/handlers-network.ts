@@ -17,9 +17,15 @@ export function createNetworkHandlers(
   ctx: HandlerContext,
 ): Pick<
   Handlers,
-  'network:check' | 'network:proxy' | 'network:proxy-save' | 'network:ca-file' | 'network:ca-file-save'
+  | 'network:check'
+  | 'network:proxy'
+  | 'network:proxy-save'
+  | 'network:ca-file'
+  | 'network:ca-file-save'
+  | 'service:reach'
 > {
   return {
+    'service:reach': async () => ctx.service.reach.current,
     'network:check': async () => checkConnection(ctx),
     'network:proxy': async () => ctx.proxy.view(),
     'network:proxy-save': async (args) => {

@@ -18,6 +18,7 @@ import { createSupportHandlers } from './handlers-support';
 import { createTakesHandlers } from './handlers-takes';
 import { createTemplatesHandlers } from './handlers-templates';
 import { createInboxHandlers, createUploadHandlers } from './handlers-uploads';
+import { createCopiesHandlers } from './handlers-copies';
 import { createWebhooksHandlers } from './handlers-webhooks';
 import { checkOutcome } from './outcome-check';
 
@@ -30,6 +31,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     ...createFolderHandlers(ctx),
     ...createKeyHandlers(ctx),
     ...createInboxHandlers(ctx),
+    ...createCopiesHandlers(ctx),
     ...createUploadHandlers(ctx),
     ...createSupportHandlers(ctx),
     ...createActivityHandlers(ctx),

@@ -122,7 +122,12 @@ export class KeyManager {
     this.keychain = keychainState(err);
     this.lastProbe = Date.now();
     // Said once per cause, not at every key. The library's detail can help support; it never contains a key.
-    if (before.available || this.keychain.available || before.reason !== this.keychain.reason)
-      this.log.warn('keychain unavailable', { code: err.problem });
+    if (before.available || this.keychain.available || before.reason !== this.keychain.reason) {
+      // Without the optional keytar module the app works with keys kept for the session: an
+      // expected set-up, not a warning, and Node's "Require stack" of file paths helps nobody.
+      if (err.problem === 'module_unavailable')
+        this.log.info('keychain support is not installed: keys are kept for this session only');
+      else this.log.warn('keychain unavailable', { code: err.problem });
+    }
   }
 }

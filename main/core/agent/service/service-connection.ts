@@ -1,12 +1,14 @@
 // The connection to the service for the active key: one API client, rebuilt when the key, the
 // address or the network changes, and its rate meter forwarded to the window (`account:rate`).
 import { createHash } from 'node:crypto';
-import type { AccountView, RateState } from '../../../../preload/contract';
-import type { Account, ApiClient } from '../../api';
+import type { AccountView, RateState, ServiceReachView } from '../../../../preload/contract';
+import type { Account, ApiClient, TransportEvent } from '../../api';
 import { ClientConfigError, createApiClient, RateMeter } from '../../api';
 import type { RateLimitState } from '../../api/rate-meter';
 import { networkGeneration } from '../../net/network';
 import { ContractFailure } from '../host/contract-host';
+import { FreshExamReads, withFreshExamReads } from './fresh-exam-reads';
+import { ServiceReach } from './service-reach';
 
 /** The meter's state as the window sees it. */
 export function rateView(s: RateLimitState): RateState {
@@ -40,11 +42,32 @@ export function accountView(a: Account, client: ApiClient): AccountView {
 /** The local clock less the service's, from the service's clock offset (null when not known). */
 const skewOf = (offset: number | null): number | null => (offset === null ? null : -offset);
 
+const hostOf = (url: string | null): string | null => {
+  if (!url) return null;
+  try {
+    return new URL(url).host;
+  } catch {
+    return null;
+  }
+};
+
 const keyId = (key: string): string => createHash('sha256').update(key).digest('hex').slice(0, 16);
 
-function build(baseUrl: string, apiKey: string, appVersion: string, meter?: RateMeter): ApiClient {
+function build(
+  baseUrl: string,
+  apiKey: string,
+  appVersion: string,
+  meter?: RateMeter,
+  onEvent?: (e: TransportEvent) => void,
+): ApiClient {
   try {
-    return createApiClient({ baseUrl, apiKey, appVersion, ...(meter ? { meter } : {}) });
+    return createApiClient({
+      baseUrl,
+      apiKey,
+      appVersion,
+      ...(meter ? { meter } : {}),
+      ...(onEvent ? { onEvent } : {}),
+    });
   } catch (e) {
     if (e instanceof ClientConfigError)
       throw new ContractFailure(/address|URL/i.test(e.message) ? 'invalid_api_url' : 'invalid_key', e.message);
@@ -59,11 +82,16 @@ export class ServiceConnection {
   private readonly meters = new Map<string, RateMeter>();
   private baseUrl: string | null = null;
   private hasKey = false;
+  /** Whether the service can be reached, from the active client's calls. */
+  readonly reach: ServiceReach;
 
   constructor(
     private readonly appVersion: string,
     private readonly onRate: (rate: RateState) => void,
-  ) {}
+    onReach: (view: ServiceReachView) => void = () => undefined,
+  ) {
+    this.reach = new ServiceReach(onReach);
+  }
 
   /** Points the connection at `baseUrl` with `apiKey` (either may be null: no client then). */
   configure(baseUrl: string | null, apiKey: string | null): void {
@@ -74,6 +102,7 @@ export class ServiceConnection {
     if (this.current?.signature === signature) return;
     this.current?.unsubscribe();
     this.current = null;
+    this.reach.reset(hostOf(baseUrl));
     if (!baseUrl || !apiKey) return;
     const meterKey = keyId(apiKey);
     let meter = this.meters.get(meterKey);
@@ -83,7 +112,17 @@ export class ServiceConnection {
     }
     let client: ApiClient;
     try {
-      client = build(baseUrl, apiKey, this.appVersion, meter);
+      const reach = this.reach;
+      let reads: FreshExamReads | null = null;
+      const built = build(baseUrl, apiKey, this.appVersion, meter, (e) => {
+        reach.observe(e);
+        reads?.observe(e);
+      });
+      reads = new FreshExamReads(
+        (id, o) => built.exams.get(id, o),
+        (o) => built.account.me(o),
+      );
+      client = withFreshExamReads(built, reads);
     } catch {
       // A bad address or key: `require()` reports it when something needs the service.
       return;

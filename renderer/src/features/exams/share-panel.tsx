@@ -400,7 +400,10 @@ function EmbedSection({ exam }: { exam: ExamView }) {
   const { t } = useTranslation();
   const lang = useLanguage();
   const embed = useEmbed(exam.id);
-  const [title, setTitle] = useState(exam.name);
+  // The embed is public: its title never defaults to the exam's name, which may carry the patient's
+  // (the service itself would use that name for an embed enabled without a title).
+  const neutralTitle = t(`examType.${exam.exam_type}`);
+  const [title, setTitle] = useState(neutralTitle);
   const [showYear, setShowYear] = useState(true);
   const [showType, setShowType] = useState(true);
   const { confirming, setConfirming, revoked, cache, enable, revoke } = useEmbedCalls(exam.id);
@@ -445,7 +448,7 @@ function EmbedSection({ exam }: { exam: ExamView }) {
               e.preventDefault();
               enable.mutate({
                 exam_id: exam.id,
-                ...(title.trim() ? { title: title.trim() } : {}),
+                title: title.trim() || neutralTitle,
                 show_year: showYear,
                 show_study_type: showType,
               });

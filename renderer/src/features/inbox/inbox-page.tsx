@@ -9,6 +9,8 @@ import { ClockSkewNotice } from './clock-skew-notice';
 import { UnreachableFolders } from './unreachable-folders';
 import { InboxDetail } from './inbox-detail';
 import { InboxList } from './inbox-list';
+import { ServiceReachNotice } from './service-reach-notice';
+import { SkippedCopiesNotice } from './skipped-copies-notice';
 
 type Filter = InboxStatus | 'all';
 
@@ -37,6 +39,8 @@ export function InboxPage() {
       <Title order={2}>{t('inbox.title')}</Title>
       <UnreachableFolders folders={settings?.watch_folders} />
       <ClockSkewNotice />
+      <ServiceReachNotice />
+      <SkippedCopiesNotice />
       <SegmentedControl
         aria-label={t('inbox.filterLabel')}
         value={filter}

@@ -1,10 +1,12 @@
 import { Alert, Badge, Button, Group, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { ConnectionCheckView, ConnectionStep } from '../../../../preload/contract';
+import type { ConnectionCheckView, ConnectionStep, Language } from '../../../../preload/contract';
 import { CONNECTION_STEPS } from '../../../../preload/contract/vocabulary';
 import { useCall } from '../../app/queries';
 import { ClockSkewAlert } from '../../components/clock-skew-alert';
 import { ErrorAlert } from '../../components/error-alert';
+import { formatDecimal } from '../../components/format';
+import { useLanguage } from '../../components/use-language';
 
 type T = ReturnType<typeof useTranslation>['t'];
 
@@ -17,8 +19,12 @@ const hostOf = (url: string | null): string => {
   }
 };
 
+/** A step that does not apply to this service: TLS when the address is plain http. */
+const notUsed = (r: ConnectionCheckView, step: ConnectionStep): boolean =>
+  step === 'tls' && !r.tls.used && r[step].status !== 'failed' && /^http:/i.test(r.api_url ?? '');
+
 /** What a passing step saw, in a few words. */
-function seen(r: ConnectionCheckView, step: ConnectionStep, t: T): string {
+function seen(r: ConnectionCheckView, step: ConnectionStep, t: T, lang: Language): string {
   switch (step) {
     case 'dns':
       return t('netcheck.seen.dns', { host: r.dns.host ?? '', addresses: r.dns.addresses.join(', ') });
@@ -45,7 +51,7 @@ function seen(r: ConnectionCheckView, step: ConnectionStep, t: T): string {
         : t('netcheck.seen.storageLeft', { host: r.storage.host ?? '' });
     case 'upload_speed': {
       const bps = r.upload_speed.bytes_per_second ?? 0;
-      return t('netcheck.seen.speed', { mbps: ((bps * 8) / 1_000_000).toFixed(1) });
+      return t('netcheck.seen.speed', { mbps: formatDecimal((bps * 8) / 1_000_000, 1, lang) });
     }
   }
 }
@@ -63,20 +69,23 @@ function problemWords(r: ConnectionCheckView, step: ConnectionStep, t: T): strin
 
 function StepRow({ report, step }: { report: ConnectionCheckView; step: ConnectionStep }) {
   const { t } = useTranslation();
+  const lang = useLanguage();
   const s = report[step];
+  const unused = notUsed(report, step);
   // Dark filled badges (the contrast the rest of the app uses), told apart by their word too.
   const color = s.status === 'ok' ? 'teal.9' : s.status === 'failed' ? 'red.9' : 'gray.8';
   return (
-    <Table.Tr data-testid={`check-step-${step}`} data-status={s.status}>
+    <Table.Tr data-testid={`check-step-${step}`} data-status={unused ? 'not_used' : s.status}>
       <Table.Td w={200}>
         <Text fw={600}>{t(`netcheck.step.${step}`)}</Text>
       </Table.Td>
       <Table.Td w={130}>
-        <Badge color={color}>{t(`netcheck.status.${s.status}`)}</Badge>
+        <Badge color={color}>{t(unused ? 'netcheck.status.not_used' : `netcheck.status.${s.status}`)}</Badge>
       </Table.Td>
       <Table.Td>
-        {s.status === 'ok' && <Text size="sm">{seen(report, step, t)}</Text>}
-        {s.status === 'skipped' && (
+        {unused && <Text size="sm">{t('netcheck.notUsed')}</Text>}
+        {!unused && s.status === 'ok' && <Text size="sm">{seen(report, step, t, lang)}</Text>}
+        {!unused && s.status === 'skipped' && (
           <Text size="sm" c="dimmed">
             {t('netcheck.notChecked')}
           </Text>

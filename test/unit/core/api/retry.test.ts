@@ -1,6 +1,14 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@main/core/api/api-errors';
-import { abortableSleep, backoffDelayMs, DEFAULT_RETRY_POLICY, isRetryableFault, sleep } from '@main/core/api/retry';
+import {
+  abortableSleep,
+  backoffDelayMs,
+  DEFAULT_RETRY_POLICY,
+  isRetryableFault,
+  sleep,
+  whenAborted,
+} from '@main/core/api/retry';
 
 describe('backoff with full jitter', () => {
   const policy = { maxAttempts: 4, baseMs: 300, capMs: 8000 };
@@ -81,5 +89,30 @@ describe('sleep', () => {
 
   it('clamps the exponent so a long run of retries keeps a finite ceiling', () => {
     expect(backoffDelayMs(5000, { baseMs: 100, capMs: 1000 }, () => 0.999)).toBe(999);
+  });
+});
+
+describe('waits on one signal', () => {
+  it('share one abort listener however many there are, and all end when it aborts', async () => {
+    const controller = new AbortController();
+    const waits = Array.from({ length: 40 }, () =>
+      sleep(60_000, controller.signal).then(
+        () => 'slept',
+        (e: unknown) => (e instanceof Error ? e.name : 'other'),
+      ),
+    );
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+    controller.abort();
+    expect(new Set(await Promise.all(waits))).toEqual(new Set(['AbortError']));
+  });
+
+  it('stop listening when they end on their own', async () => {
+    const controller = new AbortController();
+    let aborted = 0;
+    const stop = whenAborted(controller.signal, () => (aborted += 1));
+    await sleep(5, controller.signal);
+    stop();
+    controller.abort();
+    expect(aborted).toBe(0);
   });
 });

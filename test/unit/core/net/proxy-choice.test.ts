@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bypassesProxy, proxyFromEnv } from '@main/core/net/proxy-env';
 import { classifyNetFailure, type NetFailure, neverReachedService } from '@main/core/net/net-failure';
 import { netFailureWords, terminalLanguage } from '@main/core/net/failure-words';
-import { networkFrom, proxyLabel, routeFromPacResult } from '@main/core/net/network';
+import { envNamesProxy, networkFrom, proxyLabel, routeFromPacResult } from '@main/core/net/network';
 import { settingsProxyRoute } from '@main/core/net/settings-proxy';
 import { proxyAddressProblem } from '@main/core/settings/network-settings';
 
@@ -15,6 +15,16 @@ describe('the proxy for a URL, as curl reads the environment', () => {
     expect(proxyFromEnv(env, 'http://api.example.cl')).toBe('http://plain:8080');
     expect(proxyFromEnv({ ALL_PROXY: 'http://all:1' }, 'https://x.cl')).toBe('http://all:1');
     expect(proxyFromEnv({}, 'https://x.cl')).toBeNull();
+  });
+
+  it('reads an empty lower-case variable as unset, as curl does, so the upper-case one is used', () => {
+    const url = 'https://api.example.cl/api/v1';
+    expect(proxyFromEnv({ https_proxy: '', HTTPS_PROXY: 'http://upper:3128' }, url)).toBe('http://upper:3128');
+    expect(proxyFromEnv({ https_proxy: '  ', HTTPS_PROXY: 'http://upper:3128' }, url)).toBe('http://upper:3128');
+    expect(proxyFromEnv({ HTTPS_PROXY: 'http://p:3128', no_proxy: '', NO_PROXY: 'example.cl' }, url)).toBeNull();
+    expect(bypassesProxy({ no_proxy: '', NO_PROXY: '*' }, new URL(url))).toBe(true);
+    expect(envNamesProxy({ https_proxy: '', HTTPS_PROXY: 'http://p:3128' })).toBe(true);
+    expect(envNamesProxy({ https_proxy: '', http_proxy: ' ' })).toBe(false);
   });
 
   it('proxies loopback unless NO_PROXY names it', () => {
