@@ -6,6 +6,7 @@ import { ApiError, apiFailure } from '../api/api-errors';
 import { failureWords } from '../net/failure-class';
 import type { WordsLanguage } from '../net/failure-words';
 import { clockSkewWords } from '../net/clock-words';
+import { journalDamageWords } from '../upload/journal-damage-words';
 import type { NoticeCode, NoticeParams, UploadErrorCode } from '../upload';
 import type { UploadError } from '../upload/upload-errors';
 import type { ChoiceWhy } from '../upload/compression-choice';
@@ -222,8 +223,7 @@ const ES: UploadWords = {
       case 'clock_skew':
         return typeof p['skew_ms'] === 'number' ? clockSkewWords(p['skew_ms'], 'es') : null;
       case 'journal_damaged':
-        // What was found and done names the journal's file and exam ids: said as the engine wrote it.
-        return null;
+        return journalDamageWords(p, 'es');
     }
   },
   runAgain: 'Luego vuelva a ejecutar la subida para continuar.',

@@ -23,7 +23,7 @@ import { applyRecord, type JobState } from './journal-replay';
 import { examIdsOfOtherJobs, waitWhileOthersCreate } from './job-store';
 import type { Journal, JournalRecord } from './journal';
 import { findOrphans, looksLikeExamOf } from './orphans';
-import type { JournalDamage } from './journal';
+import { journalDamageFacts, journalDamageWords } from './journal-damage-words';
 import {
   type CallOptions,
   type CreateExamInput,
@@ -193,15 +193,13 @@ export class ExamSteps {
     }
     const notBefore = r.notBefore + offset - this.opts.clockSkewMs;
     for (const e of recent) if (!known.has(e.id) && looksLikeExamOf(e, this.state.plan, notBefore)) found.set(e.id, e);
-    const what = damageWords(r.damage, this.journal.path);
+    const facts = journalDamageFacts(r.damage, this.journal.path);
     const ready = [...found.values()].find((e) => e.status === 'ready');
     if (ready) {
       this.append({ t: 'recovered', at: Date.now(), exam_id: ready.id });
       this.append({ t: 'ready', exam_id: ready.id, at: Date.now() });
-      this.host.notice(
-        'journal_damaged',
-        `${what} The service already holds exam ${ready.id} of this study, ready: it is the result, and no second exam is made.`,
-      );
+      const params = { ...facts, ready_exam: ready.id };
+      this.host.notice('journal_damaged', journalDamageWords(params, 'en'), params);
       return;
     }
     // The exam the journal names, still on the service and still uploading, goes on; any other is removed.
@@ -222,14 +220,8 @@ export class ExamSteps {
     }
     const kept = this.state.exam?.id ?? null;
     this.append({ t: 'recovered', at: Date.now(), exam_id: kept });
-    const did =
-      removed.length > 0
-        ? `Removed the half-made exam(s) ${removed.join(', ')} it left on the service.`
-        : 'No exam of it was found on the service.';
-    this.host.notice(
-      'journal_damaged',
-      `${what} ${did} ${kept ? `Going on with exam ${kept}.` : 'Uploading the study afresh.'}`,
-    );
+    const params = { ...facts, removed: removed.join(', '), kept: kept ?? '' };
+    this.host.notice('journal_damaged', journalDamageWords(params, 'en'), params);
   }
 
   /** The exam's upload links expired before its files were sent: the exam is deleted and the plan starts again. */
@@ -418,9 +410,3 @@ export class ExamSteps {
 }
 
 /** What was found damaged, in a sentence (no patient data: the journal's path and line numbers only). */
-function damageWords(damage: JournalDamage | null, path: string): string {
-  if (!damage) return 'An earlier upload journal of this folder was found damaged (moved aside as .damaged).';
-  if (damage.empty) return `The upload journal ${path} was found empty or unreadable.`;
-  const lines = damage.lines.slice(0, 5).join(', ') + (damage.lines.length > 5 ? ', …' : '');
-  return `The upload journal ${path} was found damaged (line ${lines} of ${damage.total} unreadable).`;
-}
