@@ -105,6 +105,8 @@ export type UploadWords = {
   waitForExport: string;
   notice: (code: NoticeCode, p: NoticeParams) => string | null;
   runAgain: string;
+  /** After the words of a full disk: the upload waits and goes on by itself. */
+  waitingForRoom: string;
 };
 
 const EN: UploadWords = {
@@ -152,6 +154,8 @@ const EN: UploadWords = {
     'Wait until the export is complete (or fix the permissions) and run again, or add --allow-incomplete to upload the rest without them.',
   notice: () => null,
   runAgain: 'Then run the upload again to continue.',
+  waitingForRoom:
+    'The upload waits and goes on by itself once there is room (Ctrl+C stops it; the same command resumes it later).',
 };
 
 const ES: UploadWords = {
@@ -227,6 +231,8 @@ const ES: UploadWords = {
     }
   },
   runAgain: 'Luego vuelva a ejecutar la subida para continuar.',
+  waitingForRoom:
+    'La subida espera y sigue sola cuando haya espacio (Ctrl+C la detiene; el mismo comando la retoma después).',
 };
 
 /** Each failure's sentence in Spanish (the English one is the engine's own message). */

@@ -1,7 +1,7 @@
 // `scanbridge upload <dir> [--type …] [--mode files|zip|auto] [--name …]` (CONTRACTS.md §2): one
 // exam from the DICOM and mesh files of a folder. Human progress goes to stderr; one JSON line
 // goes to stdout at the end. Run again after any interruption, it resumes the same exam.
-import { asDiskFull, DiskFullError } from '../disk-full';
+import { asDiskFull, DiskFullError, diskFullIn, diskFullWords } from '../disk-full';
 import { relative, sep } from 'node:path';
 import {
   escapeForTerminal,
@@ -12,6 +12,7 @@ import {
   terminalSafeJson,
 } from '../dicom';
 import type { ScanResult, Study } from '../dicom';
+import { sleep } from '../api/retry';
 import { canonicalFolder } from '../folder-identity';
 import { appDataDir } from '../paths';
 import { ensurePrivateDir, tightenPrivateTree } from '../private-fs';
@@ -44,7 +45,7 @@ import { errorCode, type Logger, studyHash } from '../log';
 import { progressPrinter } from './upload-progress';
 import { uploadFailureText } from './cli-messages';
 import { bytesIn, uploadWords, type UploadWords } from './upload-words';
-import { terminalLanguage } from '../net/failure-words';
+import { terminalLanguage, type WordsLanguage } from '../net/failure-words';
 import { chooseTransport, COMPRESS_SETTINGS, type CompressSetting, worthSampling } from '../upload/compression-choice';
 import { deflateWorkerCount, sharedDeflatePool } from '../upload/deflate-pool';
 import { readLinkRates } from '../upload/link-rate';
@@ -396,15 +397,12 @@ async function uploadLocked(io: CliIo, args: Args, root: string, c: LockedContex
     return startFailed(io, c, err);
   }
 
-  const running = job;
+  let running = job;
   const runStart = Date.now();
   const printer = progressPrinter(io, process.stderr.isTTY === true, lang);
-  running.on(printer.onEvent);
-  const onAbort = (): void => void running.stop();
-  io.signal.addEventListener('abort', onAbort, { once: true });
   let result: UploadResult;
   try {
-    result = await running.run();
+    ({ job: running, result } = await runThroughFullDisk(io, c, running, printer.onEvent, lang));
   } catch (err) {
     printer.done();
     if (!(err instanceof UploadError)) {
@@ -417,8 +415,6 @@ async function uploadLocked(io: CliIo, args: Args, root: string, c: LockedContex
       return 130;
     }
     return fail(uploadFailureText(err, lang));
-  } finally {
-    io.signal.removeEventListener('abort', onAbort);
   }
   printer.done();
   logReady(c.log, result, runStart);
@@ -441,6 +437,51 @@ async function uploadLocked(io: CliIo, args: Args, root: string, c: LockedContex
     `${terminalSafeJson(leftOut.length > 0 ? { ...line, left_out: leftOut.map((f) => ({ name: f.name, reason: f.reason })) } : line)}\n`,
   );
   return shared.failed ? 1 : 0;
+}
+
+/** How often an upload held up by a full disk is opened again from its journal. */
+const DISK_RETRY_MS = 5_000;
+
+/**
+ * Runs the job to its end. A full disk (its journal, its archive) does not end it: the folder and
+ * the room to make are said once, and the job is opened again from its journal every DISK_RETRY_MS
+ * until it can write, as `watch`, `receive` and the app do. Ctrl+C still stops it (resumable).
+ */
+async function runThroughFullDisk(
+  io: CliIo,
+  c: LockedContext,
+  first: UploadJob,
+  onEvent: Parameters<UploadJob['on']>[0],
+  lang: WordsLanguage,
+): Promise<{ job: UploadJob; result: UploadResult }> {
+  let job = first;
+  job.on(onEvent);
+  const onAbort = (): void => void job.stop();
+  io.signal.addEventListener('abort', onAbort, { once: true });
+  let said = false;
+  try {
+    for (;;) {
+      try {
+        return { job, result: await job.run() };
+      } catch (err) {
+        const full = diskFullIn(err);
+        if (!full || io.signal.aborted) throw err;
+        if (!said) c.warn(`${diskFullWords(full.folder, full.needed, lang)} ${uploadWords(lang).waitingForRoom}`);
+        if (!said) c.log.warn('upload waits for room on a full disk', { exam_id: job.examId, bytes: full.needed });
+        said = true;
+      }
+      await sleep(DISK_RETRY_MS, io.signal, () => new UploadError('interrupted', 'The upload was interrupted.', true));
+      try {
+        const next = UploadJob.open(job.journalPath, c.deps2);
+        next.on(onEvent);
+        job = next;
+      } catch (err) {
+        if (!diskFullIn(err)) throw err;
+      }
+    }
+  } finally {
+    io.signal.removeEventListener('abort', onAbort);
+  }
 }
 
 /** An upload that could not start: its words, or the error again when it is not a known failure. */

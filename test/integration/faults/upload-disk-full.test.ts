@@ -1,7 +1,8 @@
 // `scanbridge upload` whose data folder sits on a disk that fills up mid-run (a real 4 MB tmpfs,
 // filled while the service is creating the exam): one clear sentence naming the folder and the
-// room to make, no stack trace, nothing torn in the journal, and once there is room the rerun ends
-// in one ready exam (the half-made one found and removed).
+// room to make, no stack trace, nothing torn in the journal; the command waits, and once there is
+// room the same run ends in one ready exam. A disk already full at the start is said before any
+// exam exists, and the rerun uploads.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
@@ -12,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createApiClient } from '@main/core/api';
 import { cliBin, repoRoot } from '@support/repo-paths';
 import { mountSmallDisk, type SmallDisk } from '@support/small-disk';
+import { waitFor } from '@support/watch-harness';
 import { writeCbctExport } from '../../fixtures/dicom/generate';
 import { EmulatorProcess } from '../../support/emulator';
 
@@ -81,7 +83,8 @@ async function examStatuses(patientId: string): Promise<(string | null | undefin
   return (await client.exams.list({ limit: 100 })).exams.filter((e) => e.patient_id === patientId).map((e) => e.status);
 }
 
-function startCli(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
+/** The command running: its stderr so far, and its end. */
+function runCli(args: string[], env: NodeJS.ProcessEnv): { stderr: () => string; done: Promise<Run> } {
   const child = spawn(process.execPath, [cliBin, ...args], {
     cwd: repoRoot,
     env: { ...process.env, ...env },
@@ -91,7 +94,22 @@ function startCli(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  return {
+    stderr: () => stderr,
+    done: new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr }))),
+  };
+}
+
+const startCli = (args: string[], env: NodeJS.ProcessEnv): Promise<Run> => runCli(args, env).done;
+
+/** Every line of every journal under `dataDir` is a whole record. */
+function expectWholeJournals(dataDir: string): void {
+  const jobs = join(dataDir, 'jobs');
+  for (const name of readdirSync(jobs).filter((n) => n.endsWith('.jsonl')))
+    for (const line of readFileSync(join(jobs, name), 'utf8')
+      .split('\n')
+      .filter((l) => l !== ''))
+      expect(() => JSON.parse(line) as unknown).not.toThrow();
 }
 
 beforeAll(async () => {
@@ -108,7 +126,7 @@ afterAll(async () => {
 });
 
 describe('an upload whose data folder fills up', () => {
-  it('files mode: says which folder is full and how much to free, keeps the journal whole, and the rerun ends in one ready exam', async () => {
+  it('files mode: says which folder is full and how much to free, keeps the journal whole, waits, and ends in one ready exam once there is room', async () => {
     const pid = 'DISKFULL1';
     const ex = await writeCbctExport(join(tmp, 'study'), {
       patientId: pid,
@@ -120,59 +138,50 @@ describe('an upload whose data folder fills up', () => {
     });
     const dataDir = join(disk.dir, 'data');
     const proxy = await holdingProxy(emu.info.base_url);
-    const env = (baseUrl: string): NodeJS.ProcessEnv => cliEnv(baseUrl, dataDir, 'es_CL.UTF-8');
+    const words = `El disco donde está la carpeta ${join(dataDir, 'jobs')} está lleno: libere al menos 16 MB en él. Nada se perdió.`;
     try {
-      const first = startCli(['upload', ex.root, '--mode', 'files'], env(proxy.baseUrl));
+      const run = runCli(['upload', ex.root, '--mode', 'files'], cliEnv(proxy.baseUrl, dataDir, 'es_CL.UTF-8'));
       await proxy.held;
       disk.fill();
       proxy.release();
-      const r = await first;
-      expect(r.code).toBe(1);
-      expect(r.stderr).toContain(
-        `El disco donde está la carpeta ${join(dataDir, 'jobs')} está lleno: libere al menos 16 MB en él. Nada se perdió.`,
-      );
-      expect(r.stderr).not.toMatch(/\n\s+at |ENOSPC/);
-      // Every line of the journal is a whole record.
-      const jobs = join(dataDir, 'jobs');
-      for (const name of readdirSync(jobs).filter((n) => n.endsWith('.jsonl')))
-        for (const line of readFileSync(join(jobs, name), 'utf8')
-          .split('\n')
-          .filter((l) => l !== ''))
-          expect(() => JSON.parse(line) as unknown).not.toThrow();
+      await waitFor(() => run.stderr().includes(words), 60_000, 'the full disk said');
+      expect(run.stderr()).toContain('La subida espera y sigue sola cuando haya espacio');
+      expect(run.stderr()).not.toMatch(/\n\s+at |ENOSPC/);
+      expectWholeJournals(dataDir);
+      disk.free();
+      const r = await run.done;
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr.split(words)).toHaveLength(2); // said once while it waited
     } finally {
       await proxy.stop();
+      disk.free();
     }
-    disk.free();
-    const again = await startCli(['upload', ex.root, '--mode', 'files'], env(emu.info.base_url));
-    expect(again.code, again.stderr).toBe(0);
     expect(await examStatuses(pid)).toEqual(['ready']);
   });
 
-  it('compressed zip mode: the archive that cannot be written is said the same way, and the rerun ends in one ready exam', async () => {
+  it('compressed zip mode: the archive that cannot be written is said the same way, and the same run ends in one ready exam once there is room', async () => {
     const pid = 'DISKFULL2';
     const ex = await writeCbctExport(join(tmp, 'study-zip'), { patientId: pid, volumeSlices: 40, scoutSlices: 1 });
     const dataDir = join(disk.dir, 'data-zip');
     const proxy = await holdingProxy(emu.info.base_url);
     const args = ['upload', ex.root, '--mode', 'zip', '--compress', 'always'];
+    const words = new RegExp(
+      `The disk holding the folder ${dataDir}/(jobs|archives) is full: free at least \\d+ MB on it\\. Nothing was lost\\. The upload waits and goes on by itself once there is room`,
+    );
     try {
-      const first = startCli(args, cliEnv(proxy.baseUrl, dataDir, 'en_US.UTF-8'));
+      const run = runCli(args, cliEnv(proxy.baseUrl, dataDir, 'en_US.UTF-8'));
       await proxy.held;
       disk.fill();
       proxy.release();
-      const r = await first;
-      expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(
-        new RegExp(
-          `The disk holding the folder ${dataDir}/(jobs|archives) is full: free at least \\d+ MB on it\\. Nothing was lost\\. Then run the upload again to continue\\.`,
-        ),
-      );
-      expect(r.stderr).not.toMatch(/\n\s+at |ENOSPC/);
+      await waitFor(() => words.test(run.stderr()), 60_000, 'the full disk said');
+      expect(run.stderr()).not.toMatch(/\n\s+at |ENOSPC/);
+      disk.free();
+      const r = await run.done;
+      expect(r.code, r.stderr).toBe(0);
     } finally {
       await proxy.stop();
       disk.free();
     }
-    const again = await startCli(args, cliEnv(emu.info.base_url, dataDir, 'en_US.UTF-8'));
-    expect(again.code, again.stderr).toBe(0);
     expect(await examStatuses(pid)).toEqual(['ready']);
   });
 
