@@ -1,4 +1,6 @@
-// The `planned` record that opens a job's journal, for tests of the journal and what is read off it.
+// The `planned` record that opens a job's journal, for tests of the journal and what is read off it;
+// and what a journal on disk records (the exam, the files stored), for tests that kill an upload.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PlannedRecord } from '../../main/core/upload/journal';
 
@@ -29,4 +31,24 @@ export function plannedRecord(
     zip_size: 500,
     fingerprint: 'fp',
   };
+}
+
+/** The exam the journals under `dataDir` were created on, and how many files they record as stored. */
+export function journalState(dataDir: string): { examId: string | null; done: number } {
+  const jobs = join(dataDir, 'jobs');
+  const out = { examId: null as string | null, done: 0 };
+  if (!existsSync(jobs)) return out;
+  for (const name of readdirSync(jobs)) {
+    if (!name.endsWith('.jsonl')) continue;
+    for (const line of readFileSync(join(jobs, name), 'utf8').split('\n')) {
+      try {
+        const r = JSON.parse(line) as { t: string; exam_id?: string; i?: number[] };
+        if (r.t === 'created') out.examId = r.exam_id ?? null;
+        if (r.t === 'done') out.done += r.i?.length ?? 0;
+      } catch {
+        // a torn line
+      }
+    }
+  }
+  return out;
 }

@@ -4,7 +4,7 @@
 // files, a real emulator). The Windows job (test/windows/) runs the same with a path in other
 // letter case.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { type ApiClient, createApiClient } from '@main/core/api';
 import { writeCbctExport } from '../../fixtures/dicom/generate';
 import { EmulatorProcess } from '../../support/emulator';
 import { cliBin, repoRoot } from '@support/repo-paths';
+import { journalState } from '@support/journal-plans';
 
 type Run = { code: number | null; stdout: string; stderr: string };
 
@@ -41,26 +42,6 @@ function start(args: string[], e: NodeJS.ProcessEnv): { child: ChildProcess; don
   child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const done = new Promise<Run>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
   return { child, done };
-}
-
-/** The exam the journal under `dataDir` was created on, and how many files it records as stored. */
-function journalState(dataDir: string): { examId: string | null; done: number } {
-  const jobs = join(dataDir, 'jobs');
-  const out = { examId: null as string | null, done: 0 };
-  if (!existsSync(jobs)) return out;
-  for (const name of readdirSync(jobs)) {
-    if (!name.endsWith('.jsonl')) continue;
-    for (const line of readFileSync(join(jobs, name), 'utf8').split('\n')) {
-      try {
-        const r = JSON.parse(line) as { t: string; exam_id?: string; i?: number[] };
-        if (r.t === 'created') out.examId = r.exam_id ?? null;
-        if (r.t === 'done') out.done += r.i?.length ?? 0;
-      } catch {
-        // a torn line
-      }
-    }
-  }
-  return out;
 }
 
 async function waitFor(check: () => boolean, what: string): Promise<void> {

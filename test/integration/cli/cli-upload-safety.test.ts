@@ -25,6 +25,7 @@ import { type ApiClient, createApiClient } from '@main/core/api';
 import { type CbctExport, writeCbctExport, writeDicom } from '../../fixtures/dicom/generate';
 import { EmulatorProcess } from '../../support/emulator';
 import { cliBin, repoRoot } from '@support/repo-paths';
+import { journalState } from '@support/journal-plans';
 
 const bin = cliBin;
 const repo = repoRoot;
@@ -84,26 +85,6 @@ async function examsOf(patientId: string): Promise<
       bytes: e.storage?.bytes,
       patient_name: e.patient_name ?? null,
     }));
-}
-
-/** The created exam and stored-file count the journal under `dataDir` records. */
-function journalState(dataDir: string): { examId: string | null; done: number } {
-  const jobs = join(dataDir, 'jobs');
-  const out = { examId: null as string | null, done: 0 };
-  if (!existsSync(jobs)) return out;
-  for (const name of readdirSync(jobs)) {
-    if (!name.endsWith('.jsonl')) continue;
-    for (const line of readFileSync(join(jobs, name), 'utf8').split('\n')) {
-      try {
-        const r = JSON.parse(line) as { t: string; exam_id?: string; i?: number[] };
-        if (r.t === 'created') out.examId = r.exam_id ?? null;
-        if (r.t === 'done') out.done += r.i?.length ?? 0;
-      } catch {
-        // a torn line
-      }
-    }
-  }
-  return out;
 }
 
 async function waitFor(check: () => boolean, what: string): Promise<void> {
