@@ -8,20 +8,7 @@ import type { ExamView } from '../../../../preload/contract';
 import { useAppInfo, useCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 import { useLanguage } from '../../components/use-language';
-import { fromBase64 } from '../../components/pdf/base64';
-
-/** Saves bytes as a file through the browser's own download. */
-function download(base64: string, name: string): void {
-  const url = URL.createObjectURL(new Blob([fromBase64(base64) as BlobPart], { type: 'application/pdf' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  // The click has handed the bytes to the download before the URL goes.
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
+import { downloadBytes } from '../../components/download';
 
 export function HandoutButton({ exam }: { exam: ExamView }) {
   const { t } = useTranslation();
@@ -31,7 +18,7 @@ export function HandoutButton({ exam }: { exam: ExamView }) {
   const [note, setNote] = useState<{ key: string; file?: string } | null>(null);
   const sheet = useCall({ name: 'share:handout' }, (r) => {
     if (r.opened) return setNote({ key: 'exams.share.printOpened' });
-    download(r.pdf_base64, r.file_name);
+    downloadBytes(r.pdf_base64, r.file_name, 'application/pdf');
     setNote({ key: desktop ? 'exams.share.printNotOpened' : 'exams.share.printDownloaded', file: r.file_name });
   });
   return (

@@ -8,27 +8,16 @@ import { useTranslation } from 'react-i18next';
 import { useCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 import { formatBytes } from '../../components/format';
-import { fromBase64 } from '../../components/pdf/base64';
+import { downloadBytes } from '../../components/download';
 import { useLanguage } from '../../components/use-language';
-
-/** Saves a ZIP's bytes as a file through the browser's own download. */
-function downloadZip(base64: string, name: string): void {
-  const url = URL.createObjectURL(new Blob([fromBase64(base64) as BlobPart], { type: 'application/zip' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  // The click has handed the bytes to the download before the URL goes.
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
 
 export function HelpSection() {
   const { t } = useTranslation();
   const lang = useLanguage();
   const folder = useCall({ name: 'support:open-log-folder' });
-  const bundle = useCall({ name: 'support:bundle' }, (r) => downloadZip(r.zip_base64, r.file_name));
+  const bundle = useCall({ name: 'support:bundle' }, (r) =>
+    downloadBytes(r.zip_base64, r.file_name, 'application/zip'),
+  );
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="settings-help">
       <Stack gap="md">
