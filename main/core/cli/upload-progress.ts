@@ -6,7 +6,8 @@ import type { UploadEvent } from '../upload/engine';
 import type { CompressionTotals, Totals } from '../upload/progress';
 import type { WordsLanguage } from '../net/failure-words';
 import type { CliIo } from './io';
-import { bytesIn, durationIn, noticeWords, uploadWords } from './upload-words';
+import { durationIn, noticeWords, uploadWords } from './upload-words';
+import { formatBytes } from '../upload/plan';
 
 /** Renders engine events as human progress lines on stderr. */
 export function progressPrinter(
@@ -85,9 +86,9 @@ function plainParts(t: Totals, lang: WordsLanguage): string[] {
   const parts = [
     `${pct}%`,
     w.files(t.filesDone, t.filesTotal),
-    w.of(bytesIn(lang, t.bytesSent), bytesIn(lang, t.bytesTotal)),
+    w.of(formatBytes(t.bytesSent, lang), formatBytes(t.bytesTotal, lang)),
   ];
-  if (t.rate > 0) parts.push(w.perSecond(bytesIn(lang, t.rate)));
+  if (t.rate > 0) parts.push(w.perSecond(formatBytes(t.rate, lang)));
   return parts;
 }
 
@@ -100,15 +101,20 @@ function compressedParts(t: Totals, c: CompressionTotals, lang: WordsLanguage): 
   const times = c.ratio !== null ? w.smaller(c.ratio) : null;
   if (c.state === 'compressing') {
     const pct = percentOf(c.studyBytesDone, c.studyBytes);
-    return [w.compressingShare(times), w.percentOf(pct, bytesIn(lang, c.studyBytes))];
+    return [w.compressingShare(times), w.percentOf(pct, formatBytes(c.studyBytes, lang))];
   }
   const pct = percentOf(t.bytesSent, t.bytesTotal);
   const parts = [
     w.sendingShort,
     `${pct}%`,
-    w.onTheWire(bytesIn(lang, t.bytesSent), bytesIn(lang, t.bytesTotal), bytesIn(lang, c.studyBytes), times),
+    w.onTheWire(
+      formatBytes(t.bytesSent, lang),
+      formatBytes(t.bytesTotal, lang),
+      formatBytes(c.studyBytes, lang),
+      times,
+    ),
   ];
-  if (t.rate > 0) parts.push(w.perSecondOnWire(bytesIn(lang, t.rate)));
+  if (t.rate > 0) parts.push(w.perSecondOnWire(formatBytes(t.rate, lang)));
   // The archive is sent while it is written: how far compressing got.
   if (c.studyBytesDone < c.studyBytes) parts.push(w.stillCompressing(percentOf(c.studyBytesDone, c.studyBytes)));
   return parts;

@@ -48,19 +48,6 @@ const num = (lang: WordsLanguage, n: number, digits: number): string =>
     maximumFractionDigits: digits,
   }).format(n);
 
-/** A byte count in decimal units, with the language's decimal mark ("1,50 MB" / "1.50 MB"). */
-export function bytesIn(lang: WordsLanguage, n: number): string {
-  if (n < 1000) return `${n} B`;
-  const units = ['kB', 'MB', 'GB', 'TB'];
-  let v = n / 1000;
-  let u = 0;
-  while (v >= 1000 && u < units.length - 1) {
-    v /= 1000;
-    u++;
-  }
-  return `${num(lang, v, v < 10 ? 2 : 1)} ${units[u] ?? 'TB'}`;
-}
-
 /** A duration in seconds, minutes or hours. */
 export function durationIn(lang: WordsLanguage, s: number): string {
   if (s < 90) return `${s} s`;

@@ -32,7 +32,14 @@ import { UploadError } from '../upload/upload-errors';
 import { findFolderJobs, pruneFinishedJobs } from '../upload/job-store';
 import { sweepOrphanArchives } from '../upload/archive-sweep';
 import { MAX_NAME_LENGTH, MAX_PATIENT_ID_LENGTH, MAX_PATIENT_NAME_LENGTH } from '../upload/limits';
-import { type JobPlan, planUpload, type PlanFileInput, type RequestedMode, settingsHash } from '../upload/plan';
+import {
+  formatBytes,
+  type JobPlan,
+  planUpload,
+  type PlanFileInput,
+  type RequestedMode,
+  settingsHash,
+} from '../upload/plan';
 import type { ExamFields, ExamType, ExamsPort } from '../upload/ports';
 import { EXAM_TYPES } from '../../../preload/contract/vocabulary';
 import { type CliCommand, type CliIo, parseCommandLine, UsageError } from './io';
@@ -44,7 +51,7 @@ import { closeCommandLog, openCommandLog } from './command-log';
 import { errorCode, type Logger, studyHash } from '../log';
 import { progressPrinter } from './upload-progress';
 import { uploadFailureText } from './cli-messages';
-import { bytesIn, uploadWords, type UploadWords } from './upload-words';
+import { uploadWords, type UploadWords } from './upload-words';
 import { terminalLanguage, type WordsLanguage } from '../net/failure-words';
 import { chooseTransport, COMPRESS_SETTINGS, type CompressSetting, worthSampling } from '../upload/compression-choice';
 import { deflateWorkerCount, sharedDeflatePool } from '../upload/deflate-pool';
@@ -386,7 +393,7 @@ async function uploadLocked(io: CliIo, args: Args, root: string, c: LockedContex
       warn(
         w.uploading(
           plan.files.length,
-          bytesIn(lang, plan.bytes),
+          formatBytes(plan.bytes, lang),
           escapeForTerminal(root),
           plan.mode,
           plan.compress === true,

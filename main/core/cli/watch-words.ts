@@ -1,7 +1,7 @@
 // The words `scanbridge watch` prints, in the terminal's language (terminalLanguage). Lines name
 // the export by its path under the watched folder, exam ids and counts; never patient data.
 import type { WordsLanguage } from '../net/failure-words';
-import { bytesIn } from './upload-words';
+import { formatBytes } from '../upload/plan';
 
 export type WatchWords = {
   loose: string;
@@ -40,13 +40,13 @@ const EN: WatchWords = {
   andMore: (n) => ` and ${n} more`,
   resumesWithRoom: 'It goes on by itself once there is room.',
   uploading: (modality, type, files, bytes) =>
-    `uploading a ${modality || 'DICOM'} study as ${type} (${files} files, ${bytesIn('en', bytes)})…`,
+    `uploading a ${modality || 'DICOM'} study as ${type} (${files} files, ${formatBytes(bytes, 'en')})…`,
   alreadyUploaded: (id, elsewhere) =>
     `already uploaded as exam ${id}${elsewhere ? ' (recorded in the export folder)' : ''}; no second exam is made.`,
   held: (by) => `another computer is uploading this study (${by}); waiting for it.`,
   unclaimable: (reason) => `${reason}; uploading without coordinating with other computers.`,
   failed: (m) => `could not be checked or queued: ${m} (tried again when the export changes or on the next start).`,
-  uploaded: (id, files, bytes) => `uploaded as exam ${id} (${files} files, ${bytesIn('en', bytes)}).`,
+  uploaded: (id, files, bytes) => `uploaded as exam ${id} (${files} files, ${formatBytes(bytes, 'en')}).`,
   sandbox: 'Using a SANDBOX key: uploaded exams are test data.',
   watching: (n, settle, poll) =>
     `Watching ${n} ${n === 1 ? 'folder' : 'folders'} (settle ${settle} s${poll ? ', polling' : ''}). Press Ctrl+C to stop.`,
@@ -66,14 +66,14 @@ const ES: WatchWords = {
   andMore: (n) => ` y ${n} más`,
   resumesWithRoom: 'Se retoma sola cuando haya espacio.',
   uploading: (modality, type, files, bytes) =>
-    `subiendo un estudio ${modality || 'DICOM'} como ${type} (${files} archivos, ${bytesIn('es', bytes)})…`,
+    `subiendo un estudio ${modality || 'DICOM'} como ${type} (${files} archivos, ${formatBytes(bytes, 'es')})…`,
   alreadyUploaded: (id, elsewhere) =>
     `ya se subió como el examen ${id}${elsewhere ? ' (registrado en la carpeta de exportación)' : ''}; no se crea un segundo examen.`,
   held: (by) => `otro equipo está subiendo este estudio (${by}); se espera a que termine.`,
   unclaimable: (reason) => `${reason}; se sube sin coordinarse con otros equipos.`,
   failed: (m) =>
     `no se pudo revisar ni poner en cola: ${m} (se reintenta cuando cambie la exportación o en el próximo inicio).`,
-  uploaded: (id, files, bytes) => `subido como el examen ${id} (${files} archivos, ${bytesIn('es', bytes)}).`,
+  uploaded: (id, files, bytes) => `subido como el examen ${id} (${files} archivos, ${formatBytes(bytes, 'es')}).`,
   sandbox: 'Se usa una clave de PRUEBA (sandbox): los exámenes subidos son datos de prueba.',
   watching: (n, settle, poll) =>
     `Vigilando ${n} ${n === 1 ? 'carpeta' : 'carpetas'} (espera ${settle} s${poll ? ', por sondeo' : ''}). Pulse Ctrl+C para detener.`,

@@ -169,8 +169,11 @@ export function settingsHash(fields: ExamFields, mode: UploadMode): string {
     .slice(0, 32);
 }
 
-/** "12.3 MB" style sizes for messages (decimal units, as clinic staff read them). */
-export function formatBytes(n: number): string {
+/**
+ * "12.3 MB" style sizes for messages (decimal units, as clinic staff read them), with the
+ * language's decimal mark ("12,3 MB" in Spanish). The core's one byte formatter.
+ */
+export function formatBytes(n: number, lang: 'es' | 'en' = 'en'): string {
   if (n < 1000) return `${n} B`;
   const units = ['kB', 'MB', 'GB', 'TB'];
   let v = n / 1000;
@@ -179,5 +182,6 @@ export function formatBytes(n: number): string {
     v /= 1000;
     u++;
   }
-  return `${v.toFixed(v < 10 ? 2 : 1)} ${units[u]}`;
+  const text = v.toFixed(v < 10 ? 2 : 1);
+  return `${lang === 'es' ? text.replace('.', ',') : text} ${units[u]}`;
 }
