@@ -9,12 +9,11 @@ import type { UploadJobView } from '../../../../preload/contract';
 /** No byte sent and no file finished for this long: the run no longer holds the line. */
 export const DEFAULT_QUIET_MS = 5_000;
 
-/** What the run has moved so far (any change is movement; a failed attempt's bytes going back too). */
-const moved = (v: UploadJobView): string => `${v.bytes_sent}/${v.files_done}`;
-
 /**
- * Watches a run: calls `quiet` once when `view()` shows no movement for `quietMs` while `counts()`
- * (not paused by staff, say). Returns the function that stops watching.
+ * Watches a run: calls `quiet` once when `view()` shows no headway for `quietMs` while `counts()`
+ * (not paused by staff, say). Headway is a file finished or bytes sent past the most the run had
+ * sent: an attempt that failed and sends the same bytes again makes none. Returns the function that
+ * stops watching.
  */
 export function watchQuietRun(
   view: () => UploadJobView,
@@ -22,13 +21,15 @@ export function watchQuietRun(
   quiet: () => void,
   quietMs: number = DEFAULT_QUIET_MS,
 ): () => void {
-  let last = moved(view());
+  let most = view().bytes_sent;
+  let files = view().files_done;
   let since = Date.now();
   const timer = setInterval(
     () => {
-      const now = moved(view());
-      if (now !== last || !counts()) {
-        last = now;
+      const v = view();
+      if (v.bytes_sent > most || v.files_done !== files || !counts()) {
+        most = Math.max(most, v.bytes_sent);
+        files = v.files_done;
         since = Date.now();
         return;
       }
