@@ -10,7 +10,10 @@ import type { QueueHooks, UploadQueueOptions } from './queue/upload-queue';
 import { UploadQueue } from './queue/upload-queue';
 import { sweepOrphanArchives } from '../upload/archive-sweep';
 
-export type QueueTuning = { uploadsBatchMs?: number } & Pick<UploadQueueOptions, 'retryDelaysMs' | 'engine'>;
+export type QueueTuning = { uploadsBatchMs?: number } & Pick<
+  UploadQueueOptions,
+  'retryDelaysMs' | 'engine' | 'quietMs'
+>;
 
 export function openAgentQueue(o: {
   file: string;
@@ -41,6 +44,6 @@ export function openAgentQueue(o: {
     hooks: o.hooks,
     log: o.log,
     ...(o.tuning.uploadsBatchMs !== undefined ? { batchMs: o.tuning.uploadsBatchMs } : {}),
-    ...definedFields(o.tuning, ['retryDelaysMs', 'engine']),
+    ...definedFields(o.tuning, ['retryDelaysMs', 'engine', 'quietMs']),
   });
 }

@@ -97,6 +97,8 @@ export type AgentOptions = {
     uploadsBatchMs?: number;
     inboxBatchMs?: number;
     retryDelaysMs?: readonly number[];
+    /** A run that sends nothing for this long lets the next upload start (queue/quiet-run.ts). */
+    quietMs?: number;
     engine?: Omit<EngineOptions, 'concurrency' | 'bucket' | 'bandwidthLimit'>;
     watcher?: FolderWatcherOptions;
     heldRetryMs?: number;

@@ -105,6 +105,7 @@ export type NoticeParams = Readonly<Record<string, string | number | boolean>>;
 export type UploadEvent =
   | { type: 'status'; status: JobStatus; examId: string | null; totals: Totals }
   | { type: 'progress'; totals: Totals }
+  /** `index`: the file's place in the plan, or -1 for the archive of a zip-mode upload. */
   | { type: 'file'; index: number; name: string; progress: FileProgress }
   | { type: 'notice'; code: NoticeCode; message: string; params?: NoticeParams };
 

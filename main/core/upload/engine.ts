@@ -436,14 +436,15 @@ export class UploadJob {
       maxAttempts: this.opts.maxAttempts,
       backoff: this.opts.backoff,
       onProgress: (d) => this.tracker.onBytes(d),
+      // The archive of a zip-mode upload (index -1) says its retries too: the queue reads them as
+      // a run in trouble that should not hold back the next study.
       onRetry: ({ attempt, delayMs, error }) => {
-        if (index >= 0)
-          this.emit({
-            type: 'file',
-            index,
-            name,
-            progress: { state: 'retrying', attempt, delayMs, reason: error.message },
-          });
+        this.emit({
+          type: 'file',
+          index,
+          name,
+          progress: { state: 'retrying', attempt, delayMs, reason: error.message },
+        });
       },
     };
   }

@@ -73,6 +73,8 @@ export type UploadQueueOptions = {
   batchMs?: number;
   /** Waits before retrying after a network fault: the nth retry waits retryDelaysMs[n] (the last one repeats). */
   retryDelaysMs?: readonly number[];
+  /** A run that sends no byte for this long no longer holds the line (quiet-run.ts; default 5 s). */
+  quietMs?: number;
   /** Finished jobs kept in the list (the oldest are dropped). */
   keepFinished?: number;
   /** Engine tuning (tests shorten its timers). */
@@ -92,7 +94,8 @@ export type QueueState =
   | { kind: 'waiting' }
   /**
    * Its engine run is under way. `paused`: staff paused it, the engine holds its transfers;
-   * `troubled`: the run is retrying faults, so it no longer holds the line for the next job;
+   * `troubled`: the run is retrying faults, or has sent nothing for a while, so it no longer holds
+   * the line for the next job;
    * `halt`: set when this process is stopping the run on purpose.
    */
   | { kind: 'running'; paused: boolean; troubled: boolean; halt: Halt | null }

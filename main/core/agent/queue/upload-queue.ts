@@ -37,6 +37,7 @@ import {
 } from './queue-entry';
 import { lazyPort } from './queue-port';
 import { isStruggling, retryWaitMs } from './retry-policy';
+import { watchQuietRun } from './quiet-run';
 import { jobError } from './job-error';
 import { QueueBoard } from './queue-board';
 import { ContractFailure } from '../host/contract-host';
@@ -234,8 +235,9 @@ export class UploadQueue {
 
   private pump(): void {
     if (this.closed) return;
-    // One job moves bytes at a time; a paused job, or one that keeps hitting faults, does not hold
-    // the line: a stuck upload must not stop the clinic's other studies.
+    // One job moves bytes at a time; a paused job, one that keeps hitting faults, or one that has
+    // moved nothing for a while does not hold the line: a stuck upload must not stop the clinic's
+    // other studies.
     const all = this.board.oldestFirst();
     if (all.some((e) => holdsTheLine(e.state))) return;
     if (!this.o.port()) return;
@@ -249,6 +251,13 @@ export class UploadQueue {
     const running: QueueState & { kind: 'running' } = { kind: 'running', paused: false, troubled: false, halt: null };
     e.state = running;
     this.board.statusChanged();
+    // A run that puts nothing on the network for a while (its storage hangs, say) lets the next job go.
+    const stopWatching = watchQuietRun(
+      () => e.view,
+      () => !running.paused && !running.troubled,
+      () => this.troubled(e, running),
+      this.o.quietMs,
+    );
     let result: UploadResult | undefined;
     let error: unknown;
     try {
@@ -256,6 +265,8 @@ export class UploadQueue {
       result = await withStudyLock(this.o.dataDir, uploadLockKeys(e.root, [e.ledger?.study_uid]), () => job.run());
     } catch (err) {
       error = err;
+    } finally {
+      stopWatching();
     }
     // `running` is the state object of this run: staff's pause and this process's halt are on it.
     if (result) await this.succeed(e, result);
@@ -384,14 +395,18 @@ export class UploadQueue {
     e.unsubscribe = job.on((ev: UploadEvent) => {
       const next = reduceJobView(e.view, ev, pausedByStaff(e.state));
       e.view = next.view;
-      if (next.troubled && e.state.kind === 'running' && !e.state.troubled) {
-        e.state.troubled = true;
-        this.pump();
-      }
+      if (next.troubled && e.state.kind === 'running') this.troubled(e, e.state);
       if (ev.type === 'notice') this.o.log.info('upload notice', { job: e.view.id, code: ev.code });
       if (next.phase) this.board.setPhase(e, next.phase);
       else if (next.changed) this.board.changed(e);
     });
+  }
+
+  /** The run no longer holds the line (it retries faults, or moves nothing): the next job may start. */
+  private troubled(e: Entry, run: QueueState & { kind: 'running' }): void {
+    if (run.troubled || e.state !== run) return;
+    run.troubled = true;
+    this.pump();
   }
 
   /** A job waiting to retry by itself stops waiting: it now waits for staff (until moved on). */
