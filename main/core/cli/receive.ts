@@ -12,11 +12,11 @@ import { securePrivateFolders } from '../private-fs';
 import type { ReceiveConfig } from '../receive';
 import { resolveConfigDir } from '../settings/config-dir';
 import { DEFAULT_DICOM_LISTENER } from '../settings/settings-schema';
-import { formatBytes } from '../upload/plan';
 import { type KeychainDeps, openSession } from './command-session';
 import type { CliCommand, CliIo } from './io';
 import { parseCommandLine, UsageError } from './io';
 import { receiveStatusLines } from './receive-status';
+import { receiveWords } from './receive-words';
 import { printUploadFailures } from './upload-failure-lines';
 import { terminalLanguage } from '../net/failure-words';
 
@@ -89,28 +89,26 @@ function parse(argv: string[]): Args {
 /** Human lines on stderr; with --json, one stdout line per exam ready from the listener. */
 function printActivity(agent: Agent, io: CliIo, json: boolean): void {
   const say = (t: string): void => io.stderr(`${escapeForTerminal(t)}\n`);
+  const words = receiveWords(terminalLanguage(io.env));
   agent.receiver.onStatus.subscribe(
     (() => {
       let seen = { at: '', errors: 0 };
       return (s): void => {
-        const { lines, next } = receiveStatusLines(s, seen);
+        const { lines, next } = receiveStatusLines(s, seen, words);
         seen = next;
         for (const l of lines) say(l);
       };
     })(),
   );
   agent.activity.on('study:queued', (e) => {
-    if (e.folderId === RECEIVER_FOLDER_ID)
-      say(
-        `received study complete: uploading ${e.study.files} file(s) (${formatBytes(e.study.bytes)}) as ${e.exam_type}…`,
-      );
+    if (e.folderId === RECEIVER_FOLDER_ID) say(words.queued(e.study.files, e.study.bytes, e.exam_type));
   });
   agent.activity.on('study:skipped', (e) => {
-    if (e.folderId === RECEIVER_FOLDER_ID) say(`received study already uploaded as exam ${e.exam_id}; no second exam.`);
+    if (e.folderId === RECEIVER_FOLDER_ID) say(words.alreadyUploaded(e.exam_id));
   });
   agent.activity.on('upload:ready', (e) => {
     if (e.origin?.folderId !== RECEIVER_FOLDER_ID) return;
-    say(`uploaded as exam ${e.view.exam_id ?? ''} (${e.files} files, ${formatBytes(e.bytes)}).`);
+    say(words.uploaded(e.view.exam_id ?? '', e.files, e.bytes));
     if (json)
       io.stdout(
         `${JSON.stringify({ event: 'ready', study_uid: e.origin.study_uid, exam_id: e.view.exam_id, files: e.files, bytes: e.bytes })}\n`,
@@ -142,6 +140,7 @@ export function createReceiveCommand(deps: KeychainDeps): CliCommand {
     const log = openCommandLog(io, 'receive', { dataDir, echo: true });
     let exit = 0;
     const say = (t: string): void => io.stderr(`${escapeForTerminal(t)}\n`);
+    const words = receiveWords(terminalLanguage(io.env));
     // See watch.ts: the settings store re-raises SIGINT/SIGTERM; a standing listener absorbs it.
     const absorb = (): void => undefined;
     process.on('SIGINT', absorb);
@@ -163,22 +162,22 @@ export function createReceiveCommand(deps: KeychainDeps): CliCommand {
       await agent.receiver.applied();
       const status = agent.receiver.status();
       if (status.state !== 'listening' || status.port === null) {
-        say(`scanbridge receive: ${status.message ?? 'the listener did not start'}`);
+        say(`scanbridge receive: ${status.message ?? words.notStarted}`);
         exit = 1;
         return exit;
       }
       io.stdout(`${JSON.stringify({ listening: { port: status.port, aet: args.config.aeTitle } })}\n`);
-      say(`Listening on port ${status.port} as AE title ${args.config.aeTitle}. Press Ctrl+C to stop.`);
+      say(words.listening(status.port, args.config.aeTitle));
       if (!io.signal.aborted)
         await new Promise<void>((r) => io.signal.addEventListener('abort', () => r(), { once: true }));
-      say('Stopping…');
+      say(words.stopping);
     } finally {
       await agent?.stop();
       process.off('SIGINT', absorb);
       process.off('SIGTERM', absorb);
       closeCommandLog(log, exit, startedAt);
     }
-    say('Stopped.');
+    say(words.stopped);
     return 0;
   };
 }

@@ -1,0 +1,92 @@
+// Beside cli-language.test.ts (upload and watch): `scanbridge receive` says its own lines in the
+// terminal's language (start, each association, the upload of a received study, a study sent again,
+// the stop on Ctrl+C), and in an English terminal keeps its English lines word for word. The real
+// bin, spawned as a user runs it, DCMTK's storescu as the scanner and a real emulator as the service.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EmulatorProcess } from '@support/emulator';
+import { smallSeries, waitFor } from '@support/watch-harness';
+import { listeningPort, type ReceiveCli, startReceive, storescu } from '@support/receive-harness';
+
+let emu: EmulatorProcess;
+let tmp: string;
+const running: ReceiveCli[] = [];
+
+beforeAll(async () => {
+  emu = await EmulatorProcess.start();
+  tmp = mkdtempSync(join(tmpdir(), 'sb-cli-language-commands-'));
+});
+afterAll(async () => {
+  for (const c of running) if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
+  await emu.dispose();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+/** Words that only an English line has (the Spanish ones say examen, archivos, detenido…). */
+const ENGLISH =
+  /\b(the|files?|exam|uploading|uploaded|already|received|listening|port|press|stop|stopping|stopped|after|at|of|must|usage|options?|default|again)\b/i;
+/** Words that only a Spanish line has. */
+const SPANISH = /\b(el|los|la|examen|archivos|servicio|subida|de|en|tras|puerto|pulse|detenido|deteniendo)\b/i;
+
+const lines = (text: string): string[] =>
+  text
+    .split(/[\r\n]+/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+/** The command log's own lines (time-stamped, for support) aside. */
+const said = (stderr: string): string[] => lines(stderr).filter((l) => !/^\d{4}-\d\d-\d\dT/.test(l));
+
+type Ready = { event: string; exam_id: string };
+
+/** receive in `lang`: one study sent, then sent again, then Ctrl+C; its stderr lines. */
+async function receiveSession(lang: string, name: string): Promise<{ stderr: string[]; examId: string }> {
+  const cli = startReceive(['--port', '0', '--quiet', '1', '--json'], {
+    LANG: lang,
+    LC_ALL: '',
+    LC_MESSAGES: '',
+    SCANBRIDGE_API_URL: emu.info.base_url,
+    SCANBRIDGE_API_KEY: emu.info.keys.ultra,
+    SCANBRIDGE_DATA_DIR: join(tmp, `data-${name}`),
+  });
+  running.push(cli);
+  await waitFor(() => listeningPort(cli) !== null || cli.child.exitCode !== null, 30_000, `listening: ${cli.stderr()}`);
+  const port = listeningPort(cli);
+  if (port === null) throw new Error(`receive did not start: ${cli.stderr()}`);
+  const s = await smallSeries(join(tmp, `series-${name}`), 3);
+  expect((await storescu(port, [s.dir])).code).toBe(0);
+  await waitFor(() => cli.stdout().length >= 2, 60_000, `the exam ready: ${cli.stderr()}`);
+  const examId = (JSON.parse(cli.stdout()[1] ?? '{}') as Ready).exam_id;
+  expect((await storescu(port, [s.dir])).code).toBe(0);
+  await waitFor(() => cli.stderr().includes(examId + ';'), 60_000, `the study sent again: ${cli.stderr()}`);
+  cli.child.kill('SIGINT');
+  expect(await cli.exited).toBe(0);
+  return { stderr: said(cli.stderr()), examId };
+}
+
+describe('scanbridge receive in the terminal language', () => {
+  it('says every line in Spanish under LANG=es_CL.UTF-8', async () => {
+    const { stderr, examId } = await receiveSession('es_CL.UTF-8', 'es');
+    expect(stderr[0]).toMatch(
+      /^Escuchando en el puerto \d+ con el título AE SCANBRIDGE\. Pulse Ctrl\+C para detener\.$/,
+    );
+    expect(stderr).toContain('STORESCU en 127.0.0.1: asociación terminada tras 3 objeto(s).');
+    expect(stderr.some((l) => l.startsWith('estudio recibido completo: subiendo 3 archivo(s)'))).toBe(true);
+    expect(stderr.some((l) => l.startsWith(`subido como el examen ${examId} (3 archivos,`))).toBe(true);
+    expect(stderr).toContain(`el estudio recibido ya se subió como el examen ${examId}; no se crea un segundo examen.`);
+    expect(stderr.slice(-2)).toEqual(['Deteniendo…', 'Detenido.']);
+    for (const l of stderr) expect(l, l).not.toMatch(ENGLISH);
+  });
+
+  it('keeps its English lines under LANG=en_US.UTF-8', async () => {
+    const { stderr, examId } = await receiveSession('en_US.UTF-8', 'en');
+    expect(stderr[0]).toMatch(/^Listening on port \d+ as AE title SCANBRIDGE\. Press Ctrl\+C to stop\.$/);
+    expect(stderr).toContain('STORESCU at 127.0.0.1: association released after 3 object(s).');
+    expect(stderr.some((l) => l.startsWith('received study complete: uploading 3 file(s)'))).toBe(true);
+    expect(stderr.some((l) => l.startsWith(`uploaded as exam ${examId} (3 files,`))).toBe(true);
+    expect(stderr).toContain(`received study already uploaded as exam ${examId}; no second exam.`);
+    expect(stderr.slice(-2)).toEqual(['Stopping…', 'Stopped.']);
+    for (const l of stderr) expect(l, l).not.toMatch(SPANISH);
+  });
+});
