@@ -15,6 +15,7 @@ import { errorCode } from '../log';
 import { withCommandLog } from './command-log';
 import { type KeychainDeps, openSession } from './command-session';
 import { type CliCommand, type CliIo, parseCommandLine, UsageError } from './io';
+import { handoutWords } from './serve-words';
 
 const HELP = `Usage: scanbridge handout <exam_id> --out <file.pdf> [--lang es|en]
 
@@ -52,6 +53,7 @@ export function createHandoutCommand(deps: KeychainDeps): CliCommand {
       const language = (values.lang as SheetLanguage | undefined) ?? defaultSheetLanguage(settings.language, io.env);
       const session = await openSession(io, 'handout', [], deps);
       if ('exit' in session) return session.exit;
+      const words = handoutWords(terminalLanguage(io.env));
       const fail = (message: string): number => {
         io.stderr(`scanbridge handout: ${escapeForTerminal(message)}\n`);
         return 1;
@@ -62,8 +64,8 @@ export function createHandoutCommand(deps: KeychainDeps): CliCommand {
       } catch (err) {
         log.warn('handout: the exam could not be read', { exam_id: examId, code: errorCode(err) });
         if (err instanceof SheetUnavailableError)
-          return fail(`cannot make the sheet of exam ${examId}: ${err.message}`);
-        if (isApiError(err, 'not_found')) return fail(`exam ${examId} was not found on this account`);
+          return fail(err.code === 'not_ready' ? words.notReady(examId) : words.noPublicPage(examId));
+        if (isApiError(err, 'not_found')) return fail(words.notFound(examId));
         if (err instanceof ApiError) return fail(apiErrorText(err, terminalLanguage(io.env)));
         throw err;
       }
@@ -72,7 +74,7 @@ export function createHandoutCommand(deps: KeychainDeps): CliCommand {
       try {
         await writeFile(file, sheet.bytes);
       } catch (err) {
-        return fail(`cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+        return fail(words.cannotWrite(file, (err as NodeJS.ErrnoException).code ?? String(err)));
       }
       log.info('handout written', { exam_id: examId, count: sheet.pages, bytes: sheet.bytes.length });
       io.stdout(`${JSON.stringify({ file, pages: sheet.pages })}\n`);

@@ -14,6 +14,7 @@ import type { CliCommand } from './io';
 import { parseCommandLine, UsageError } from './io';
 import { printUploadFailures } from './upload-failure-lines';
 import { terminalLanguage } from '../net/failure-words';
+import { serveWords } from './serve-words';
 
 export type ServeCommandDeps = {
   /** The OS keychain (built by the caller, so the core never imports the native module). */
@@ -77,9 +78,7 @@ export function createServeCommand(deps: ServeCommandDeps): CliCommand {
     const log = openCommandLog(io, 'serve', { dataDir, echo: true });
     const releaseSignals = absorbRepeatedSignals();
     if (!existsSync(resolve(args.renderer, 'index.html')))
-      io.stderr(
-        `scanbridge serve: no built window in ${args.renderer}: run \`npm run build\` first (the contract is served anyway)\n`,
-      );
+      io.stderr(`scanbridge serve: ${serveWords(terminalLanguage(io.env)).noWindow(args.renderer)}\n`);
     let origin: string | null = null;
     const agent = await startAgent({
       dataDir,
@@ -109,9 +108,8 @@ export function createServeCommand(deps: ServeCommandDeps): CliCommand {
     } catch (e) {
       await agent.stop();
       closeCommandLog(log, 1, startedAt);
-      io.stderr(
-        `scanbridge serve: cannot listen on port ${args.port}: ${e instanceof Error ? e.message : String(e)}\n`,
-      );
+      const reason = e instanceof Error ? e.message : String(e);
+      io.stderr(`scanbridge serve: ${serveWords(terminalLanguage(io.env)).cannotListen(args.port, reason)}\n`);
       return 1;
     }
     io.stdout(`${JSON.stringify({ url: bridge.url, port: bridge.port, token: bridge.token })}\n`);

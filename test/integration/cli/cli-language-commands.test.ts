@@ -2,12 +2,14 @@
 // terminal's language (start, each association, the upload of a received study, a study sent again,
 // the stop on Ctrl+C), and in an English terminal keeps its English lines word for word. The real
 // bin, spawned as a user runs it, DCMTK's storescu as the scanner and a real emulator as the service.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmulatorProcess } from '@support/emulator';
 import { smallSeries, waitFor } from '@support/watch-harness';
+import { cliBin, repoRoot } from '@support/repo-paths';
 import { listeningPort, type ReceiveCli, startReceive, storescu } from '@support/receive-harness';
 
 let emu: EmulatorProcess;
@@ -37,6 +39,28 @@ const lines = (text: string): string[] =>
     .filter((l) => l !== '');
 /** The command log's own lines (time-stamped, for support) aside. */
 const said = (stderr: string): string[] => lines(stderr).filter((l) => !/^\d{4}-\d\d-\d\dT/.test(l));
+
+type Run = { code: number | null; stdout: string; stderr: string };
+
+/** One run of the real bin in `lang`, against the emulator, with a data folder of its own. */
+function run(args: string[], lang: string, extra: NodeJS.ProcessEnv = {}): Promise<Run> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    LANG: lang,
+    LC_ALL: '',
+    LC_MESSAGES: '',
+    SCANBRIDGE_API_URL: emu.info.base_url,
+    SCANBRIDGE_API_KEY: emu.info.keys.ultra,
+    SCANBRIDGE_DATA_DIR: mkdtempSync(join(tmp, 'data-')),
+    ...extra,
+  };
+  const child = spawn(process.execPath, [cliBin, ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
 
 type Ready = { event: string; exam_id: string };
 
@@ -88,5 +112,44 @@ describe('scanbridge receive in the terminal language', () => {
     expect(stderr).toContain(`received study already uploaded as exam ${examId}; no second exam.`);
     expect(stderr.slice(-2)).toEqual(['Stopping…', 'Stopped.']);
     for (const l of stderr) expect(l, l).not.toMatch(SPANISH);
+  });
+});
+
+describe('handout and serve failures in the terminal language', () => {
+  it('says an exam not found in Spanish or in English', async () => {
+    const es = await run(['handout', 'ex_missing', '--out', join(tmp, 'x.pdf')], 'es_CL.UTF-8');
+    expect(es.code).toBe(1);
+    expect(said(es.stderr)).toEqual(['scanbridge handout: el examen ex_missing no se encontró en esta cuenta']);
+    const en = await run(['handout', 'ex_missing', '--out', join(tmp, 'x.pdf')], 'en_US.UTF-8');
+    expect(en.code).toBe(1);
+    expect(said(en.stderr)).toEqual(['scanbridge handout: exam ex_missing was not found on this account']);
+  });
+
+  it('says a window not built in Spanish', async () => {
+    const empty = mkdtempSync(join(tmp, 'no-window-'));
+    const cli = spawn(process.execPath, [cliBin, 'serve', '--port', '0', '--renderer', empty], {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        LANG: 'es_CL.UTF-8',
+        LC_ALL: '',
+        LC_MESSAGES: '',
+        SCANBRIDGE_API_URL: emu.info.base_url,
+        SCANBRIDGE_DATA_DIR: join(tmp, 'data-serve'),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    cli.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    cli.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+    const exited = new Promise<number | null>((r) => cli.once('exit', r));
+    await waitFor(() => out.includes('"url"') || cli.exitCode !== null, 30_000, `serve started: ${err}`);
+    cli.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    const own = said(err).filter((l) => l.startsWith('scanbridge serve:'));
+    expect(own).toEqual([
+      `scanbridge serve: no hay una ventana compilada en ${empty}: ejecute \`npm run build\` primero (el contrato se sirve de todos modos)`,
+    ]);
   });
 });
