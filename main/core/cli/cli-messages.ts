@@ -1,7 +1,8 @@
 // The command line's words for the API client's errors (the window has its own, translated, in
-// renderer/locales). Plain English for the person at the terminal; never the service's own
+// renderer/locales). Plain words in the terminal's language (English or Spanish); never the service's own
 // message, which may echo submitted patient data.
 import type { ApiError } from '../api/api-errors';
+import type { CredentialsError, CredentialsProblem } from '../credentials';
 import { type ApiErrorCode } from '../api/api-errors';
 import { diskFullIn, diskFullWords } from '../disk-full';
 import { netFailureWords, type WordsLanguage } from '../net/failure-words';
@@ -40,13 +41,77 @@ const TEXTS: Record<ApiErrorCode, (e: ApiError) => string> = {
   http_error: () => 'The service refused the request.',
 };
 
+function formatWaitEs(seconds: number): string {
+  if (seconds < 90) return `${Math.max(1, Math.ceil(seconds))} segundos`;
+  return `${Math.ceil(seconds / 60)} minutos`;
+}
+
+const TEXTS_ES: Record<ApiErrorCode, (e: ApiError) => string> = {
+  unauthorized: () => 'El servicio no aceptó la clave de API. Revísela en Ajustes.',
+  insufficient_scope: () =>
+    'Esta clave de API no tiene permiso para esto. Pida al titular de la cuenta una clave con los permisos necesarios.',
+  forbidden: () => 'El servicio rechazó esta acción para esta cuenta.',
+  not_found: () => 'No se encontró. Puede que se haya borrado.',
+  thumbnail_not_ready: () => 'La vista previa aún no está lista. Vuelva a intentarlo en un minuto.',
+  validation_error: (e) => {
+    const fields = [...new Set(e.details.map((d) => d.field))];
+    return fields.length > 0
+      ? `Algunos datos no son válidos (${fields.join(', ')}). Corríjalos y vuelva a intentarlo.`
+      : 'Algunos datos no son válidos. Corríjalos y vuelva a intentarlo.';
+  },
+  conflict: () => 'Esta acción no encaja con el estado actual. Actualice y vuelva a intentarlo.',
+  upload_incomplete: (e) => `${e.missing.length || 'Algunos'} archivo(s) aún no terminan de subir.`,
+  limit_exceeded: () => 'Se llegó a un límite de la cuenta o del servicio (exámenes, almacenamiento o tamaño).',
+  plan_required: () => 'El plan de la cuenta no incluye esta función. Pida al titular de la cuenta que lo mejore.',
+  rate_limited: (e) =>
+    `Demasiadas solicitudes al servicio. Vuelva a intentarlo en ${formatWaitEs(e.retryAfterSeconds)}.`,
+  server_error: () => 'El servicio tuvo un problema. Vuelva a intentarlo en unos minutos.',
+  network_error: () => 'No se puede conectar con el servicio. Revise la conexión a internet.',
+  timeout: () => 'El servicio tardó demasiado en responder. Vuelva a intentarlo.',
+  aborted: () => 'La operación se canceló.',
+  invalid_response: () =>
+    'El servicio envió una respuesta inesperada. Vuelva a intentarlo más tarde o comuníquese con soporte.',
+  http_error: () => 'El servicio rechazó la solicitud.',
+};
+
 /**
- * What to print for an API error. A network failure that is understood (DNS, proxy login,
- * certificate…) is said in its own words, in the terminal's language.
+ * What to print for an API error, in the terminal's language. A network failure that is understood
+ * (DNS, proxy login, certificate…) is said in its own words.
  */
 export function apiErrorText(e: ApiError, lang: WordsLanguage = 'en'): string {
   if (e.netFailure) return netFailureWords(e.netFailure, lang);
-  return TEXTS[e.code](e);
+  return (lang === 'es' ? TEXTS_ES : TEXTS)[e.code](e);
+}
+
+const CREDENTIALS_ES: Record<CredentialsProblem, string> = {
+  no_api_url: 'No hay una dirección del servicio configurada. Configúrela en Ajustes o defina SCANBRIDGE_API_URL.',
+  invalid_api_url:
+    'La dirección del servicio no es una URL http(s) válida. Revísela en Ajustes o en SCANBRIDGE_API_URL.',
+  no_api_key: 'No hay una clave de API configurada. Guarde una en Ajustes o defina SCANBRIDGE_API_KEY.',
+};
+
+/** Missing or unusable credentials, in the terminal's language (English: the error's own sentence). */
+export function credentialsText(e: CredentialsError, lang: WordsLanguage): string {
+  if (lang === 'en') return e.message;
+  const text = CREDENTIALS_ES[e.code];
+  return e.code === 'no_api_key' && e.message.includes('sandbox')
+    ? text.replace('una clave de API', 'una clave de API de prueba (sandbox)')
+    : text;
+}
+
+/** Why a folder given on the command line cannot be used, in the terminal's language. */
+export type FolderProblem = { kind: 'not_found' | 'not_folder' | 'unreadable'; path: string; code?: string };
+
+export function folderProblemText(p: FolderProblem, lang: WordsLanguage): string {
+  const denied = p.code === 'EACCES' || p.code === 'EPERM';
+  if (lang === 'es') {
+    if (p.kind === 'not_found') return `no se encontró la carpeta: ${p.path}`;
+    if (p.kind === 'not_folder') return `no es una carpeta: ${p.path}`;
+    return `no se puede leer la carpeta: ${p.path} (${denied ? 'permiso denegado' : p.code})`;
+  }
+  if (p.kind === 'not_found') return `folder not found: ${p.path}`;
+  if (p.kind === 'not_folder') return `not a folder: ${p.path}`;
+  return `cannot read folder: ${p.path} (${denied ? 'permission denied' : p.code})`;
 }
 
 /** The network failure behind an error, through its causes (an upload's error wraps the API client's). */

@@ -9,25 +9,27 @@ import type { SecretStore } from '../secrets/secret-store';
 import { openSettingsStore } from '../settings/store';
 import { openCommandNetwork } from './command-network';
 import type { CliIo } from './io';
+import { credentialsText, folderProblemText } from './cli-messages';
+import { terminalLanguage, type WordsLanguage } from '../net/failure-words';
 
 /** What a command needs from its caller: the OS keychain, built outside the core (native module). */
 export type KeychainDeps = {
   secretStore: () => SecretStore | Promise<SecretStore>;
 };
 
-/** Why `path` cannot be used as a folder, or null when it is one. */
-export async function folderProblem(path: string): Promise<string | null> {
+/** Why `path` cannot be used as a folder (in `lang`), or null when it is one. */
+export async function folderProblem(path: string, lang: WordsLanguage = 'en'): Promise<string | null> {
   const isDir = await stat(path).then(
     (s) => s.isDirectory(),
     () => null,
   );
-  if (isDir === null) return `folder not found: ${path}`;
-  if (!isDir) return `not a folder: ${path}`;
+  if (isDir === null) return folderProblemText({ kind: 'not_found', path }, lang);
+  if (!isDir) return folderProblemText({ kind: 'not_folder', path }, lang);
   try {
     await opendir(path).then((d) => d.close());
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? 'error';
-    return `cannot read folder: ${path} (${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code})`;
+    return folderProblemText({ kind: 'unreadable', path, code }, lang);
   }
   return null;
 }
@@ -39,6 +41,7 @@ export async function folderProblem(path: string): Promise<string | null> {
 export async function clientFromCredentials(
   env: NodeJS.ProcessEnv,
   deps: KeychainDeps,
+  lang: WordsLanguage = 'en',
 ): Promise<{ client: ApiClient } | { problem: string }> {
   try {
     const creds = await resolveCredentials({
@@ -48,7 +51,8 @@ export async function clientFromCredentials(
     });
     return { client: createApiClient({ baseUrl: creds.baseUrl, apiKey: creds.apiKey }) };
   } catch (err) {
-    if (err instanceof CredentialsError || err instanceof KeychainUnavailableError) return { problem: err.message };
+    if (err instanceof CredentialsError) return { problem: credentialsText(err, lang) };
+    if (err instanceof KeychainUnavailableError) return { problem: err.message };
     throw err;
   }
 }
@@ -69,13 +73,13 @@ export async function openSession(
     return { exit: 1 };
   };
   for (const dir of dirs) {
-    const problem = await folderProblem(dir);
+    const problem = await folderProblem(dir, terminalLanguage(io.env));
     if (problem) return fail(problem);
   }
   // The command's network: the Settings or environment proxy and the trusted CAs (a CA file that
   // cannot be used is said before anything is sent).
   const net = await openCommandNetwork(io, command, deps.secretStore);
   if ('problem' in net) return fail(net.problem);
-  const session = await clientFromCredentials(io.env, deps);
+  const session = await clientFromCredentials(io.env, deps, terminalLanguage(io.env));
   return 'problem' in session ? fail(session.problem) : session;
 }

@@ -11,6 +11,7 @@ import { readUploadList } from '../agent/queue/upload-list-store';
 import { APP_VERSION } from '../api/user-agent';
 import { bundleContent, bundleZip } from '../diagnose/support-bundle';
 import { logDirOf } from '../log';
+import { terminalLanguage } from '../net/failure-words';
 import { appDataDir } from '../paths';
 import { PRIVATE_FILE_MODE } from '../private-fs';
 import { openSettingsStore } from '../settings/store';
@@ -80,9 +81,9 @@ export function createSupportBundleCommand(deps: KeychainDeps): CliCommand {
     try {
       await writeFile(args.out, zip, { mode: PRIVATE_FILE_MODE });
     } catch (e) {
-      io.stderr(
-        `scanbridge support-bundle: cannot write ${args.out}: ${(e as NodeJS.ErrnoException).code ?? 'error'}\n`,
-      );
+      const code = (e as NodeJS.ErrnoException).code ?? 'error';
+      const words = terminalLanguage(io.env) === 'es' ? 'no se puede escribir' : 'cannot write';
+      io.stderr(`scanbridge support-bundle: ${words} ${args.out}: ${code}\n`);
       return 1;
     }
     io.stdout(`${JSON.stringify({ file: args.out, bytes: zip.length, entries: content.entries.length })}\n`);

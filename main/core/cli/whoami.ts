@@ -7,7 +7,7 @@ import { KeychainUnavailableError } from '../secrets/keychain-errors';
 import type { SecretStore } from '../secrets/secret-store';
 import { openSettingsStore } from '../settings/store';
 import { type CliCommand, type CliIo, parseCommandLine } from './io';
-import { apiErrorText } from './cli-messages';
+import { apiErrorText, credentialsText } from './cli-messages';
 import { terminalLanguage } from '../net/failure-words';
 import { openCommandNetwork } from './command-network';
 
@@ -122,9 +122,20 @@ export function createWhoamiCommand(deps: WhoamiDeps): CliCommand {
     } catch (err) {
       if (!(err instanceof ApiError || err instanceof CredentialsError || err instanceof KeychainUnavailableError))
         throw err;
-      const message = err instanceof ApiError ? apiErrorText(err, terminalLanguage(io.env)) : err.message;
-      if (values.json) io.stdout(`${JSON.stringify({ error: { code: errorCode(err), message } })}\n`);
-      io.stderr(`scanbridge whoami: ${message}\n`);
+      const lang = terminalLanguage(io.env);
+      // The JSON line keeps its English message (a network failure aside, as before); stderr speaks
+      // the terminal's language.
+      if (values.json) {
+        const message = err instanceof ApiError ? apiErrorText(err, err.netFailure ? lang : 'en') : err.message;
+        io.stdout(`${JSON.stringify({ error: { code: errorCode(err), message } })}\n`);
+      }
+      const said =
+        err instanceof ApiError
+          ? apiErrorText(err, lang)
+          : err instanceof CredentialsError
+            ? credentialsText(err, lang)
+            : err.message;
+      io.stderr(`scanbridge whoami: ${said}\n`);
       return 1;
     }
   };

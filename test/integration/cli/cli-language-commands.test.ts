@@ -153,3 +153,22 @@ describe('handout and serve failures in the terminal language', () => {
     ]);
   });
 });
+
+describe("the service-facing commands' problems in the terminal language", () => {
+  it('says a refused key, and a folder that is not there, in Spanish or in English', async () => {
+    const refusedEs = await run(['whoami'], 'es_CL.UTF-8', { SCANBRIDGE_API_KEY: 'cbct_live_nope' });
+    expect(refusedEs.code).toBe(1);
+    expect(said(refusedEs.stderr)).toEqual([
+      'scanbridge whoami: El servicio no aceptó la clave de API. Revísela en Ajustes.',
+    ]);
+    const refusedEn = await run(['whoami'], 'en_US.UTF-8', { SCANBRIDGE_API_KEY: 'cbct_live_nope' });
+    expect(said(refusedEn.stderr)).toEqual(['scanbridge whoami: The API key was rejected. Check it in Settings.']);
+
+    const missing = join(tmp, 'no-such-folder');
+    const es = await run(['upload', missing], 'es_CL.UTF-8');
+    expect(es.code).toBe(1);
+    expect(said(es.stderr)).toEqual([`scanbridge upload: no se encontró la carpeta: ${missing}`]);
+    const en = await run(['upload', missing], 'en_US.UTF-8');
+    expect(said(en.stderr)).toEqual([`scanbridge upload: folder not found: ${missing}`]);
+  });
+});
