@@ -69,7 +69,7 @@ async function main(): Promise<number> {
     )(io);
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`scanbridge ${name}: ${err.message}\n`);
+      process.stderr.write(`scanbridge ${name}: ${err.words(terminalLanguage(process.env))}\n`);
       return 2;
     }
     if (isNoSpace(err)) {

@@ -43,11 +43,15 @@ export function createHandoutCommand(deps: KeychainDeps): CliCommand {
       return 0;
     }
     const examId = positionals[0];
-    if (positionals.length !== 1 || !examId) throw new UsageError('give exactly one exam id; see --help');
+    if (positionals.length !== 1 || !examId)
+      throw new UsageError('give exactly one exam id; see --help', 'indique exactamente un id de examen; vea --help');
     const out = values.out;
-    if (!out) throw new UsageError('--out <file.pdf> is required');
+    if (!out) throw new UsageError('--out <file.pdf> is required', 'falta --out <archivo.pdf>');
     if (values.lang !== undefined && !SHEET_LANGUAGES.includes(values.lang as SheetLanguage))
-      throw new UsageError(`--lang must be one of ${SHEET_LANGUAGES.join(', ')}`);
+      throw new UsageError(
+        `--lang must be one of ${SHEET_LANGUAGES.join(', ')}`,
+        `--lang debe ser uno de estos: ${SHEET_LANGUAGES.join(', ')}`,
+      );
     return withCommandLog(io, 'handout', async (log) => {
       const settings = openSettingsStore({ env: io.env }).get();
       const language = (values.lang as SheetLanguage | undefined) ?? defaultSheetLanguage(settings.language, io.env);

@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { WordsLanguage } from '../net/failure-words';
 
 /** What a CLI command may touch: its arguments, its output streams and its environment. */
 export type CliIo = {
@@ -13,9 +14,39 @@ export type CliIo = {
 /** A command returns its exit code. */
 export type CliCommand = (io: CliIo) => Promise<number>;
 
-/** Thrown for bad command-line usage; the CLI prints the message and exits 2. */
+/**
+ * Thrown for bad command-line usage; the CLI prints it in the terminal's language and exits 2. The
+ * message is the English text; `es` the Spanish one.
+ */
 export class UsageError extends Error {
   override name = 'UsageError';
+  constructor(
+    message: string,
+    readonly es: string,
+  ) {
+    super(message);
+  }
+
+  /** The text in `lang`. */
+  words(lang: WordsLanguage): string {
+    return lang === 'es' ? this.es : this.message;
+  }
+}
+
+/** node:util parseArgs's refusal in Spanish, by its error code (the option it names kept as typed). */
+function parseErrorEs(err: unknown): string | null {
+  const code = (err as { code?: unknown }).code;
+  const message = err instanceof Error ? err.message : '';
+  const named = /'([^']*)'/.exec(message)?.[1] ?? '';
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `opción desconocida '${named}'`;
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
+    return `argumento inesperado '${named}': este comando no recibe argumentos sueltos`;
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    if (/argument missing/.test(message)) return `falta el valor de la opción '${named}'`;
+    if (/does not take an argument/.test(message)) return `la opción '${named}' no lleva valor`;
+    return `valor no válido para la opción '${named}'`;
+  }
+  return null;
 }
 
 type OptionsConfig = NonNullable<ParseArgsConfig['options']>;
@@ -29,6 +60,7 @@ export function parseCommandLine<const O extends OptionsConfig, const P extends 
   try {
     return parseArgs({ args: argv, options, strict: true, allowPositionals });
   } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
+    const en = err instanceof Error ? err.message : String(err);
+    throw new UsageError(en, parseErrorEs(err) ?? en);
   }
 }

@@ -5,19 +5,22 @@ import type { CliCommand } from './io';
 import { UsageError } from './io';
 
 const usage = 'usage: scanbridge scan <dir> [--json]';
+const usageEs = 'uso: scanbridge scan <carpeta> [--json]';
 
 function parseArgs(argv: readonly string[]): { dir: string; json: boolean } {
   let dir: string | undefined;
   let json = false;
   for (const arg of argv) {
     if (arg === '--json') json = true;
-    else if (arg.startsWith('-')) throw new UsageError(`unknown option ${arg}; ${usage}`);
+    else if (arg.startsWith('-'))
+      throw new UsageError(`unknown option ${arg}; ${usage}`, `opción desconocida ${arg}; ${usageEs}`);
     else if (dir === undefined) dir = arg;
-    else throw new UsageError(`one folder at a time; ${usage}`);
+    else throw new UsageError(`one folder at a time; ${usage}`, `una carpeta a la vez; ${usageEs}`);
   }
-  if (dir === undefined) throw new UsageError(usage);
+  if (dir === undefined) throw new UsageError(usage, usageEs);
   // An empty argument (an unset shell variable, say) must not mean "the current folder".
-  if (dir.trim() === '') throw new UsageError(`the folder name is empty; ${usage}`);
+  if (dir.trim() === '')
+    throw new UsageError(`the folder name is empty; ${usage}`, `el nombre de la carpeta está vacío; ${usageEs}`);
   return { dir, json };
 }
 

@@ -37,10 +37,10 @@ function parse(argv: string[]): { out: string | null; days: number; help: boolea
     false,
   );
   if (values.help) return { out: null, days: 7, help: true };
-  if (!values.out) throw new UsageError('--out <file.zip> is required');
+  if (!values.out) throw new UsageError('--out <file.zip> is required', 'falta --out <archivo.zip>');
   const days = values.days === undefined ? 7 : Number(values.days);
   if (!Number.isInteger(days) || days < 1 || days > 14)
-    throw new UsageError('--days must be a whole number from 1 to 14');
+    throw new UsageError('--days must be a whole number from 1 to 14', '--days debe ser un número entero entre 1 y 14');
   return { out: resolve(values.out), days, help: false };
 }
 

@@ -27,8 +27,10 @@ export function parseShareTo(value: string): ShareIntent {
   if (to.length === 0 || bad.length > 0)
     throw new UsageError(
       `--share-to must be e-mail addresses separated by commas${bad.length ? ` (not: ${bad.join(', ')})` : ''}`,
+      `--share-to deben ser correos electrónicos separados por comas${bad.length ? ` (no lo son: ${bad.join(', ')})` : ''}`,
     );
-  if (to.length > 10) throw new UsageError('--share-to takes at most 10 addresses');
+  if (to.length > 10)
+    throw new UsageError('--share-to takes at most 10 addresses', '--share-to acepta como máximo 10 direcciones');
   return { to, locale: null };
 }
 

@@ -28,7 +28,7 @@ afterAll(async () => {
 
 /** Words that only an English line has (the Spanish ones say examen, archivos, detenido…). */
 const ENGLISH =
-  /\b(the|files?|exam|uploading|uploaded|already|received|listening|port|press|stop|stopping|stopped|after|at|of|must|usage|options?|default|again)\b/i;
+  /\b(the|files?|exam|uploading|uploaded|already|received|listening|press|stop|stopping|stopped|after|at|of|must|usage|options?|default|again)\b/i;
 /** Words that only a Spanish line has. */
 const SPANISH = /\b(el|los|la|examen|archivos|servicio|subida|de|en|tras|puerto|pulse|detenido|deteniendo)\b/i;
 
@@ -170,5 +170,45 @@ describe("the service-facing commands' problems in the terminal language", () =>
     expect(said(es.stderr)).toEqual([`scanbridge upload: no se encontró la carpeta: ${missing}`]);
     const en = await run(['upload', missing], 'en_US.UTF-8');
     expect(said(en.stderr)).toEqual([`scanbridge upload: folder not found: ${missing}`]);
+  });
+});
+
+/** A usage error of each command, with the English line it printed before it spoke Spanish. */
+const USAGE_ERRORS: { args: string[]; en: string }[] = [
+  { args: ['upload'], en: 'scanbridge upload: give exactly one folder; see --help' },
+  {
+    args: ['upload', 'x', '--limit-rate', 'fast'],
+    en: 'scanbridge upload: --limit-rate must look like 800000, 500k or 2M',
+  },
+  { args: ['watch'], en: 'scanbridge watch: give at least one folder to watch; see --help' },
+  { args: ['receive', '--port', 'x'], en: 'scanbridge receive: --port must be a whole number from 0 to 65535' },
+  {
+    args: ['handout', 'ex_1', '--out', 'x.pdf', '--lang', 'pt'],
+    en: 'scanbridge handout: --lang must be one of es, en',
+  },
+  { args: ['support-bundle', '--days', '3'], en: 'scanbridge support-bundle: --out <file.zip> is required' },
+  { args: ['scan', 'a', 'b'], en: 'scanbridge scan: one folder at a time; usage: scanbridge scan <dir> [--json]' },
+  { args: ['serve', '--port', '70000'], en: 'scanbridge serve: --port must be an integer from 0 to 65535' },
+  { args: ['whoami', '--verbose'], en: "scanbridge whoami: Unknown option '--verbose'" },
+  {
+    args: ['doctor', 'now'],
+    en: "scanbridge doctor: Unexpected argument 'now'. This command does not take positional arguments",
+  },
+  { args: ['handout', 'ex_1', '--out'], en: "scanbridge handout: Option '--out <value>' argument missing" },
+];
+
+describe('usage errors in the terminal language', () => {
+  it('says each in Spanish under LANG=es_CL.UTF-8, and keeps the English line under en_US', async () => {
+    for (const { args, en } of USAGE_ERRORS) {
+      const es = await run(args, 'es_CL.UTF-8');
+      expect(es.code, args.join(' ')).toBe(2);
+      const line = said(es.stderr);
+      expect(line, args.join(' ')).toHaveLength(1);
+      expect(line[0]).toMatch(new RegExp(`^scanbridge ${args[0]}: `));
+      expect(line[0]).not.toMatch(ENGLISH);
+      const english = await run(args, 'en_US.UTF-8');
+      expect(english.code).toBe(2);
+      expect(said(english.stderr)).toEqual([en]);
+    }
   });
 });
