@@ -30,19 +30,19 @@ const commands: Record<string, () => Promise<CliCommand>> = {
     }),
 };
 
-const usage = `Usage: scanbridge <command> [options]
-
-Commands:
-${Object.keys(commands)
+const commandList = Object.keys(commands)
   .map((c) => `  ${c}`)
-  .join('\n')}
-`;
+  .join('\n');
+const usage = {
+  en: `Usage: scanbridge <command> [options]\n\nCommands:\n${commandList}\n`,
+  es: `Uso: scanbridge <comando> [opciones]\n\nComandos:\n${commandList}\n`,
+};
 
 async function main(): Promise<number> {
   const [name, ...argv] = process.argv.slice(2);
   const load = name ? commands[name] : undefined;
   if (!load) {
-    process.stderr.write(usage);
+    process.stderr.write(usage[terminalLanguage(process.env)]);
     return name === undefined || name === '--help' || name === '-h' ? 0 : 2;
   }
   // A settings file found damaged (and what was done about it) is said once, when it is found.

@@ -27,6 +27,17 @@ Uses the proxy saved in Settings (its login from the keychain) when there is one
 HTTP_PROXY; honours NO_PROXY, SCANBRIDGE_CA_FILE and NODE_EXTRA_CA_CERTS.
 `;
 
+/** HELP in Spanish, for a Spanish terminal (terminalLanguage). */
+const HELP_ES = `Uso: scanbridge doctor [--json]
+
+Revisa paso a paso la conexión con el servicio: DNS, TCP, el proxy en uso, TLS (y quién emitió
+el certificado), la clave de API (plan y límite de solicitudes), un viaje de ida y vuelta por el
+almacenamiento prefirmado (un examen de prueba sin datos de pacientes, que se borra enseguida) y la
+velocidad de subida. Termina con un código distinto de cero cuando falla un paso.
+Usa el proxy guardado en Ajustes (con su usuario desde el llavero) cuando hay uno; si no,
+HTTPS_PROXY / HTTP_PROXY; respeta NO_PROXY, SCANBRIDGE_CA_FILE y NODE_EXTRA_CA_CERTS.
+`;
+
 const LABELS: Record<WordsLanguage, Record<CheckStep, string>> = {
   en: {
     dns: 'DNS',
@@ -123,7 +134,7 @@ export function createDoctorCommand(deps: KeychainDeps): CliCommand {
       false,
     );
     if (values.help) {
-      io.stdout(HELP);
+      io.stdout(terminalLanguage(io.env) === 'es' ? HELP_ES : HELP);
       return 0;
     }
     return withCommandLog(io, 'doctor', (log) => doctor(io, deps, values.json === true, log));

@@ -46,6 +46,31 @@ Output: the first stdout line is {"listening":{"port":N,"aet":"…"}}; with --js
 per exam ready: {"event":"ready","study_uid":"…","exam_id":"…","files":N,"bytes":B}
 `;
 
+/** HELP in Spanish, for a Spanish terminal (terminalLanguage). */
+const HELP_ES = `Uso: scanbridge receive [--port <n>] [--aet <título AE>] [--quiet <s>] [--type auto|cbct|radiografia|mesh|atm] [--json]
+
+Ejecuta el receptor DICOM de ScanBridge (un SCP de almacenamiento: C-ECHO y C-STORE) para que un
+escáner envíe sus estudios por la red, y sube cada estudio completo, un examen por estudio. Corre
+hasta Ctrl+C (o SIGTERM) y luego se detiene limpiamente.
+
+En el escáner, agregue un destino DICOM ("nodo PACS") con la dirección de este equipo, el puerto y
+el título AE de abajo; su "Prueba" (C-ECHO) debería funcionar entonces.
+
+Un estudio está completo cuando la asociación que lo trajo terminó y no llegó ningún objeto suyo
+durante el tiempo de espera. Los objetos de una asociación interrumpida se guardan, pero ese estudio
+espera a que el escáner lo envíe de nuevo y nunca se sube tal como está. Un estudio enviado otra
+vez después de subirse no crea un segundo examen.
+
+  --port <n>      puerto TCP (por omisión ${DEFAULT_DICOM_LISTENER.port}; 0 elige uno libre)
+  --aet <título>  nuestro título AE, el que debe llamar el escáner (por omisión ${DEFAULT_DICOM_LISTENER.ae_title})
+  --quiet <s>     tiempo de espera en segundos (por omisión ${DEFAULT_DICOM_LISTENER.quiet_seconds})
+  --type <tipo>   tipo de examen: auto (desde los encabezados DICOM, por omisión), cbct, radiografia, mesh, atm
+  --json          una línea JSON en stdout por cada examen listo
+
+Salida: la primera línea de stdout es {"listening":{"port":N,"aet":"…"}}; con --json, luego una
+línea por examen listo: {"event":"ready","study_uid":"…","exam_id":"…","files":N,"bytes":B}
+`;
+
 type Args = { config: ReceiveConfig; json: boolean; help: boolean };
 
 function numberIn(value: string, name: string, min: number, max: number, integer: boolean): number {
@@ -139,7 +164,7 @@ export function createReceiveCommand(deps: KeychainDeps): CliCommand {
   return async (io: CliIo) => {
     const args = parse(io.argv);
     if (args.help) {
-      io.stdout(HELP);
+      io.stdout(terminalLanguage(io.env) === 'es' ? HELP_ES : HELP);
       return 0;
     }
     const session = await openSession(io, 'receive', [], deps);

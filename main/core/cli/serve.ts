@@ -36,6 +36,23 @@ The service address comes from the settings or SCANBRIDGE_API_URL; the settings 
 SCANBRIDGE_CONFIG_DIR when set.
 `;
 
+/** HELP in Spanish, for a Spanish terminal (terminalLanguage). */
+const HELP_ES = `Uso: scanbridge serve [--port <n>] [--data-dir <carpeta>] [--renderer <carpeta>]
+
+Ejecuta ScanBridge en modo navegador: el mismo agente que la aplicación de escritorio, con su
+ventana servida en http://127.0.0.1 (abra en un navegador la URL que se imprime). Imprime una
+línea JSON en stdout:
+  {"url":"http://127.0.0.1:PORT/?token=TOKEN","port":PORT,"token":"TOKEN"}
+y luego sirve hasta Ctrl+C.
+
+  --port      puerto en que escuchar (por omisión 0: un puerto libre)
+  --data-dir  carpeta de datos de la aplicación (por omisión SCANBRIDGE_DATA_DIR; si no, la del sistema)
+  --renderer  la ventana compilada (por omisión renderer/dist; se compila con npm run build)
+
+La dirección del servicio viene de los ajustes o de SCANBRIDGE_API_URL; la carpeta de ajustes, de
+SCANBRIDGE_CONFIG_DIR cuando está definida.
+`;
+
 /** How long a stop may take before the process exits anyway (the goal: gone within 2 s of SIGTERM). */
 const STOP_DEADLINE_MS = 1500;
 
@@ -73,7 +90,7 @@ export function createServeCommand(deps: ServeCommandDeps): CliCommand {
   return async (io) => {
     const args = parse(io.argv);
     if (args.help) {
-      io.stdout(HELP);
+      io.stdout(terminalLanguage(io.env) === 'es' ? HELP_ES : HELP);
       return 0;
     }
     const dataDir = args.dataDir ?? appDataDir(io.env);

@@ -27,6 +27,16 @@ settings without keys. Patient names and IDs, keys, e-mail addresses and logins 
 every file. The last line on stdout is {"file":"…","bytes":B,"entries":N}.
 `;
 
+/** HELP in Spanish, for a Spanish terminal (terminalLanguage). */
+const HELP_ES = `Uso: scanbridge support-bundle --out <archivo.zip> [--days <n>]
+
+Escribe un ZIP para adjuntar a un ticket de soporte: los últimos n días del registro (por omisión
+7, como máximo 14), la revisión de la conexión (tal como la da \`scanbridge doctor --json\`), el
+estado de la cola de subidas y los ajustes sin claves. Se quitan de cada archivo los nombres e
+identificadores de pacientes, las claves, los correos electrónicos y los usuarios. La última
+línea en stdout es {"file":"…","bytes":B,"entries":N}.
+`;
+
 /** The upload lists of the app, `scanbridge watch` and `scanbridge receive` (each agent keeps its own). */
 const UPLOAD_LISTS = [['agent'], ['watch', 'agent'], ['receive', 'agent']].map((p) => join(...p, 'uploads.json'));
 
@@ -48,7 +58,7 @@ export function createSupportBundleCommand(deps: KeychainDeps): CliCommand {
   return async (io: CliIo) => {
     const args = parse(io.argv);
     if (args.help || !args.out) {
-      io.stdout(HELP);
+      io.stdout(terminalLanguage(io.env) === 'es' ? HELP_ES : HELP);
       return 0;
     }
     const dataDir = appDataDir(io.env);

@@ -84,6 +84,34 @@ naming the process that holds it, or waits for it with --wait.
                   the upload is interrupted and run again, or the same files are uploaded again
 `;
 
+/** HELP in Spanish, for a Spanish terminal (terminalLanguage). */
+const HELP_ES = `Uso: scanbridge upload <carpeta> [--type cbct|radiografia|mesh|atm] [--mode files|zip|auto] [--name <nombre>]
+                        [--patient-name <nombre>] [--patient-id <id>] [--allow-incomplete]
+                        [--compress auto|always|never] [--concurrency <n>] [--limit-rate <bytes/s>]
+                        [--wait <segundos>] [--cancel] [--share-to <correo>[,<correo>]]
+
+Sube los archivos DICOM y de malla de <carpeta> como un examen. Los datos del paciente, el tipo y
+el nombre del examen se completan desde los encabezados DICOM; --type, --name, --patient-name y
+--patient-id los reemplazan. Tras una interrupción (incluso un cierre inesperado), ejecute el mismo
+comando otra vez y continúa el mismo examen.
+
+Un estudio con un archivo incompleto o ilegible no se sube (se nombran los archivos, salida 1),
+salvo con --allow-incomplete: entonces esos archivos se dejan fuera y la salida dice cuáles.
+En este equipo corre una sola subida de un estudio a la vez: otra se detiene enseguida (salida 75),
+nombrando el proceso que la tiene, o la espera con --wait.
+
+  --mode          files (un PUT por archivo), zip (un ZIP) o auto (por omisión)
+  --compress      auto (por omisión: compresión deflate sin pérdida en modo zip solo cuando acorta
+                  la subida, medida en este equipo y esta conexión), always o never
+  --concurrency   archivos enviados a la vez (por omisión 6)
+  --limit-rate    límite de ancho de banda, p. ej. 500k o 2M (bytes por segundo, base 1024)
+  --wait          espera hasta estos segundos a que termine otra subida del mismo estudio
+  --cancel        cancela la subida interrumpida de <carpeta> y borra su examen a medio hacer
+  --share-to      envía el examen por correo a estas direcciones cuando esté listo: una vez por
+                  examen, también cuando la subida se interrumpe y se vuelve a ejecutar, o se
+                  suben de nuevo los mismos archivos
+`;
+
 /** Exit code when another process is uploading the same study (EX_TEMPFAIL: try again later). */
 export const EXIT_BUSY = 75;
 
@@ -291,7 +319,7 @@ export function createUploadCommand(deps: UploadCommandDeps): CliCommand {
   return async (io: CliIo) => {
     const args = parse(io.argv);
     if (args.help) {
-      io.stdout(HELP);
+      io.stdout(terminalLanguage(io.env) === 'es' ? HELP_ES : HELP);
       return 0;
     }
     const fail = (message: string): number => {

@@ -46,6 +46,33 @@ Output: progress on stderr; for each uploaded exam one JSON line on stdout:
   {"exam_id":"…","status":"ready","files":N,"bytes":B,"study_uid":"…"}
 `;
 
+/** HELP in Spanish, for a Spanish terminal (terminalLanguage). */
+const HELP_ES = `Uso: scanbridge watch <carpeta>... [--settle <segundos>] [--poll]
+
+Vigila cada carpeta en busca de exportaciones del escáner y sube cada exportación completa, un
+examen por estudio, con el tipo de examen que sugieren los encabezados DICOM y el nombre de examen
+que propondría la aplicación (la plantilla de nombres de la clínica). Corre hasta Ctrl+C (o
+SIGTERM) y luego se detiene limpiamente; una subida interrumpida continúa el mismo examen en la
+siguiente ejecución. Una subida que sigue fallando no detiene a las demás.
+
+Una exportación es una subcarpeta de una carpeta vigilada (los archivos sueltos directamente en
+ella forman una exportación más). Está completa cuando sus archivos llevan el tiempo de espera sin
+cambios, sus tamaños son estables y cada archivo se lee entero (ninguno incompleto, no menos
+imágenes de las que lista su DICOMDIR). Una carpeta que aún no existe (una carpeta compartida sin
+montar) se vigila en cuanto aparece.
+
+Los estudios subidos se registran en la carpeta de datos de la aplicación (SCANBRIDGE_DATA_DIR),
+así que al reiniciar no se suben de nuevo. Varios equipos (o procesos) pueden vigilar la misma
+carpeta compartida: cada estudio se sube una vez, coordinado con pequeños archivos .scanbridge-*
+en la carpeta de la exportación.
+
+  --settle <s>   segundos sin cambios antes de revisar una exportación (por omisión ${DEFAULT_SETTLE_SECONDS})
+  --poll         revisa las carpetas periódicamente en vez de esperar avisos de cambios (carpetas de red)
+
+Salida: el avance en stderr; por cada examen subido, una línea JSON en stdout:
+  {"exam_id":"…","status":"ready","files":N,"bytes":B,"study_uid":"…"}
+`;
+
 type Args = { dirs: string[]; settle: number; poll: boolean; help: boolean };
 
 function parse(argv: string[]): Args {
@@ -184,7 +211,7 @@ export function createWatchCommand(deps: WatchCommandDeps): CliCommand {
   return async (io: CliIo) => {
     const args = parse(io.argv);
     if (args.help) {
-      io.stdout(HELP);
+      io.stdout(terminalLanguage(io.env) === 'es' ? HELP_ES : HELP);
       return 0;
     }
     const session = await openSession(io, 'watch', args.dirs, deps);

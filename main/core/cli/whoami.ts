@@ -25,6 +25,15 @@ rate-limit state. The key comes from SCANBRIDGE_API_KEY (and the address from SC
 when set, else from the saved settings and the OS keychain.
 `;
 
+/** HELP in Spanish, for a Spanish terminal (terminalLanguage). */
+const HELP_ES = `Uso: scanbridge whoami [--json]
+
+Comprueba la clave de API configurada con GET /me y muestra el plan de la cuenta, sus permisos,
+el almacenamiento y el estado del límite de solicitudes. La clave viene de SCANBRIDGE_API_KEY (y la
+dirección de SCANBRIDGE_API_URL) cuando están definidas; si no, de los ajustes guardados y del
+llavero del sistema.
+`;
+
 function formatBytes(n: number): string {
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
   let v = n;
@@ -92,7 +101,7 @@ export function createWhoamiCommand(deps: WhoamiDeps): CliCommand {
       false,
     );
     if (values.help) {
-      io.stdout(HELP);
+      io.stdout(terminalLanguage(io.env) === 'es' ? HELP_ES : HELP);
       return 0;
     }
     const net = await openCommandNetwork(io, 'whoami', deps.secretStore);

@@ -212,3 +212,31 @@ describe('usage errors in the terminal language', () => {
     }
   });
 });
+
+const WITH_HELP = ['upload', 'watch', 'receive', 'serve', 'handout', 'whoami', 'doctor', 'support-bundle'];
+
+describe('--help in the terminal language', () => {
+  it("prints each command's help, and the list of commands, in Spanish under es_CL and in English under en_US", async () => {
+    for (const command of WITH_HELP) {
+      const es = await run([command, '--help'], 'es_CL.UTF-8');
+      expect(es.code, command).toBe(0);
+      expect(es.stdout.startsWith(`Uso: scanbridge ${command}`), es.stdout).toBe(true);
+      // Option names and values, variables and JSON keys are the same in both languages; the prose
+      // around them is Spanish.
+      const prose = es.stdout
+        .replace(/--[a-z-]+|\b[A-Z_]{3,}\b|\{[^}]*\}|"[a-z_]+"|\b[a-z]+(\|[a-z]+)+\b/g, '')
+        .replace(/^( {2}--\S+ +)?(files|zip|auto|always|never)\b/gm, '')
+        .replace(/\b(files \(|zip \(|\), always)/g, '');
+      for (const l of lines(prose)) expect(l, `${command}: ${l}`).not.toMatch(ENGLISH);
+      const en = await run([command, '--help'], 'en_US.UTF-8');
+      expect(en.code).toBe(0);
+      expect(en.stdout.startsWith(`Usage: scanbridge ${command}`)).toBe(true);
+      for (const l of lines(en.stdout.replace(/\b[a-z]+(\|[a-z]+)+\b/g, '')))
+        expect(l, `${command}: ${l}`).not.toMatch(/\b(el|los|la|examen|archivos|de|en)\b/i);
+    }
+    const list = await run([], 'es_CL.UTF-8');
+    expect(list.code).toBe(0);
+    expect(list.stderr).toMatch(/^Uso: scanbridge <comando> \[opciones\]\n\nComandos:\n {2}scan\n/);
+    expect((await run([], 'en_US.UTF-8')).stderr).toMatch(/^Usage: scanbridge <command> \[options\]\n\nCommands:\n/);
+  });
+});
