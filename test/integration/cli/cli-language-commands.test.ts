@@ -28,7 +28,7 @@ afterAll(async () => {
 
 /** Words that only an English line has (the Spanish ones say examen, archivos, detenido…). */
 const ENGLISH =
-  /\b(the|files?|exam|uploading|uploaded|already|received|listening|press|stop|stopping|stopped|after|at|of|must|usage|options?|default|again)\b/i;
+  /\b(the|files?|exam|uploading|uploaded|already|received|listening|press|stop|stopping|stopped|after|at|of|must|usage|options?|default|again|give|exactly|folder|unknown|option)\b/i;
 /** Words that only a Spanish line has. */
 const SPANISH = /\b(el|los|la|examen|archivos|servicio|subida|de|en|tras|puerto|pulse|detenido|deteniendo)\b/i;
 
