@@ -3,6 +3,8 @@ import { escapeForTerminal, ScanFolderError, scanFolder, scanResultToJson, termi
 import type { ScanResult, Study } from '../dicom';
 import type { CliCommand } from './io';
 import { UsageError } from './io';
+import { folderProblemText } from './cli-messages';
+import { terminalLanguage } from '../net/failure-words';
 
 const usage = 'usage: scanbridge scan <dir> [--json]';
 const usageEs = 'uso: scanbridge scan <carpeta> [--json]';
@@ -79,7 +81,9 @@ export const scanCommand: CliCommand = async (io) => {
     result = await scanFolder(dir, { signal: io.signal, workers: false });
   } catch (e) {
     if (e instanceof ScanFolderError) {
-      io.stderr(`scanbridge scan: ${e.message}\n`);
+      io.stderr(
+        `scanbridge scan: ${folderProblemText({ kind: e.kind, path: e.path, code: e.code }, terminalLanguage(io.env))}\n`,
+      );
       return 1;
     }
     throw e;

@@ -19,6 +19,22 @@ export type ScanOptions = {
 /** Thrown when the folder to scan does not exist or is not a folder. */
 export class ScanFolderError extends Error {
   override name = 'ScanFolderError';
+  constructor(
+    /** What is wrong with the folder (a command says it in its own language from this). */
+    readonly kind: 'not_found' | 'not_folder' | 'unreadable',
+    readonly path: string,
+    /** The system's error code, for a folder that cannot be read. */
+    readonly code?: string,
+  ) {
+    const denied = code === 'EACCES' || code === 'EPERM';
+    super(
+      kind === 'not_found'
+        ? `folder not found: ${path}`
+        : kind === 'not_folder'
+          ? `not a folder: ${path}`
+          : `cannot read folder: ${path} (${denied ? 'permission denied' : code})`,
+    );
+  }
 }
 
 /** Scans `dir` recursively and groups what it finds into studies; unreadable files are listed as skipped. */
@@ -28,18 +44,16 @@ export async function scanFolder(dir: string, options: ScanOptions = {}): Promis
   try {
     isDir = (await stat(root)).isDirectory();
   } catch {
-    throw new ScanFolderError(`folder not found: ${root}`);
+    throw new ScanFolderError('not_found', root);
   }
-  if (!isDir) throw new ScanFolderError(`not a folder: ${root}`);
+  if (!isDir) throw new ScanFolderError('not_folder', root);
   // A root that cannot be listed is an error, not "0 studies": the export may be full of slices.
   try {
     await access(root, constants.R_OK | constants.X_OK);
     await opendir(root).then((d) => d.close());
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? 'error';
-    throw new ScanFolderError(
-      `cannot read folder: ${root} (${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code})`,
-    );
+    throw new ScanFolderError('unreadable', root, code);
   }
   const walked = await walkFiles(root, options.signal);
   const probes = await probeFiles(walked.files, options);

@@ -170,6 +170,11 @@ describe("the service-facing commands' problems in the terminal language", () =>
     expect(said(es.stderr)).toEqual([`scanbridge upload: no se encontró la carpeta: ${missing}`]);
     const en = await run(['upload', missing], 'en_US.UTF-8');
     expect(said(en.stderr)).toEqual([`scanbridge upload: folder not found: ${missing}`]);
+    const scanEs = await run(['scan', missing], 'es_CL.UTF-8');
+    expect(scanEs.code).toBe(1);
+    expect(said(scanEs.stderr)).toEqual([`scanbridge scan: no se encontró la carpeta: ${missing}`]);
+    const scanEn = await run(['scan', missing], 'en_US.UTF-8');
+    expect(said(scanEn.stderr)).toEqual([`scanbridge scan: folder not found: ${missing}`]);
   });
 });
 
