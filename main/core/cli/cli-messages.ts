@@ -3,6 +3,7 @@
 // message, which may echo submitted patient data.
 import type { ApiError } from '../api/api-errors';
 import type { CredentialsError, CredentialsProblem } from '../credentials';
+import type { KeychainProblem, KeychainUnavailableError } from '../secrets/keychain-errors';
 import { type ApiErrorCode } from '../api/api-errors';
 import { diskFullIn, diskFullWords } from '../disk-full';
 import { netFailureWords, type WordsLanguage } from '../net/failure-words';
@@ -97,6 +98,36 @@ export function credentialsText(e: CredentialsError, lang: WordsLanguage): strin
   return e.code === 'no_api_key' && e.message.includes('sandbox')
     ? text.replace('una clave de API', 'una clave de API de prueba (sandbox)')
     : text;
+}
+
+const KEYCHAIN_ENV_HINT_ES = 'O defina SCANBRIDGE_API_KEY para esta sesión.';
+
+const KEYCHAIN_MODULE_ES: Partial<Record<NodeJS.Platform, string>> & { linux: string } = {
+  win32:
+    'El soporte del llavero no está instalado con esta copia de ScanBridge (no se pudo cargar el módulo opcional keytar, que guarda las claves de API en el Administrador de credenciales de Windows), así que no se puede guardar ni leer ninguna clave de API. Reinstale ScanBridge; desde una copia del código fuente, ejecute `npm ci` otra vez en un equipo con las herramientas de compilación de C++ de Visual Studio.',
+  darwin:
+    'El soporte del llavero no está instalado con esta copia de ScanBridge (no se pudo cargar el módulo opcional keytar, que guarda las claves de API en el llavero de inicio de sesión de macOS), así que no se puede guardar ni leer ninguna clave de API. Reinstale ScanBridge; desde una copia del código fuente, ejecute `xcode-select --install` y luego `npm ci` otra vez.',
+  linux:
+    'El soporte del llavero no está instalado en este equipo (no se pudo compilar el módulo opcional keytar, normalmente porque faltaban los archivos de desarrollo de libsecret durante `npm ci`), así que no se puede guardar ni leer ninguna clave de API. Instale libsecret-1-dev y ejecute `npm ci` otra vez.',
+};
+
+const KEYCHAIN_ES: Record<KeychainProblem, (timeoutMs: number) => string> = {
+  no_dbus: () =>
+    'No se puede acceder al llavero del sistema: no hay una sesión de escritorio (D-Bus). Inicie una sesión de escritorio.',
+  no_keyring_service: () =>
+    'No hay ningún servicio de llavero instalado o en marcha (por ejemplo GNOME Keyring o KWallet). Instale o inicie uno.',
+  timeout: (ms) =>
+    `El llavero del sistema no respondió en ${Math.round(ms / 1000)} s. Compruebe que el servicio de llavero esté en marcha y desbloqueado.`,
+  locked: () =>
+    'El llavero del sistema está bloqueado o no tiene un llavero por omisión. Desbloquéelo (inicie sesión de nuevo) y vuelva a intentarlo.',
+  module_unavailable: () => KEYCHAIN_MODULE_ES[process.platform] ?? KEYCHAIN_MODULE_ES.linux,
+  unknown: () => 'El llavero del sistema informó un error.',
+};
+
+/** Why the OS keychain cannot be used, in the terminal's language (English: the error's own sentence). */
+export function keychainText(e: KeychainUnavailableError, lang: WordsLanguage): string {
+  if (lang === 'en') return e.message;
+  return `${KEYCHAIN_ES[e.problem](e.timeoutMs)} ${KEYCHAIN_ENV_HINT_ES}`;
 }
 
 /** Why a folder given on the command line cannot be used, in the terminal's language. */

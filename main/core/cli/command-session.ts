@@ -9,7 +9,7 @@ import type { SecretStore } from '../secrets/secret-store';
 import { openSettingsStore } from '../settings/store';
 import { openCommandNetwork } from './command-network';
 import type { CliIo } from './io';
-import { credentialsText, folderProblemText } from './cli-messages';
+import { credentialsText, folderProblemText, keychainText } from './cli-messages';
 import { terminalLanguage, type WordsLanguage } from '../net/failure-words';
 
 /** What a command needs from its caller: the OS keychain, built outside the core (native module). */
@@ -52,7 +52,7 @@ export async function clientFromCredentials(
     return { client: createApiClient({ baseUrl: creds.baseUrl, apiKey: creds.apiKey }) };
   } catch (err) {
     if (err instanceof CredentialsError) return { problem: credentialsText(err, lang) };
-    if (err instanceof KeychainUnavailableError) return { problem: err.message };
+    if (err instanceof KeychainUnavailableError) return { problem: keychainText(err, lang) };
     throw err;
   }
 }

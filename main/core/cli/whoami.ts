@@ -7,7 +7,7 @@ import { KeychainUnavailableError } from '../secrets/keychain-errors';
 import type { SecretStore } from '../secrets/secret-store';
 import { openSettingsStore } from '../settings/store';
 import { type CliCommand, type CliIo, parseCommandLine } from './io';
-import { apiErrorText, credentialsText } from './cli-messages';
+import { apiErrorText, credentialsText, keychainText } from './cli-messages';
 import { terminalLanguage } from '../net/failure-words';
 import { openCommandNetwork } from './command-network';
 
@@ -143,7 +143,7 @@ export function createWhoamiCommand(deps: WhoamiDeps): CliCommand {
           ? apiErrorText(err, lang)
           : err instanceof CredentialsError
             ? credentialsText(err, lang)
-            : err.message;
+            : keychainText(err, lang);
       io.stderr(`scanbridge whoami: ${said}\n`);
       return 1;
     }

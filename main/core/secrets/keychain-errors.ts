@@ -44,7 +44,7 @@ export class KeychainUnavailableError extends Error {
     readonly problem: KeychainProblem,
     /** The underlying library's message, for logs. */
     readonly detail: string,
-    timeoutMs = DEFAULT_KEYCHAIN_TIMEOUT_MS,
+    readonly timeoutMs: number = DEFAULT_KEYCHAIN_TIMEOUT_MS,
   ) {
     super(MESSAGES[problem](timeoutMs));
   }

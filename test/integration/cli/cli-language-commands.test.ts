@@ -173,6 +173,19 @@ describe("the service-facing commands' problems in the terminal language", () =>
     const scanEs = await run(['scan', missing], 'es_CL.UTF-8');
     expect(scanEs.code).toBe(1);
     expect(said(scanEs.stderr)).toEqual([`scanbridge scan: no se encontró la carpeta: ${missing}`]);
+    // No key in the environment and no desktop session: the keychain cannot be reached.
+    const noBus = {
+      SCANBRIDGE_API_KEY: '',
+      SCANBRIDGE_CONFIG_DIR: join(tmp, 'config-no-bus'),
+      DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(tmp, 'no-bus')}`,
+    };
+    const keychainEs = await run(['whoami'], 'es_CL.UTF-8', noBus);
+    expect(keychainEs.code).toBe(1);
+    expect(said(keychainEs.stderr)).toEqual([
+      'scanbridge whoami: No se puede acceder al llavero del sistema: no hay una sesión de escritorio (D-Bus). Inicie una sesión de escritorio. O defina SCANBRIDGE_API_KEY para esta sesión.',
+    ]);
+    const keychainEn = await run(['whoami'], 'en_US.UTF-8', noBus);
+    expect(said(keychainEn.stderr)[0]).toMatch(/^scanbridge whoami: The system keychain cannot be reached/);
     const scanEn = await run(['scan', missing], 'en_US.UTF-8');
     expect(said(scanEn.stderr)).toEqual([`scanbridge scan: folder not found: ${missing}`]);
   });
