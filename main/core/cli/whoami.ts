@@ -8,7 +8,7 @@ import type { SecretStore } from '../secrets/secret-store';
 import { openSettingsStore } from '../settings/store';
 import { type CliCommand, type CliIo, parseCommandLine } from './io';
 import { apiErrorText, credentialsText, keychainText } from './cli-messages';
-import { terminalLanguage } from '../net/failure-words';
+import { terminalLanguage, type WordsLanguage } from '../net/failure-words';
 import { openCommandNetwork } from './command-network';
 
 export type WhoamiDeps = {
@@ -34,7 +34,7 @@ dirección de SCANBRIDGE_API_URL) cuando están definidas; si no, de los ajustes
 llavero del sistema.
 `;
 
-function formatBytes(n: number): string {
+function formatBytes(n: number, lang: WordsLanguage): string {
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
   let v = n;
   let i = 0;
@@ -42,33 +42,83 @@ function formatBytes(n: number): string {
     v /= 1024;
     i += 1;
   }
-  return `${i === 0 ? v : Number(v.toFixed(v < 10 ? 2 : 1))} ${units[i]}`;
+  const shown = String(i === 0 ? v : Number(v.toFixed(v < 10 ? 2 : 1)));
+  return `${lang === 'es' ? shown.replace('.', ',') : shown} ${units[i]}`;
 }
 
-function describeRate(rate: RateLimitState): string {
-  if (rate.limit === null || rate.remaining === null) return 'unknown';
-  const reset = rate.reset ? ` (window frees up at ${rate.reset.toISOString()})` : '';
-  return `${rate.remaining} of ${rate.limit} requests left this hour${reset}`;
-}
+/** The human report's words (the labels padded to one column). */
+const REPORT = {
+  en: {
+    account: 'Account',
+    key: 'Key',
+    sandbox: 'SANDBOX (test data only, no e-mails are sent)',
+    live: 'live',
+    from: (env: boolean) => `from ${env ? 'SCANBRIDGE_API_KEY' : 'the keychain'}`,
+    service: 'Service',
+    plan: 'Plan',
+    scopes: 'Scopes',
+    none: '(none)',
+    storage: 'Storage',
+    used: (used: string, limit: string, percent: number) => `${used} of ${limit} used (${percent}%)`,
+    exams: 'Exams',
+    examsOf: (count: number, limit: number) => `${count} of ${limit}`,
+    rateLimit: 'Rate limit',
+    rateUnknown: 'unknown',
+    rate: (left: number, limit: number, reset: string | null) =>
+      `${left} of ${limit} requests left this hour${reset ? ` (window frees up at ${reset})` : ''}`,
+  },
+  es: {
+    account: 'Cuenta',
+    key: 'Clave',
+    sandbox: 'PRUEBA (sandbox: solo datos de prueba, no se envían correos)',
+    live: 'real',
+    from: (env: boolean) => `desde ${env ? 'SCANBRIDGE_API_KEY' : 'el llavero'}`,
+    service: 'Servicio',
+    plan: 'Plan',
+    scopes: 'Permisos',
+    none: '(ninguno)',
+    storage: 'Almacenamiento',
+    used: (used: string, limit: string, percent: number) => `${used} usados de ${limit} (${percent} %)`,
+    exams: 'Exámenes',
+    examsOf: (count: number, limit: number) => `${count} de ${limit}`,
+    rateLimit: 'Solicitudes',
+    rateUnknown: 'desconocido',
+    rate: (left: number, limit: number, reset: string | null) =>
+      `quedan ${left} de ${limit} esta hora${reset ? ` (el cupo se renueva a las ${reset})` : ''}`,
+  },
+} as const;
 
-function humanReport(me: Account, creds: Credentials, sandbox: boolean, rate: RateLimitState): string {
+function humanReport(
+  me: Account,
+  creds: Credentials,
+  sandbox: boolean,
+  rate: RateLimitState,
+  lang: WordsLanguage,
+): string {
+  const w = REPORT[lang];
+  const rateText =
+    rate.limit === null || rate.remaining === null
+      ? w.rateUnknown
+      : w.rate(rate.remaining, rate.limit, rate.reset?.toISOString() ?? null);
   const rows: [string, string][] = [
-    ['Account', me.clinic_name ? `${me.clinic_name} <${me.email}>` : me.email],
+    [w.account, me.clinic_name ? `${me.clinic_name} <${me.email}>` : me.email],
+    [w.key, `${sandbox ? w.sandbox : w.live}; ${w.from(creds.source.apiKey === 'env')}`],
+    [w.service, creds.baseUrl],
+    [w.plan, me.plan],
+    [w.scopes, me.scopes.join(', ') || w.none],
     [
-      'Key',
-      `${sandbox ? 'SANDBOX (test data only, no e-mails are sent)' : 'live'}; from ${creds.source.apiKey === 'env' ? 'SCANBRIDGE_API_KEY' : 'the keychain'}`,
+      w.storage,
+      w.used(
+        formatBytes(me.storage.used_bytes, lang),
+        formatBytes(me.storage.limit_bytes, lang),
+        me.storage.used_percent,
+      ),
     ],
-    ['Service', creds.baseUrl],
-    ['Plan', me.plan],
-    ['Scopes', me.scopes.join(', ') || '(none)'],
-    [
-      'Storage',
-      `${formatBytes(me.storage.used_bytes)} of ${formatBytes(me.storage.limit_bytes)} used (${me.storage.used_percent}%)`,
-    ],
-    ['Exams', `${me.exams.count} of ${me.exams.limit}`],
-    ['Rate limit', describeRate(rate)],
+    [w.exams, w.examsOf(me.exams.count, me.exams.limit)],
+    [w.rateLimit, rateText],
   ];
-  return rows.map(([k, v]) => `${k.padEnd(11)} ${v}`).join('\n') + '\n';
+  const width = Math.max(11, ...rows.map(([k]) => k.length + 1));
+  return rows.map(([k, v]) => `${k.padEnd(width)} ${v}`).join('\n') + '\n';
 }
 
 function jsonReport(me: Account, creds: Credentials, sandbox: boolean, rate: RateLimitState): string {
@@ -125,7 +175,9 @@ export function createWhoamiCommand(deps: WhoamiDeps): CliCommand {
       const me = await client.account.me({ signal: io.signal });
       const rate = client.meter.snapshot();
       io.stdout(
-        values.json ? jsonReport(me, creds, client.sandbox, rate) : humanReport(me, creds, client.sandbox, rate),
+        values.json
+          ? jsonReport(me, creds, client.sandbox, rate)
+          : humanReport(me, creds, client.sandbox, rate, terminalLanguage(io.env)),
       );
       return 0;
     } catch (err) {

@@ -258,3 +258,28 @@ describe('--help in the terminal language', () => {
     expect((await run([], 'en_US.UTF-8')).stderr).toMatch(/^Usage: scanbridge <command> \[options\]\n\nCommands:\n/);
   });
 });
+
+describe('whoami in the terminal language', () => {
+  it('reports the account in Spanish under es_CL, and in the same English under en_US', async () => {
+    const es = await run(['whoami'], 'es_CL.UTF-8');
+    expect(es.code, es.stderr).toBe(0);
+    const rows = lines(es.stdout);
+    expect(rows.map((r) => r.split(' ')[0])).toEqual([
+      'Cuenta',
+      'Clave',
+      'Servicio',
+      'Plan',
+      'Permisos',
+      'Almacenamiento',
+      'Exámenes',
+      'Solicitudes',
+    ]);
+    expect(es.stdout).toMatch(/^Clave\s+real; desde SCANBRIDGE_API_KEY$/m);
+    expect(es.stdout).toMatch(/^Solicitudes\s+quedan \d+ de \d+ esta hora/m);
+    // The account's e-mail, address and scopes aside, the words are Spanish.
+    for (const r of rows.filter((r) => !/^(Cuenta|Servicio|Permisos)\s/.test(r))) expect(r, r).not.toMatch(ENGLISH);
+    const en = await run(['whoami'], 'en_US.UTF-8');
+    expect(en.stdout).toMatch(/^Key\s+live; from SCANBRIDGE_API_KEY$/m);
+    expect(en.stdout).toMatch(/^Rate limit\s+\d+ of \d+ requests left this hour/m);
+  });
+});
