@@ -4,7 +4,7 @@ import type { ScanResult, Study } from '../dicom';
 import type { CliCommand } from './io';
 import { UsageError } from './io';
 import { folderProblemText } from './cli-messages';
-import { terminalLanguage } from '../net/failure-words';
+import { terminalLanguage, type WordsLanguage } from '../net/failure-words';
 
 const usage = 'usage: scanbridge scan <dir> [--json]';
 const usageEs = 'uso: scanbridge scan <carpeta> [--json]';
@@ -27,7 +27,7 @@ function parseArgs(argv: readonly string[]): { dir: string; json: boolean } {
 }
 
 /** Human-readable byte count (decimal units, as file managers show them). */
-export function formatBytes(n: number): string {
+export function formatBytes(n: number, lang: WordsLanguage = 'en'): string {
   const units = ['B', 'kB', 'MB', 'GB', 'TB'];
   let value = n;
   let unit = 0;
@@ -35,38 +35,64 @@ export function formatBytes(n: number): string {
     value /= 1000;
     unit++;
   }
-  return unit === 0 ? `${n} B` : `${value.toFixed(1)} ${units[unit]}`;
+  const shown = value.toFixed(1);
+  return unit === 0 ? `${n} B` : `${lang === 'es' ? shown.replace('.', ',') : shown} ${units[unit]}`;
 }
 
-function studyLine(s: Study): string {
+/** The summary's words; the reasons a file was skipped stay codes (not_dicom…) in both. */
+const SUMMARY = {
+  en: {
+    noName: '(no patient name)',
+    noDate: 'no date',
+    files: (n: number) => `${n} files`,
+    dicomdirLists: (n: number) => `DICOMDIR lists ${n}`,
+    seriesIn: (n: number, root: string) => `${n} series in ${root}`,
+    studies: (n: number) => `${n} ${n === 1 ? 'study' : 'studies'}`,
+    dicomdir: (records: number, instances: number) => `DICOMDIR: ${records} records, ${instances} instances`,
+    skipped: 'Skipped',
+  },
+  es: {
+    noName: '(sin nombre de paciente)',
+    noDate: 'sin fecha',
+    files: (n: number) => `${n} archivos`,
+    dicomdirLists: (n: number) => `el DICOMDIR lista ${n}`,
+    seriesIn: (n: number, root: string) => `${n} ${n === 1 ? 'serie' : 'series'} en ${root}`,
+    studies: (n: number) => `${n} ${n === 1 ? 'estudio' : 'estudios'}`,
+    dicomdir: (records: number, instances: number) => `DICOMDIR: ${records} registros, ${instances} instancias`,
+    skipped: 'Omitidos',
+  },
+} as const;
+
+function studyLine(s: Study, lang: WordsLanguage): string {
+  const w = SUMMARY[lang];
   // Header values are cleaned when read; escaping again costs nothing and guards the terminal.
-  const who = s.patient_name ? escapeForTerminal(s.patient_name) : '(no patient name)';
+  const who = s.patient_name ? escapeForTerminal(s.patient_name) : w.noName;
   const parts = [
     who,
     s.suggested_exam_type,
     escapeForTerminal(s.modality),
-    s.study_date ?? 'no date',
-    `${s.files} files`,
-    formatBytes(s.bytes),
+    s.study_date ?? w.noDate,
+    w.files(s.files),
+    formatBytes(s.bytes, lang),
   ];
-  if (s.expected_files !== undefined) parts.push(`DICOMDIR lists ${s.expected_files}`);
+  if (s.expected_files !== undefined) parts.push(w.dicomdirLists(s.expected_files));
   const warn = s.warnings.length > 0 ? `  [${s.warnings.join(', ')}]` : '';
-  return `  ${parts.join('  ·  ')}${warn}\n    ${s.series.length} series in ${escapeForTerminal(s.root)}\n`;
+  return `  ${parts.join('  ·  ')}${warn}\n    ${w.seriesIn(s.series.length, escapeForTerminal(s.root))}\n`;
 }
 
-function summary(r: ScanResult): string {
+function summary(r: ScanResult, lang: WordsLanguage): string {
+  const w = SUMMARY[lang];
   const files = r.studies.reduce((n, s) => n + s.files, 0);
   const bytes = r.studies.reduce((n, s) => n + s.bytes, 0);
-  let out = `${escapeForTerminal(r.root)}: ${r.studies.length} ${r.studies.length === 1 ? 'study' : 'studies'}, ${files} files, ${formatBytes(bytes)}\n`;
-  for (const s of r.studies) out += studyLine(s);
-  if (r.dicomdir_records !== undefined)
-    out += `DICOMDIR: ${r.dicomdir_records} records, ${r.dicomdir_instances ?? 0} instances\n`;
+  let out = `${escapeForTerminal(r.root)}: ${w.studies(r.studies.length)}, ${w.files(files)}, ${formatBytes(bytes, lang)}\n`;
+  for (const s of r.studies) out += studyLine(s, lang);
+  if (r.dicomdir_records !== undefined) out += `${w.dicomdir(r.dicomdir_records, r.dicomdir_instances ?? 0)}\n`;
   if (r.skipped.length > 0) {
     const byReason = new Map<string, number>();
     for (const s of r.skipped) byReason.set(s.reason, (byReason.get(s.reason) ?? 0) + 1);
-    out += `Skipped ${r.skipped.length}: ${[...byReason].map(([k, v]) => `${k} ${v}`).join(', ')}\n`;
+    out += `${w.skipped} ${r.skipped.length}: ${[...byReason].map(([k, v]) => `${k} ${v}`).join(', ')}\n`;
   } else {
-    out += 'Skipped 0\n';
+    out += `${w.skipped} 0\n`;
   }
   return out;
 }
@@ -88,6 +114,6 @@ export const scanCommand: CliCommand = async (io) => {
     }
     throw e;
   }
-  io.stdout(json ? `${terminalSafeJson(scanResultToJson(result))}\n` : summary(result));
+  io.stdout(json ? `${terminalSafeJson(scanResultToJson(result))}\n` : summary(result, terminalLanguage(io.env)));
   return 0;
 };

@@ -283,3 +283,22 @@ describe('whoami in the terminal language', () => {
     expect(en.stdout).toMatch(/^Rate limit\s+\d+ of \d+ requests left this hour/m);
   });
 });
+
+describe('scan in the terminal language', () => {
+  it('summarises a folder in Spanish under es_CL, and in the same English under en_US', async () => {
+    const s = await smallSeries(join(tmp, 'scan-me', 'serie'), 2);
+    const root = join(tmp, 'scan-me');
+    const es = await run(['scan', root], 'es_CL.UTF-8');
+    expect(es.code, es.stderr).toBe(0);
+    const rows = lines(es.stdout);
+    expect(rows[0]).toMatch(/: 1 estudio, 2 archivos, \d+(,\d)? kB$/);
+    expect(rows.at(-1)).toBe('Omitidos 0');
+    expect(es.stdout).toContain(`1 serie en ${s.dir}`);
+    // Paths and the patient's name aside, the words are Spanish.
+    for (const r of lines(es.stdout.replaceAll(tmp, ''))) expect(r, r).not.toMatch(ENGLISH);
+    const en = await run(['scan', root], 'en_US.UTF-8');
+    expect(lines(en.stdout)[0]).toMatch(/: 1 study, 2 files, \d+(\.\d)? kB$/);
+    expect(en.stdout).toContain(`1 series in ${s.dir}`);
+    expect(lines(en.stdout).at(-1)).toBe('Skipped 0');
+  });
+});
