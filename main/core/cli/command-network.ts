@@ -4,6 +4,7 @@
 // reaches the service starts here.
 import { type Network, networkFrom, useNetwork } from '../net/network';
 import { settingsProxyFor } from '../net/settings-proxy';
+import { keychainText } from './cli-messages';
 import { terminalLanguage, trustFileWords } from '../net/failure-words';
 import { TrustFileError } from '../net/trust';
 import type { SecretStore } from '../secrets/secret-store';
@@ -23,7 +24,14 @@ export async function openCommandNetwork(
   settings: Settings = openSettingsStore({ env: io.env }).get(),
 ): Promise<{ network: Network } | { problem: string }> {
   const proxy = await settingsProxyFor(settings.network.proxy_url, secrets);
-  if (proxy.problem) io.stderr(`scanbridge ${command}: note: ${proxy.problem}\n`);
+  if (proxy.problem) {
+    const lang = terminalLanguage(io.env);
+    const note =
+      lang === 'es'
+        ? `aviso: no se pudo leer del llavero el usuario del proxy (${keychainText(proxy.problem, lang)})`
+        : `note: the proxy's login could not be read from the keychain (${proxy.problem.message})`;
+    io.stderr(`scanbridge ${command}: ${note}\n`);
+  }
   try {
     const network = networkFrom({
       env: io.env,

@@ -27,12 +27,13 @@ export async function readProxyLogin(store: SecretStore): Promise<ProxyLogin> {
 
 /**
  * The Settings proxy for a command: null when none is saved. When the keychain cannot be asked,
- * the proxy is used without a login and `problem` says why (the proxy will then refuse, in words).
+ * the proxy is used without a login and `problem` is the keychain's error (the proxy will then
+ * refuse, in words).
  */
 export async function settingsProxyFor(
   address: string | null,
   secrets: () => SecretStore | Promise<SecretStore>,
-): Promise<{ route: ProxyRoute | null; problem: string | null }> {
+): Promise<{ route: ProxyRoute | null; problem: KeychainUnavailableError | null }> {
   if (!address) return { route: null, problem: null };
   try {
     return { route: settingsProxyRoute(address, await readProxyLogin(await secrets())), problem: null };
@@ -40,7 +41,7 @@ export async function settingsProxyFor(
     if (!(e instanceof KeychainUnavailableError)) throw e;
     return {
       route: settingsProxyRoute(address, { user: null, password: null }),
-      problem: `the proxy's login could not be read from the keychain (${e.message})`,
+      problem: e,
     };
   }
 }

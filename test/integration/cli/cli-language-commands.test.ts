@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmulatorProcess } from '@support/emulator';
 import { smallSeries, waitFor } from '@support/watch-harness';
+import { openSettingsStore } from '@main/core/settings/store';
 import { cliBin, repoRoot } from '@support/repo-paths';
 import { listeningPort, type ReceiveCli, startReceive, storescu } from '@support/receive-harness';
 
@@ -186,6 +187,19 @@ describe("the service-facing commands' problems in the terminal language", () =>
     ]);
     const keychainEn = await run(['whoami'], 'en_US.UTF-8', noBus);
     expect(said(keychainEn.stderr)[0]).toMatch(/^scanbridge whoami: The system keychain cannot be reached/);
+
+    // A proxy saved in Settings whose login the keychain cannot give: a note, then the answer.
+    const withProxy = { ...noBus, SCANBRIDGE_CONFIG_DIR: join(tmp, 'config-proxy') };
+    openSettingsStore({ env: withProxy }).update({ network: { proxy_url: 'http://127.0.0.1:9', ca_file: null } });
+    const noteEs = await run(['whoami'], 'es_CL.UTF-8', withProxy);
+    expect(said(noteEs.stderr)[0]).toMatch(
+      /^scanbridge whoami: aviso: no se pudo leer del llavero el usuario del proxy \(No se puede acceder al llavero/,
+    );
+    for (const l of said(noteEs.stderr)) expect(l, l).not.toMatch(ENGLISH);
+    const noteEn = await run(['whoami'], 'en_US.UTF-8', withProxy);
+    expect(said(noteEn.stderr)[0]).toMatch(
+      /^scanbridge whoami: note: the proxy's login could not be read from the keychain \(The system keychain/,
+    );
     const scanEn = await run(['scan', missing], 'en_US.UTF-8');
     expect(said(scanEn.stderr)).toEqual([`scanbridge scan: folder not found: ${missing}`]);
   });
