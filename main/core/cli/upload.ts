@@ -533,9 +533,11 @@ async function runThroughFullDisk(
       } catch (err) {
         const full = diskFullIn(err);
         if (!full || io.signal.aborted) throw err;
-        if (!said) c.warn(`${diskFullWords(full.folder, full.needed, lang)} ${uploadWords(lang).waitingForRoom}`);
-        if (!said) c.log.warn('upload waits for room on a full disk', { exam_id: job.examId, bytes: full.needed });
-        said = true;
+        if (!said) {
+          c.warn(`${diskFullWords(full.folder, full.needed, lang)} ${uploadWords(lang).waitingForRoom}`);
+          c.log.warn('upload waits for room on a full disk', { exam_id: job.examId, bytes: full.needed });
+          said = true;
+        }
       }
       await sleep(DISK_RETRY_MS, io.signal, () => new UploadError('interrupted', 'The upload was interrupted.', true));
       try {
