@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { badRequest, limitExceeded } from '../core/http';
 import { isoDate } from '../core/validate';
 
-/** API-v1.md §8.2 and the README's exam rules. */
+/** API-v1.md §8.2 and the exam rules of CHOICES.md, "Exams". */
 export const MAX_NAME_CHARS = 200;
 export const MAX_FILES = 5000;
 export const MAX_ZIP_BYTES = 1_073_741_824;

@@ -40,7 +40,7 @@ function extraView(x: ExtraSeries): Record<string, unknown> {
   };
 }
 
-/** The exam object of the README (create, get, list, patch answers). */
+/** The exam object of CHOICES.md, "Exams" (create, get, list, patch answers). */
 export function examView(app: App, exam: Exam): Record<string, unknown> {
   return {
     id: exam.id,

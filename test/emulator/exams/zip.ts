@@ -10,7 +10,7 @@ import type { StoredFile } from '../core/state';
 import { fileObjectName, objectKey } from './exam-objects';
 import { MAX_FILES } from './validation';
 
-/** API-v1.md §8.2 and the README's zip-bomb rule. */
+/** API-v1.md §8.2 and the zip-bomb rule of CHOICES.md, "process-zip". */
 export const MAX_EXPANDED_BYTES = 5 * 1024 ** 3;
 const MAX_ENTRY_BYTES = 1.6e12;
 const BOMB_RATIO = 200;

@@ -37,7 +37,7 @@ const emailSchema = z.strictObject({
 });
 const remoteSchema = z.strictObject({ signer_name: z.string().trim().min(1).max(200) });
 
-/** The consent as the API shows it (README "Consent"). */
+/** The consent as the API shows it (CHOICES.md, "Consent"). */
 function view(c: Consent): Record<string, unknown> {
   return {
     status: c.status,

@@ -248,7 +248,7 @@ async function thumbnail(app: App, { auth, params, res }: ApiCtx) {
   return null;
 }
 
-/** Lower case, accents removed, inner spaces collapsed (README "patient-exams"). */
+/** Lower case, accents removed, inner spaces collapsed (CHOICES.md, "Exams", patient-exams). */
 export function normalizeName(s: string): string {
   return s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
 }

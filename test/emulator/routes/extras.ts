@@ -16,7 +16,7 @@ const confirmSchema = z.strictObject({ label: label.optional() });
 
 const isReady = (x: ExtraSeries): boolean => x.status === 'ready';
 
-/** Extra takes exist for CBCT and TMJ (atm) exams only (API-v1.md §2.3, README). */
+/** Extra takes exist for CBCT and TMJ (atm) exams only (API-v1.md §2.3, CHOICES.md "Extras"). */
 const EXTRA_TYPES = new Set(['cbct', 'atm']);
 
 function create(app: App, { auth, params, body }: ApiCtx) {

@@ -10,7 +10,7 @@ import { accountOf, callerExam } from '../documents/exam-access';
 import { removeObject, writeObject } from '../documents/document-objects';
 import { presign } from './storage';
 
-/** Largest report PDF accepted (README "Reports"). */
+/** Largest report PDF accepted (CHOICES.md, "Reports"). */
 export const MAX_REPORT_BYTES = 40 * 1024 * 1024;
 const PDF_MAGIC = Buffer.from('%PDF-', 'latin1');
 

@@ -11,7 +11,7 @@ import { Md5Meter } from '../exams/md5-worker';
 import { isSafeObjectName, objectKey, ZIP_OBJECT } from '../exams/exam-objects';
 
 /**
- * Presigned object storage (README "Presigned URLs"): `{origin}/storage/{exam_id}/{object}?expires=&sig=`.
+ * Presigned object storage (CHOICES.md, "Presigned storage"): `{origin}/storage/{exam_id}/{object}?expires=&sig=`.
  * PUT takes an upload's bytes, GET serves a stored object. Outside /api/v1: no API key, never rate
  * limited. Objects live at `Store.objectPath(`${exam_id}/${object}`)`.
  */

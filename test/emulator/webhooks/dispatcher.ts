@@ -3,7 +3,7 @@ import { newId } from '../core/ids';
 import type { Delivery, PendingDelivery, ServiceEvent, Webhook } from '../core/state';
 import { postDelivery, signBody } from './deliver';
 
-/** Delays before each retry, in spec seconds after the previous attempt (README "Retry reading of §6.4"). */
+/** Delays before each retry, in spec seconds after the previous attempt (CHOICES.md, "Retry reading of §6.4"). */
 export const RETRY_DELAYS_SECONDS = [30, 120, 600, 3600, 21600, 86400] as const;
 export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
 /** §3.5: this many consecutive failed attempts disable a subscription. */
