@@ -1,6 +1,6 @@
 // The `scanbridge` command on Windows: Node for Windows under Wine runs the bundle against the
 // emulator and DCMTK on Linux, with folders on drive C: as a clinic's would be. Run by
-// test/windows/run.sh (README, "Windows"), which prepares Wine, node.exe and the bundle.
+// test/windows/run.sh (main/docs/developing.md, "Windows"), which prepares Wine, node.exe and the bundle.
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Windows job: the `scanbridge` command run by Node for Windows under Wine, against the emulator
 # and DCMTK on Linux (test/windows/cli-windows.test.ts says what it checks). Part of `npm test`
-# (test/run-tests.sh); alone: `bash test/windows/run.sh` (README, "Windows"). With `--unit`, it runs
+# (test/run-tests.sh); alone: `bash test/windows/run.sh` (main/docs/developing.md, "Windows"). With `--unit`, it runs
 # the unit tests on Windows Node instead (unit-tests.mjs).
 #
 # What it uses, and why so:
