@@ -6,9 +6,8 @@ import { fileURLToPath } from 'node:url';
 
 // Chromium's headless shell (Debian's `chromium-headless-shell`, the same build as `chromium`; what
 // Playwright itself runs for headless tests): the same renderer, without the desktop browser around
-// it. Over six specs it took 109–114 s and 185–194 CPU-s where the full browser took 142 s and 245
-// CPU-s on the same machine minutes apart; in `.ci/run` the whole end-to-end run went from 8 min
-// 50 s to 5 min 53 s. The full browser serves when the shell is not installed.
+// it, so every spec costs markedly less CPU and wall time on the suite's 2-core machine. The full
+// browser serves when the shell is not installed.
 const headlessShell = '/usr/lib/chromium/chromium-headless-shell';
 const systemChromium = existsSync(headlessShell) ? headlessShell : '/usr/bin/chromium';
 

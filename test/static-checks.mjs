@@ -1,8 +1,8 @@
 // The static checks of `npm test`: the formatter, lint and every type-check project of the
 // `typecheck` script, run two at a time so both cores stay busy (each is a mostly single-threaded
-// process of 5–35 s; in `.ci/run` on a 2-core machine the formatter and then type-check beside lint
-// took 93 s, these two lanes 67–75 s). Every check runs to the end even
-// when another fails; their outputs are printed whole, in the order below, once all have ended.
+// process, so two lanes finish well before the checks run one after another). Every check runs to
+// the end even when another fails; their outputs are printed whole, in the order below, once all
+// have ended.
 // Exits 1 when any check failed.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';

@@ -26,8 +26,8 @@ export default defineConfig({
     // kill -9 mid-write, webhook retry schedules) fail.
     maxWorkers: 2,
     // A worker's files share one process and its loaded modules, one file after the other: loading
-    // everything again for each file took 94 s of the suite. What a file may leave in the process is
-    // put back before the next one (shared-process-reset.ts).
+    // everything again for each file was a large share of the suite's time. What a file may leave
+    // in the process is put back before the next one (shared-process-reset.ts).
     isolate: false,
     setupFiles: ['test/support/shared-process-reset.ts'],
     testTimeout: 30_000,

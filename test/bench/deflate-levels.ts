@@ -2,7 +2,8 @@
 // core's zlib rate and ratio on the CBCT-like phantom, per level, and what each would make of the
 // time to ready (compress on two workers, then send the archive) relative to sending the study raw.
 // Levels are interleaved and the best of 12 rounds kept (the least disturbed one).
-// Run with `npx tsx test/bench/deflate-levels.ts`; main/core/upload/README.md has its figures.
+// Run with `npx tsx test/bench/deflate-levels.ts`; it prints its figures, and
+// main/core/upload/README.md ("Codecs") says what was chosen from them.
 import { constants, deflateRawSync } from 'node:zlib';
 import { phantomSlice } from '../support/phantom';
 

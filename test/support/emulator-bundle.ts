@@ -1,5 +1,5 @@
 // The emulator as one bundled file. Tests start hundreds of emulators; through tsx each start costs
-// about 1.7 s of CPU (its loader thread and esbuild compile every module), bundled about 0.4 s. The
+// several times the CPU of a bundled start (its loader thread and esbuild compile every module). The
 // test runners build it once before any test (vitest's global setup, Playwright's), and
 // EmulatorProcess starts it. `npm run emulator` (CONTRACTS.md §1) still runs the sources through
 // tsx, and start-and-auth.test.ts starts it exactly that way.

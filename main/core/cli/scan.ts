@@ -102,8 +102,8 @@ export const scanCommand: CliCommand = async (io) => {
   const { dir, json } = parseArgs(io.argv);
   let result: ScanResult;
   try {
-    // In the calling thread: for one scan per process, starting worker threads costs more than they
-    // save (1500 slices: 0.15 s in-thread vs 0.19 s with two workers, and 20 MB less; RESULTS.md).
+    // In the calling thread: for one scan per process, starting worker threads costs more time and
+    // memory than they save (test/bench/RESULTS.md, "The scanbridge command, whole process").
     result = await scanFolder(dir, { signal: io.signal, workers: false });
   } catch (e) {
     if (e instanceof ScanFolderError) {

@@ -3,8 +3,8 @@
 // thread pool per object, which is what limits a 600-slice study.
 //
 // A new object is created under its final name (O_EXCL). Creating a temporary name and renaming
-// it doubles the folder updates per object, and on ext4 that made each object's `open` wait about
-// twice as long (600 CT slices: ~1.4 s against ~0.6 s on a busy disk). A file cut short by a crash
+// it doubles the folder updates per object, and on ext4 that makes each object's `open` wait
+// markedly longer (see test/bench/receive.ts). A file cut short by a crash
 // must still never pass for a whole object, so the bytes go in two writes: everything after the
 // first 132 bytes, then the 128-byte preamble and the "DICM" marker. Until the second write, the
 // file is not a Part-10 file (its marker is zeros), and a scan skips it as not DICOM; a sender that

@@ -1,10 +1,8 @@
 // `--mode auto`: files or zip. The thresholds come from test/bench/upload.ts ("files vs zip";
-// figures in test/bench/RESULTS.md). On loopback, over seven runs, zip took 0.80–1.09 × the time of
-// files mode for 2000 × 8 KiB (faster in five), 0.59–1.13 × for 1000 × 32 KiB, 0.93–1.86 × for
-// 600 × 64 KiB and 1.5–2.1 × for 300 × 256 KiB: past a few tens of KiB per file the service's
-// unpacking costs more than the requests it saves. Loopback hides the round trip every request
-// pays over a real connection (2000 files × 50 ms ÷ 6 in parallel ≈ 17 s), which only moves the
-// balance toward zip for small files; so the line sits at 32 KiB.
+// results in test/bench/RESULTS.md, "Upload engine"): zip wins only for many small files, and
+// past a few tens of KiB per file the service's unpacking costs more than the requests it saves.
+// Loopback hides the round trip every request pays over a real connection, which only moves the
+// balance toward zip for small files; so the line sits a little above where loopback puts it.
 import { MAX_ZIP_BYTES } from './limits';
 import type { UploadMode } from './ports';
 

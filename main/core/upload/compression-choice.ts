@@ -307,18 +307,19 @@ export function atShare(s: StudySample, share: number): Sample {
 
 /**
  * Until the link is measured, the strong share assumes the fast end of the region's clinic
- * uplinks (50 Mbit/s), not the default the time estimates use: a share too large for the real
- * link makes the writer hold the send back (on the bench's 40 Mbit/s link, every slice strong took
- * 0.5 s longer than none), while one too small only leaves a little of the archive unshrunk.
+ * uplinks, not the default the time estimates use: a share too large for the real link makes the
+ * writer hold the send back, which costs more time than the extra shrinking saves, while one too
+ * small only leaves a little of the archive unshrunk.
  */
 export const UNMEASURED_LINK_FOR_SHARE = 50e6 / 8;
 /** Share of each worker's core that deflating gets while the archive is sent (the rest: the send, the rest of the computer). */
 const WRITER_CORE_SHARE = 0.75;
 /**
  * The writer must outpace the link by this much, so that it never holds the send back. The link
- * learnt from a streamed send errs low (main/core/upload/README.md), which the margin covers: at
- * 1.15 the bench's learnt 34 Mbit/s let every slice go strong on its real 40 Mbit/s, and one
- * upload in three waited for the writer (10.8 s against 9.5 s).
+ * learnt from a streamed send errs low (it is timed from the moment the writer finished, and bytes
+ * still in the socket's buffers then count after it), which the margin covers: a smaller margin
+ * let the strong share grow past what the real link allowed, and uploads waited for the writer
+ * (test/bench/uplink.ts; results in test/bench/RESULTS.md, "Uplink: lossless compression").
  */
 const WRITER_HEADROOM = 1.25;
 

@@ -6,12 +6,12 @@
 //   - node:zlib (native code), in chunks: a file is cut in 1 MiB chunks deflated on their own,
 //     each ending on a byte boundary (Z_SYNC_FLUSH), the last with a final block (Z_FINISH): their
 //     concatenation is one valid deflate stream (the way pigz splits work). Chunks do not share a
-//     dictionary; with 1 MiB chunks and deflate's 32 KiB window that costs well under 1 % of the
-//     ratio.
+//     dictionary; with chunks far larger than deflate's window that costs next to nothing of
+//     the ratio.
 //   - libdeflate (Eric Biggers' C library built to WebAssembly, the `libdeflate` package), for a
 //     whole file of up to WHOLE_FILE_BYTES in one task: it compresses whole buffers only, into a
-//     finished stream. On CT slices its level 10 (near-optimal parsing) is 5 % smaller than zlib's
-//     level 6 at a third of the rate (main/core/upload/README.md, "Levels"): the strong codec of
+//     finished stream. On CT slices its level 10 (near-optimal parsing) is smaller than zlib's level 6
+//     but much slower (test/bench/deflate-levels.ts compares them): the strong codec of
 //     an archive sent while it is written. Each of its outputs is inflated again with zlib and
 //     compared with the file before it is used: a fault in it costs a zlib deflate of that file,
 //     never a wrong byte. Where it cannot load, zlib level 6 does its tasks.
@@ -338,10 +338,10 @@ export function sharedDeflatePool(): DeflatePool {
  * Keeps the shared pool's workers up and warm longer once started (`true`): in a process that
  * uploads studies as they come (the app, `watch`, `serve`, `receive`) while compression is not
  * turned off, the next study of a session then waits neither for workers to start nor for
- * libdeflate's code to be optimised (together 0.2–0.4 s on the 2-core development machine, before
- * the exam is created). A process that never compresses starts none. Idle workers take no CPU and
- * do not keep the process alive, but hold their memory (about 100 MB for two, measured here, of
- * which libdeflate's WebAssembly heaps ~27 MB): hence 15 minutes, not for ever.
+ * libdeflate's code to be optimised, a delay the study would otherwise pay before its exam is
+ * created. A process that never compresses starts none. Idle workers take no CPU and do not keep
+ * the process alive, but each holds its memory (libdeflate's WebAssembly heap among it): hence a
+ * limited hold, not for ever.
  */
 export function holdDeflatePool(hold: boolean): void {
   held = hold;

@@ -20,8 +20,8 @@ import { ShellProcess } from '../../support/electron-shell/shell-process';
 import { writeCtSeries } from '../../fixtures/dicom/generate';
 import { repoRoot } from '@support/repo-paths';
 
-// The shell loads the whole bundled main process (several MB) in a fresh Node each time: on a busy
-// 2-core machine that alone has taken over 20 s, so this file waits longer than the suite's default.
+// The shell loads the whole bundled main process in a fresh Node each time, which on a busy 2-core
+// machine can take longer than the suite's default time-out, so this file waits longer.
 vi.setConfig({ testTimeout: 90_000, hookTimeout: 120_000 });
 
 const root = repoRoot;

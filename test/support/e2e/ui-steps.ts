@@ -64,11 +64,11 @@ type AxeViolation = { id: string; impact?: string | null; help: string; nodes: {
 
 /**
  * The violations axe-core finds on the page, every frame's document checked on its own. axe is put
- * into a document the first time one of its screens is checked and stays there (putting its 500 KB
- * in again cost about 0.4 s of the renderer's CPU per check); it runs there, without frame messaging.
- * AxeBuilder's frame handling was not used: it gives a frame one second to take axe's script and
- * skips it silently when that runs late, which on a busy machine left frames unchecked; its default
- * mode also opened a blank page of its own on every check (1.7–3 s a screen).
+ * into a document the first time one of its screens is checked and stays there (putting its large
+ * script in again costs the renderer's CPU on every check); it runs there, without frame messaging.
+ * AxeBuilder's frame handling is not used: it gives a frame a short time to take axe's script and
+ * skips it silently when that runs late, which on a busy machine leaves frames unchecked; its default
+ * mode also opens a blank page of its own on every check, which is slow.
  */
 async function axeViolations(page: Page): Promise<AxeViolation[]> {
   const found: AxeViolation[] = [];

@@ -32,7 +32,8 @@ export function InboxPage() {
   // The detail (a whole form) is rendered from a deferred value: when a study arrives or the
   // selection changes, the list updates at once and the detail follows in an interruptible render
   // that React splits into short slices. Mounted in the same synchronous render as the pushed
-  // inbox update, it made one main-thread task of about 40 ms of CPU (over 100 ms on a busy machine).
+  // inbox update, it made one long main-thread task (the window bench's "study arrives in the
+  // Inbox": test/bench/RESULTS.md, "Window with a 5000-file study").
   const shown = useDeferredValue(selected, null);
   return (
     <Stack gap="md">
