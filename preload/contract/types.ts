@@ -3,7 +3,7 @@ import type { IncompleteFileView } from './types-completeness';
 import type { ConsentSettings } from './types-consent';
 import type { ReceivedFromView } from './receive-methods';
 import type { ShareRuleView } from './share-rule';
-import type { ExamType, FolderExamType, InboxStatus, Language, NetFailureKind } from './vocabulary';
+import type { ExamType, FolderExamType, InboxStatus, Language, NetFailureKind, ShareLocale } from './vocabulary';
 
 export type { ShareRuleView } from './share-rule';
 
@@ -148,7 +148,7 @@ export type InboxFields = {
   /** E-mail the exam to these addresses once ready (comma-separated; '' for nobody): share-on-ready. */
   share_to: string;
   /** The language of that e-mail. */
-  share_locale: 'es' | 'en' | 'pt';
+  share_locale: ShareLocale;
 };
 
 export type InboxItem = {
