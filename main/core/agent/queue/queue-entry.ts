@@ -9,7 +9,7 @@ import type { UploadJobView, UploadPhase } from '../../../../preload/contract';
 import type { EngineOptions, UploadJob, UploadResult } from '../../upload/engine';
 import type { PlanFileInput, RequestedMode } from '../../upload/plan';
 import type { ExamFields, ExamsPort } from '../../upload/ports';
-import type { Logger } from '../host/contract-host';
+import type { Logger } from '../../log';
 import type { UploadTarget } from '../../upload/target';
 import type { ShareIntent } from '../../upload/journal';
 import type { JobRecord } from './upload-list-store';
