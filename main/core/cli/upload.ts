@@ -32,14 +32,8 @@ import { UploadError } from '../upload/upload-errors';
 import { findFolderJobs, pruneFinishedJobs } from '../upload/job-store';
 import { sweepOrphanArchives } from '../upload/archive-sweep';
 import { MAX_NAME_LENGTH, MAX_PATIENT_ID_LENGTH, MAX_PATIENT_NAME_LENGTH } from '../upload/limits';
-import {
-  formatBytes,
-  type JobPlan,
-  planUpload,
-  type PlanFileInput,
-  type RequestedMode,
-  settingsHash,
-} from '../upload/plan';
+import { formatBytes } from '../format-bytes';
+import { type JobPlan, planUpload, type PlanFileInput, type RequestedMode, settingsHash } from '../upload/plan';
 import type { ExamFields, ExamType, ExamsPort } from '../upload/ports';
 import { EXAM_TYPES } from '../../../preload/contract/vocabulary';
 import { type CliCommand, type CliIo, parseCommandLine, UsageError } from './io';

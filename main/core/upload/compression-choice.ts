@@ -16,7 +16,8 @@ import {
 } from './deflate-pool';
 import { type LinkRates, readLinkRates } from './link-rate';
 import { MAX_ZIP_BYTES } from './limits';
-import { formatBytes, type JobPlan, type RequestedMode } from './plan';
+import { formatBytes } from '../format-bytes';
+import type { JobPlan, RequestedMode } from './plan';
 import { UploadError } from './upload-errors';
 import type { UploadMode } from './ports';
 
