@@ -36,7 +36,6 @@ import { MAX_PATIENT_ID_LENGTH, MAX_PATIENT_NAME_LENGTH } from '../upload/limits
 import { formatBytes } from '../format-bytes';
 import { type JobPlan, planUpload, type PlanFileInput, type RequestedMode, settingsHash } from '../upload/plan';
 import type { ExamFields, ExamType, ExamsPort } from '../upload/ports';
-import { EXAM_TYPES } from '../../../preload/contract/vocabulary';
 import { type CliCommand, type CliIo, parseCommandLine, UsageError } from './io';
 import { parseShareTo, shareAfterUpload } from './upload-share';
 import type { ApiClient } from '../api';
@@ -48,7 +47,8 @@ import { progressPrinter } from './upload-progress';
 import { uploadFailureText } from './cli-messages';
 import { uploadWords, type UploadWords } from './upload-words';
 import { terminalLanguage, type WordsLanguage } from '../net/failure-words';
-import { chooseTransport, COMPRESS_SETTINGS, type CompressSetting, worthSampling } from '../upload/compression-choice';
+import { chooseTransport, worthSampling } from '../upload/compression-choice';
+import { COMPRESS_SETTINGS, type CompressSetting, EXAM_TYPES } from '../../../preload/contract/vocabulary';
 import { deflateWorkerCount, sharedDeflatePool } from '../upload/deflate-pool';
 import { readLinkRates } from '../upload/link-rate';
 
