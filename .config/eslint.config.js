@@ -205,6 +205,7 @@ export default tseslint.config(
                 'main/core/poll-task.ts',
                 'main/core/emitter.ts',
                 'main/core/defined.ts',
+                'main/core/format-bytes.ts',
                 'main/core/log',
               ],
               core('dicom', 'upload', 'watch', 'receive', 'consent', 'handover', 'agent', 'bridge', 'cli'),

@@ -1,4 +1,5 @@
-import { keyKindOf, type KeyKind } from './api/sandbox';
+import type { KeyKind } from '../../preload/contract';
+import { keyKindOf } from './api/sandbox';
 import type { SecretStore } from './secrets/secret-store';
 import { apiBaseUrlSchema, type Settings } from './settings/settings-schema';
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { id, method, noArgs } from './method';
 import type { AccountView, AppInfo, KeysStatus, Settings } from './types';
 import { shareRuleArgs } from './share-rule';
-import { FOLDER_EXAM_TYPES } from './vocabulary';
+import { COMPRESS_SETTINGS, FOLDER_EXAM_TYPES } from './vocabulary';
 
 const folderExamType = z.enum(FOLDER_EXAM_TYPES);
 const keyKind = z.enum(['live', 'sandbox']);
@@ -55,7 +55,7 @@ export const appMethods = {
               .max(10 * 1024 ** 3)
               .optional(),
             mode: z.enum(['files', 'zip', 'auto']).optional(),
-            compress: z.enum(['auto', 'always', 'never']).optional(),
+            compress: z.enum(COMPRESS_SETTINGS).optional(),
           })
           .strict()
           .optional(),

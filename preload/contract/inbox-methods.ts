@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { examType, id, method, noArgs } from './method';
 import type { InboxItem } from './types';
+import { SHARE_LOCALES } from './vocabulary';
 
 const inboxFields = z
   .object({
@@ -23,7 +24,7 @@ const inboxFields = z
         const parts = v.split(/[,;\s]+/).filter(Boolean);
         return parts.length <= 10 && parts.every((p) => z.email().safeParse(p).success);
       }, 'must be e-mail addresses separated by commas (at most 10)'),
-    share_locale: z.enum(['es', 'en', 'pt']),
+    share_locale: z.enum(SHARE_LOCALES),
   })
   .strict();
 

@@ -1,12 +1,16 @@
 // The connection check (Settings → "Check the connection"; the same report as `scanbridge doctor
-// --json`): one result per step, the first failure named.
+// --json`, made by main/core/diagnose/connection-check.ts): one result per step, the first failure named.
 import { z } from 'zod';
 import { method, noArgs } from './method';
 import type { ConnectionProblem, ConnectionStep, NetFailureKind } from './vocabulary';
 
 export type { ConnectionProblem };
 
-type StepView = {
+/** Where the proxy in use came from: the environment, Settings → Network, or the system's (desktop app). */
+export type ProxySource = 'env' | 'settings' | 'system';
+
+/** One step of the check: what every step reports, besides its own fields. */
+export type ConnectionStepView = {
   status: 'ok' | 'failed' | 'skipped';
   ms: number | null;
   problem?: ConnectionProblem;
@@ -18,27 +22,29 @@ type StepView = {
 
 export type ConnectionCheckView = {
   ok: boolean;
+  /** The first step that failed, or null. */
   failed_step: ConnectionStep | null;
   api_url: string | null;
   checked_at: string;
-  dns: StepView & { host: string | null; addresses: string[] };
-  tcp: StepView & { target: string | null };
-  proxy: StepView & { url: string | null; source: 'env' | 'settings' | 'system' | null };
-  tls: StepView & {
+  dns: ConnectionStepView & { host: string | null; addresses: string[] };
+  tcp: ConnectionStepView & { target: string | null };
+  proxy: ConnectionStepView & { url: string | null; source: ProxySource | null };
+  tls: ConnectionStepView & {
     used: boolean;
     issuer: string | null;
     subject: string | null;
     valid_to: string | null;
     protocol: string | null;
+    /** Extra CA files trusted besides the built-in roots. */
     extra_ca_files: string[];
   };
-  api_key: StepView & {
+  api_key: ConnectionStepView & {
     key_kind: 'live' | 'sandbox' | null;
     plan: string | null;
     rate: { limit: number | null; remaining: number | null; reset_at: string | null };
   };
-  storage: StepView & { host: string | null; exam_id: string | null; cleaned_up: boolean };
-  upload_speed: StepView & { bytes: number; bytes_per_second: number | null };
+  storage: ConnectionStepView & { host: string | null; exam_id: string | null; cleaned_up: boolean };
+  upload_speed: ConnectionStepView & { bytes: number; bytes_per_second: number | null };
   /** This computer's clock less the service's (ms, from its Date header); null when not read. */
   clock_skew_ms?: number | null;
 };

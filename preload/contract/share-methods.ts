@@ -1,6 +1,7 @@
 // Sharing an exam (API v1 §4.2, §2.4, §2.5): by e-mail, the clinic public page PIN, the embed.
 import { z } from 'zod';
 import { id, method } from './method';
+import { SHARE_LOCALES } from './vocabulary';
 
 const email = z.email().max(320);
 
@@ -30,7 +31,7 @@ export const shareMethods = {
         to: z.array(email).min(1).max(10),
         cc: z.array(email).max(10).default([]),
         message: z.string().max(2000).optional(),
-        locale: z.enum(['es', 'en', 'pt']),
+        locale: z.enum(SHARE_LOCALES),
       })
       .strict(),
   ),

@@ -3,14 +3,20 @@ import type { IncompleteFileView } from './types-completeness';
 import type { ConsentSettings } from './types-consent';
 import type { ReceivedFromView } from './receive-methods';
 import type { ShareRuleView } from './share-rule';
-import type { ExamType, FolderExamType, InboxStatus, Language, NetFailureKind } from './vocabulary';
+import type {
+  CompressSetting,
+  ExamType,
+  FolderExamType,
+  InboxStatus,
+  Language,
+  NetFailureKind,
+  ShareLocale,
+} from './vocabulary';
 
 export type { ShareRuleView } from './share-rule';
 
 export type LanguageSetting = Language | 'system';
 export type UploadMode = 'files' | 'zip' | 'auto';
-/** Lossless compression in zip mode: automatic (only when it shortens the upload), always, never. */
-export type CompressSetting = 'auto' | 'always' | 'never';
 export type KeyKind = 'live' | 'sandbox';
 
 export type WatchFolder = {
@@ -55,10 +61,13 @@ export type Settings = {
 
 /** A damaged settings file: set aside, and the last good copy put back (`restored`) or defaults. */
 export type SettingsDamageView = {
+  /** When it was found (ISO time). */
   at: string;
+  /** The damaged file, set aside. */
   set_aside: string;
+  /** True when the last good copy was put back; false when the settings started from their defaults. */
   restored: boolean;
-  /** When the restored copy was saved. */
+  /** When the restored copy was saved (ISO time), if restored. */
   copy_of: string | null;
 };
 
@@ -148,7 +157,7 @@ export type InboxFields = {
   /** E-mail the exam to these addresses once ready (comma-separated; '' for nobody): share-on-ready. */
   share_to: string;
   /** The language of that e-mail. */
-  share_locale: 'es' | 'en' | 'pt';
+  share_locale: ShareLocale;
 };
 
 export type InboxItem = {
@@ -186,7 +195,7 @@ export type UploadCompressionView = {
 };
 
 /** A network failure as main/core/net/net-failure.ts classifies it: its kind, system code, host and proxy. */
-export type JobNetFailure = {
+export type NetFailure = {
   kind: NetFailureKind;
   code: string;
   host: string;
@@ -215,7 +224,7 @@ export type UploadJobView = {
    * is understood stopped it (the proxy's login, a certificate, DNS…), so each front end can say it
    * in its own language.
    */
-  error: { code: string; message: string; net?: JobNetFailure } | null;
+  error: { code: string; message: string; net?: NetFailure } | null;
   /** Set when the job adds an extra take to an existing exam rather than creating one. */
   extra_take?: { exam_id: string; exam_name: string; label: string } | null;
   /** Set while a job that failed on a network fault waits to retry by itself (phase 'failed'): when it will. */

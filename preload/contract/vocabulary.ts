@@ -65,3 +65,11 @@ export type ConnectionProblem =
   | 'service_error'
   | 'storage_refused'
   | 'not_configured';
+
+/** The languages the service writes a share's e-mail in (API v1 `locale`): share rules, the inbox, share-on-ready. */
+export const SHARE_LOCALES = ['es', 'en', 'pt'] as const;
+export type ShareLocale = (typeof SHARE_LOCALES)[number];
+
+/** Lossless compression in zip mode: automatic (only when it shortens the upload), always, never. */
+export const COMPRESS_SETTINGS = ['auto', 'always', 'never'] as const;
+export type CompressSetting = (typeof COMPRESS_SETTINGS)[number];

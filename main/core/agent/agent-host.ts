@@ -5,7 +5,8 @@ import type { Language } from '../../../preload/contract';
 import type { SettingsView } from './agent-settings';
 import { createHandlers } from './handlers';
 import type { HandlerContext } from './handlers/handler-context';
-import type { ContractHost, Logger } from './host/contract-host';
+import type { ContractHost } from './host/contract-host';
+import type { Logger } from '../log';
 import { createContractHost } from './host/contract-host';
 import type { EventHub } from './host/event-hub';
 

@@ -3,7 +3,7 @@
 import type { Events } from '../../../preload/contract';
 import { definedFields } from '../defined';
 import type { SettingsStore } from '../settings';
-import type { Logger } from './host/contract-host';
+import type { Logger } from '../log';
 import type { ServiceConnection } from './service/service-connection';
 import { servicePorts } from './service-ports';
 import type { QueueHooks, UploadQueueOptions } from './queue/upload-queue';

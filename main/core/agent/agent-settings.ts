@@ -8,7 +8,7 @@ import { securePrivateFolders } from '../private-fs';
 import type { Settings as StoredSettings, SettingsStore } from '../settings';
 import { importLegacyPreferences, openSettingsStore, readSettingsDamage } from '../settings';
 import { resolveConfigDir } from '../settings/config-dir';
-import type { Logger } from './host/contract-host';
+import type { Logger } from '../log';
 import type { PrefillSettings } from './inbox/inbox';
 import type { KeyManager } from './service/api-keys';
 import type { ActivityHub } from './pipeline/agent-activity';

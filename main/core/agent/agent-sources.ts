@@ -4,7 +4,7 @@ import type { Settings as StoredSettings } from '../settings';
 import { definedFields } from '../defined';
 import type { ReceiveConfig } from '../receive';
 import type { FolderWatcherOptions, Ledger, WatchFolderConfig } from '../watch';
-import type { Logger } from './host/contract-host';
+import type { Logger } from '../log';
 import type { Inbox } from './inbox/inbox';
 import type { ActivityHub } from './pipeline/agent-activity';
 import type { ExamRecorder } from './pipeline/exam-recorder';

@@ -24,7 +24,8 @@ import { agentPollScheduler } from './background/poll-gate';
 import type { PollClock } from './background/poll-scheduler';
 import type { PollScheduler } from './background/poll-scheduler';
 import { openConsentDesk } from './consent-desk';
-import type { ContractHost, Logger } from './host/contract-host';
+import type { ContractHost } from './host/contract-host';
+import type { Logger } from '../log';
 import { systemLanguage as detectSystemLanguage } from './host/core-texts';
 import { EventHub } from './host/event-hub';
 import type { DocumentOpener, FolderOpener, FolderPicker, Notifier } from './host/host-ports';
@@ -52,7 +53,7 @@ import { logActivity } from './agent-log';
 
 export type { ActivityEvents, JobOrigin } from './pipeline/agent-activity';
 export { RECEIVER_FOLDER_ID } from './pipeline/receivers';
-export type { ContractHost, Logger } from './host/contract-host';
+export type { ContractHost } from './host/contract-host';
 export type { FolderOpener, FolderPicker, Notice, Notifier } from './host/host-ports';
 export type { PollClock, PollTask } from './background/poll-scheduler';
 export type { AgentStatus } from '../../../preload/contract/vocabulary';

@@ -5,7 +5,7 @@
 import type { ShareOnReadyView } from '../../../preload/contract';
 import { ShareOutbox, type ShareRecord } from '../handover/share-on-ready';
 import { readyShareIntents } from '../upload/share-intents';
-import type { Logger } from './host/contract-host';
+import type { Logger } from '../log';
 import type { ServiceConnection } from './service/service-connection';
 import { errorCode } from '../log';
 

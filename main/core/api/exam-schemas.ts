@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import type { ExamType, RadiographSubtype } from '../../../preload/contract/vocabulary';
+import type { ExamType, RadiographSubtype, ShareLocale } from '../../../preload/contract/vocabulary';
 import { optBoolean, optNumber, optString, uploadUrlSchema } from './api-schema';
 
 export type { ExamType, RadiographSubtype };
-export type ShareLocale = 'es' | 'en' | 'pt';
 
 /** A file announced before upload: its path inside the exam and its exact size. */
 export type UploadFile = { name: string; size: number };

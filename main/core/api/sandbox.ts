@@ -1,7 +1,7 @@
+import type { KeyKind } from '../../../preload/contract';
+
 /** Prefix of sandbox (test) keys (API-v1.md §5.2). */
 export const SANDBOX_KEY_PREFIX = 'cbct_test_';
-
-export type KeyKind = 'live' | 'sandbox';
 
 /** True for a sandbox key: its calls touch test data only and send no e-mail. */
 export function isSandboxKey(key: string): boolean {

@@ -2,8 +2,7 @@ import { z } from 'zod';
 import type { CallOptions, Transport } from './http';
 import { apiPath } from './http';
 import { optBoolean, optNumber, optString } from './api-schema';
-
-export type TicketCategory = 'general' | 'bug' | 'billing' | 'feature_request' | 'account' | 'viewer';
+import type { TicketCategory } from '../../../preload/contract';
 
 /** A support ticket (§2.12). Sandbox keys get a mock `tkt_test_…` with `test_mode: true`. */
 export const ticketSchema = z.looseObject({

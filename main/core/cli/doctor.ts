@@ -4,8 +4,8 @@
 import { CLOCK_SKEW_WARN_MS } from '../api/service-clock';
 import { clockSkewWords } from '../net/clock-words';
 import { baseUrlOf, CredentialsError, resolveCredentials } from '../credentials';
-import type { CheckReport, CheckStep } from '../diagnose/check-report';
-import { CHECK_STEPS } from '../diagnose/check-report';
+import type { ConnectionCheckView, ConnectionStep } from '../../../preload/contract';
+import { CONNECTION_STEPS } from '../../../preload/contract/vocabulary';
 import { reportStepWords } from '../diagnose/check-words';
 import { runConnectionCheck } from '../diagnose/connection-check';
 import { terminalLanguage, type WordsLanguage } from '../net/failure-words';
@@ -38,7 +38,7 @@ Usa el proxy guardado en Ajustes (con su usuario desde el llavero) cuando hay un
 HTTPS_PROXY / HTTP_PROXY; respeta NO_PROXY, SCANBRIDGE_CA_FILE y NODE_EXTRA_CA_CERTS.
 `;
 
-const LABELS: Record<WordsLanguage, Record<CheckStep, string>> = {
+const LABELS: Record<WordsLanguage, Record<ConnectionStep, string>> = {
   en: {
     dns: 'DNS',
     tcp: 'TCP',
@@ -73,12 +73,12 @@ function speed(bps: number | null, lang: WordsLanguage): string {
 }
 
 /** A step that does not apply to this service: TLS when the address is plain http. */
-function notUsed(report: CheckReport, s: CheckStep): boolean {
+function notUsed(report: ConnectionCheckView, s: ConnectionStep): boolean {
   return s === 'tls' && !report.tls.used && report.tls.status !== 'failed' && /^http:/i.test(report.api_url ?? '');
 }
 
 /** What a passing step saw, in a few words. */
-function seen(report: CheckReport, s: CheckStep, lang: WordsLanguage): string {
+function seen(report: ConnectionCheckView, s: ConnectionStep, lang: WordsLanguage): string {
   const none = lang === 'es' ? 'ninguno (conexión directa)' : 'none (direct connection)';
   switch (s) {
     case 'dns':
@@ -103,8 +103,8 @@ function seen(report: CheckReport, s: CheckStep, lang: WordsLanguage): string {
   }
 }
 
-function humanReport(report: CheckReport, lang: WordsLanguage): string {
-  const lines = CHECK_STEPS.map((s) => {
+function humanReport(report: ConnectionCheckView, lang: WordsLanguage): string {
+  const lines = CONNECTION_STEPS.map((s) => {
     const r = report[s];
     const label = LABELS[lang][s].padEnd(lang === 'es' ? 20 : 13);
     if (notUsed(report, s))
@@ -151,7 +151,7 @@ export async function commandConnectionCheck(
   command: string,
   deps: KeychainDeps,
   settings: Settings,
-): Promise<{ report: CheckReport; apiKey: string | null } | { problem: string }> {
+): Promise<{ report: ConnectionCheckView; apiKey: string | null } | { problem: string }> {
   const net = await openCommandNetwork(io, command, deps.secretStore, settings);
   if ('problem' in net) return { problem: net.problem };
   let apiKey: string | null = null;
@@ -174,7 +174,7 @@ async function doctor(io: CliIo, deps: KeychainDeps, json: boolean, log: Logger)
     return 1;
   }
   const { report } = checked;
-  for (const step of CHECK_STEPS) {
+  for (const step of CONNECTION_STEPS) {
     const r = report[step];
     log[r.status === 'failed' ? 'warn' : 'info']('connection check step', {
       step,

@@ -5,6 +5,7 @@ import type { CliCommand } from './io';
 import { UsageError } from './io';
 import { folderProblemText } from './cli-messages';
 import { terminalLanguage, type WordsLanguage } from '../net/failure-words';
+import { formatBytes } from '../format-bytes';
 
 const usage = 'usage: scanbridge scan <dir> [--json]';
 const usageEs = 'uso: scanbridge scan <carpeta> [--json]';
@@ -24,19 +25,6 @@ function parseArgs(argv: readonly string[]): { dir: string; json: boolean } {
   if (dir.trim() === '')
     throw new UsageError(`the folder name is empty; ${usage}`, `el nombre de la carpeta está vacío; ${usageEs}`);
   return { dir, json };
-}
-
-/** Human-readable byte count (decimal units, as file managers show them). */
-export function formatBytes(n: number, lang: WordsLanguage = 'en'): string {
-  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
-  let value = n;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  const shown = value.toFixed(1);
-  return unit === 0 ? `${n} B` : `${lang === 'es' ? shown.replace('.', ',') : shown} ${units[unit]}`;
 }
 
 /** The summary's words; the reasons a file was skipped stay codes (not_dicom…) in both. */

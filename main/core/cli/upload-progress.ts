@@ -7,7 +7,7 @@ import type { CompressionTotals, Totals } from '../upload/progress';
 import type { WordsLanguage } from '../net/failure-words';
 import type { CliIo } from './io';
 import { durationIn, noticeWords, uploadWords } from './upload-words';
-import { formatBytes } from '../upload/plan';
+import { formatBytes } from '../format-bytes';
 
 /** Renders engine events as human progress lines on stderr. */
 export function progressPrinter(

@@ -11,7 +11,8 @@ import {
   stopScanWorkers,
   terminalSafeJson,
 } from '../dicom';
-import type { ScanResult, Study } from '../dicom';
+import type { ScanResult } from '../dicom';
+import { studyExamFields } from '../agent/inbox/inbox-prefill';
 import { sleep } from '../api/retry';
 import { canonicalFolder } from '../folder-identity';
 import { appDataDir } from '../paths';
@@ -31,17 +32,10 @@ import { type EngineOptions, UploadJob, type UploadResult } from '../upload/engi
 import { UploadError } from '../upload/upload-errors';
 import { findFolderJobs, pruneFinishedJobs } from '../upload/job-store';
 import { sweepOrphanArchives } from '../upload/archive-sweep';
-import { MAX_NAME_LENGTH, MAX_PATIENT_ID_LENGTH, MAX_PATIENT_NAME_LENGTH } from '../upload/limits';
-import {
-  formatBytes,
-  type JobPlan,
-  planUpload,
-  type PlanFileInput,
-  type RequestedMode,
-  settingsHash,
-} from '../upload/plan';
+import { MAX_PATIENT_ID_LENGTH, MAX_PATIENT_NAME_LENGTH } from '../upload/limits';
+import { formatBytes } from '../format-bytes';
+import { type JobPlan, planUpload, type PlanFileInput, type RequestedMode, settingsHash } from '../upload/plan';
 import type { ExamFields, ExamType, ExamsPort } from '../upload/ports';
-import { EXAM_TYPES } from '../../../preload/contract/vocabulary';
 import { type CliCommand, type CliIo, parseCommandLine, UsageError } from './io';
 import { parseShareTo, shareAfterUpload } from './upload-share';
 import type { ApiClient } from '../api';
@@ -53,7 +47,8 @@ import { progressPrinter } from './upload-progress';
 import { uploadFailureText } from './cli-messages';
 import { uploadWords, type UploadWords } from './upload-words';
 import { terminalLanguage, type WordsLanguage } from '../net/failure-words';
-import { chooseTransport, COMPRESS_SETTINGS, type CompressSetting, worthSampling } from '../upload/compression-choice';
+import { chooseTransport, worthSampling } from '../upload/compression-choice';
+import { COMPRESS_SETTINGS, type CompressSetting, EXAM_TYPES } from '../../../preload/contract/vocabulary';
 import { deflateWorkerCount, sharedDeflatePool } from '../upload/deflate-pool';
 import { readLinkRates } from '../upload/link-rate';
 
@@ -254,15 +249,6 @@ export function parseRate(text: string): number | null {
   return v > 0 ? v : null;
 }
 
-/** The default exam name: the study description (or modality) and the study date. */
-export function defaultExamName(
-  study: Pick<Study, 'description' | 'modality' | 'study_date' | 'suggested_exam_type'>,
-): string {
-  const what = study.description.trim() || study.modality.trim() || study.suggested_exam_type.toUpperCase();
-  const name = [what, study.study_date ?? ''].filter((s) => s !== '').join(' ');
-  return name.slice(0, MAX_NAME_LENGTH);
-}
-
 /** Files of every study found (DICOM and meshes), named by their path relative to `root`. */
 function filesOf(root: string, scan: ScanResult): PlanFileInput[] {
   const out: PlanFileInput[] = [];
@@ -284,12 +270,14 @@ function prefill(scan: ScanResult, args: Args, warn: (t: string) => void, w: Upl
     studies.filter((s) => s.suggested_exam_type !== 'mesh').map((s) => `${s.patient_id}\0${s.patient_name_raw}`),
   );
   if (patients.size > 1) warn(w.manyPatients);
-  // What came from the headers is fitted to the service (cut with a warning); what the user typed
-  // is taken as typed (a name that is too long is refused, not silently cut).
-  const fromHeaders: ExamFields = { name: defaultExamName(main), exam_type: main.suggested_exam_type };
-  if (main.patient_name) fromHeaders.patient_name = main.patient_name;
-  if (main.patient_id) fromHeaders.patient_id = main.patient_id;
-  if (main.birth_date) fromHeaders.birth_date = main.birth_date;
+  // The study's fields as the inbox would take them with no name template (--type as a folder's
+  // exam type). What came from the headers is fitted to the service (cut with a warning); what the
+  // user typed is taken as typed (a name that is too long is refused, not silently cut).
+  const study = studyExamFields(main, args.type ?? 'from_dicom', null);
+  const fromHeaders: ExamFields = { name: study.name, exam_type: study.exam_type };
+  if (study.patient_name) fromHeaders.patient_name = study.patient_name;
+  if (study.patient_id) fromHeaders.patient_id = study.patient_id;
+  if (study.birth_date) fromHeaders.birth_date = study.birth_date;
   const fitted = fitFieldsToService(fromHeaders);
   const given = { name: args.name, patient_name: args.patientName, patient_id: args.patientId };
   for (const c of fitted.cuts) {
@@ -304,11 +292,7 @@ function prefill(scan: ScanResult, args: Args, warn: (t: string) => void, w: Upl
             : '';
     warn(`Warning: ${describeCut(c)}${flag}`);
   }
-  const fields: ExamFields = {
-    ...fitted.fields,
-    name: args.name ?? fitted.fields.name,
-    exam_type: args.type ?? main.suggested_exam_type,
-  };
+  const fields: ExamFields = { ...fitted.fields, name: args.name ?? fitted.fields.name };
   if (args.patientName !== undefined) fields.patient_name = args.patientName;
   if (args.patientId !== undefined) fields.patient_id = args.patientId;
   return fields;

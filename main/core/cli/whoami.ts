@@ -10,6 +10,7 @@ import { type CliCommand, type CliIo, parseCommandLine } from './io';
 import { apiErrorText, credentialsText, keychainText } from './cli-messages';
 import { terminalLanguage, type WordsLanguage } from '../net/failure-words';
 import { openCommandNetwork } from './command-network';
+import { formatBytes } from '../format-bytes';
 
 export type WhoamiDeps = {
   /** The OS keychain store (built by the caller, so the core never imports the native module). */
@@ -33,18 +34,6 @@ el almacenamiento y el estado del límite de solicitudes. La clave viene de SCAN
 dirección de SCANBRIDGE_API_URL) cuando están definidas; si no, de los ajustes guardados y del
 llavero del sistema.
 `;
-
-function formatBytes(n: number, lang: WordsLanguage): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let v = n;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i += 1;
-  }
-  const shown = String(i === 0 ? v : Number(v.toFixed(v < 10 ? 2 : 1)));
-  return `${lang === 'es' ? shown.replace('.', ',') : shown} ${units[i]}`;
-}
 
 /** The human report's words (the labels padded to one column). */
 const REPORT = {

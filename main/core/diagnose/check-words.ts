@@ -3,9 +3,9 @@
 // locale files (`network.problem.*`).
 import { netFailureWords, type WordsLanguage } from '../net/failure-words';
 import { NET_FAILURE_KINDS, type NetFailureKind } from '../net/net-failure';
-import type { CheckProblem, CheckReport, CheckStep } from './check-report';
+import type { ConnectionCheckView, ConnectionProblem, ConnectionStep } from '../../../preload/contract';
 
-type Own = Exclude<CheckProblem, NetFailureKind>;
+type Own = Exclude<ConnectionProblem, NetFailureKind>;
 
 const EN: Record<Own, (host: string) => string> = {
   key_rejected: () => "The API key was rejected or is missing. Paste the clinic's key again in Settings.",
@@ -32,7 +32,7 @@ const ES: Record<Own, (host: string) => string> = {
 
 /** The sentence for one of the check's own problems (network failures are worded by net/). */
 export function checkProblemWords(
-  problem: CheckProblem,
+  problem: ConnectionProblem,
   host: string,
   _proxy: string | null,
   lang: WordsLanguage = 'en',
@@ -42,7 +42,7 @@ export function checkProblemWords(
 }
 
 /** The words for a failed step of `report`, in `lang`. */
-export function reportStepWords(report: CheckReport, step: CheckStep, lang: WordsLanguage): string {
+export function reportStepWords(report: ConnectionCheckView, step: ConnectionStep, lang: WordsLanguage): string {
   const r = report[step];
   if (r.status !== 'failed' || !r.problem) return '';
   const host =

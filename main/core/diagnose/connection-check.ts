@@ -14,7 +14,7 @@ import { netFailureWords } from '../net/failure-words';
 import { classifyNetFailure } from '../net/net-failure';
 import { CERT_DATE_CODES, judgeDateFailure } from '../net/cert-time';
 import { type Network, proxyLabel, type ProxyRoute } from '../net/network';
-import type { CheckProblem, CheckReport, CheckStep } from './check-report';
+import type { ConnectionCheckView, ConnectionProblem, ConnectionStep } from '../../../preload/contract';
 import { checkProblemWords } from './check-words';
 import { lookupHost, putBytes, tcpConnect, tlsHandshake } from './probes';
 
@@ -32,7 +32,7 @@ export type CheckOptions = {
 
 export const TEST_EXAM_NAME = 'ScanBridge connection check';
 
-function emptyReport(baseUrl: string | null, now: Date, network: Network): CheckReport {
+function emptyReport(baseUrl: string | null, now: Date, network: Network): ConnectionCheckView {
   const skipped = { status: 'skipped' as const, ms: null };
   return {
     ok: false,
@@ -57,14 +57,14 @@ function emptyReport(baseUrl: string | null, now: Date, network: Network): Check
   };
 }
 
-type Failure = { problem: CheckProblem; code: string; message: string };
+type Failure = { problem: ConnectionProblem; code: string; message: string };
 
 /** A thrown error as a step's failure, classified and worded. */
 function failureOf(err: unknown, host: string, proxy: string | null): Failure {
   const net = err instanceof ApiError && err.netFailure ? err.netFailure : classifyNetFailure(err, host, proxy);
   if (net) return { problem: net.kind, code: net.code, message: netFailureWords(net) };
   if (err instanceof ApiError) {
-    const problem: CheckProblem =
+    const problem: ConnectionProblem =
       err.code === 'unauthorized'
         ? 'key_rejected'
         : err.code === 'insufficient_scope' || err.code === 'forbidden'
@@ -86,8 +86,8 @@ function failureOf(err: unknown, host: string, proxy: string | null): Failure {
 
 /** Runs one step: its time, its result, or its failure recorded (and the report marked). */
 async function step<T>(
-  report: CheckReport,
-  name: CheckStep,
+  report: ConnectionCheckView,
+  name: ConnectionStep,
   run: () => Promise<T>,
   onFail: (err: unknown) => Failure,
 ): Promise<T | undefined> {
@@ -112,7 +112,7 @@ function firstHop(service: URL, route: ProxyRoute | null): { host: string; port:
 }
 
 /** Runs the whole check. Never throws: every problem is in the report. */
-export async function runConnectionCheck(options: CheckOptions): Promise<CheckReport> {
+export async function runConnectionCheck(options: CheckOptions): Promise<ConnectionCheckView> {
   const now = options.now ?? (() => new Date());
   const { network } = options;
   const report = emptyReport(options.baseUrl, now(), network);
@@ -160,7 +160,7 @@ export async function runConnectionCheck(options: CheckOptions): Promise<CheckRe
  * The server's time and the certificate's window decide (net/cert-time.ts, as for every other path).
  */
 async function judgeCertDates(
-  report: CheckReport,
+  report: ConnectionCheckView,
   service: URL,
   agents: ReturnType<Network['agents']>,
   timeoutMs: number,
@@ -179,14 +179,14 @@ async function judgeCertDates(
   Object.assign(report.tls, { problem: failure.kind, message: netFailureWords(failure) });
 }
 
-function finish(report: CheckReport): CheckReport {
+function finish(report: ConnectionCheckView): ConnectionCheckView {
   report.ok = report.failed_step === null;
   return report;
 }
 
 /** The proxy (its tunnel and login) and the TLS handshake, both seen through one HEAD request. */
 async function tunnelAndTls(
-  report: CheckReport,
+  report: ConnectionCheckView,
   service: URL,
   agents: ReturnType<Network['agents']>,
   timeoutMs: number,
@@ -244,7 +244,7 @@ type Client = ReturnType<typeof createApiClient>;
 
 /** GET /me with the key: its plan and the rate headers. */
 async function keyStep(
-  report: CheckReport,
+  report: ConnectionCheckView,
   options: CheckOptions,
   network: Network,
   fail: (e: unknown) => Failure,
@@ -272,7 +272,7 @@ async function keyStep(
 
 /** The presigned round trip: a test exam, a PUT of random bytes (timed), the exam deleted. */
 async function storageStep(
-  report: CheckReport,
+  report: ConnectionCheckView,
   client: Client,
   size: number,
   network: Network,

@@ -9,17 +9,16 @@
 import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { ZipFile } from 'yazl';
-import type { Diagnostics, UploadJobView } from '../../../preload/contract';
+import type { ConnectionCheckView, Diagnostics, UploadJobView } from '../../../preload/contract';
+import { CONNECTION_STEPS } from '../../../preload/contract/vocabulary';
 import { daysBefore, localDay, lastLogLines, readLogDays } from '../log';
-import type { CheckReport } from './check-report';
-import { CHECK_STEPS } from './check-report';
 import { redact, type RedactionContext } from './redact';
 
 export type BundleInput = {
   /** The settings summary (agent/handlers/diagnostics.ts). */
   diagnostics: Diagnostics;
   /** The connection check; a command whose network could not be built says why instead. */
-  check: CheckReport | { problem: string };
+  check: ConnectionCheckView | { problem: string };
   jobs: readonly UploadJobView[];
   /** The log folder, and how many days of it (today counts as one). */
   logDir: string;
@@ -126,8 +125,8 @@ export async function bundleZip(content: BundleContent, now = new Date()): Promi
   return buffer(zip.outputStream as Readable);
 }
 
-function checkLines(r: CheckReport): string[] {
-  const detail: Record<(typeof CHECK_STEPS)[number], string> = {
+function checkLines(r: ConnectionCheckView): string[] {
+  const detail: Record<(typeof CONNECTION_STEPS)[number], string> = {
     dns: `${r.dns.host ?? '-'} ${r.dns.addresses.join(',')}`,
     tcp: r.tcp.target ?? '-',
     proxy: r.proxy.url ? `${r.proxy.url} (${r.proxy.source ?? '-'})` : 'none',
@@ -138,7 +137,7 @@ function checkLines(r: CheckReport): string[] {
     storage: `${r.storage.host ?? '-'} cleaned_up=${String(r.storage.cleaned_up)}`,
     upload_speed: r.upload_speed.bytes_per_second !== null ? `${r.upload_speed.bytes_per_second} B/s` : '-',
   };
-  return CHECK_STEPS.map((s) => {
+  return CONNECTION_STEPS.map((s) => {
     const step = r[s];
     const problem = step.status === 'failed' ? ` ${step.problem ?? ''} ${step.code ?? ''}` : '';
     return `${s}: ${step.status}${problem} · ${detail[s]}${step.ms !== null ? ` · ${step.ms} ms` : ''}`;
@@ -158,7 +157,7 @@ function queueLines(jobs: readonly UploadJobView[]): string[] {
  * and last `logLines` lines of its log, as text the operator reads in the window before sending.
  */
 export function supportBundleText(
-  input: Omit<BundleInput, 'days' | 'check'> & { check: CheckReport },
+  input: Omit<BundleInput, 'days' | 'check'> & { check: ConnectionCheckView },
   logLines = 50,
 ): string {
   const context = { known: input.known };

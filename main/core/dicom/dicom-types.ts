@@ -142,3 +142,12 @@ export type ScanResult = {
 };
 
 export type ScanProgress = { done: number; total: number };
+
+/** How a folder is scanned (scanFolder) and its files classified (probeFiles). */
+export type ScanOptions = {
+  signal?: AbortSignal;
+  /** Called as files are classified (at most once per batch of files). */
+  onProgress?: (progress: ScanProgress) => void;
+  /** Use worker threads for large folders (default true). */
+  workers?: boolean;
+};

@@ -10,6 +10,6 @@ export { parseDicomPrefix } from './header';
 export { parsePersonName, prefillName } from './person-name';
 export { probeFile as readDicomHeader, probeFileSync as readDicomHeaderSync } from './probe';
 export { ScanFolderError, scanFolder } from './scan-folder';
-export type { ScanOptions } from './scan-folder';
+export type { ScanOptions } from './dicom-types';
 export { scanPoolStatus, stopScanWorkers } from './scan-pool';
 export type * from './dicom-types';

@@ -5,16 +5,8 @@ import { access, opendir, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { groupProbes } from './group';
 import { probeFiles } from './scan-pool';
-import type { FileProbe, ScanProgress, ScanResult } from './dicom-types';
+import type { FileProbe, ScanOptions, ScanResult } from './dicom-types';
 import { walkFiles } from './walk';
-
-export type ScanOptions = {
-  signal?: AbortSignal;
-  /** Called as files are classified (at most once per batch of files). */
-  onProgress?: (progress: ScanProgress) => void;
-  /** Use worker threads for large folders (default true). */
-  workers?: boolean;
-};
 
 /** Thrown when the folder to scan does not exist or is not a folder. */
 export class ScanFolderError extends Error {

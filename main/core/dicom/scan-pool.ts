@@ -9,7 +9,7 @@
 // thread instead, so a scan never depends on workers.
 import { Worker } from 'node:worker_threads';
 import { probeFileSync } from './probe';
-import type { FileProbe, ScanProgress } from './dicom-types';
+import type { FileProbe, ScanOptions } from './dicom-types';
 
 const WORKER_COUNT = 2;
 const IDLE_STOP_MS = 15_000;
@@ -140,15 +140,8 @@ async function probeInThread(paths: string[], signal: AbortSignal | undefined): 
   return out;
 }
 
-export type ProbeOptions = {
-  signal?: AbortSignal;
-  onProgress?: (progress: ScanProgress) => void;
-  /** Use worker threads when there are enough files (default true). */
-  workers?: boolean;
-};
-
 /** Classifies every path, on the worker pool when it pays off; results in the order of `paths`. */
-export async function probeFiles(paths: readonly string[], options: ProbeOptions = {}): Promise<FileProbe[]> {
+export async function probeFiles(paths: readonly string[], options: ScanOptions = {}): Promise<FileProbe[]> {
   const { signal, onProgress } = options;
   signal?.throwIfAborted();
   const total = paths.length;

@@ -20,15 +20,15 @@ import { z } from 'zod';
 import type { ApiClient } from '../api';
 import { isApiError } from '../api/api-errors';
 import { writeJsonAtomic } from '../atomic-file';
+import { SHARE_LOCALES, type ShareLocale } from '../../../preload/contract/vocabulary';
 
-export type ShareLocale = 'es' | 'en' | 'pt';
 export type ShareOrder = { exam_id: string; to: string[]; locale: ShareLocale | null };
 
 const recordSchema = z.object({
   v: z.literal(1),
   exam_id: z.string().min(1),
   to: z.array(z.string()),
-  locale: z.enum(['es', 'en', 'pt']).nullable(),
+  locale: z.enum(SHARE_LOCALES).nullable(),
   state: z.enum(['sending', 'sent', 'not_sent', 'failed']),
   /** The exam's share counter just before the call (null: the service shows none). */
   shares_before: z.number().int().nullable(),

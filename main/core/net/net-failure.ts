@@ -1,6 +1,7 @@
 // What went wrong on the way to the service, from the system's and TLS's error codes, in one place:
 // the API client, the transfers, the connection check and every front end's words start here.
 import { NET_FAILURE_KINDS, type NetFailureKind } from '../../../preload/contract/vocabulary';
+import type { NetFailure } from '../../../preload/contract';
 
 /**
  * The kinds of failure (defined once in preload/contract/vocabulary.ts, shared with the window):
@@ -14,8 +15,8 @@ import { NET_FAILURE_KINDS, type NetFailureKind } from '../../../preload/contrac
  */
 export { NET_FAILURE_KINDS, type NetFailureKind };
 
-/** A classified failure: its kind, the system code it came from, the host asked for and the proxy in use. */
-export type NetFailure = { kind: NetFailureKind; code: string; host: string; proxy: string | null };
+/** A classified failure: its kind, the system code it came from, the host asked for and the proxy in use (declared in the contract, which carries it to the window). */
+export type { NetFailure };
 
 const UNTRUSTED = new Set([
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE',

@@ -7,9 +7,7 @@ import { Agent as HttpsAgent } from 'node:https';
 import { HttpProxyAgent, HttpsProxyAgent } from 'hpagent';
 import { bypassesProxy, proxyEnvValue, proxyFromEnv } from './proxy-env';
 import { resolveTrust, type Trust, type TrustOptions } from './trust';
-
-/** Where the proxy in use came from. */
-export type ProxySource = 'env' | 'settings' | 'system';
+import type { ProxySource } from '../../../preload/contract';
 
 /** A proxy for one URL: its address (with the login, if any) and where it was configured. */
 export type ProxyRoute = { url: URL; source: ProxySource };

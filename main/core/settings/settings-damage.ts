@@ -7,36 +7,27 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import type { SettingsDamageView } from '../../../preload/contract';
 import { writeFileAtomicSync } from '../atomic-file';
 import { Emitter } from '../emitter';
 import { PRIVATE_FILE_MODE } from '../private-fs';
 
-export type SettingsDamage = {
-  /** When it was found (ISO time). */
-  at: string;
-  /** The damaged file, set aside. */
-  set_aside: string;
-  /** True when the last good copy was put back; false when the settings started from their defaults. */
-  restored: boolean;
-  /** When the restored copy was saved (ISO time), if restored. */
-  copy_of: string | null;
-};
-
+/** What `settings.damaged.json` holds: the contract's SettingsDamageView, as the window shows it. */
 const damageSchema = z.object({
   at: z.string(),
   set_aside: z.string(),
   restored: z.boolean(),
   copy_of: z.string().nullable(),
-});
+}) satisfies z.ZodType<SettingsDamageView>;
 
 export const LAST_GOOD_NAME = 'settings.last-good.json';
 const DAMAGE_NAME = 'settings.damaged.json';
 
 /** Told in this process whenever a settings file is found damaged (the command line prints it). */
-export const settingsDamageFound = new Emitter<[SettingsDamage]>();
+export const settingsDamageFound = new Emitter<[SettingsDamageView]>();
 
 /** What the last damage found in `configDir` was, until it is dismissed; null when none. */
-export function readSettingsDamage(configDir: string): SettingsDamage | null {
+export function readSettingsDamage(configDir: string): SettingsDamageView | null {
   try {
     const parsed = damageSchema.safeParse(JSON.parse(readFileSync(join(configDir, DAMAGE_NAME), 'utf8')));
     return parsed.success ? parsed.data : null;
@@ -45,7 +36,7 @@ export function readSettingsDamage(configDir: string): SettingsDamage | null {
   }
 }
 
-export function recordSettingsDamage(configDir: string, damage: SettingsDamage): void {
+export function recordSettingsDamage(configDir: string, damage: SettingsDamageView): void {
   try {
     writeFileAtomicSync(join(configDir, DAMAGE_NAME), JSON.stringify(damage), { mode: PRIVATE_FILE_MODE });
   } catch {
@@ -60,7 +51,7 @@ export function dismissSettingsDamage(configDir: string): void {
 }
 
 /** The sentence for `damage`, in `lang`. */
-export function settingsDamageWords(damage: SettingsDamage, lang: 'es' | 'en' = 'en'): string {
+export function settingsDamageWords(damage: SettingsDamageView, lang: 'es' | 'en' = 'en'): string {
   if (lang === 'es')
     return damage.restored
       ? `El archivo de ajustes estaba dañado: se apartó como ${damage.set_aside} y se restauró la última copia buena${damage.copy_of ? ` (guardada el ${damage.copy_of.slice(0, 16).replace('T', ' ')} UTC)` : ''}. Revise las carpetas vigiladas y el receptor DICOM.`

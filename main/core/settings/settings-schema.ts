@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { FOLDER_EXAM_TYPES } from '../../../preload/contract/vocabulary';
+import { COMPRESS_SETTINGS, FOLDER_EXAM_TYPES } from '../../../preload/contract/vocabulary';
 import { networkSettingsSchema } from './network-settings';
 import { shareRuleSchema } from './share-rule';
 
@@ -32,7 +32,7 @@ export const uploadOptionsSchema = z.object({
   bandwidth_limit_bytes_per_s: z.number().int().min(0).default(0),
   mode: z.enum(['files', 'zip', 'auto']).default('auto'),
   /** Lossless deflate in zip mode: `auto` only when it shortens the upload (upload/compression-choice.ts). */
-  compress: z.enum(['auto', 'always', 'never']).default('auto'),
+  compress: z.enum(COMPRESS_SETTINGS).default('auto'),
 });
 export type UploadOptions = z.infer<typeof uploadOptionsSchema>;
 

@@ -2,9 +2,7 @@
 // carries one (settings), and a DICOM listener can carry the same object. `shareIntentOf` merges a
 // source's rule with the addresses staff typed or picked for one study (the inbox's review form).
 import { z } from 'zod';
-
-export const SHARE_LOCALES = ['es', 'en', 'pt'] as const;
-export type ShareLocale = (typeof SHARE_LOCALES)[number];
+import { SHARE_LOCALES, type ShareLocale } from '../../../preload/contract/vocabulary';
 
 const email = z.email().max(320);
 

@@ -13,7 +13,8 @@ import {
   SETTINGS_SCHEMA_VERSION,
 } from './settings-schema';
 import { Emitter } from '../emitter';
-import { LAST_GOOD_NAME, recordSettingsDamage, type SettingsDamage } from './settings-damage';
+import type { SettingsDamageView } from '../../../preload/contract';
+import { LAST_GOOD_NAME, recordSettingsDamage } from './settings-damage';
 
 export type SettingsStoreOptions = {
   /** Config folder; default SCANBRIDGE_CONFIG_DIR, else the app's own (see paths.ts). */
@@ -60,7 +61,7 @@ export class SettingsStore {
   readonly path: string;
   readonly problems: string[] = [];
   /** Set when this opening found the file damaged (settings-damage.ts). */
-  damage: SettingsDamage | null = null;
+  damage: SettingsDamageView | null = null;
   private readonly dir: string;
   private readonly conf: Conf<RawStore>;
   private current: Settings;

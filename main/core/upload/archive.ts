@@ -23,7 +23,7 @@ import type { JobState } from './journal-replay';
 import type { JournalRecord } from './journal';
 import { recordDeflateRate } from './link-rate';
 import { MAX_ZIP_BYTES } from './limits';
-import { formatBytes } from './plan';
+import { formatBytes } from '../format-bytes';
 import type { ProgressTracker } from './progress';
 import { UploadError } from './upload-errors';
 import { ensurePrivateDir } from '../private-fs';

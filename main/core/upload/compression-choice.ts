@@ -16,12 +16,11 @@ import {
 } from './deflate-pool';
 import { type LinkRates, readLinkRates } from './link-rate';
 import { MAX_ZIP_BYTES } from './limits';
-import { formatBytes, type JobPlan, type RequestedMode } from './plan';
+import { formatBytes } from '../format-bytes';
+import type { JobPlan, RequestedMode } from './plan';
 import { UploadError } from './upload-errors';
 import type { UploadMode } from './ports';
-
-export type CompressSetting = 'auto' | 'always' | 'never';
-export const COMPRESS_SETTINGS: readonly CompressSetting[] = ['auto', 'always', 'never'];
+import type { CompressSetting } from '../../../preload/contract/vocabulary';
 
 /** Until a transfer has been measured: a typical shared clinic uplink in the region (25 Mbit/s). */
 export const DEFAULT_LINK_BYTES_PER_S = 25e6 / 8;

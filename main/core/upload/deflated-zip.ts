@@ -18,8 +18,8 @@ import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { type ChunkResult, type ChunkTask, type Codec, type DeflatePool, FAST_CODEC, tasksOf } from './deflate-pool';
 import { PRIVATE_FILE_MODE } from '../private-fs';
+import type { ZipEntryFile } from './zip';
 
-export type ArchiveFile = { name: string; path: string; size: number; mtimeMs: number };
 /** A finished entry: CRC-32 of the file and its deflated length. */
 export type PackedEntry = [crc: number, deflatedSize: number];
 /** How far an archive got: the first `entries.length` files are in it, and it is `offset` bytes long. */
@@ -34,7 +34,7 @@ const CHECKPOINT_BYTES = 8 * 1024 * 1024;
 
 export type WriteArchiveOptions = {
   path: string;
-  files: readonly ArchiveFile[];
+  files: readonly ZipEntryFile[];
   /** Where an earlier run stopped (null: from the start). */
   resume: PackState | null;
   pool: DeflatePool;
@@ -71,7 +71,7 @@ export type WriteArchiveOptions = {
 export type ArchiveBudget = { target: number | null; sealed: boolean };
 
 /** Bytes an archive of `files` has besides the entries' data: local and central headers, end record. */
-export function archiveOverhead(files: readonly ArchiveFile[]): number {
+export function archiveOverhead(files: readonly ZipEntryFile[]): number {
   let n = END_RECORD;
   for (const f of files) n += LOCAL_HEADER + CENTRAL_HEADER + 2 * Buffer.byteLength(f.name, 'utf8');
   return n;
@@ -109,7 +109,7 @@ type Chunked = ChunkTask & { file: number };
 
 function* chunksFrom(o: WriteArchiveOptions, first: number): Generator<Chunked> {
   for (let i = first; i < o.files.length; i++) {
-    const f = o.files[i] as ArchiveFile;
+    const f = o.files[i] as ZipEntryFile;
     for (const t of tasksOf(f.path, f.size, o.codecOf?.(i) ?? FAST_CODEC)) yield { ...t, file: i };
   }
 }
@@ -147,7 +147,7 @@ async function writeEntries(fd: number, state: PackState, o: WriteArchiveOptions
   await refill();
   for (let chunk = fileChunks.next(); !chunk.done; chunk = fileChunks.next()) {
     const c = chunk.value;
-    const f = files[c.file] as ArchiveFile;
+    const f = files[c.file] as ZipEntryFile;
     const head = localHeaderFor(f);
     if (c.offset === 0) {
       entryStart = state.offset;
@@ -192,7 +192,7 @@ async function writeEntries(fd: number, state: PackState, o: WriteArchiveOptions
   }
 }
 
-function localHeaderFor(f: ArchiveFile): Buffer {
+function localHeaderFor(f: ZipEntryFile): Buffer {
   const name = Buffer.from(f.name, 'utf8');
   const h = Buffer.alloc(LOCAL_HEADER + name.length);
   const { time, date } = dosDateTime(f.mtimeMs);
@@ -213,7 +213,7 @@ function localHeaderFor(f: ArchiveFile): Buffer {
  * How many empty stored blocks go before the last chunk so that the archive, with a comment of at
  * most 64 KiB, comes out at the budget's target. Seals the budget.
  */
-function paddingBlocks(budget: ArchiveBudget, dataEnd: number, files: readonly ArchiveFile[]): number {
+function paddingBlocks(budget: ArchiveBudget, dataEnd: number, files: readonly ZipEntryFile[]): number {
   budget.sealed = true;
   if (budget.target === null) return 0;
   const short = budget.target - (dataEnd + centralDirectorySize(files) + END_RECORD);
@@ -230,7 +230,7 @@ function writePadding(fd: number, position: number, blocks: number): number {
   return total;
 }
 
-function centralDirectorySize(files: readonly ArchiveFile[]): number {
+function centralDirectorySize(files: readonly ZipEntryFile[]): number {
   let n = 0;
   for (const f of files) n += CENTRAL_HEADER + Buffer.byteLength(f.name, 'utf8');
   return n;
@@ -239,13 +239,13 @@ function centralDirectorySize(files: readonly ArchiveFile[]): number {
 function writeCentralDirectory(
   fd: number,
   state: PackState,
-  files: readonly ArchiveFile[],
+  files: readonly ZipEntryFile[],
   target: number | null,
 ): number {
   const parts: Buffer[] = [];
   let offset = 0;
   for (let i = 0; i < files.length; i++) {
-    const f = files[i] as ArchiveFile;
+    const f = files[i] as ZipEntryFile;
     const [crc, deflated] = state.entries[i] as PackedEntry;
     const name = Buffer.from(f.name, 'utf8');
     const h = Buffer.alloc(CENTRAL_HEADER + name.length);

@@ -4,7 +4,7 @@ import { type Stats, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { UploadError } from './upload-errors';
 import type { PlannedRecord } from './journal';
-import { formatBytes } from './plan';
+import { formatBytes } from '../format-bytes';
 
 type PlannedFileRecord = PlannedRecord['files'][number];
 

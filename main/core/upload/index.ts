@@ -16,7 +16,7 @@ export { UploadError } from './upload-errors';
 export type { UploadErrorCode } from './upload-errors';
 export { findFolderJobs, jobsDir, listUnfinishedJobs, pruneFinishedJobs } from './job-store';
 export { MAX_FILES_PER_EXAM, MAX_NAME_LENGTH, MAX_ZIP_BYTES } from './limits';
-export { fingerprintOf, formatBytes, planUpload, settingsHash } from './plan';
+export { fingerprintOf, planUpload, settingsHash } from './plan';
 export type { JobPlan, PlanFileInput, PlannedFile, RequestedMode } from './plan';
 export { ExamsPortError } from './ports';
 export type { CreateExamInput, CreatedExam, ExamFields, ExamSummary, ExamsPort, ExamType, UploadMode } from './ports';

@@ -26,7 +26,7 @@ import { asDiskFull } from '../disk-full';
 import { fsyncDir, writeFileAtomic, writeFileAtomicSync } from '../atomic-file';
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import { EXAM_TYPES } from '../../../preload/contract/vocabulary';
+import { EXAM_TYPES, SHARE_LOCALES } from '../../../preload/contract/vocabulary';
 import { PRIVATE_FILE_MODE } from '../private-fs';
 
 const examType = z.enum(EXAM_TYPES);
@@ -38,7 +38,7 @@ const mode = z.enum(['files', 'zip']);
  */
 export const shareIntentSchema = z.object({
   to: z.array(z.string().min(3).max(320)).min(1).max(10),
-  locale: z.enum(['es', 'en', 'pt']).nullable(),
+  locale: z.enum(SHARE_LOCALES).nullable(),
 });
 export type ShareIntent = z.infer<typeof shareIntentSchema>;
 

@@ -2,6 +2,7 @@
 // created on the service until a plan passes these checks.
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
+import { formatBytes } from '../format-bytes';
 import { chooseMode } from './auto-mode';
 import { UploadError } from './upload-errors';
 import { MAX_FILE_NAME_LENGTH, MAX_FILES_PER_EXAM, MAX_NAME_LENGTH, MAX_ZIP_BYTES } from './limits';
@@ -167,21 +168,4 @@ export function settingsHash(fields: ExamFields, mode: UploadMode): string {
     .update(JSON.stringify([mode, keys.map((k) => [k, fields[k] ?? null])]), 'utf8')
     .digest('hex')
     .slice(0, 32);
-}
-
-/**
- * "12.3 MB" style sizes for messages (decimal units, as clinic staff read them), with the
- * language's decimal mark ("12,3 MB" in Spanish). The core's one byte formatter.
- */
-export function formatBytes(n: number, lang: 'es' | 'en' = 'en'): string {
-  if (n < 1000) return `${n} B`;
-  const units = ['kB', 'MB', 'GB', 'TB'];
-  let v = n / 1000;
-  let u = 0;
-  while (v >= 1000 && u < units.length - 1) {
-    v /= 1000;
-    u++;
-  }
-  const text = v.toFixed(v < 10 ? 2 : 1);
-  return `${lang === 'es' ? text.replace('.', ',') : text} ${units[u]}`;
 }

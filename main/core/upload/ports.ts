@@ -2,6 +2,7 @@
 // depend on the API client's shape (the adapter is api-port.ts). The exam's fields are the
 // service's own (api/exam-schemas.ts), less the expiry, which the queue sets once the exam is ready.
 import type { ExamFields as ServiceExamFields } from '../api/exam-schemas';
+import type { RetryInfo } from '../api/http';
 
 export type { ExamType } from '../api/exam-schemas';
 export type UploadMode = 'files' | 'zip';
@@ -38,7 +39,7 @@ export type ExamSummary = {
 export type CallOptions = {
   signal?: AbortSignal;
   /** Told before each wait the API client makes for this call (the only retry layer for API calls). */
-  onRetry?: (info: { reason: 'rate_limited' | 'transient'; delayMs: number; code: string }) => void;
+  onRetry?: (info: RetryInfo) => void;
 };
 
 export type ExamsPort = {

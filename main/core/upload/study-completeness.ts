@@ -5,8 +5,7 @@
 import { closeSync, openSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import type { ScanResult, Skipped, Study } from '../dicom';
-
-export type IncompleteReason = 'cut_short' | 'unreadable' | 'permission_denied' | 'damaged';
+import type { IncompleteReason } from '../../../preload/contract';
 
 export type IncompleteFile = {
   path: string;

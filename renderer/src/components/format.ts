@@ -3,17 +3,43 @@ import type { Language } from '../../../preload/contract';
 
 const locale = (lang: Language): string => (lang === 'es' ? 'es-ES' : 'en-US');
 
-/** 1536 → "1.5 KB" / "1,5 KB" (powers of 1024, as file managers show). */
+const BYTE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
+
+/**
+ * 1536 → "1.5 KB" / "1,5 KB": powers of 1024 named KB, MB, GB (as Windows' File Explorer shows them
+ * and the service counts), three significant digits, trailing zeros dropped. The same function as
+ * the core's (main/core/format-bytes.ts, which says why); test/unit/core/format-bytes.test.ts holds
+ * the two to the same output.
+ */
 export function formatBytes(bytes: number, lang: Language): string {
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let v = Math.max(0, bytes);
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i += 1;
+  let value = Math.max(0, bytes);
+  let unit = 0;
+  while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
   }
-  const digits = i === 0 || v >= 100 ? 0 : 1;
-  return `${new Intl.NumberFormat(locale(lang), { maximumFractionDigits: digits, minimumFractionDigits: digits }).format(v)} ${units[i] ?? 'B'}`;
+  let digits = byteDecimals(value, unit);
+  // 1023.7 KB shows as 1 MB, not 1024 KB.
+  if (unit < BYTE_UNITS.length - 1 && roundTo(value, digits) >= 1024) {
+    value /= 1024;
+    unit += 1;
+    digits = byteDecimals(value, unit);
+  }
+  const shown = new Intl.NumberFormat(locale(lang), { maximumFractionDigits: digits, useGrouping: false }).format(
+    roundTo(value, digits),
+  );
+  return `${shown} ${BYTE_UNITS[unit]}`;
+}
+
+/** Decimals for three significant digits; whole bytes have none. */
+function byteDecimals(value: number, unit: number): number {
+  if (unit === 0) return 0;
+  return value < 10 ? 2 : value < 100 ? 1 : 0;
+}
+
+function roundTo(value: number, digits: number): number {
+  const scale = 10 ** digits;
+  return Math.round(value * scale) / scale;
 }
 
 /** Bytes per second → "2.4 MB/s". */

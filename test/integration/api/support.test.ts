@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TicketCategory } from '@main/core/api/support';
+import type { TicketCategory } from '@preload/contract';
 import { proClientScene } from '../../support/api-clients';
 
 describe('client: support tickets against the emulator', () => {

@@ -305,13 +305,13 @@ describe('scan in the terminal language', () => {
     const es = await run(['scan', root], 'es_CL.UTF-8');
     expect(es.code, es.stderr).toBe(0);
     const rows = lines(es.stdout);
-    expect(rows[0]).toMatch(/: 1 estudio, 2 archivos, \d+(,\d)? kB$/);
+    expect(rows[0]).toMatch(/: 1 estudio, 2 archivos, \d+(,\d+)? KB$/);
     expect(rows.at(-1)).toBe('Omitidos 0');
     expect(es.stdout).toContain(`1 serie en ${s.dir}`);
     // Paths and the patient's name aside, the words are Spanish.
     for (const r of lines(es.stdout.replaceAll(tmp, ''))) expect(r, r).not.toMatch(ENGLISH);
     const en = await run(['scan', root], 'en_US.UTF-8');
-    expect(lines(en.stdout)[0]).toMatch(/: 1 study, 2 files, \d+(\.\d)? kB$/);
+    expect(lines(en.stdout)[0]).toMatch(/: 1 study, 2 files, \d+(\.\d+)? KB$/);
     expect(en.stdout).toContain(`1 series in ${s.dir}`);
     expect(lines(en.stdout).at(-1)).toBe('Skipped 0');
   });

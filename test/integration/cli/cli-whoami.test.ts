@@ -51,7 +51,7 @@ describe('scanbridge whoami', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^Plan\s+pro$/m);
     expect(r.stdout).toMatch(/^Scopes\s+.*exams:read, exams:write/m);
-    expect(r.stdout).toMatch(/^Storage\s+0 B of 200 GiB used \(0%\)$/m);
+    expect(r.stdout).toMatch(/^Storage\s+0 B of 200 GB used \(0%\)$/m);
     expect(r.stdout).toMatch(/^Exams\s+0 of 2000$/m);
     expect(r.stdout).toMatch(/^Rate limit\s+\d+ of 1000 requests left this hour/m);
     expect(r.stdout).toMatch(/^Key\s+live; from SCANBRIDGE_API_KEY$/m);

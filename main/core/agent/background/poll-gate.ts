@@ -2,7 +2,7 @@
 // what is left, a 429's wait, when the window frees a slot). No key yet: nothing is known. And the
 // agent's one scheduler, built on that gate.
 import type { RateMeter } from '../../api/rate-meter';
-import type { Logger } from '../host/contract-host';
+import type { Logger } from '../../log';
 import type { PollClock, RateGate } from './poll-scheduler';
 import { PollScheduler } from './poll-scheduler';
 import { errorCode } from '../../log';

@@ -1,6 +1,7 @@
 // Informed consent on the contract: the operator's methods (consent:*) and the patient display's
 // (patient:*). The core logic lives in core/consent; this file maps the contract onto it.
 import { isAbsolute, resolve } from 'node:path';
+import type { ConsentSettings } from '../../../../preload/contract';
 import { sessionView } from '../../consent/session';
 import type { SettingsStore } from '../../settings';
 import { SettingsValidationError } from '../../settings';
@@ -26,10 +27,7 @@ type ConsentMethod =
   | 'patient:progress'
   | 'patient:sign';
 
-function updateConsentSettings(
-  store: SettingsStore,
-  change: { country_code?: string; copies_folder?: string | null; display_id?: number | null },
-): void {
+function updateConsentSettings(store: SettingsStore, change: Partial<ConsentSettings>): void {
   const current = store.get().consent;
   try {
     store.update({ consent: { ...current, ...change } });
@@ -71,8 +69,7 @@ export function createConsentHandlers(ctx: HandlerContext): Pick<Handlers, Conse
     'consent:pdf': async (args) => ({ pdf_base64: await desk.blankPdf(args.exam_id) }),
     'consent:displays': async () => desk.displays(),
     'consent:settings': async (args) => {
-      type Change = { country_code?: string; copies_folder?: string | null; display_id?: number | null };
-      const change: Change = definedFields(args, ['country_code', 'display_id']);
+      const change: Partial<ConsentSettings> = definedFields(args, ['country_code', 'display_id']);
       if (args.copies_folder !== undefined) {
         if (args.copies_folder !== null && !isAbsolute(args.copies_folder)) {
           throw new ContractFailure('invalid_args', 'Give the full path of the folder.', [

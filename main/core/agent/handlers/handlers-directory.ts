@@ -1,7 +1,7 @@
 // The referrer directory on the service (API v1 §4.6). A sandbox key reads an empty list and stores
 // nothing (§5.5): every answer carries `sandbox` so the window can say so.
 import type { ReferrerView } from '../../../../preload/contract';
-import type { Referrer, UpdateReferrerRequest } from '../../api';
+import type { CreateReferrerRequest, Referrer, UpdateReferrerRequest } from '../../api';
 import type { Handlers } from '../host/contract-host';
 import { ContractFailure } from '../host/contract-host';
 import type { HandlerContext } from './handler-context';
@@ -26,7 +26,7 @@ export function createDirectoryHandlers(
     },
     'referrers:create': async (args) => {
       const client = ctx.service.require();
-      const body: { name: string; email?: string; phone?: string; specialty?: string } = { name: args.name };
+      const body: CreateReferrerRequest = { name: args.name };
       if (args.email) body.email = args.email;
       if (args.phone) body.phone = args.phone;
       if (args.specialty) body.specialty = args.specialty;

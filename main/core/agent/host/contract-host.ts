@@ -73,8 +73,6 @@ export function toContractFailure(e: unknown): ContractFailure {
   return new ContractFailure(c.code, c.message, c.details);
 }
 
-export type { Logger };
-
 /**
  * Builds the host from the handlers: validates, runs, maps errors. Unexpected errors are logged by
  * the method and the error's code or class (never its message, which may quote a path or a name).

@@ -1,5 +1,5 @@
 // What the agent needs from its host (Electron or plain Node), as small ports the host fills in.
-import type { Logger } from './contract-host';
+import type { Logger } from '../../log';
 
 /** An OS notification the front desk sees even with the window closed. */
 export type Notice = {

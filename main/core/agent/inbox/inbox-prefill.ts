@@ -1,8 +1,10 @@
 // What the inbox proposes for a detected study: the exam name from the clinic's template, the
 // patient fields from the DICOM headers, the exam type from the folder or the modality, and the
-// warnings staff should look at before uploading.
+// warnings staff should look at before uploading. `studyExamFields` is the one way from a study to
+// exam fields: the inbox's proposal and `scanbridge upload` (cli/upload.ts) both start there.
 import type { ExamType, Skipped, Study, StudyWarning as DicomWarning } from '../../dicom';
 import type { InboxFields, InboxSeries, Language, StudyWarning } from '../../../../preload/contract';
+import { MAX_NAME_LENGTH } from '../../upload/limits';
 
 export { DEFAULT_NAME_TEMPLATE } from '../../settings/settings-schema';
 
@@ -40,6 +42,52 @@ export function renderExamName(template: string, v: NameValues, language: Langua
   return (name || fallback).slice(0, 200);
 }
 
+/** The name of an exam with no template: the study description (or modality) and the study date. */
+export function defaultExamName(
+  study: Pick<Study, 'description' | 'modality' | 'study_date' | 'suggested_exam_type'>,
+): string {
+  const what = study.description.trim() || study.modality.trim() || study.suggested_exam_type.toUpperCase();
+  const name = [what, study.study_date ?? ''].filter((s) => s !== '').join(' ');
+  return name.slice(0, MAX_NAME_LENGTH);
+}
+
+/** What a study's headers give its exam, before anything is cut to the service's lengths. */
+export type StudyExamFields = Pick<InboxFields, 'name' | 'exam_type' | 'patient_name' | 'patient_id' | 'birth_date'>;
+
+/**
+ * The exam fields of a study: the type (the folder's, or the study's own for `from_dicom`), the name
+ * (the clinic's template in a language, or with no template `defaultExamName`), and the patient as
+ * the headers name them.
+ */
+export function studyExamFields(
+  study: Study,
+  folderExamType: ExamType | 'from_dicom',
+  naming: { template: string; language: Language } | null,
+): StudyExamFields {
+  const exam_type = folderExamType === 'from_dicom' ? study.suggested_exam_type : folderExamType;
+  const name = naming
+    ? renderExamName(
+        naming.template,
+        {
+          patient: study.patient_name,
+          patient_id: study.patient_id,
+          type: exam_type,
+          date: study.study_date,
+          description: study.description,
+          modality: study.modality,
+        },
+        naming.language,
+      )
+    : defaultExamName(study);
+  return {
+    name,
+    exam_type,
+    patient_name: study.patient_name,
+    patient_id: study.patient_id,
+    birth_date: study.birth_date,
+  };
+}
+
 /** The contract's warnings for a study, from the reader's and the inbox's own checks. */
 export function studyWarnings(study: Study, skipped: number, changedSinceUpload: boolean): StudyWarning[] {
   const out = new Set<StudyWarning>();
@@ -73,25 +121,14 @@ export type PrefillContext = {
 
 /** The proposed fields of a study. */
 export function prefillFields(study: Study, ctx: PrefillContext): InboxFields {
-  const exam_type = ctx.folderExamType === 'from_dicom' ? study.suggested_exam_type : ctx.folderExamType;
+  const fields = studyExamFields(study, ctx.folderExamType, { template: ctx.template, language: ctx.language });
   return {
-    name: renderExamName(
-      ctx.template,
-      {
-        patient: study.patient_name,
-        patient_id: study.patient_id,
-        type: exam_type,
-        date: study.study_date,
-        description: study.description,
-        modality: study.modality,
-      },
-      ctx.language,
-    ),
-    patient_name: study.patient_name.slice(0, 200),
-    patient_id: study.patient_id.slice(0, 64),
-    birth_date: study.birth_date,
+    name: fields.name,
+    patient_name: fields.patient_name.slice(0, 200),
+    patient_id: fields.patient_id.slice(0, 64),
+    birth_date: fields.birth_date,
     reason: '',
-    exam_type,
+    exam_type: fields.exam_type,
     expiration_days: ctx.defaultExpirationDays,
     share_to: '',
     share_locale: ctx.language,

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { InboxFields, InboxItem } from '../../../../preload/contract';
-import { EXAM_TYPES, INBOX_STATUSES } from '../../../../preload/contract/vocabulary';
+import { EXAM_TYPES, INBOX_STATUSES, SHARE_LOCALES } from '../../../../preload/contract/vocabulary';
 import { DebouncedSave, writeFileAtomic } from '../../atomic-file';
 
 const examType = z.enum(EXAM_TYPES);
@@ -19,7 +19,7 @@ const fieldsSchema = z.object({
   expiration_days: z.number().int().nullable(),
   // Absent in inboxes of older versions.
   share_to: z.string().max(3300).default(''),
-  share_locale: z.enum(['es', 'en', 'pt']).default('es'),
+  share_locale: z.enum(SHARE_LOCALES).default('es'),
 });
 
 const itemSchema = z.object({

@@ -6,7 +6,7 @@
 import type { UploadJobView } from '../../../../preload/contract';
 import type { Claim, Ledger, LedgerKey } from '../../watch';
 import { tryClaim, writeDoneMarker } from '../../watch';
-import type { Logger } from '../host/contract-host';
+import type { Logger } from '../../log';
 import type { Inbox } from '../inbox/inbox';
 
 export type ReadyInfo = {

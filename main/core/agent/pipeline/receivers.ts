@@ -12,7 +12,7 @@ import { ReceiveService } from '../../receive';
 import type { DicomListenerSettings } from '../../settings/settings-schema';
 import type { Ledger, WatchFolderConfig } from '../../watch';
 import { StudyRouter } from '../../watch';
-import type { Logger } from '../host/contract-host';
+import type { Logger } from '../../log';
 import type { ActivityHub } from './agent-activity';
 import { type IntakeDeps, takeInStudy } from './study-intake';
 import { errorCode, studyHash } from '../../log';

@@ -8,7 +8,7 @@ import { WatchService } from '../../watch';
 import type { DetectedStudy } from '../../watch';
 import type { ActivityHub } from './agent-activity';
 import { offerIncompleteStudies } from '../inbox/incomplete-exports';
-import type { Logger } from '../host/contract-host';
+import type { Logger } from '../../log';
 import type { ExamRecorder } from './exam-recorder';
 import { takeInStudy } from './study-intake';
 import type { Inbox } from '../inbox/inbox';

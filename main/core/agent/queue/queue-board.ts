@@ -5,7 +5,7 @@
 import type { AgentStatus, UploadJobView, UploadPhase } from '../../../../preload/contract';
 import { ChangeBatcher } from '../host/change-batcher';
 import { ContractFailure } from '../host/contract-host';
-import type { Logger } from '../host/contract-host';
+import type { Logger } from '../../log';
 import { type Entry, isLive, type QueueState, recordOf } from './queue-entry';
 import { type JobRecord, UploadListFile } from './upload-list-store';
 import { Emitter } from '../../emitter';

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { EXAM_TYPES } from '../../../../preload/contract/vocabulary';
 import { DebouncedSave, writeJsonAtomic } from '../../atomic-file';
 import { NET_FAILURE_KINDS } from '../../net/net-failure';
-import type { Logger } from '../host/contract-host';
+import type { Logger } from '../../log';
 import { errorCode } from '../../log';
 
 const phaseSchema = z.enum([

@@ -6,7 +6,7 @@ import { keyKindOf } from '../../api/sandbox';
 import type { KeychainUnavailableError } from '../../secrets/keychain-errors';
 import { toKeychainError } from '../../secrets/keychain-errors';
 import type { SecretStore } from '../../secrets/secret-store';
-import type { Logger } from '../host/contract-host';
+import type { Logger } from '../../log';
 
 /** How often an unavailable keychain is asked again (each try may cost its time-out). */
 const REPROBE_MS = 30_000;

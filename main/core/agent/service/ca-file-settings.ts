@@ -7,7 +7,8 @@ import type { CaFileView } from '../../../../preload/contract';
 import { trustFileWords } from '../../net/failure-words';
 import { readPemFile, TrustFileError } from '../../net/trust';
 import type { SettingsStore } from '../../settings';
-import { ContractFailure, type Logger } from '../host/contract-host';
+import { ContractFailure } from '../host/contract-host';
+import type { Logger } from '../../log';
 
 export class CaFileSettings {
   constructor(

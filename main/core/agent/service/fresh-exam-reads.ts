@@ -5,10 +5,7 @@
 // reads are kept for a short while and shared (a read in flight too); any call that changes an
 // exam (a write on its path) drops that exam, so what is shown after a change is read afresh.
 // GET /me is shared only while in flight.
-import type { ApiClient, CallOptions, TransportEvent } from '../../api';
-
-type Exam = Awaited<ReturnType<ApiClient['exams']['get']>>;
-type Account = Awaited<ReturnType<ApiClient['account']['me']>>;
+import type { Account, ApiClient, CallOptions, Exam, TransportEvent } from '../../api';
 
 /** How long a read of an exam counts as fresh for another tab of the same visit. */
 export const EXAM_READ_FRESH_MS = 60_000;

@@ -11,7 +11,7 @@ import { KeychainUnavailableError } from '../../secrets/keychain-errors';
 import type { SecretStore } from '../../secrets/secret-store';
 import { proxyAddressProblem, type SettingsStore } from '../../settings';
 import { ContractFailure } from '../host/contract-host';
-import type { Logger } from '../host/contract-host';
+import type { Logger } from '../../log';
 import { errorCode } from '../../log';
 
 /** What Settings → Network adds to a front end's own sources: its proxy and its extra CA file (null: none). */

@@ -20,7 +20,8 @@ import {
   worthSampling,
 } from '@main/core/upload/compression-choice';
 import { type ChunkTask, type Codec, DeflatePool, STREAM_CODEC, streamCodec } from '@main/core/upload/deflate-pool';
-import { archiveOverhead, type ArchiveFile, writeDeflatedArchive } from '@main/core/upload/deflated-zip';
+import { archiveOverhead, writeDeflatedArchive } from '@main/core/upload/deflated-zip';
+import type { ZipEntryFile } from '@main/core/upload/zip';
 import {
   LINK_RATE_FILE,
   blendRate,
@@ -116,7 +117,7 @@ describe('measurements', () => {
 
   const pool = new DeflatePool(2);
   afterAll(() => pool.close());
-  const slices = (prefix: string, n: number, make: (z: number) => Buffer): ArchiveFile[] =>
+  const slices = (prefix: string, n: number, make: (z: number) => Buffer): ZipEntryFile[] =>
     Array.from({ length: n }, (_, z) => {
       const path = join(dir, `${prefix}${z}.dcm`);
       writeFileSync(path, make(z));
@@ -149,7 +150,7 @@ describe('measurements', () => {
 
   it("takes the plain sample on the pool's workers, equal to zlib level 6 on the slices' heads; an unreadable slice is left out", async () => {
     const files = slices('w', 6, (z) => phantomSlice(256, z * 5, 'cbct'));
-    files[2] = { ...(files[2] as ArchiveFile), path: join(dir, 'gone.dcm') };
+    files[2] = { ...(files[2] as ZipEntryFile), path: join(dir, 'gone.dcm') };
     const posted: [ChunkTask, Codec][] = [];
     const counting = new (class extends DeflatePool {
       override run(task: ChunkTask, codec?: Codec) {
@@ -169,7 +170,7 @@ describe('measurements', () => {
       expect(s?.deflateBytesPerS ?? 0).toBeGreaterThan(0);
       expect(s?.spread ?? 1).toBeLessThan(0.05);
       // Nothing readable: no sample.
-      expect(await sampleCompressibility([files[2] as ArchiveFile], counting)).toBeNull();
+      expect(await sampleCompressibility([files[2] as ZipEntryFile], counting)).toBeNull();
     } finally {
       await counting.close();
     }

@@ -6,13 +6,9 @@ import { buffer } from 'node:stream/consumers';
 import { crc32 } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPromise } from 'yauzl';
+import type { ZipEntryFile } from '@main/core/upload/zip';
 import { CHUNK_BYTES, DeflatePool, STREAM_CODEC, streamCodec, WHOLE_FILE_BYTES } from '@main/core/upload/deflate-pool';
-import {
-  type ArchiveBudget,
-  type ArchiveFile,
-  type PackState,
-  writeDeflatedArchive,
-} from '@main/core/upload/deflated-zip';
+import { type ArchiveBudget, type PackState, writeDeflatedArchive } from '@main/core/upload/deflated-zip';
 import { phantomSlice } from '@support/phantom';
 
 /** Every entry of a ZIP as yauzl reads it (sizes validated), with the CRC-32 it declares. */
@@ -36,7 +32,7 @@ describe('the deflated archive', () => {
   const pool = new DeflatePool(2);
   afterAll(() => pool.close());
 
-  const files: ArchiveFile[] = [];
+  const files: ZipEntryFile[] = [];
   const contents = new Map<string, Buffer>();
   const add = (name: string, data: Buffer): void => {
     const path = join(dir, name.replace(/\//g, '_'));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatBytes, formatDate, formatDuration, formatTime, percent } from '@renderer/src/components/format';
 
 describe('formatBytes', () => {
-  it('uses powers of 1024 with one decimal under 100 units', () => {
+  it('uses powers of 1024 with three significant digits', () => {
     expect(formatBytes(0, 'en')).toBe('0 B');
     expect(formatBytes(1536, 'en')).toBe('1.5 KB');
     expect(formatBytes(211_812_352, 'en')).toBe('202 MB');
