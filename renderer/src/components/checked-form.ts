@@ -33,9 +33,12 @@ export function problemsOf(schema: z.ZodType, values: unknown): Record<string, s
 
 type CheckedFormOptions<Values> = Pick<
   UseFormInput<Values>,
-  'clearInputErrorOnChange' | 'validateInputOnBlur' | 'onValuesChange'
+  'clearInputErrorOnChange' | 'validateInputOnBlur' | 'validateInputOnChange' | 'onValuesChange'
 > & {
-  /** Once the user has tried to submit, every change checks the form again (errors come and go as they type). */
+  /**
+   * Once the form has been submitted or `form.validate()`d, every change checks it again: the errors
+   * come and go as the user types.
+   */
   recheckAfterSubmit?: boolean;
 };
 
@@ -75,5 +78,9 @@ export function useCheckedForm<Values extends Record<string, unknown>>(
     tried.current = true;
     form.onSubmit(handleSubmit, handleFailure)(event);
   };
-  return { ...form, onSubmit };
+  const validate: typeof form.validate = () => {
+    tried.current = true;
+    return form.validate();
+  };
+  return { ...form, onSubmit, validate };
 }
