@@ -2,7 +2,7 @@
 // wrong. A schema's messages are not sentences but short problem codes (`email_invalid`); the form
 // turns them into the user's language through i18next when it shows them, so a language switch
 // re-words the errors already on screen and the rules stay testable without a window.
-import { schemaResolver, useForm, type UseFormInput, type UseFormReturnType } from '@mantine/form';
+import { schemaResolver, useForm, type FormErrors, type UseFormInput, type UseFormReturnType } from '@mantine/form';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -31,13 +31,16 @@ export function problemsOf(schema: z.ZodType, values: unknown): Record<string, s
   return schemaResolver(schema, { sync: true })(values) as Record<string, string>;
 }
 
+/** A form whose checks run synchronously: `validate()` and `isValid()` answer at once. */
+export type CheckedForm<Values> = UseFormReturnType<Values, Values, (values: Values) => FormErrors>;
+
 type CheckedFormOptions<Values> = Pick<
   UseFormInput<Values>,
   'clearInputErrorOnChange' | 'validateInputOnBlur' | 'validateInputOnChange' | 'onValuesChange'
 > & {
   /**
    * Once the form has been submitted or `form.validate()`d, every change checks it again: the errors
-   * come and go as the user types.
+   * come and go as the user types (until `form.reset()`).
    */
   recheckAfterSubmit?: boolean;
 };
@@ -54,14 +57,14 @@ export function useCheckedForm<Values extends Record<string, unknown>>(
   initialValues: Values,
   problemKey?: (code: string) => string,
   options: CheckedFormOptions<Values> = {},
-): UseFormReturnType<Values> {
+): CheckedForm<Values> {
   const { t } = useTranslation();
   const { recheckAfterSubmit = false, onValuesChange, ...formOptions } = options;
   const tried = useRef(false);
   const form = useForm<Values>({
     mode: 'controlled',
     initialValues,
-    validate: schemaResolver(schema, { sync: true }),
+    validate: schemaResolver(schema, { sync: true }) as (values: Values) => FormErrors,
     ...formOptions,
     onValuesChange: (values, previous) => {
       onValuesChange?.(values, previous);
@@ -82,5 +85,9 @@ export function useCheckedForm<Values extends Record<string, unknown>>(
     tried.current = true;
     return form.validate();
   };
-  return { ...form, onSubmit, validate };
+  const reset: typeof form.reset = () => {
+    tried.current = false;
+    form.reset();
+  };
+  return { ...form, onSubmit, validate, reset };
 }
