@@ -18,6 +18,7 @@ import { QRCodeSVG } from 'qrcode.react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
+import { z } from 'zod';
 import type {
   ConsentEmailView,
   ConsentOverview,
@@ -25,6 +26,7 @@ import type {
   ConsentStatusView,
 } from '../../../../preload/contract';
 import { useCall, useKeysStatus } from '../../app/queries';
+import { emailAddress, useCheckedForm } from '../../components/checked-form';
 import { ErrorAlert } from '../../components/error-alert';
 import { fromBase64 } from '../../components/pdf/base64';
 import { PdfView } from '../../components/pdf/pdf-view';
@@ -217,13 +219,18 @@ function DisplayCard({ overview }: { overview: ConsentOverview }) {
   );
 }
 
+/** The e-mail signing request: one address and the patient's name; Send stays off until both are right. */
+const emailRequestSchema = z.object({
+  to: z.string().trim().pipe(emailAddress),
+  name: z.string().trim().min(1),
+});
+
 function EmailCard({ overview, sandbox }: { overview: ConsentOverview; sandbox: boolean }) {
   const { t } = useTranslation();
-  const [to, setTo] = useState('');
-  const [name, setName] = useState(overview.exam.patient_name ?? '');
+  const form = useCheckedForm(emailRequestSchema, { to: '', name: overview.exam.patient_name ?? '' });
   const [sent, setSent] = useState<ConsentEmailView | null>(null);
   const send = useCall({ name: 'consent:email' }, (r) => setSent(r));
-  const canSend = /^\S+@\S+\.\S+$/.test(to.trim()) && name.trim().length > 0;
+  const canSend = form.isValid();
   return (
     <Card withBorder>
       <Title order={3} size="h4">
@@ -233,24 +240,21 @@ function EmailCard({ overview, sandbox }: { overview: ConsentOverview; sandbox: 
         {t('consent.email.help')}
       </Text>
       <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (canSend) send.mutate({ exam_id: overview.exam.id, to: to.trim(), patient_name: name.trim() });
-        }}
+        onSubmit={form.onSubmit(({ to, name }) =>
+          send.mutate({ exam_id: overview.exam.id, to: to.trim(), patient_name: name.trim() }),
+        )}
       >
         <Stack gap="xs">
           <TextInput
             label={t('consent.email.to')}
             type="email"
-            value={to}
-            onChange={(e) => setTo(e.currentTarget.value)}
+            {...form.getInputProps('to', { withError: false })}
             required
             autoComplete="off"
           />
           <TextInput
             label={t('consent.email.patient')}
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
+            {...form.getInputProps('name', { withError: false })}
             required
             maxLength={200}
           />

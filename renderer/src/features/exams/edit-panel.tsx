@@ -1,42 +1,37 @@
 import { Alert, Button, Group, NumberInput, Paper, Select, Stack, Textarea, TextInput, Title } from '@mantine/core';
-import { useMemo, useState } from 'react';
-import type { FormEvent } from 'react';
+import type { UseFormReturnType } from '@mantine/form';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCall } from '../../app/queries';
+import { useCheckedForm } from '../../components/checked-form';
 import { ErrorAlert } from '../../components/error-alert';
 import { useExamOutlet } from './exam-layout';
 import { storeExam } from './exam-queries';
 import { RADIOGRAPH_SUBTYPES } from '../../../../preload/contract/vocabulary';
-import { changedFields, formOf } from './exam-edit';
+import { changedFields, editSchema, formOf } from './exam-edit';
 import type { Field, Form } from './exam-edit';
 import type { ExamView } from '../../../../preload/contract';
-
-type Setter = <K extends Field>(k: K, v: Form[K]) => void;
 
 /** The editable fields, each showing its own problem; the exam type is read-only. */
 function EditFields({
   exam,
   form,
-  set,
-  errorOf,
+  serviceProblems,
 }: {
   exam: ExamView;
-  form: Form;
-  set: Setter;
-  errorOf: (f: Field) => string | undefined;
+  form: UseFormReturnType<Form>;
+  serviceProblems: Partial<Record<Field, string>>;
 }) {
   const { t } = useTranslation();
+  // The form's own problem first, else what the service said about the field.
+  const field = (f: Field) => {
+    const props = form.getInputProps(f);
+    return { ...props, error: (props.error as string | undefined) ?? serviceProblems[f] };
+  };
+  const { values } = form;
   return (
     <>
-      <TextInput
-        label={t('exams.edit.name')}
-        value={form.name}
-        onChange={(e) => set('name', e.currentTarget.value)}
-        error={errorOf('name')}
-        required
-        maxLength={200}
-        data-testid="edit-name"
-      />
+      <TextInput label={t('exams.edit.name')} {...field('name')} required maxLength={200} data-testid="edit-name" />
       <TextInput
         label={t('exams.edit.type')}
         value={t(`examType.${exam.exam_type}`, { defaultValue: exam.exam_type })}
@@ -48,56 +43,40 @@ function EditFields({
         <Select
           label={t('exams.edit.subtype')}
           data={RADIOGRAPH_SUBTYPES.map((s) => ({ value: s, label: t(`exams.edit.subtypes.${s}`) }))}
-          value={form.radiograph_subtype || null}
-          onChange={(v) => set('radiograph_subtype', v ?? '')}
-          error={errorOf('radiograph_subtype')}
+          {...field('radiograph_subtype')}
+          value={values.radiograph_subtype || null}
+          onChange={(v) => form.setFieldValue('radiograph_subtype', v ?? '')}
           allowDeselect={false}
           data-testid="edit-subtype"
         />
       )}
       <Group grow align="flex-start">
-        <TextInput
-          label={t('exams.edit.patientName')}
-          value={form.patient_name}
-          onChange={(e) => set('patient_name', e.currentTarget.value)}
-          error={errorOf('patient_name')}
-          data-testid="edit-patient-name"
-        />
-        <TextInput
-          label={t('exams.edit.patientId')}
-          value={form.patient_id}
-          onChange={(e) => set('patient_id', e.currentTarget.value)}
-          error={errorOf('patient_id')}
-          data-testid="edit-patient-id"
-        />
+        <TextInput label={t('exams.edit.patientName')} {...field('patient_name')} data-testid="edit-patient-name" />
+        <TextInput label={t('exams.edit.patientId')} {...field('patient_id')} data-testid="edit-patient-id" />
       </Group>
       <Group grow align="flex-start">
         <TextInput
           label={t('exams.edit.birthDate')}
           description={t('exams.edit.birthDateHelp')}
           placeholder="1980-01-31"
-          value={form.birth_date}
-          onChange={(e) => set('birth_date', e.currentTarget.value.trim())}
-          error={errorOf('birth_date')}
+          {...field('birth_date')}
+          onChange={(e) => form.setFieldValue('birth_date', e.currentTarget.value.trim())}
           data-testid="edit-birth-date"
         />
         <NumberInput
           label={t('exams.edit.expiration')}
           description={t('exams.edit.expirationHelp')}
-          value={form.expiration_days}
-          onChange={(v) => set('expiration_days', typeof v === 'number' ? v : v === '' ? '' : Number(v))}
+          {...field('expiration_days')}
+          onChange={(v) => form.setFieldValue('expiration_days', typeof v === 'number' ? v : v === '' ? '' : Number(v))}
           min={1}
           max={3650}
           allowDecimal={false}
-          error={errorOf('expiration_days')}
           data-testid="edit-expiration"
         />
       </Group>
       <Textarea
         label={t('exams.edit.reason')}
-        value={form.reason}
-        onChange={(e) => set('reason', e.currentTarget.value)}
-        error={errorOf('reason')}
+        {...field('reason')}
         autosize
         minRows={2}
         maxRows={5}
@@ -111,42 +90,25 @@ function EditFields({
 export function EditPanel() {
   const { t } = useTranslation();
   const { exam } = useExamOutlet();
-  const [form, setForm] = useState<Form>(() => formOf(exam));
-  const [problems, setProblems] = useState<Partial<Record<Field, string>>>({});
   const [saved, setSaved] = useState(false);
-  const changes = useMemo(() => changedFields(exam, form), [exam, form]);
+  const form = useCheckedForm<Form>(editSchema, formOf(exam), (code) => `exams.edit.${code}`, {
+    onValuesChange: () => setSaved(false),
+  });
+  const changes = changedFields(exam, form.values);
   const update = useCall({ name: 'exams:update' }, (result, qc) => {
     storeExam(qc, result);
-    setForm(formOf(result));
+    form.setValues(formOf(result));
     setSaved(true);
   });
-  const set: Setter = (k, v) => {
-    setForm((f) => ({ ...f, [k]: v }));
-    setSaved(false);
-    setProblems((p) => ({ ...p, [k]: undefined }));
-  };
   const serviceProblems: Partial<Record<Field, string>> = {};
   for (const d of update.error?.details ?? []) {
     const f = (d.field.split('.').pop() ?? d.field) as Field;
-    if (f in form) serviceProblems[f] = t('exams.edit.rejected', { detail: d.message });
+    if (f in form.values) serviceProblems[f] = t('exams.edit.rejected', { detail: d.message });
   }
-  const errorOf = (f: Field): string | undefined => problems[f] ?? serviceProblems[f];
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const local: Partial<Record<Field, string>> = {};
-    if (form.name.trim() === '') local.name = t('exams.edit.required');
-    if (form.birth_date !== '' && !/^\d{4}-\d{2}-\d{2}$/.test(form.birth_date))
-      local.birth_date = t('exams.edit.badDate');
-    if (
-      form.expiration_days !== '' &&
-      (!Number.isInteger(form.expiration_days) || form.expiration_days < 1 || form.expiration_days > 3650)
-    )
-      local.expiration_days = t('exams.edit.badDays');
-    setProblems(local);
-    if (Object.keys(local).length > 0 || Object.keys(changes).length === 0) return;
-    update.mutate({ id: exam.id, fields: changes });
-  };
+  const submit = form.onSubmit(() => {
+    if (Object.keys(changes).length > 0) update.mutate({ id: exam.id, fields: changes });
+  });
 
   const nothing = Object.keys(changes).length === 0;
   return (
@@ -155,7 +117,7 @@ export function EditPanel() {
         <Title order={3} size="h4">
           {t('exams.edit.title')}
         </Title>
-        <EditFields exam={exam} form={form} set={set} errorOf={errorOf} />
+        <EditFields exam={exam} form={form} serviceProblems={serviceProblems} />
         {update.error && !update.error.details?.length && <ErrorAlert error={update.error} />}
         {saved && nothing && (
           <Alert color="teal" role="status" data-testid="edit-saved">

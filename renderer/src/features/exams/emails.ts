@@ -1,6 +1,5 @@
 // Recipients typed in the share form.
-
-const EMAIL = /^[^\s@,;]+@[^\s@,;]+\.[^\s@,;]+$/;
+import { isEmailAddress } from '../../components/checked-form';
 
 /** "a@x.cl, b@y.cl; c@z.cl" → the addresses, and the ones that do not look like e-mail. */
 export function parseEmails(text: string): { ok: string[]; bad: string[] } {
@@ -8,5 +7,5 @@ export function parseEmails(text: string): { ok: string[]; bad: string[] } {
     .split(/[,;\s]+/)
     .map((s) => s.trim())
     .filter(Boolean);
-  return { ok: parts.filter((p) => EMAIL.test(p)), bad: parts.filter((p) => !EMAIL.test(p)) };
+  return { ok: parts.filter(isEmailAddress), bad: parts.filter((p) => !isEmailAddress(p)) };
 }

@@ -1,5 +1,6 @@
 // The edit form's values and the PATCH they make: only the fields that changed.
 import type { ExamEdit, ExamView, RadiographSubtype } from '../../../../preload/contract';
+import { z } from 'zod';
 import { RADIOGRAPH_SUBTYPES } from '../../../../preload/contract/vocabulary';
 
 export type Form = {
@@ -12,6 +13,16 @@ export type Form = {
   radiograph_subtype: string;
 };
 export type Field = keyof Form;
+
+/** What the form checks before sending; each message is a problem code (`exams.edit.<code>`). The service checks the rest. */
+export const editSchema = z.object({
+  name: z.string().trim().min(1, 'required'),
+  birth_date: z.string().refine((s) => s === '' || /^\d{4}-\d{2}-\d{2}$/.test(s), 'badDate'),
+  expiration_days: z.custom<number | ''>(
+    (v) => v === '' || (typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 3650),
+    'badDays',
+  ),
+});
 
 export function formOf(e: ExamView): Form {
   return {

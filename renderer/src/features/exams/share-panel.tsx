@@ -15,11 +15,14 @@ import {
 } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { QRCodeSVG } from 'qrcode.react';
-import { useEffect, useRef, useState } from 'react';
-import type { FormEvent } from 'react';
+import { useForm, type UseFormReturnType } from '@mantine/form';
+import type { TFunction } from 'i18next';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import type { EmbedView, ExamView, ReferrerView, ShareSent } from '../../../../preload/contract';
 import { useCall } from '../../app/queries';
+import { useCheckedForm } from '../../components/checked-form';
 import { ErrorAlert } from '../../components/error-alert';
 import { formatNumber } from '../../components/format';
 import { useLanguage } from '../../components/use-language';
@@ -30,23 +33,28 @@ import { useExamOutlet } from './exam-layout';
 import { examKeys, storeExam, useEmbed, usePublicPage, useReferrers } from './exam-queries';
 import { HandoutButton } from './handout-button';
 
+type EmailValues = { to: string; cc: string; message: string; locale: 'es' | 'en' | 'pt' };
+
+/** To must hold at least one address, Cc may be empty; both name the parts that are not e-mail. */
+function recipientsSchema(t: TFunction) {
+  const addresses = (required: boolean) =>
+    z.string().superRefine((text, ctx) => {
+      const { ok, bad } = parseEmails(text);
+      if (bad.length) ctx.addIssue({ code: 'custom', message: t('exams.share.badEmails', { list: bad.join(', ') }) });
+      else if (required && ok.length === 0) ctx.addIssue({ code: 'custom', message: t('exams.share.needTo') });
+    });
+  return z.object({ to: addresses(true), cc: addresses(false) });
+}
+
 /** Who receives the e-mail: a referrer picked from the directory, or addresses typed in To and Cc. */
 function EmailRecipients({
   referrers,
   onReferrer,
-  to,
-  onTo,
-  cc,
-  onCc,
-  errors,
+  form,
 }: {
   referrers: ReferrerView[];
   onReferrer: (id: string | null) => void;
-  to: string;
-  onTo: (v: string) => void;
-  cc: string;
-  onCc: (v: string) => void;
-  errors: { to?: string; cc?: string };
+  form: UseFormReturnType<EmailValues>;
 }) {
   const { t } = useTranslation();
   return (
@@ -65,9 +73,7 @@ function EmailRecipients({
       <TextInput
         label={t('exams.share.to')}
         description={t('exams.share.toHelp')}
-        value={to}
-        onChange={(e) => onTo(e.currentTarget.value)}
-        error={errors.to}
+        {...form.getInputProps('to')}
         required
         data-testid="share-to"
         autoComplete="off"
@@ -75,9 +81,7 @@ function EmailRecipients({
       <TextInput
         label={t('exams.share.cc')}
         description={t('exams.share.ccHelp')}
-        value={cc}
-        onChange={(e) => onCc(e.currentTarget.value)}
-        error={errors.cc}
+        {...form.getInputProps('cc')}
         data-testid="share-cc"
         autoComplete="off"
       />
@@ -115,11 +119,11 @@ function EmailSection({ exam }: { exam: ExamView }) {
   const { t } = useTranslation();
   const lang = useLanguage();
   const referrers = useReferrers();
-  const [to, setTo] = useState('');
-  const [cc, setCc] = useState('');
-  const [message, setMessage] = useState('');
-  const [locale, setLocale] = useState<'es' | 'en' | 'pt'>(lang);
-  const [errors, setErrors] = useState<{ to?: string; cc?: string }>({});
+  const schema = useMemo(() => recipientsSchema(t), [t]);
+  // An error about the recipients stays until the next try (or a referrer is picked): it quotes what was typed.
+  const form = useCheckedForm<EmailValues>(schema, { to: '', cc: '', message: '', locale: lang }, undefined, {
+    clearInputErrorOnChange: false,
+  });
   const [result, setResult] = useState<(ShareSent & { to: string[] }) | null>(null);
   // The share counter when the e-mail was sent: after a lost answer, a higher count means it went out.
   const [sharesBefore, setSharesBefore] = useState<number | undefined>(undefined);
@@ -138,28 +142,20 @@ function EmailSection({ exam }: { exam: ExamView }) {
   const addReferrer = (id: string | null) => {
     const r = withEmail.find((x) => x.id === id);
     if (!r?.email) return;
-    const current = parseEmails(to).ok;
-    if (!current.includes(r.email)) setTo([...current, r.email].join(', '));
-    setErrors((e) => ({ ...e, to: undefined }));
+    const current = parseEmails(form.getValues().to).ok;
+    if (!current.includes(r.email)) form.setFieldValue('to', [...current, r.email].join(', '));
+    form.clearFieldError('to');
   };
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const a = parseEmails(to);
-    const b = parseEmails(cc);
-    const next: { to?: string; cc?: string } = {};
-    if (a.bad.length) next.to = t('exams.share.badEmails', { list: a.bad.join(', ') });
-    else if (a.ok.length === 0) next.to = t('exams.share.needTo');
-    if (b.bad.length) next.cc = t('exams.share.badEmails', { list: b.bad.join(', ') });
-    setErrors(next);
+  const send = (values: EmailValues) => {
     setResult(null);
-    if (next.to || next.cc) return;
     setSharesBefore(exam.counters?.shares);
+    const message = values.message.trim();
     share.mutate({
       exam_id: exam.id,
-      to: a.ok,
-      cc: b.ok,
-      ...(message.trim() ? { message: message.trim() } : {}),
-      locale,
+      to: parseEmails(values.to).ok,
+      cc: parseEmails(values.cc).ok,
+      ...(message ? { message } : {}),
+      locale: values.locale,
     });
   };
   return (
@@ -167,7 +163,7 @@ function EmailSection({ exam }: { exam: ExamView }) {
       withBorder
       p="md"
       component="form"
-      onSubmit={submit}
+      onSubmit={form.onSubmit(send, () => setResult(null))}
       noValidate
       data-testid="share-email"
       aria-labelledby="share-email-title"
@@ -176,19 +172,10 @@ function EmailSection({ exam }: { exam: ExamView }) {
         <Title order={3} size="h5" id="share-email-title">
           {t('exams.share.emailTitle')}
         </Title>
-        <EmailRecipients
-          referrers={withEmail}
-          onReferrer={addReferrer}
-          to={to}
-          onTo={setTo}
-          cc={cc}
-          onCc={setCc}
-          errors={errors}
-        />
+        <EmailRecipients referrers={withEmail} onReferrer={addReferrer} form={form} />
         <Textarea
           label={t('exams.share.message')}
-          value={message}
-          onChange={(e) => setMessage(e.currentTarget.value)}
+          {...form.getInputProps('message')}
           maxLength={2000}
           autosize
           minRows={2}
@@ -198,8 +185,7 @@ function EmailSection({ exam }: { exam: ExamView }) {
         <Select
           label={t('exams.share.locale')}
           data={(['es', 'en', 'pt'] as const).map((l) => ({ value: l, label: t(`exams.share.locales.${l}`) }))}
-          value={locale}
-          onChange={(v) => v && setLocale(v as 'es' | 'en' | 'pt')}
+          {...form.getInputProps('locale')}
           allowDeselect={false}
           data-testid="share-locale"
         />
@@ -403,9 +389,7 @@ function EmbedSection({ exam }: { exam: ExamView }) {
   // The embed is public: its title never defaults to the exam's name, which may carry the patient's
   // (the service itself would use that name for an embed enabled without a title).
   const neutralTitle = t(`examType.${exam.exam_type}`);
-  const [title, setTitle] = useState(neutralTitle);
-  const [showYear, setShowYear] = useState(true);
-  const [showType, setShowType] = useState(true);
+  const form = useForm({ initialValues: { title: neutralTitle, showYear: true, showType: true } });
   const { confirming, setConfirming, revoked, cache, enable, revoke } = useEmbedCalls(exam.id);
   const state = embed.data;
   return (
@@ -444,15 +428,14 @@ function EmbedSection({ exam }: { exam: ExamView }) {
         )}
         {state && !state.enabled && (
           <form
-            onSubmit={(e) => {
-              e.preventDefault();
+            onSubmit={form.onSubmit(({ title, showYear, showType }) =>
               enable.mutate({
                 exam_id: exam.id,
                 title: title.trim() || neutralTitle,
                 show_year: showYear,
                 show_study_type: showType,
-              });
-            }}
+              }),
+            )}
           >
             <Stack gap="xs">
               {revoked ? (
@@ -466,21 +449,18 @@ function EmbedSection({ exam }: { exam: ExamView }) {
               )}
               <TextInput
                 label={t('exams.share.embedTitleField')}
-                value={title}
-                onChange={(e) => setTitle(e.currentTarget.value)}
+                {...form.getInputProps('title')}
                 maxLength={200}
                 data-testid="embed-title"
               />
               <Checkbox
                 label={t('exams.share.showYear')}
-                checked={showYear}
-                onChange={(e) => setShowYear(e.currentTarget.checked)}
+                {...form.getInputProps('showYear', { type: 'checkbox' })}
                 data-testid="embed-show-year"
               />
               <Checkbox
                 label={t('exams.share.showStudyType')}
-                checked={showType}
-                onChange={(e) => setShowType(e.currentTarget.checked)}
+                {...form.getInputProps('showType', { type: 'checkbox' })}
                 data-testid="embed-show-type"
               />
               <Group justify="flex-end">

@@ -13,6 +13,8 @@ import {
 } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { useCheckedForm } from '../../components/checked-form';
 import { DecimalInput } from '../../components/decimal-input';
 import type { DecimalResult, DecimalRule } from '../../components/decimal';
 import type { ImplantSizeView } from '../../../../preload/contract';
@@ -210,15 +212,30 @@ function SizeResults({
   );
 }
 
+type SizeValues = { length: DecimalResult; diameter: DecimalResult };
+
+/** A size to look up: at least one of the two, and neither refused; the message is a key under `implants.`. */
+const sizeSchema = z
+  .object({ length: z.custom<DecimalResult>(), diameter: z.custom<DecimalResult>() })
+  .refine(
+    ({ length, diameter }) =>
+      length.kind !== 'bad' && diameter.kind !== 'bad' && (length.kind === 'ok' || diameter.kind === 'ok'),
+    { message: 'sizeProblem', path: ['size'] },
+  );
+
 function SizePanel() {
   const { t } = useTranslation();
   const mm = useMm();
   // 4,1 and 4.1 are the same diameter in every language (components/decimal.ts).
-  const [length, setLength] = useState<DecimalResult>({ kind: 'empty' });
-  const [diameter, setDiameter] = useState<DecimalResult>({ kind: 'empty' });
+  // The problem stays until the next look-up (each field tells its own refusal at once).
+  const form = useCheckedForm<SizeValues>(
+    sizeSchema,
+    { length: { kind: 'empty' }, diameter: { kind: 'empty' } },
+    (code) => `implants.${code}`,
+  );
   const [size, setSize] = useState<SizeQuery | null>(null);
   const [offset, setOffset] = useState(0);
-  const [problem, setProblem] = useState(false);
+  const problem = form.getInputProps('size').error as string | undefined;
   const results = useImplantSize(size, offset);
   const asked = size
     ? [
@@ -232,22 +249,18 @@ function SizePanel() {
     <Stack gap="sm">
       <form
         noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
+        onSubmit={form.onSubmit(({ length, diameter }) => {
           const l = valueOf(length);
           const d = valueOf(diameter);
-          const bad = length.kind === 'bad' || diameter.kind === 'bad' || (l === null && d === null);
-          setProblem(bad);
-          if (bad) return;
           setSize({ ...(l !== null ? { length: l } : {}), ...(d !== null ? { diameter: d } : {}) });
           setOffset(0);
-        }}
+        })}
       >
         <Group align="flex-start">
           <DecimalInput
             label={t('implants.diameter')}
-            value={valueOf(diameter)}
-            onChange={setDiameter}
+            value={valueOf(form.values.diameter)}
+            onChange={(r) => form.setFieldValue('diameter', r)}
             rule={MM}
             unit="mm"
             w={180}
@@ -255,8 +268,8 @@ function SizePanel() {
           />
           <DecimalInput
             label={t('implants.length')}
-            value={valueOf(length)}
-            onChange={setLength}
+            value={valueOf(form.values.length)}
+            onChange={(r) => form.setFieldValue('length', r)}
             rule={MM}
             unit="mm"
             w={180}
@@ -271,7 +284,7 @@ function SizePanel() {
         </Text>
         {problem && (
           <Text size="sm" c="red.9" role="alert" mt={4}>
-            {t('implants.sizeProblem')}
+            {problem}
           </Text>
         )}
       </form>

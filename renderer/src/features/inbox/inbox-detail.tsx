@@ -13,28 +13,27 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
+import type { UseFormReturnType } from '@mantine/form';
 import type { QueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { ExamType, InboxItem, UploadJobView } from '../../../../preload/contract';
+import type { InboxItem, UploadJobView } from '../../../../preload/contract';
 import { keys, useCall, useUploads } from '../../app/queries';
 import { upsertById } from '../../app/merge';
+import { useCheckedForm } from '../../components/checked-form';
 import { ErrorAlert } from '../../components/error-alert';
 import { ExamLinks } from '../../components/exam-links';
 import { formatBytes, formatDate } from '../../components/format';
 import { useLanguage } from '../../components/use-language';
 import { examTypeOptions } from '../settings/options';
 import type { FormState } from './inbox-form';
-import { changedFields, isCalendarDate, toForm, validate } from './inbox-form';
+import { changedFields, inboxSchema, isCalendarDate, toForm } from './inbox-form';
 import { IncompleteFiles } from './incomplete-files';
 import { SeriesList } from './series-list';
 import { ShareFields } from './share-fields';
 import { statusColor } from './status';
 import { ReceivedFrom, SenderStopped } from './received-from';
 import { StudyWarnings } from './warnings';
-
-type Setter = <K extends keyof FormState>(k: K, v: FormState[K]) => void;
 
 /** The study's title, its date, modality, size and export folder, and its status. */
 function StudyHeading({ item }: { item: InboxItem }) {
@@ -72,27 +71,16 @@ function StudyHeading({ item }: { item: InboxItem }) {
 }
 
 /** The prefilled fields, editable while the study waits for review. */
-function StudyFields({
-  form,
-  set,
-  problem,
-  editable,
-}: {
-  form: FormState;
-  set: Setter;
-  problem: (k: keyof FormState) => string | undefined;
-  editable: boolean;
-}) {
+function StudyFields({ form, editable }: { form: UseFormReturnType<FormState>; editable: boolean }) {
   const { t } = useTranslation();
   const lang = useLanguage();
+  const { values } = form;
   return (
     <Grid gap="sm">
       <Grid.Col span={8}>
         <TextInput
           label={t('inbox.fields.name')}
-          value={form.name}
-          onChange={(e) => set('name', e.currentTarget.value)}
-          error={problem('name')}
+          {...form.getInputProps('name')}
           required
           maxLength={200}
           readOnly={!editable}
@@ -102,9 +90,8 @@ function StudyFields({
       <Grid.Col span={4}>
         <NativeSelect
           label={t('inbox.fields.examType')}
-          value={form.exam_type}
+          {...form.getInputProps('exam_type')}
           data={examTypeOptions(t)}
-          onChange={(e) => set('exam_type', e.currentTarget.value as ExamType)}
           disabled={!editable}
           data-testid="field-exam-type"
         />
@@ -112,8 +99,7 @@ function StudyFields({
       <Grid.Col span={5}>
         <TextInput
           label={t('inbox.fields.patientName')}
-          value={form.patient_name}
-          onChange={(e) => set('patient_name', e.currentTarget.value)}
+          {...form.getInputProps('patient_name')}
           maxLength={200}
           readOnly={!editable}
           data-testid="field-patient-name"
@@ -122,9 +108,7 @@ function StudyFields({
       <Grid.Col span={3}>
         <TextInput
           label={t('inbox.fields.patientId')}
-          value={form.patient_id}
-          onChange={(e) => set('patient_id', e.currentTarget.value)}
-          error={problem('patient_id')}
+          {...form.getInputProps('patient_id')}
           maxLength={64}
           readOnly={!editable}
           data-testid="field-patient-id"
@@ -134,13 +118,12 @@ function StudyFields({
         <TextInput
           label={t('inbox.fields.birthDate')}
           description={
-            isCalendarDate(form.birth_date) ? formatDate(form.birth_date, lang) : t('inbox.fields.birthDateHelp')
+            isCalendarDate(values.birth_date) ? formatDate(values.birth_date, lang) : t('inbox.fields.birthDateHelp')
           }
           placeholder={t('inbox.fields.birthDatePlaceholder')}
           inputWrapperOrder={['label', 'input', 'description', 'error']}
-          value={form.birth_date}
-          onChange={(e) => set('birth_date', e.currentTarget.value.trim())}
-          error={problem('birth_date')}
+          {...form.getInputProps('birth_date')}
+          onChange={(e) => form.setFieldValue('birth_date', e.currentTarget.value.trim())}
           inputMode="numeric"
           maxLength={10}
           readOnly={!editable}
@@ -150,8 +133,7 @@ function StudyFields({
       <Grid.Col span={8}>
         <Textarea
           label={t('inbox.fields.reason')}
-          value={form.reason}
-          onChange={(e) => set('reason', e.currentTarget.value)}
+          {...form.getInputProps('reason')}
           autosize
           minRows={1}
           maxRows={4}
@@ -163,9 +145,7 @@ function StudyFields({
       <Grid.Col span={4}>
         <NumberInput
           label={t('inbox.fields.expiration')}
-          value={form.expiration_days}
-          onChange={(v) => set('expiration_days', v)}
-          error={problem('expiration_days')}
+          {...form.getInputProps('expiration_days')}
           min={1}
           max={3650}
           allowDecimal={false}
@@ -271,9 +251,10 @@ function ReviewActions({
 
 /** One detected study: its prefilled fields to check and correct, its series, and Upload. */
 export function InboxDetail({ item, onUploaded }: { item: InboxItem; onUploaded: (name: string) => void }) {
-  const { t } = useTranslation();
-  const [form, setForm] = useState<FormState>(() => toForm(item.fields));
-  const [showProblems, setShowProblems] = useState(false);
+  // No error shows before the first Save or Upload; from then on they follow what is typed.
+  const form = useCheckedForm<FormState>(inboxSchema, toForm(item.fields), (code) => `inbox.problems.${code}`, {
+    recheckAfterSubmit: true,
+  });
   const editable = item.status === 'review';
   const job = useUploads().data?.find((j) => j.id === item.job_id);
   const storeItem = (updated: InboxItem, qc: QueryClient): void => {
@@ -289,19 +270,12 @@ export function InboxDetail({ item, onUploaded }: { item: InboxItem; onUploaded:
     qc.setQueryData(keys.inbox, (old: InboxItem[] | undefined) => old?.filter((i) => i.id !== args.id));
   });
 
-  const problems = validate(form);
-  const changes = changedFields(form, item.fields);
+  const changes = changedFields(form.values, item.fields);
   const dirty = Object.keys(changes).length > 0;
   const includedCount = item.series.filter((s) => !s.excluded).length;
-  const problem = (k: keyof FormState): string | undefined =>
-    showProblems && problems[k] ? t(`inbox.problems.${problems[k]}`) : undefined;
-  const set = <K extends keyof FormState>(k: K, v: FormState[K]): void => setForm((f) => ({ ...f, [k]: v }));
 
   const save = async (): Promise<boolean> => {
-    if (Object.keys(problems).length > 0) {
-      setShowProblems(true);
-      return false;
-    }
+    if (form.validate().hasErrors) return false;
     if (!dirty) return true;
     await update.mutateAsync({ id: item.id, fields: changes });
     return true;
@@ -314,7 +288,7 @@ export function InboxDetail({ item, onUploaded }: { item: InboxItem; onUploaded:
     try {
       if (!(await save())) return;
       await upload.mutateAsync(allowIncomplete ? { id: item.id, allow_incomplete: true } : { id: item.id });
-      onUploaded(form.name.trim());
+      onUploaded(form.getValues().name.trim());
     } catch {
       // Shown by the mutations' error alerts.
     }
@@ -339,8 +313,8 @@ export function InboxDetail({ item, onUploaded }: { item: InboxItem; onUploaded:
           {editable && <SenderStopped from={item.received_from} />}
           {editable && <StudyWarnings warnings={item.warnings} />}
 
-          <StudyFields form={form} set={set} problem={problem} editable={editable} />
-          <ShareFields form={form} set={set} problem={problem} editable={editable} />
+          <StudyFields form={form} editable={editable} />
+          <ShareFields form={form} editable={editable} />
 
           <SeriesSection
             item={item}

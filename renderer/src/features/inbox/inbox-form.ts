@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import type { ExamType, InboxFields } from '../../../../preload/contract';
+import { problemsOf } from '../../components/checked-form';
 import { parseEmails } from '../exams/emails';
 
 /** The inbox form as typed (strings and numbers as the inputs give them). */
@@ -36,22 +38,26 @@ export function isCalendarDate(value: string): boolean {
   return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
 }
 
+/** What the form accepts before saving or uploading; each message is a `FormProblem`. */
+export const inboxSchema = z.object({
+  name: z.string().trim().min(1, 'name_required').max(200, 'name_too_long'),
+  patient_id: z.string().max(64, 'patient_id_too_long'),
+  birth_date: z.string().refine((s) => s === '' || isCalendarDate(s), 'birth_date_invalid'),
+  expiration_days: z.custom<number | string>((v) => {
+    if (v === '') return true;
+    const n = Number(v);
+    return Number.isInteger(n) && n >= 1 && n <= 3650;
+  }, 'expiration_invalid'),
+  share_to: z.string().superRefine((text, ctx) => {
+    const share = parseEmails(text);
+    if (share.bad.length > 0) ctx.addIssue({ code: 'custom', message: 'share_to_invalid' });
+    else if (share.ok.length > 10) ctx.addIssue({ code: 'custom', message: 'share_to_too_many' });
+  }),
+});
+
 /** Problems per field, or an empty object when the form can be sent. */
 export function validate(form: FormState): Partial<Record<keyof FormState, FormProblem>> {
-  const out: Partial<Record<keyof FormState, FormProblem>> = {};
-  const name = form.name.trim();
-  if (!name) out.name = 'name_required';
-  else if (name.length > 200) out.name = 'name_too_long';
-  if (form.patient_id.length > 64) out.patient_id = 'patient_id_too_long';
-  if (form.birth_date !== '' && !isCalendarDate(form.birth_date)) out.birth_date = 'birth_date_invalid';
-  if (form.expiration_days !== '') {
-    const n = Number(form.expiration_days);
-    if (!Number.isInteger(n) || n < 1 || n > 3650) out.expiration_days = 'expiration_invalid';
-  }
-  const share = parseEmails(form.share_to);
-  if (share.bad.length > 0) out.share_to = 'share_to_invalid';
-  else if (share.ok.length > 10) out.share_to = 'share_to_too_many';
-  return out;
+  return problemsOf(inboxSchema, form) as Partial<Record<keyof FormState, FormProblem>>;
 }
 
 /** The form as the contract's fields (call only when `validate` found nothing). */

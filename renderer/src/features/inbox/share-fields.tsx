@@ -1,31 +1,21 @@
 // "Send the exam to": the study's referring dentist picked from the directory (or addresses typed),
 // and the language of that e-mail. Once the exam is ready, ScanBridge e-mails it once (share-on-ready).
 import { Grid, NativeSelect, Select, Text, TextInput } from '@mantine/core';
+import type { UseFormReturnType } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { parseEmails } from '../exams/emails';
 import { useReferrers } from '../exams/exam-queries';
 import type { FormState } from './inbox-form';
 
-type Setter = <K extends keyof FormState>(k: K, v: FormState[K]) => void;
-
-export function ShareFields({
-  form,
-  set,
-  problem,
-  editable,
-}: {
-  form: FormState;
-  set: Setter;
-  problem: (k: keyof FormState) => string | undefined;
-  editable: boolean;
-}) {
+export function ShareFields({ form, editable }: { form: UseFormReturnType<FormState>; editable: boolean }) {
   const { t } = useTranslation();
   const referrers = (useReferrers().data?.referrers ?? []).filter((r) => r.email);
   const pick = (id: string | null) => {
     const email = referrers.find((r) => r.id === id)?.email;
     if (!email) return;
-    const current = parseEmails(form.share_to).ok;
-    if (!current.some((a) => a.toLowerCase() === email.toLowerCase())) set('share_to', [...current, email].join(', '));
+    const current = parseEmails(form.getValues().share_to).ok;
+    if (!current.some((a) => a.toLowerCase() === email.toLowerCase()))
+      form.setFieldValue('share_to', [...current, email].join(', '));
   };
   return (
     <Grid gap="sm" data-testid="inbox-share">
@@ -55,9 +45,7 @@ export function ShareFields({
           label={t('inbox.share.to')}
           description={t('inbox.share.toHelp')}
           inputWrapperOrder={['label', 'input', 'description', 'error']}
-          value={form.share_to}
-          onChange={(e) => set('share_to', e.currentTarget.value)}
-          error={problem('share_to')}
+          {...form.getInputProps('share_to')}
           maxLength={3300}
           readOnly={!editable}
           autoComplete="off"
@@ -67,9 +55,8 @@ export function ShareFields({
       <Grid.Col span={3}>
         <NativeSelect
           label={t('inbox.share.locale')}
-          value={form.share_locale}
+          {...form.getInputProps('share_locale')}
           data={(['es', 'en', 'pt'] as const).map((l) => ({ value: l, label: t(`exams.share.locales.${l}`) }))}
-          onChange={(e) => set('share_locale', e.currentTarget.value as FormState['share_locale'])}
           disabled={!editable}
           data-testid="field-share-locale"
         />

@@ -1,10 +1,12 @@
 import { Alert, Badge, Button, Group, PasswordInput, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import type { AccountView, KeysStatus } from '../../../../preload/contract';
 import { kindOfKey } from '../../app/key-state';
 import { keys, useCall } from '../../app/queries';
 import { AccountSummary } from '../../components/account-summary';
+import { useCheckedForm } from '../../components/checked-form';
 import { ErrorAlert } from '../../components/error-alert';
 
 type Props = {
@@ -55,13 +57,20 @@ function KeySavedNotice({ status }: { status: KeysStatus }) {
   );
 }
 
+/** A key is at least eight characters once trimmed; the message is a key under `onboarding.`. */
+const keySchema = z.object({ key: z.string().trim().min(8, 'keyTooShort') });
+
 /** Paste a key, verify it with the service (GET /me), then store it in the OS keychain. */
 export function KeyForm({ onSaved }: Props) {
   const { t } = useTranslation();
-  const [key, setKey] = useState('');
   const [verified, setVerified] = useState<{ key: string; account: AccountView } | null>(null);
-  const [tooShort, setTooShort] = useState(false);
   const [savedStatus, setSavedStatus] = useState<KeysStatus | null>(null);
+  const form = useCheckedForm(keySchema, { key: '' }, (code) => `onboarding.${code}`, {
+    onValuesChange: () => {
+      setVerified(null);
+      setSavedStatus(null);
+    },
+  });
   const verify = useCall({ name: 'keys:verify' });
   const save = useCall({ name: 'keys:save' }, (r, qc) => {
     qc.setQueryData(keys.keys, r.status);
@@ -69,21 +78,15 @@ export function KeyForm({ onSaved }: Props) {
     void qc.invalidateQueries({ queryKey: keys.settings });
     void qc.invalidateQueries({ queryKey: keys.inbox });
   });
-  const trimmed = key.trim();
+  const trimmed = form.values.key.trim();
   const kind = trimmed ? kindOfKey(trimmed) : null;
 
-  const check = (): boolean => {
-    const short = trimmed.length < 8;
-    setTooShort(short);
-    return !short;
-  };
   const onVerify = (): void => {
-    if (!check()) return;
     save.reset();
     verify.mutate({ key: trimmed }, { onSuccess: (account) => setVerified({ key: trimmed, account }) });
   };
   const onSave = (): void => {
-    if (!check()) return;
+    if (form.validate().hasErrors) return;
     verify.reset();
     save.mutate(
       { key: trimmed },
@@ -99,25 +102,12 @@ export function KeyForm({ onSaved }: Props) {
 
   return (
     <Stack gap="md">
-      <form
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          onVerify();
-        }}
-      >
+      <form noValidate onSubmit={form.onSubmit(onVerify)}>
         <Stack gap="sm">
           <PasswordInput
             label={t('onboarding.keyLabel')}
             description={t('onboarding.keyHelp')}
-            value={key}
-            onChange={(e) => {
-              setKey(e.currentTarget.value);
-              setVerified(null);
-              setSavedStatus(null);
-              setTooShort(false);
-            }}
-            error={tooShort ? t('onboarding.keyTooShort') : undefined}
+            {...form.getInputProps('key')}
             autoComplete="off"
             spellCheck={false}
             data-testid="key-input"

@@ -17,8 +17,10 @@ import { QRCodeSVG } from 'qrcode.react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
+import { z } from 'zod';
 import type { ContractError, PatientView } from '../../../../preload/contract';
 import { applyLanguage } from '../../app/i18n';
+import { problemsOf, useCheckedForm } from '../../components/checked-form';
 import { PdfView } from '../../components/pdf/pdf-view';
 import type { PatientTransport } from './patient-transport';
 import { formatRutAsTyped, rutProblem } from './rut';
@@ -103,6 +105,25 @@ function useConsentDocument(transport: PatientTransport, session: string, onEnde
   return { pdf, pdfError, read, readToEnd };
 }
 
+type SignerValues = { name: string; doc: string; birth: string; accepted: boolean };
+
+/**
+ * The signer's answers as the form checks them; each message is a key under `patient.`. The document
+ * is a RUT in Chile (its check digit checked), any number elsewhere.
+ */
+function signerSchema(chile: boolean) {
+  return z.object({
+    name: z.string().trim().min(1, 'nameMissing'),
+    doc: z.string().superRefine((doc, ctx) => {
+      const problem = chile ? rutProblem(doc) : doc.trim() === '' ? 'empty' : null;
+      if (!problem) return;
+      const message = problem === 'empty' ? (chile ? 'rutMissing' : 'documentMissing') : `rut_${problem}`;
+      ctx.addIssue({ code: 'custom', message });
+    }),
+    accepted: z.boolean().refine((a) => a, 'acceptMissing'),
+  });
+}
+
 /** The signer's answers, and sending them once each is checked: the first problem found is the one shown. */
 function useSigning(
   view: ActiveView,
@@ -113,36 +134,32 @@ function useSigning(
   onEnded: () => void,
 ) {
   const session = view.session_id;
-  const [name, setName] = useState(view.signer_name);
-  const [doc, setDoc] = useState('');
+  const chile = view.country_code === 'CL';
+  const [schema] = useState(() => signerSchema(chile));
+  const form = useCheckedForm<SignerValues>(schema, { name: view.signer_name, doc: '', birth: '', accepted: false });
   const [docTouched, setDocTouched] = useState(false);
-  const [birth, setBirth] = useState('');
-  const [accepted, setAccepted] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const pad = useRef<SignatureHandle>(null);
-  const chile = view.country_code === 'CL';
 
-  const docProblem = chile ? rutProblem(doc) : doc.trim() === '' ? 'empty' : null;
-  const docError = docTouched && docProblem && docProblem !== 'empty' ? t(`patient.rut_${docProblem}`) : null;
+  // One problem at a time, in the order the form reads: under the document field once it has been left
+  // (a wrong RUT, not an empty one), and the first of all in the alert on Sign.
+  const problems = problemsOf(schema, form.values);
+  const docError = docTouched && problems.doc?.startsWith('rut_') ? t(`patient.${problems.doc}`) : null;
 
   const submit = async (): Promise<void> => {
     setProblem(null);
     setDocTouched(true);
     if (!read) return setProblem(t('patient.readFirst'));
-    if (name.trim() === '') return setProblem(t('patient.nameMissing'));
-    if (docProblem)
-      return setProblem(
-        docProblem === 'empty'
-          ? t(chile ? 'patient.rutMissing' : 'patient.documentMissing')
-          : t(`patient.rut_${docProblem}`),
-      );
+    const first = problems.name ?? problems.doc;
+    if (first) return setProblem(t(`patient.${first}`));
     const signature = pad.current?.read();
     if (!signature || 'problem' in signature)
       return setProblem(
         t(signature?.problem === 'too_short' ? 'patient.signatureTooShort' : 'patient.signatureMissing'),
       );
-    if (!accepted) return setProblem(t('patient.acceptMissing'));
+    if (problems.accepted) return setProblem(t(`patient.${problems.accepted}`));
+    const { name, doc, birth } = form.getValues();
     setBusy(true);
     try {
       await transport.call('patient:sign', {
@@ -164,16 +181,9 @@ function useSigning(
   };
 
   return {
-    name,
-    setName,
-    doc,
-    setDoc,
+    form,
     setDocTouched,
     docError,
-    birth,
-    setBirth,
-    accepted,
-    setAccepted,
     problem,
     setProblem,
     busy,
@@ -188,24 +198,7 @@ type Signing = ReturnType<typeof useSigning>;
 /** The signer's name, document, birth date, signature and acceptance, usable once the document is read. */
 function SignerForm({ signing, read, signUrl }: { signing: Signing; read: boolean; signUrl: ActiveView['sign_url'] }) {
   const { t } = useTranslation();
-  const {
-    name,
-    setName,
-    doc,
-    setDoc,
-    setDocTouched,
-    docError,
-    birth,
-    setBirth,
-    accepted,
-    setAccepted,
-    problem,
-    setProblem,
-    busy,
-    pad,
-    chile,
-    submit,
-  } = signing;
+  const { form, setDocTouched, docError, problem, setProblem, busy, pad, chile, submit } = signing;
   return (
     <form
       onSubmit={(e) => {
@@ -223,8 +216,7 @@ function SignerForm({ signing, read, signUrl }: { signing: Signing; read: boolea
         )}
         <TextInput
           label={t('patient.name')}
-          value={name}
-          onChange={(e) => setName(e.currentTarget.value)}
+          {...form.getInputProps('name', { withError: false })}
           maxLength={200}
           required
           size="md"
@@ -233,8 +225,10 @@ function SignerForm({ signing, read, signUrl }: { signing: Signing; read: boolea
         <TextInput
           label={chile ? t('patient.rut') : t('patient.documentNumber')}
           description={chile ? t('patient.rutHelp') : undefined}
-          value={doc}
-          onChange={(e) => setDoc(chile ? formatRutAsTyped(e.currentTarget.value) : e.currentTarget.value)}
+          {...form.getInputProps('doc', { withError: false })}
+          onChange={(e) =>
+            form.setFieldValue('doc', chile ? formatRutAsTyped(e.currentTarget.value) : e.currentTarget.value)
+          }
           onBlur={() => setDocTouched(true)}
           error={docError}
           maxLength={chile ? 12 : 50}
@@ -247,17 +241,15 @@ function SignerForm({ signing, read, signUrl }: { signing: Signing; read: boolea
         <TextInput
           label={t('patient.birthDate')}
           type="date"
-          value={birth}
+          {...form.getInputProps('birth', { withError: false })}
           max={today()}
-          onChange={(e) => setBirth(e.currentTarget.value)}
           size="md"
           disabled={!read}
         />
         <SignatureField ref={pad} label={t('patient.signature')} disabled={!read} onChange={() => setProblem(null)} />
         <Checkbox
           label={t('patient.accept')}
-          checked={accepted}
-          onChange={(e) => setAccepted(e.currentTarget.checked)}
+          {...form.getInputProps('accepted', { type: 'checkbox', withError: false })}
           size="md"
           disabled={!read}
         />

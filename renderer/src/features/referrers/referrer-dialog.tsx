@@ -1,19 +1,14 @@
 import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import type { UseFormReturnType } from '@mantine/form';
 import type { QueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ReferrerSaved, ReferrerView } from '../../../../preload/contract';
 import { useCall } from '../../app/queries';
+import { useCheckedForm } from '../../components/checked-form';
 import { ErrorAlert } from '../../components/error-alert';
 import { referrersKey } from './referrer-queries';
-import {
-  changedFields,
-  checkReferrer,
-  emptyReferrer,
-  type ReferrerProblems,
-  type ReferrerValues,
-  valuesOf,
-} from './referrer-form';
+import { changedFields, emptyReferrer, referrerSchema, type ReferrerValues, valuesOf } from './referrer-form';
 
 type Props = {
   /** The referrer to edit, or null to add one. */
@@ -22,14 +17,8 @@ type Props = {
   onSaved: (saved: ReferrerSaved, created: boolean) => void;
 };
 
-type FieldsProps = {
-  values: ReferrerValues;
-  set: (k: keyof ReferrerValues) => (e: React.ChangeEvent<HTMLInputElement>) => void;
-  problem: (k: keyof ReferrerValues) => string | undefined;
-};
-
-/** The referrer's four fields; checking and the messages for them stay with the dialog. */
-function ReferrerFields({ values, set, problem }: FieldsProps) {
+/** The referrer's four fields; checking and the messages for them stay with the dialog's form. */
+function ReferrerFields({ form }: { form: UseFormReturnType<ReferrerValues> }) {
   const { t } = useTranslation();
   return (
     <>
@@ -37,9 +26,7 @@ function ReferrerFields({ values, set, problem }: FieldsProps) {
         label={t('referrers.fields.name')}
         description={t('referrers.fields.nameHelp')}
         required
-        value={values.name}
-        onChange={set('name')}
-        error={problem('name')}
+        {...form.getInputProps('name')}
         maxLength={200}
         data-autofocus
         data-testid="referrer-name"
@@ -48,27 +35,21 @@ function ReferrerFields({ values, set, problem }: FieldsProps) {
         label={t('referrers.fields.email')}
         description={t('referrers.fields.emailHelp')}
         type="email"
-        value={values.email}
-        onChange={set('email')}
-        error={problem('email')}
+        {...form.getInputProps('email')}
         spellCheck={false}
         data-testid="referrer-email"
       />
       <Group grow align="flex-start">
         <TextInput
           label={t('referrers.fields.phone')}
-          value={values.phone}
-          onChange={set('phone')}
-          error={problem('phone')}
+          {...form.getInputProps('phone')}
           type="tel"
           data-testid="referrer-phone"
         />
         <TextInput
           label={t('referrers.fields.specialty')}
           description={t('referrers.fields.specialtyHelp')}
-          value={values.specialty}
-          onChange={set('specialty')}
-          error={problem('specialty')}
+          {...form.getInputProps('specialty')}
           maxLength={200}
           data-testid="referrer-specialty"
         />
@@ -81,8 +62,7 @@ function ReferrerFields({ values, set, problem }: FieldsProps) {
 export function ReferrerDialog({ referrer, onClose, onSaved }: Props) {
   const { t } = useTranslation();
   const original = referrer ? valuesOf(referrer) : emptyReferrer;
-  const [values, setValues] = useState<ReferrerValues>(original);
-  const [problems, setProblems] = useState<ReferrerProblems>({});
+  const form = useCheckedForm(referrerSchema, original, (code) => `referrers.problems.${code}`);
   const [unchanged, setUnchanged] = useState(false);
   const refresh = (saved: ReferrerSaved, qc: QueryClient): void => {
     // A sandbox key stores nothing: the list stays as the service has it.
@@ -98,19 +78,7 @@ export function ReferrerDialog({ referrer, onClose, onSaved }: Props) {
   });
   const pending = create.isPending || update.isPending;
 
-  const set =
-    (k: keyof ReferrerValues) =>
-    (e: React.ChangeEvent<HTMLInputElement>): void => {
-      const v = e.currentTarget.value;
-      setValues((old) => ({ ...old, [k]: v }));
-      setUnchanged(false);
-      if (problems[k]) setProblems((old) => ({ ...old, [k]: undefined }));
-    };
-
-  const submit = (): void => {
-    const found = checkReferrer(values);
-    setProblems(found);
-    if (Object.values(found).some(Boolean)) return;
+  const submit = (values: ReferrerValues): void => {
     if (!referrer) {
       create.mutate({
         name: values.name.trim(),
@@ -125,8 +93,6 @@ export function ReferrerDialog({ referrer, onClose, onSaved }: Props) {
     update.mutate({ id: referrer.id, changes });
   };
 
-  const problem = (k: keyof ReferrerValues): string | undefined =>
-    problems[k] ? t(`referrers.problems.${problems[k]}`) : undefined;
   return (
     <Modal
       opened
@@ -137,14 +103,12 @@ export function ReferrerDialog({ referrer, onClose, onSaved }: Props) {
     >
       <form
         noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
+        onSubmit={form.onSubmit(submit)}
+        onChange={() => setUnchanged(false)}
         data-testid="referrer-form"
       >
         <Stack gap="sm">
-          <ReferrerFields values={values} set={set} problem={problem} />
+          <ReferrerFields form={form} />
           {unchanged && (
             <Text size="sm" role="status" data-testid="referrer-unchanged">
               {t('referrers.nothingChanged')}

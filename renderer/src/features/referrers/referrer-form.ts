@@ -1,6 +1,8 @@
 // The referrer form's rules, apart from the screen: what must be filled, what an e-mail looks like,
 // and which fields changed (only those are sent).
+import { z } from 'zod';
 import type { ReferrerView } from '../../../../preload/contract';
+import { optionalEmail, problemsOf } from '../../components/checked-form';
 
 export type ReferrerValues = { name: string; email: string; phone: string; specialty: string };
 export type ReferrerProblem =
@@ -9,9 +11,18 @@ export type ReferrerProblems = Partial<Record<keyof ReferrerValues, ReferrerProb
 
 export const emptyReferrer: ReferrerValues = { name: '', email: '', phone: '', specialty: '' };
 
-// Deliberately plain: one @, a dot in the domain, no spaces. The service has the last word.
-const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 const PHONE = /^[+()\d][\d\s().-]{3,49}$/;
+
+/** What the form accepts; each message is a problem code (`referrers.problems.<code>`). */
+export const referrerSchema = z.object({
+  name: z.string().trim().min(1, 'name_required').max(200, 'name_too_long'),
+  email: optionalEmail('email_invalid', 254),
+  phone: z
+    .string()
+    .trim()
+    .refine((s) => s === '' || PHONE.test(s), 'phone_invalid'),
+  specialty: z.string().trim().max(200, 'specialty_too_long'),
+});
 
 /** The form's values for an existing referrer. */
 export function valuesOf(r: ReferrerView): ReferrerValues {
@@ -20,16 +31,7 @@ export function valuesOf(r: ReferrerView): ReferrerValues {
 
 /** Problems to fix before sending; empty when the values can go to the service. */
 export function checkReferrer(v: ReferrerValues): ReferrerProblems {
-  const problems: ReferrerProblems = {};
-  const name = v.name.trim();
-  if (!name) problems.name = 'name_required';
-  else if (name.length > 200) problems.name = 'name_too_long';
-  const email = v.email.trim();
-  if (email && (email.length > 254 || !EMAIL.test(email))) problems.email = 'email_invalid';
-  const phone = v.phone.trim();
-  if (phone && !PHONE.test(phone)) problems.phone = 'phone_invalid';
-  if (v.specialty.trim().length > 200) problems.specialty = 'specialty_too_long';
-  return problems;
+  return problemsOf(referrerSchema, v) as ReferrerProblems;
 }
 
 /** The fields whose trimmed value differs from the original, as the update sends them. */

@@ -2,9 +2,11 @@ import { Alert, Button, Group, Paper, Stack, Text, TextInput, Title } from '@man
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import type { CaFileView, ContractError } from '../../../../preload/contract';
 import { useCall } from '../../app/queries';
 import { useTransport } from '../../app/transport-context';
+import { useCheckedForm } from '../../components/checked-form';
 import { ErrorAlert } from '../../components/error-alert';
 import { useSavedDraft } from './saved-draft';
 
@@ -33,6 +35,14 @@ function CaStatus({ view }: { view: CaFileView }) {
   );
 }
 
+/** No file, or a full path; the message is a key under `network.`. */
+const caSchema = z.object({
+  path: z
+    .string()
+    .trim()
+    .refine((p) => p === '' || fullPathOk(p), 'caNeedsFullPath'),
+});
+
 const caDraft = (view: CaFileView): { path: string } => ({ path: view.path ?? '' });
 
 /** Settings → Network: the extra certificate authority (CA) file (a TLS-inspecting firewall's root). */
@@ -44,22 +54,20 @@ export function CaFileSection() {
     queryFn: () => transport.call('network:ca-file', {}),
   });
   const view = current.data;
-  const { draft, edit, saved } = useSavedDraft(view, caDraft, { path: '' });
-  const { path } = draft;
-  const [touched, setTouched] = useState(false);
+  // Checked on Save, and from then on as typed; the path follows the saved settings until edited.
+  const form = useCheckedForm(caSchema, { path: '' }, (code) => `network.${code}`, { recheckAfterSubmit: true });
+  const { edited, saved } = useSavedDraft(form, view, caDraft);
   const [done, setDone] = useState<'caSaved' | 'caRemoved' | null>(null);
   const save = useCall({ name: 'network:ca-file-save' }, (result, client, args) => {
     client.setQueryData(CA_KEY, result);
     saved();
-    setTouched(false);
+    form.reset();
+    form.setValues(caDraft(result));
     setDone(args.path ? 'caSaved' : 'caRemoved');
   });
-  const given = path.trim();
-  const notFull = given !== '' && !fullPathOk(given);
-  const submit = (): void => {
-    setTouched(true);
+  const submit = ({ path }: { path: string }): void => {
+    const given = path.trim();
     setDone(null);
-    if (notFull) return;
     save.mutate({ path: given === '' ? null : given });
   };
   return (
@@ -76,19 +84,12 @@ export function CaFileSection() {
           </Alert>
         )}
         <ErrorAlert error={current.error ?? save.error} />
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            submit();
-          }}
-        >
+        <form onSubmit={form.onSubmit(submit, () => setDone(null))} onChange={edited}>
           <Stack gap="sm" maw={560}>
             <TextInput
               label={t('network.caPath')}
               description={t('network.caPathHelp')}
-              value={path}
-              onChange={(e) => edit({ path: e.currentTarget.value })}
-              error={touched && notFull ? t('network.caNeedsFullPath') : undefined}
+              {...form.getInputProps('path')}
               data-testid="ca-path"
               autoComplete="off"
               spellCheck={false}

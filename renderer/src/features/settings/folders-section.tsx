@@ -1,9 +1,11 @@
 import { Button, Group, NativeSelect, NumberInput, Paper, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import type { FolderExamType, Settings, WatchFolder } from '../../../../preload/contract';
 import { keys, useCall } from '../../app/queries';
 import { useTransport } from '../../app/transport-context';
+import { useCheckedForm } from '../../components/checked-form';
 import { ErrorAlert } from '../../components/error-alert';
 import { folderExamTypeOptions, folderModeOptions, wholeNumber } from './options';
 import { FolderShareRule } from './share-rule-fields';
@@ -96,34 +98,44 @@ function FolderRow({ folder }: { folder: WatchFolder }) {
   );
 }
 
+type NewFolder = {
+  path: string;
+  examType: FolderExamType;
+  mode: 'auto' | 'review';
+  settle: number | string;
+  polling: boolean;
+};
+
+/** A new watch folder needs its path; Add stays off until one is written. */
+const newFolderSchema = z.object({ path: z.string().trim().min(1) });
+
 function AddFolder() {
   const { t } = useTranslation();
   const transport = useTransport();
-  const [path, setPath] = useState('');
-  const [examType, setExamType] = useState<FolderExamType>('from_dicom');
-  const [mode, setMode] = useState<'auto' | 'review'>('review');
-  const [settle, setSettle] = useState<number | string>(DEFAULT_SETTLE);
-  const [polling, setPolling] = useState(false);
+  const form = useCheckedForm<NewFolder>(newFolderSchema, {
+    path: '',
+    examType: 'from_dicom',
+    mode: 'review',
+    settle: DEFAULT_SETTLE,
+    polling: false,
+  });
   const add = useCall({ name: 'folders:add' }, (s, qc) => qc.setQueryData(keys.settings, s));
   const pick = useCall({ name: 'folders:pick' });
   const desktop = transport.kind === 'ipc';
-  const submit = (): void => {
-    const p = path.trim();
-    if (!p) return;
+  const submit = ({ path, examType, mode, settle, polling }: NewFolder): void => {
     add.mutate(
-      { path: p, exam_type: examType, mode, settle_seconds: wholeNumber(settle, 1, 3600) ?? DEFAULT_SETTLE, polling },
-      { onSuccess: () => setPath('') },
+      {
+        path: path.trim(),
+        exam_type: examType,
+        mode,
+        settle_seconds: wholeNumber(settle, 1, 3600) ?? DEFAULT_SETTLE,
+        polling,
+      },
+      { onSuccess: () => form.setFieldValue('path', '') },
     );
   };
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        submit();
-      }}
-      aria-labelledby="settings-add-folder"
-    >
+    <form noValidate onSubmit={form.onSubmit(submit)} aria-labelledby="settings-add-folder">
       <Stack gap="sm">
         <Text fw={600} id="settings-add-folder">
           {t('settings.folders.addTitle')}
@@ -133,8 +145,7 @@ function AddFolder() {
             style={{ flex: 1 }}
             label={t('settings.folders.path')}
             description={desktop ? t('settings.folders.pathHelpDesktop') : t('settings.folders.pathHelp')}
-            value={path}
-            onChange={(e) => setPath(e.currentTarget.value)}
+            {...form.getInputProps('path', { withError: false })}
             spellCheck={false}
             data-testid="folder-path"
           />
@@ -142,7 +153,7 @@ function AddFolder() {
             <Button
               variant="default"
               loading={pick.isPending}
-              onClick={() => pick.mutate({}, { onSuccess: (r) => r.path && setPath(r.path) })}
+              onClick={() => pick.mutate({}, { onSuccess: (r) => r.path && form.setFieldValue('path', r.path) })}
             >
               {t('settings.folders.browse')}
             </Button>
@@ -151,22 +162,19 @@ function AddFolder() {
         <Group align="flex-end" grow>
           <NativeSelect
             label={t('settings.folders.examType')}
-            value={examType}
+            {...form.getInputProps('examType')}
             data={folderExamTypeOptions(t)}
-            onChange={(e) => setExamType(e.currentTarget.value as FolderExamType)}
             data-testid="folder-exam-type"
           />
           <NativeSelect
             label={t('settings.folders.mode')}
-            value={mode}
+            {...form.getInputProps('mode')}
             data={folderModeOptions(t)}
-            onChange={(e) => setMode(e.currentTarget.value as 'auto' | 'review')}
             data-testid="folder-mode"
           />
           <NumberInput
             label={t('settings.folders.settle')}
-            value={settle}
-            onChange={setSettle}
+            {...form.getInputProps('settle')}
             min={1}
             max={3600}
             allowDecimal={false}
@@ -175,13 +183,12 @@ function AddFolder() {
           <Switch
             label={t('settings.folders.polling')}
             description={t('settings.folders.pollingHelp')}
-            checked={polling}
-            onChange={(e) => setPolling(e.currentTarget.checked)}
+            {...form.getInputProps('polling', { type: 'checkbox' })}
             mb={2}
           />
         </Group>
         <Group>
-          <Button type="submit" loading={add.isPending} disabled={!path.trim()} data-testid="folder-add">
+          <Button type="submit" loading={add.isPending} disabled={!form.isValid()} data-testid="folder-add">
             {t('settings.folders.add')}
           </Button>
         </Group>

@@ -2,9 +2,11 @@ import { Alert, Button, Group, Paper, PasswordInput, Stack, Text, TextInput, Tit
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import type { ContractError, ProxySettingsView } from '../../../../preload/contract';
 import { useCall } from '../../app/queries';
 import { useTransport } from '../../app/transport-context';
+import { useCheckedForm } from '../../components/checked-form';
 import { ErrorAlert } from '../../components/error-alert';
 import { useSavedDraft } from './saved-draft';
 
@@ -27,6 +29,21 @@ export function proxyAddressOk(address: string): boolean {
     return false;
   }
 }
+
+/**
+ * The proxy form: an address the core accepts (or none), and a user whenever a password is typed.
+ * Each message is a key under `network.`.
+ */
+const proxySchema = z
+  .object({
+    url: z
+      .string()
+      .trim()
+      .refine((a) => a === '' || proxyAddressOk(a), 'invalidUrl'),
+    user: z.string(),
+    password: z.string(),
+  })
+  .refine((v) => v.password === '' || v.user.trim() !== '', { message: 'needsUser', path: ['user'] });
 
 function ProxyStatus({ view }: { view: ProxySettingsView }) {
   const { t } = useTranslation();
@@ -59,26 +76,23 @@ export function NetworkSection() {
     queryFn: () => transport.call('network:proxy', {}),
   });
   const view = current.data;
-  const { draft, edit, saved } = useSavedDraft(view, proxyDraft, { url: '', user: '' });
-  const { url, user } = draft;
-  const [password, setPassword] = useState('');
-  const [touched, setTouched] = useState(false);
+  // Checked on Save, and from then on as typed; the address and user follow the saved settings until edited.
+  const form = useCheckedForm(proxySchema, { url: '', user: '', password: '' }, (code) => `network.${code}`, {
+    recheckAfterSubmit: true,
+  });
+  const { edited, saved } = useSavedDraft(form, view, proxyDraft);
   const [done, setDone] = useState<'saved' | 'removed' | null>(null);
   const save = useCall({ name: 'network:proxy-save' }, (result, client, args) => {
     client.setQueryData(PROXY_KEY, result);
     saved();
-    setPassword('');
-    setTouched(false);
+    form.reset();
+    form.setValues({ ...proxyDraft(result), password: '' });
     setDone(args.url ? 'saved' : 'removed');
     void qc.invalidateQueries({ queryKey: ['account'] });
   });
-  const address = url.trim();
-  const badUrl = address !== '' && !proxyAddressOk(address);
-  const needsUser = password !== '' && user.trim() === '';
-  const submit = (): void => {
-    setTouched(true);
+  const submit = ({ url, user, password }: { url: string; user: string; password: string }): void => {
+    const address = url.trim();
     setDone(null);
-    if (badUrl || needsUser) return;
     save.mutate({
       url: address === '' ? null : address,
       user: user.trim() === '' ? null : user.trim(),
@@ -94,20 +108,13 @@ export function NetworkSection() {
         <Text size="sm">{t('network.intro')}</Text>
         {view && <ProxyStatus view={view} />}
         <ErrorAlert error={current.error ?? save.error} />
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            submit();
-          }}
-        >
+        <form onSubmit={form.onSubmit(submit, () => setDone(null))} onChange={edited}>
           <Stack gap="sm" maw={560}>
             <TextInput
               label={t('network.address')}
               description={t('network.addressHelp')}
               placeholder="http://proxy.clinica.local:3128"
-              value={url}
-              onChange={(e) => edit({ url: e.currentTarget.value })}
-              error={touched && badUrl ? t('network.invalidUrl') : undefined}
+              {...form.getInputProps('url')}
               data-testid="proxy-url"
               autoComplete="off"
               spellCheck={false}
@@ -115,9 +122,7 @@ export function NetworkSection() {
             <TextInput
               label={t('network.user')}
               description={t('network.userHelp')}
-              value={user}
-              onChange={(e) => edit({ user: e.currentTarget.value })}
-              error={touched && needsUser ? t('network.needsUser') : undefined}
+              {...form.getInputProps('user')}
               data-testid="proxy-user"
               autoComplete="off"
               spellCheck={false}
@@ -126,8 +131,7 @@ export function NetworkSection() {
               label={t('network.password')}
               description={t('network.passwordHelp')}
               placeholder={view?.password_saved ? t('network.passwordSaved') : undefined}
-              value={password}
-              onChange={(e) => setPassword(e.currentTarget.value)}
+              {...form.getInputProps('password')}
               data-testid="proxy-password"
               autoComplete="new-password"
             />

@@ -11,17 +11,20 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
+import type { GetInputPropsReturnType } from '@mantine/form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import type { ContractError, FolderExamType, ReceiveSettings, ReceiveView } from '../../../../preload/contract';
 import { useCall } from '../../app/queries';
 import { useTransport } from '../../app/transport-context';
+import { useCheckedForm } from '../../components/checked-form';
 import { ErrorAlert } from '../../components/error-alert';
 import { folderExamTypeOptions, folderModeOptions, wholeNumber } from './options';
 import { ReceiveStatusView } from './receive-status';
 import { SaveRow } from './save-row';
-import { SourceShareRule, useRuleDraft } from './share-rule-fields';
+import { draftOf, ruleAddressesSchema, ruleOfDraft, type RuleDraft, SourceShareRule } from './share-rule-fields';
 
 const RECEIVE_KEY = ['receive'] as const;
 
@@ -58,25 +61,46 @@ export function ReceiveSection() {
   );
 }
 
+type ReceiveValues = {
+  enabled: boolean;
+  aet: string;
+  port: number | string;
+  quiet: number | string;
+  stopped: number | string;
+  allowed: string;
+  examType: FolderExamType;
+  mode: ReceiveSettings['mode'];
+  share: RuleDraft;
+};
+
+const valuesOf = (s: ReceiveSettings): ReceiveValues => ({
+  enabled: s.enabled,
+  aet: s.ae_title,
+  port: s.port,
+  quiet: s.quiet_seconds,
+  stopped: s.stopped_after_minutes,
+  allowed: s.allowed_senders.join('\n'),
+  examType: s.exam_type,
+  mode: s.mode,
+  share: draftOf(s.share_rule),
+});
+
 function ReceiveForm({ view }: { view: ReceiveView }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const s = view.settings;
-  const [enabled, setEnabled] = useState(s.enabled);
-  const [aet, setAet] = useState(s.ae_title);
-  const [port, setPort] = useState<number | string>(s.port);
-  const [quiet, setQuiet] = useState<number | string>(s.quiet_seconds);
-  const [stopped, setStopped] = useState<number | string>(s.stopped_after_minutes);
-  const [allowed, setAllowed] = useState(s.allowed_senders.join('\n'));
-  const [examType, setExamType] = useState<FolderExamType>(s.exam_type);
-  const [mode, setMode] = useState<ReceiveSettings['mode']>(s.mode);
-  const rule = useRuleDraft(s.share_rule);
+  // Numbers out of range fall back to the saved ones; only the share rule's addresses can stop a save,
+  // and their problem stays until the next Save (it quotes them as they were then).
+  const schema = useMemo(() => z.object({ share: z.object({ to: ruleAddressesSchema(t) }) }), [t]);
+  const form = useCheckedForm<ReceiveValues>(schema, valuesOf(s), undefined, { clearInputErrorOnChange: false });
   const [saved, setSaved] = useState(false);
   const update = useCall({ name: 'receive:update' }, (v) => qc.setQueryData(RECEIVE_KEY, v));
   const save = (): void => {
     setSaved(false);
-    const checked = rule.check();
-    if (!checked) return;
+    if (form.validate().hasErrors) return;
+    const { enabled, aet, port, quiet, stopped, allowed, examType, mode, share } = form.getValues();
+    const checked = ruleOfDraft(share, t);
+    if ('problem' in checked) return;
     update.mutate(
       {
         enabled,
@@ -96,8 +120,7 @@ function ReceiveForm({ view }: { view: ReceiveView }) {
   return (
     <Stack gap="md">
       <Switch
-        checked={enabled}
-        onChange={(e) => setEnabled(e.currentTarget.checked)}
+        {...form.getInputProps('enabled', { type: 'checkbox' })}
         label={t('receive.enabled')}
         data-testid="receive-enabled"
       />
@@ -105,16 +128,14 @@ function ReceiveForm({ view }: { view: ReceiveView }) {
         <TextInput
           label={t('receive.aeTitle')}
           description={t('receive.aeTitleHelp')}
-          value={aet}
+          {...form.getInputProps('aet')}
           maxLength={16}
-          onChange={(e) => setAet(e.currentTarget.value)}
           data-testid="receive-aet"
         />
         <NumberInput
           label={t('receive.port')}
           description={t('receive.portHelp')}
-          value={port}
-          onChange={setPort}
+          {...form.getInputProps('port')}
           min={1}
           max={65535}
           allowDecimal={false}
@@ -124,8 +145,7 @@ function ReceiveForm({ view }: { view: ReceiveView }) {
         <NumberInput
           label={t('receive.quiet')}
           description={t('receive.quietHelp')}
-          value={quiet}
-          onChange={setQuiet}
+          {...form.getInputProps('quiet')}
           min={1}
           max={3600}
           allowDecimal={false}
@@ -135,31 +155,32 @@ function ReceiveForm({ view }: { view: ReceiveView }) {
       <Group align="flex-start" grow>
         <NativeSelect
           label={t('receive.examType')}
-          value={examType}
+          {...form.getInputProps('examType')}
           data={folderExamTypeOptions(t)}
-          onChange={(e) => setExamType(e.currentTarget.value as FolderExamType)}
           data-testid="receive-exam-type"
         />
         <NativeSelect
           label={t('receive.mode')}
-          value={mode}
+          {...form.getInputProps('mode')}
           data={folderModeOptions(t)}
-          onChange={(e) => setMode(e.currentTarget.value as ReceiveSettings['mode'])}
           data-testid="receive-mode"
         />
         <NumberInput
           label={t('receive.stoppedAfter')}
           description={t('receive.stoppedAfterHelp')}
-          value={stopped}
-          onChange={setStopped}
+          {...form.getInputProps('stopped')}
           min={1}
           max={10080}
           allowDecimal={false}
           data-testid="receive-stopped-after"
         />
       </Group>
-      <AllowedSenders value={allowed} onChange={setAllowed} />
-      <SourceShareRule state={rule} testId="receive-share" />
+      <AllowedSenders {...form.getInputProps('allowed')} />
+      <SourceShareRule
+        to={form.getInputProps('share.to')}
+        locale={form.getInputProps('share.locale')}
+        testId="receive-share"
+      />
       <Alert color="blue" variant="light" title={t('receive.hintTitle')} data-testid="receive-hint">
         <Text size="sm">{t('receive.hint', { aet: s.ae_title, port: s.port, host })}</Text>
         <Text size="sm" mt={4}>
@@ -172,15 +193,14 @@ function ReceiveForm({ view }: { view: ReceiveView }) {
   );
 }
 
-/** Calling AE titles or addresses allowed to send, one per line. */
-function AllowedSenders({ value, onChange }: { value: string; onChange: (v: string) => void }) {
+/** Calling AE titles or addresses allowed to send, one per line (the form's input props). */
+function AllowedSenders(props: GetInputPropsReturnType) {
   const { t } = useTranslation();
   return (
     <Textarea
       label={t('receive.allowed')}
       description={t('receive.allowedHelp')}
-      value={value}
-      onChange={(e) => onChange(e.currentTarget.value)}
+      {...props}
       autosize
       minRows={2}
       maxRows={5}

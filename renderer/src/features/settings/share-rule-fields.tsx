@@ -2,11 +2,14 @@
 // the DICOM listener) is e-mailed to, once, and that e-mail's language. Addresses are checked here
 // so that staff read the problem in their language; main checks them again (the contract).
 import { Button, Group, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
-import { useState } from 'react';
+import type { GetInputPropsReturnType } from '@mantine/form';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
+import { z } from 'zod';
 import type { ShareRuleView, WatchFolder } from '../../../../preload/contract';
 import { keys, useCall } from '../../app/queries';
+import { useCheckedForm } from '../../components/checked-form';
 import { ErrorAlert } from '../../components/error-alert';
 import { parseEmails } from '../exams/emails';
 
@@ -30,17 +33,23 @@ export function ruleOfDraft(draft: RuleDraft, t: TFunction): { rule: ShareRuleVi
   return { rule: { to: unique, locale: draft.locale === '' ? null : draft.locale } };
 }
 
-/** The addresses and the language, side by side. */
+/** The addresses field of a rule: its problem, quoting what was typed, in the user's language. */
+export function ruleAddressesSchema(t: TFunction) {
+  return z.string().superRefine((to, ctx) => {
+    const parsed = ruleOfDraft({ to, locale: '' }, t);
+    if ('problem' in parsed) ctx.addIssue({ code: 'custom', message: parsed.problem });
+  });
+}
+
+/** The addresses and the language, side by side: the input props of the form's two fields. */
 export function ShareRuleFields({
-  draft,
-  onChange,
-  problem,
+  to,
+  locale,
   testId,
   size,
 }: {
-  draft: RuleDraft;
-  onChange: (d: RuleDraft) => void;
-  problem: string | null;
+  to: GetInputPropsReturnType;
+  locale: GetInputPropsReturnType;
   testId: string;
   size?: 'xs' | 'sm';
 }) {
@@ -54,9 +63,7 @@ export function ShareRuleFields({
         description={t('handover.rule.toHelp')}
         inputWrapperOrder={['label', 'input', 'description', 'error']}
         placeholder="dentista@clinica.cl"
-        value={draft.to}
-        onChange={(e) => onChange({ ...draft, to: e.currentTarget.value })}
-        error={problem}
+        {...to}
         maxLength={3300}
         autoComplete="off"
         spellCheck={false}
@@ -66,40 +73,34 @@ export function ShareRuleFields({
         w={240}
         size={size}
         label={t('handover.rule.locale')}
-        value={draft.locale}
+        {...locale}
         data={[
           { value: '', label: t('handover.rule.localeDefault') },
           ...(['es', 'en', 'pt'] as const).map((l) => ({ value: l, label: t(`exams.share.locales.${l}`) })),
         ]}
-        onChange={(e) => onChange({ ...draft, locale: e.currentTarget.value as RuleDraft['locale'] })}
         data-testid={`${testId}-locale`}
       />
     </Group>
   );
 }
 
-/** A rule being edited: the draft, the problem shown, and `check()` giving the rule to save (undefined when not valid). */
-export function useRuleDraft(initial: ShareRuleView | null) {
-  const { t } = useTranslation();
-  const [draft, setDraft] = useState<RuleDraft>(() => draftOf(initial));
-  const [problem, setProblem] = useState<string | null>(null);
-  const check = (): { rule: ShareRuleView | null } | undefined => {
-    const parsed = ruleOfDraft(draft, t);
-    setProblem('problem' in parsed ? parsed.problem : null);
-    return 'problem' in parsed ? undefined : parsed;
-  };
-  return { draft, setDraft, problem, check };
-}
-
 /** A source's rule under its title (the DICOM listener's section saves it with its other fields). */
-export function SourceShareRule({ state, testId }: { state: ReturnType<typeof useRuleDraft>; testId: string }) {
+export function SourceShareRule({
+  to,
+  locale,
+  testId,
+}: {
+  to: GetInputPropsReturnType;
+  locale: GetInputPropsReturnType;
+  testId: string;
+}) {
   const { t } = useTranslation();
   return (
     <Stack gap={6} data-testid={`${testId}-rule`}>
       <Text size="sm" fw={600}>
         {t('handover.rule.title')}
       </Text>
-      <ShareRuleFields draft={state.draft} onChange={state.setDraft} problem={state.problem} testId={testId} />
+      <ShareRuleFields to={to} locale={locale} testId={testId} />
     </Stack>
   );
 }
@@ -107,20 +108,24 @@ export function SourceShareRule({ state, testId }: { state: ReturnType<typeof us
 /** A watch folder's rule, in its row: saved with its own button (the row's other fields save at once). */
 export function FolderShareRule({ folder }: { folder: WatchFolder }) {
   const { t } = useTranslation();
-  const [draft, setDraft] = useState<RuleDraft>(() => draftOf(folder.share_rule));
-  const [problem, setProblem] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
+  const schema = useMemo(() => z.object({ to: ruleAddressesSchema(t) }), [t]);
+  // The problem stays until the next Save: it quotes the addresses as they were then.
+  const form = useCheckedForm<RuleDraft>(schema, draftOf(folder.share_rule), undefined, {
+    clearInputErrorOnChange: false,
+    onValuesChange: () => setSaved(false),
+  });
   const update = useCall({ name: 'folders:update' }, (s, qc) => qc.setQueryData(keys.settings, s));
   const save = (): void => {
     setSaved(false);
-    const parsed = ruleOfDraft(draft, t);
-    if ('problem' in parsed) return setProblem(parsed.problem);
-    setProblem(null);
+    if (form.validate().hasErrors) return;
+    const parsed = ruleOfDraft(form.getValues(), t);
+    if ('problem' in parsed) return;
     update.mutate(
       { id: folder.id, share_rule: parsed.rule },
       {
         onSuccess: () => {
-          setDraft(draftOf(parsed.rule));
+          form.setValues(draftOf(parsed.rule));
           setSaved(true);
         },
       },
@@ -132,12 +137,8 @@ export function FolderShareRule({ folder }: { folder: WatchFolder }) {
         {t('handover.rule.title')}
       </Text>
       <ShareRuleFields
-        draft={draft}
-        onChange={(d) => {
-          setDraft(d);
-          setSaved(false);
-        }}
-        problem={problem}
+        to={form.getInputProps('to')}
+        locale={form.getInputProps('locale')}
         testId="folder-share"
         size="xs"
       />

@@ -1,29 +1,44 @@
 import { Group, NativeSelect, NumberInput, Paper, Stack, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import type { CompressSetting, Settings, UploadMode } from '../../../../preload/contract';
 import { keys, useCall } from '../../app/queries';
+import { useCheckedForm } from '../../components/checked-form';
 import { DecimalInput } from '../../components/decimal-input';
 import type { DecimalResult } from '../../components/decimal';
 import { SaveRow } from './save-row';
 import { compressOptions, fromMegabytes, toMegabytes, uploadModeOptions, wholeNumber } from './options';
 
+type UploadValues = {
+  concurrency: number | string;
+  limit: DecimalResult;
+  mode: UploadMode;
+  compress: CompressSetting;
+};
+
+/** A bandwidth the field refused stops the save (the field itself says why); other numbers fall back. */
+const uploadSchema = z.object({
+  limit: z.custom<DecimalResult>().refine((r) => r.kind !== 'bad'),
+});
+
 /** How uploads run: parallel transfers, a bandwidth cap, files or one zip. */
 export function UploadSection({ settings }: { settings: Settings }) {
   const { t } = useTranslation();
-  const [concurrency, setConcurrency] = useState<number | string>(settings.upload.concurrency);
   // 1,5 and 1.5 MB/s alike (components/decimal.ts); empty means no limit.
-  const [limit, setLimit] = useState<DecimalResult>({
-    kind: 'ok',
-    value: toMegabytes(settings.upload.bandwidth_limit),
+  const form = useCheckedForm<UploadValues>(uploadSchema, {
+    concurrency: settings.upload.concurrency,
+    limit: { kind: 'ok', value: toMegabytes(settings.upload.bandwidth_limit) },
+    mode: settings.upload.mode,
+    compress: settings.upload.compress,
   });
-  const [mode, setMode] = useState<UploadMode>(settings.upload.mode);
-  const [compress, setCompress] = useState<CompressSetting>(settings.upload.compress);
+  const { limit } = form.values;
   const [saved, setSaved] = useState(false);
   const update = useCall({ name: 'settings:update' }, (s, qc) => qc.setQueryData(keys.settings, s));
   const save = (): void => {
     setSaved(false);
-    if (limit.kind === 'bad') return;
+    if (form.validate().hasErrors) return;
+    const { concurrency, mode, compress } = form.getValues();
     const mb = limit.kind === 'ok' ? limit.value : 0;
     update.mutate(
       {
@@ -47,8 +62,7 @@ export function UploadSection({ settings }: { settings: Settings }) {
           <NumberInput
             label={t('settings.upload.concurrency')}
             description={t('settings.upload.concurrencyHelp')}
-            value={concurrency}
-            onChange={setConcurrency}
+            {...form.getInputProps('concurrency')}
             min={1}
             max={16}
             allowDecimal={false}
@@ -58,24 +72,22 @@ export function UploadSection({ settings }: { settings: Settings }) {
             label={t('settings.upload.bandwidth')}
             description={t('settings.upload.bandwidthHelp')}
             value={limit.kind === 'ok' ? limit.value : null}
-            onChange={setLimit}
+            onChange={(r) => form.setFieldValue('limit', r)}
             rule={{ min: 0, max: 10240, decimals: 2 }}
             testId="settings-bandwidth"
           />
           <NativeSelect
             label={t('settings.upload.mode')}
             description={t('settings.upload.modeHelp')}
-            value={mode}
+            {...form.getInputProps('mode')}
             data={uploadModeOptions(t)}
-            onChange={(e) => setMode(e.currentTarget.value as UploadMode)}
             data-testid="settings-upload-mode"
           />
           <NativeSelect
             label={t('settings.upload.compress')}
             description={t('settings.upload.compressHelp')}
-            value={compress}
+            {...form.getInputProps('compress')}
             data={compressOptions(t)}
-            onChange={(e) => setCompress(e.currentTarget.value as CompressSetting)}
             data-testid="settings-upload-compress"
           />
         </Group>

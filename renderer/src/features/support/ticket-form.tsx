@@ -16,9 +16,11 @@ import {
 import { type UseQueryResult, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import type { ContractError, Diagnostics, TicketCategory, TicketView } from '../../../../preload/contract';
 import { useCall } from '../../app/queries';
 import { useTransport } from '../../app/transport-context';
+import { useCheckedForm } from '../../components/checked-form';
 import { ErrorAlert } from '../../components/error-alert';
 import { CATEGORIES } from './categories';
 
@@ -75,16 +77,32 @@ function DiagnosticsAttachment({ checked, onChange, diagnostics }: DiagnosticsPr
   );
 }
 
+type TicketValues = {
+  subject: string;
+  message: string;
+  category: TicketCategory;
+  examId: string;
+  withDiagnostics: boolean;
+};
+
+/** A request needs a subject and a message; the message is a key under `support.`. */
+const ticketSchema = z.object({
+  subject: z.string().trim().min(1, 'required'),
+  message: z.string().trim().min(1, 'required'),
+});
+
 /** A new support request; the diagnostics summary is shown in full before it can be attached. */
 export function TicketForm({ onCreated, onCancel, onFoundOnService }: Props) {
   const { t } = useTranslation();
   const transport = useTransport();
-  const [subject, setSubject] = useState('');
-  const [message, setMessage] = useState('');
-  const [category, setCategory] = useState<TicketCategory>('general');
-  const [examId, setExamId] = useState('');
-  const [withDiagnostics, setWithDiagnostics] = useState(false);
-  const [touched, setTouched] = useState(false);
+  // Checked on Send, and from then on as typed.
+  const form = useCheckedForm<TicketValues>(
+    ticketSchema,
+    { subject: '', message: '', category: 'general', examId: '', withDiagnostics: false },
+    (code) => `support.${code}`,
+    { recheckAfterSubmit: true },
+  );
+  const { withDiagnostics } = form.values;
   // The subject as sent: after a lost answer, the list is searched for it (not for what is typed since).
   const [sentSubject, setSentSubject] = useState('');
   const diagnostics = useQuery<Diagnostics, ContractError>({
@@ -94,11 +112,8 @@ export function TicketForm({ onCreated, onCancel, onFoundOnService }: Props) {
     staleTime: 0,
   });
   const create = useCall({ name: 'support:create' }, (ticket) => onCreated(ticket));
-  const subjectMissing = subject.trim() === '';
-  const messageMissing = message.trim() === '';
-  const submit = () => {
-    setTouched(true);
-    if (subjectMissing || messageMissing) return;
+  const missing = Object.keys(form.errors).length > 0;
+  const submit = ({ subject, message, category, examId }: TicketValues) => {
     // What is sent is what the operator read: wait for the summary before sending.
     if (withDiagnostics && diagnostics.isFetching) return;
     setSentSubject(subject.trim());
@@ -112,32 +127,23 @@ export function TicketForm({ onCreated, onCancel, onFoundOnService }: Props) {
   };
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="ticket-form-title">
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-        noValidate
-      >
+      <form onSubmit={form.onSubmit(submit)} noValidate>
         <Stack gap="sm">
           <Title order={3} size="h4" id="ticket-form-title">
             {t('support.newTitle')}
           </Title>
           <TextInput
             label={t('support.subject')}
-            value={subject}
-            onChange={(e) => setSubject(e.currentTarget.value)}
+            {...form.getInputProps('subject')}
             maxLength={200}
             required
-            error={touched && subjectMissing ? t('support.required') : undefined}
             data-testid="ticket-subject"
           />
           <Group grow align="flex-start">
             <Select
               label={t('support.category')}
               data={CATEGORIES.map((c) => ({ value: c, label: t(`support.categories.${c}`) }))}
-              value={category}
-              onChange={(v) => v && setCategory(v as TicketCategory)}
+              {...form.getInputProps('category')}
               allowDeselect={false}
               data-testid="ticket-category"
               comboboxProps={{ withinPortal: true }}
@@ -145,25 +151,26 @@ export function TicketForm({ onCreated, onCancel, onFoundOnService }: Props) {
             <TextInput
               label={t('support.examId')}
               description={t('support.examIdHelp')}
-              value={examId}
-              onChange={(e) => setExamId(e.currentTarget.value)}
+              {...form.getInputProps('examId')}
               maxLength={100}
               data-testid="ticket-exam"
             />
           </Group>
           <Textarea
             label={t('support.message')}
-            value={message}
-            onChange={(e) => setMessage(e.currentTarget.value)}
+            {...form.getInputProps('message')}
             minRows={5}
             autosize
             maxRows={10}
             maxLength={8000}
             required
-            error={touched && messageMissing ? t('support.required') : undefined}
             data-testid="ticket-message"
           />
-          <DiagnosticsAttachment checked={withDiagnostics} onChange={setWithDiagnostics} diagnostics={diagnostics} />
+          <DiagnosticsAttachment
+            checked={withDiagnostics}
+            onChange={(checked) => form.setFieldValue('withDiagnostics', checked)}
+            diagnostics={diagnostics}
+          />
           <ErrorAlert
             error={create.error}
             check={{ action: 'ticket_create', subject: sentSubject }}
@@ -171,7 +178,7 @@ export function TicketForm({ onCreated, onCancel, onFoundOnService }: Props) {
               if (f.action === 'ticket_create' && f.matches > 0) onFoundOnService?.();
             }}
           />
-          {touched && (subjectMissing || messageMissing) && (
+          {missing && (
             <Alert color="red" variant="light" role="alert">
               {t('support.fillIn')}
             </Alert>

@@ -18,9 +18,11 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
+import { z } from 'zod';
 import type { ContractError, InboxItem, TakesView } from '../../../../preload/contract';
 import { useAppInfo, useCall, useInbox, useUploads } from '../../app/queries';
 import { useTransport } from '../../app/transport-context';
+import { useCheckedForm } from '../../components/checked-form';
 import { ErrorAlert } from '../../components/error-alert';
 import { formatBytes } from '../../components/format';
 import { useLanguage } from '../../components/use-language';
@@ -194,6 +196,17 @@ function TakesTable({ view }: { view: TakesView }) {
 }
 
 type Source = 'folder' | 'inbox';
+type TakeValues = { label: string; source: Source; path: string; inboxId: string | null };
+
+/** A take needs a label and where its files are; the label's message is a key under `takes.`. */
+const takeSchema = z
+  .object({
+    label: z.string().trim().min(1, 'labelRequired').max(100, 'labelRequired'),
+    source: z.enum(['folder', 'inbox']),
+    path: z.string(),
+    inboxId: z.string().nullable(),
+  })
+  .refine((v) => (v.source === 'folder' ? v.path.trim() !== '' : v.inboxId !== null), 'sourceMissing');
 
 type PickerProps = { waiting: InboxItem[]; value: string | null; onChange: (id: string | null) => void };
 
@@ -227,27 +240,33 @@ function AddTakeForm({ view, onClose, onQueued }: { view: TakesView; onClose: ()
   const desktop = info.data?.transport === 'ipc';
   const inbox = useInbox();
   const waiting = (inbox.data ?? []).filter((i) => i.status === 'review');
-  const [label, setLabel] = useState(t('takes.defaultLabel', { n: view.extra_series.length + 2 }));
-  const [source, setSource] = useState<Source>('folder');
-  const [path, setPath] = useState('');
-  const [inboxId, setInboxId] = useState<string | null>(null);
+  // The label's problem shows as soon as it is typed; Add stays off until the form is complete.
+  const form = useCheckedForm<TakeValues>(
+    takeSchema,
+    {
+      label: t('takes.defaultLabel', { n: view.extra_series.length + 2 }),
+      source: 'folder',
+      path: '',
+      inboxId: null,
+    },
+    (code) => `takes.${code}`,
+    { validateInputOnChange: ['label'] },
+  );
+  const { source } = form.values;
   const pick = useCall({ name: 'folders:pick' });
   const add = useCall({ name: 'takes:add' }, () => onQueued());
   // The form opens from a button: the caret goes where the first thing to write is.
   const labelRef = useRef<HTMLInputElement>(null);
   useEffect(() => labelRef.current?.focus(), []);
-  const labelOk = label.trim().length > 0 && label.trim().length <= 100;
-  const sourceOk = source === 'folder' ? path.trim() !== '' : inboxId !== null;
+  const complete = form.isValid();
 
-  const submit = (e: React.FormEvent) => {
-    e.preventDefault();
-    if (!labelOk || !sourceOk) return;
+  const submit = form.onSubmit(({ label, path, inboxId }) =>
     add.mutate({
       exam_id: view.exam_id,
       label: label.trim(),
       source: source === 'folder' ? { kind: 'folder', path: path.trim() } : { kind: 'inbox', inbox_id: inboxId ?? '' },
-    });
-  };
+    }),
+  );
 
   return (
     <Paper
@@ -263,18 +282,16 @@ function AddTakeForm({ view, onClose, onQueued }: { view: TakesView; onClose: ()
         <TextInput
           label={t('takes.label')}
           description={t('takes.labelHelp')}
-          value={label}
-          onChange={(e) => setLabel(e.currentTarget.value)}
+          {...form.getInputProps('label')}
           maxLength={100}
           required
-          error={labelOk ? undefined : t('takes.labelRequired')}
           data-testid="take-label"
           ref={labelRef}
         />
         <Radio.Group
           label={t('takes.source')}
           value={source}
-          onChange={(v) => setSource(v === 'inbox' ? 'inbox' : 'folder')}
+          onChange={(v) => form.setFieldValue('source', v === 'inbox' ? 'inbox' : 'folder')}
         >
           <Group mt={6}>
             <Radio value="folder" label={t('takes.fromFolder')} data-testid="take-source-folder" />
@@ -292,15 +309,14 @@ function AddTakeForm({ view, onClose, onQueued }: { view: TakesView; onClose: ()
               label={t('takes.folder')}
               description={desktop ? t('takes.folderHelpDesktop') : t('takes.folderHelpBrowser')}
               placeholder={t('takes.folderPlaceholder')}
-              value={path}
-              onChange={(e) => setPath(e.currentTarget.value)}
+              {...form.getInputProps('path')}
               data-testid="take-path"
             />
             {desktop && (
               <Button
                 variant="default"
                 loading={pick.isPending}
-                onClick={() => pick.mutate({}, { onSuccess: (r) => r.path && setPath(r.path) })}
+                onClick={() => pick.mutate({}, { onSuccess: (r) => r.path && form.setFieldValue('path', r.path) })}
                 data-testid="take-pick"
               >
                 {t('takes.pick')}
@@ -308,13 +324,19 @@ function AddTakeForm({ view, onClose, onQueued }: { view: TakesView; onClose: ()
             )}
           </Group>
         )}
-        {source === 'inbox' && <InboxStudyPicker waiting={waiting} value={inboxId} onChange={setInboxId} />}
+        {source === 'inbox' && (
+          <InboxStudyPicker
+            waiting={waiting}
+            value={form.values.inboxId}
+            onChange={(id) => form.setFieldValue('inboxId', id)}
+          />
+        )}
         <ErrorAlert error={add.error ?? pick.error} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             {t('common.cancel')}
           </Button>
-          <Button type="submit" loading={add.isPending} disabled={!labelOk || !sourceOk} data-testid="take-submit">
+          <Button type="submit" loading={add.isPending} disabled={!complete} data-testid="take-submit">
             {t('takes.submit')}
           </Button>
         </Group>

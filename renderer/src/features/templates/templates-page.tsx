@@ -15,8 +15,10 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
+import { z } from 'zod';
 import type { TemplateView } from '../../../../preload/contract';
 import { useCall } from '../../app/queries';
+import { useCheckedForm } from '../../components/checked-form';
 import { ErrorAlert } from '../../components/error-alert';
 import { templatesKey, useTemplates } from './template-queries';
 import { MiniSheet } from './slot-sheet';
@@ -64,6 +66,9 @@ function DeleteDialog({
   );
 }
 
+/** A layout's new name; the message is a problem code (`templates.problems.<code>`). */
+const renameSchema = z.object({ name: z.string().trim().min(1, 'name_required') });
+
 function RenameDialog({
   template,
   onClose,
@@ -74,15 +79,13 @@ function RenameDialog({
   onRenamed: (name: string, sandbox: boolean) => void;
 }) {
   const { t } = useTranslation();
-  const [name, setName] = useState(template.name);
-  const [missing, setMissing] = useState(false);
-  const rename = useCall({ name: 'templates:update' }, (r, qc) => {
+  const form = useCheckedForm(renameSchema, { name: template.name }, (code) => `templates.problems.${code}`);
+  const rename = useCall({ name: 'templates:update' }, (r, qc, args) => {
     if (!r.sandbox) void qc.invalidateQueries({ queryKey: templatesKey });
-    onRenamed(r.template.name || name.trim(), r.sandbox);
+    onRenamed(r.template.name || (args.name ?? ''), r.sandbox);
   });
-  const submit = (): void => {
+  const submit = ({ name }: { name: string }): void => {
     const next = name.trim();
-    if (!next) return setMissing(true);
     if (next === template.name) return onClose();
     rename.mutate({ id: template.id, name: next });
   };
@@ -93,24 +96,13 @@ function RenameDialog({
       title={t('templates.renameTitle')}
       closeButtonProps={{ 'aria-label': t('common.close') }}
     >
-      <form
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
+      <form noValidate onSubmit={form.onSubmit(submit)}>
         <Stack gap="md">
           <TextInput
             label={t('templates.fields.name')}
             required
-            value={name}
+            {...form.getInputProps('name')}
             maxLength={200}
-            onChange={(e) => {
-              setName(e.currentTarget.value);
-              setMissing(false);
-            }}
-            error={missing ? t('templates.problems.name_required') : undefined}
             data-autofocus
             data-testid="template-rename-input"
           />

@@ -2,11 +2,22 @@ import { Button, Checkbox, Group, Paper, SimpleGrid, Stack, TextInput, Title } f
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import type { CreatedWebhookView, WebhookEventName } from '../../../../preload/contract';
 import { useCall } from '../../app/queries';
+import { useCheckedForm } from '../../components/checked-form';
 import { ErrorAlert } from '../../components/error-alert';
 import { eventKey, EVENTS, urlProblem } from './event-types';
 import { WEBHOOKS } from './webhook-query-keys';
+
+/** What the window checks before asking the service; each message is a key under `webhooks.`. */
+const webhookSchema = z.object({
+  url: z.string().superRefine((value, ctx) => {
+    const problem = urlProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: `urlProblem.${problem}` });
+  }),
+  events: z.array(z.string()).min(1, 'eventsRequired'),
+});
 
 /** A new subscription: the receiving address, the events and a description. */
 export function WebhookForm({
@@ -17,30 +28,28 @@ export function WebhookForm({
   onCancel: () => void;
 }) {
   const { t } = useTranslation();
-  const [url, setUrl] = useState('');
-  const [description, setDescription] = useState('');
-  const [events, setEvents] = useState<string[]>(['exam.confirmed']);
-  const [touched, setTouched] = useState(false);
+  const form = useCheckedForm(
+    webhookSchema,
+    { url: '', description: '', events: ['exam.confirmed'] as string[] },
+    (code) => `webhooks.${code}`,
+    { recheckAfterSubmit: true },
+  );
   // The address as sent: after a lost answer, the list is searched for it (not for what is typed since).
   const [sentUrl, setSentUrl] = useState('');
   const cache = useQueryClient();
   const create = useCall({ name: 'webhooks:create' }, (w) => onCreated(w));
-  const problem = urlProblem(url);
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="webhook-form-title">
       <form
         noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          setTouched(true);
-          if (problem || events.length === 0) return;
+        onSubmit={form.onSubmit(({ url, events, description }) => {
           setSentUrl(url.trim());
           create.mutate({
             url: url.trim(),
             events: events as WebhookEventName[],
             ...(description.trim() ? { description: description.trim() } : {}),
           });
-        }}
+        })}
       >
         <Stack gap="sm">
           <Title order={3} size="h4" id="webhook-form-title">
@@ -50,25 +59,20 @@ export function WebhookForm({
             label={t('webhooks.url')}
             description={t('webhooks.urlHelp')}
             placeholder="https://"
-            value={url}
-            onChange={(e) => setUrl(e.currentTarget.value)}
+            {...form.getInputProps('url')}
             required
-            error={touched && problem ? t(`webhooks.urlProblem.${problem}`) : undefined}
             data-testid="webhook-url"
           />
           <TextInput
             label={t('webhooks.description')}
-            value={description}
-            onChange={(e) => setDescription(e.currentTarget.value)}
+            {...form.getInputProps('description')}
             maxLength={500}
             data-testid="webhook-description"
           />
           <Checkbox.Group
             label={t('webhooks.eventsLabel')}
             description={t('webhooks.eventsHelp')}
-            value={events}
-            onChange={setEvents}
-            error={touched && events.length === 0 ? t('webhooks.eventsRequired') : undefined}
+            {...form.getInputProps('events')}
             data-testid="webhook-events"
           >
             <SimpleGrid cols={3} spacing={6} mt={6}>
