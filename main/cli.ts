@@ -79,7 +79,10 @@ async function main(): Promise<number> {
       process.stderr.write(`scanbridge ${name}: ${diskFullWords(folder, 0, terminalLanguage(process.env))}\n`);
       return 1;
     }
-    process.stderr.write(`scanbridge ${name}: ${err instanceof Error ? err.message : String(err)}\n`);
+    // Anything else is unexpected: its technical words, introduced in the terminal's language.
+    const { t } = await import('./core/i18n');
+    const detail = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`scanbridge ${name}: ${t(terminalLanguage(process.env), 'cli.unexpected', { detail })}\n`);
     return 1;
   }
 }

@@ -15,7 +15,7 @@ import { errorCode } from '../log';
 import { withCommandLog } from './command-log';
 import { type KeychainDeps, openSession } from './command-session';
 import { type CliCommand, type CliIo, parseCommandLine, UsageError } from './io';
-import { handoutWords } from './serve-words';
+import { t } from '../i18n';
 
 const HELP = `Usage: scanbridge handout <exam_id> --out <file.pdf> [--lang es|en]
 
@@ -66,7 +66,7 @@ export function createHandoutCommand(deps: KeychainDeps): CliCommand {
       const language = (values.lang as SheetLanguage | undefined) ?? defaultSheetLanguage(settings.language, io.env);
       const session = await openSession(io, 'handout', [], deps);
       if ('exit' in session) return session.exit;
-      const words = handoutWords(terminalLanguage(io.env));
+      const lang = terminalLanguage(io.env);
       const fail = (message: string): number => {
         io.stderr(`scanbridge handout: ${escapeForTerminal(message)}\n`);
         return 1;
@@ -77,9 +77,11 @@ export function createHandoutCommand(deps: KeychainDeps): CliCommand {
       } catch (err) {
         log.warn('handout: the exam could not be read', { exam_id: examId, code: errorCode(err) });
         if (err instanceof SheetUnavailableError)
-          return fail(err.code === 'not_ready' ? words.notReady(examId) : words.noPublicPage(examId));
-        if (isApiError(err, 'not_found')) return fail(words.notFound(examId));
-        if (err instanceof ApiError) return fail(apiErrorText(err, terminalLanguage(io.env)));
+          return fail(
+            t(lang, err.code === 'not_ready' ? 'cli.handout.notReady' : 'cli.handout.noPublicPage', { examId }),
+          );
+        if (isApiError(err, 'not_found')) return fail(t(lang, 'cli.handout.notFound', { examId }));
+        if (err instanceof ApiError) return fail(apiErrorText(err, lang));
         throw err;
       }
       const sheet = await renderPatientSheet(data, { language, paper: settings.handout.paper });
@@ -87,7 +89,9 @@ export function createHandoutCommand(deps: KeychainDeps): CliCommand {
       try {
         await writeFile(file, sheet.bytes);
       } catch (err) {
-        return fail(words.cannotWrite(file, (err as NodeJS.ErrnoException).code ?? String(err)));
+        return fail(
+          t(lang, 'cli.handout.cannotWrite', { file, reason: (err as NodeJS.ErrnoException).code ?? String(err) }),
+        );
       }
       log.info('handout written', { exam_id: examId, count: sheet.pages, bytes: sheet.bytes.length });
       io.stdout(`${JSON.stringify({ file, pages: sheet.pages })}\n`);

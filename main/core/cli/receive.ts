@@ -16,7 +16,9 @@ import { type KeychainDeps, openSession } from './command-session';
 import type { CliCommand, CliIo } from './io';
 import { parseCommandLine, UsageError } from './io';
 import { receiveStatusLines } from './receive-status';
-import { receiveWords } from './receive-words';
+import { t } from '../i18n';
+import { receiveProblemWords } from '../receive/problem-words';
+import { formatBytes } from '../upload/plan';
 import { printUploadFailures } from './upload-failure-lines';
 import { terminalLanguage } from '../net/failure-words';
 
@@ -122,41 +124,48 @@ function parse(argv: string[]): Args {
 }
 
 /** Human lines on stderr; with --json, one stdout line per exam ready from the listener. */
-function printActivity(agent: Agent, io: CliIo, json: boolean): void {
-  const say = (t: string): void => io.stderr(`${escapeForTerminal(t)}\n`);
-  const words = receiveWords(terminalLanguage(io.env));
+function printActivity(agent: Agent, io: CliIo, json: boolean, folder: string): void {
+  const say = (text: string): void => io.stderr(`${escapeForTerminal(text)}\n`);
+  const lang = terminalLanguage(io.env);
   agent.receiver.onStatus.subscribe(
     (() => {
       let seen = { at: '', errors: 0 };
       return (s): void => {
-        const { lines, next } = receiveStatusLines(s, seen, words);
+        const { lines, next } = receiveStatusLines(s, seen, lang, folder);
         seen = next;
         for (const l of lines) say(l);
       };
     })(),
   );
   agent.activity.on('study:queued', (e) => {
-    if (e.folderId === RECEIVER_FOLDER_ID) say(words.queued(e.study.files, e.study.bytes, e.exam_type));
+    if (e.folderId === RECEIVER_FOLDER_ID)
+      say(
+        t(lang, 'cli.receive.queued', {
+          files: e.study.files,
+          size: formatBytes(e.study.bytes, lang),
+          type: e.exam_type,
+        }),
+      );
   });
   agent.activity.on('study:skipped', (e) => {
-    if (e.folderId === RECEIVER_FOLDER_ID) say(words.alreadyUploaded(e.exam_id));
+    if (e.folderId === RECEIVER_FOLDER_ID) say(t(lang, 'cli.receive.alreadyUploaded', { examId: e.exam_id }));
   });
   agent.activity.on('upload:ready', (e) => {
     if (e.origin?.folderId !== RECEIVER_FOLDER_ID) return;
-    say(words.uploaded(e.view.exam_id ?? '', e.files, e.bytes));
+    say(
+      t(lang, 'cli.receive.uploaded', {
+        examId: e.view.exam_id ?? '',
+        files: e.files,
+        size: formatBytes(e.bytes, lang),
+      }),
+    );
     if (json)
       io.stdout(
         `${JSON.stringify({ event: 'ready', study_uid: e.origin.study_uid, exam_id: e.view.exam_id, files: e.files, bytes: e.bytes })}\n`,
       );
   });
   // Upload failures in the terminal's language (a network failure in its own words).
-  printUploadFailures(
-    agent,
-    say,
-    terminalLanguage(io.env),
-    (origin) => (origin?.folderId === RECEIVER_FOLDER_ID ? '' : null),
-    'none',
-  );
+  printUploadFailures(agent, say, lang, (origin) => (origin?.folderId === RECEIVER_FOLDER_ID ? '' : null), 'none');
 }
 
 /** `scanbridge receive`: see HELP. */
@@ -174,8 +183,8 @@ export function createReceiveCommand(deps: KeychainDeps): CliCommand {
     const startedAt = Date.now();
     const log = openCommandLog(io, 'receive', { dataDir, echo: true });
     let exit = 0;
-    const say = (t: string): void => io.stderr(`${escapeForTerminal(t)}\n`);
-    const words = receiveWords(terminalLanguage(io.env));
+    const say = (text: string): void => io.stderr(`${escapeForTerminal(text)}\n`);
+    const lang = terminalLanguage(io.env);
     // See watch.ts: the settings store re-raises SIGINT/SIGTERM; a standing listener absorbs it.
     const absorb = (): void => undefined;
     process.on('SIGINT', absorb);
@@ -193,26 +202,29 @@ export function createReceiveCommand(deps: KeychainDeps): CliCommand {
         notifier: { notify: () => undefined },
         log,
       });
-      printActivity(agent, io, args.json);
+      printActivity(agent, io, args.json, join(dataDir, 'receive'));
       await agent.receiver.applied();
       const status = agent.receiver.status();
       if (status.state !== 'listening' || status.port === null) {
-        say(`scanbridge receive: ${status.message ?? words.notStarted}`);
+        const why = status.problem
+          ? receiveProblemWords(status.problem, lang, join(dataDir, 'receive'))
+          : t(lang, 'cli.receive.notStarted');
+        say(`scanbridge receive: ${why}`);
         exit = 1;
         return exit;
       }
       io.stdout(`${JSON.stringify({ listening: { port: status.port, aet: args.config.aeTitle } })}\n`);
-      say(words.listening(status.port, args.config.aeTitle));
+      say(t(lang, 'cli.receive.listening', { port: status.port, aet: args.config.aeTitle }));
       if (!io.signal.aborted)
         await new Promise<void>((r) => io.signal.addEventListener('abort', () => r(), { once: true }));
-      say(words.stopping);
+      say(t(lang, 'cli.receive.stopping'));
     } finally {
       await agent?.stop();
       process.off('SIGINT', absorb);
       process.off('SIGTERM', absorb);
       closeCommandLog(log, exit, startedAt);
     }
-    say(words.stopped);
+    say(t(lang, 'cli.receive.stopped'));
     return 0;
   };
 }

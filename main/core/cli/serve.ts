@@ -14,7 +14,8 @@ import type { CliCommand } from './io';
 import { parseCommandLine, UsageError } from './io';
 import { printUploadFailures } from './upload-failure-lines';
 import { terminalLanguage } from '../net/failure-words';
-import { serveWords } from './serve-words';
+import { t } from '../i18n';
+import { listenReason } from './listen-reason';
 
 export type ServeCommandDeps = {
   /** The OS keychain (built by the caller, so the core never imports the native module). */
@@ -98,7 +99,7 @@ export function createServeCommand(deps: ServeCommandDeps): CliCommand {
     const log = openCommandLog(io, 'serve', { dataDir, echo: true });
     const releaseSignals = absorbRepeatedSignals();
     if (!existsSync(resolve(args.renderer, 'index.html')))
-      io.stderr(`scanbridge serve: ${serveWords(terminalLanguage(io.env)).noWindow(args.renderer)}\n`);
+      io.stderr(`scanbridge serve: ${t(terminalLanguage(io.env), 'cli.serve.noWindow', { dir: args.renderer })}\n`);
     let origin: string | null = null;
     const agent = await startAgent({
       dataDir,
@@ -128,8 +129,9 @@ export function createServeCommand(deps: ServeCommandDeps): CliCommand {
     } catch (e) {
       await agent.stop();
       closeCommandLog(log, 1, startedAt);
-      const reason = e instanceof Error ? e.message : String(e);
-      io.stderr(`scanbridge serve: ${serveWords(terminalLanguage(io.env)).cannotListen(args.port, reason)}\n`);
+      const lang = terminalLanguage(io.env);
+      const reason = listenReason(e, lang);
+      io.stderr(`scanbridge serve: ${t(lang, 'cli.serve.cannotListen', { port: args.port, reason })}\n`);
       return 1;
     }
     io.stdout(`${JSON.stringify({ url: bridge.url, port: bridge.port, token: bridge.token })}\n`);
