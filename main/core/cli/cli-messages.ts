@@ -6,7 +6,8 @@ import type { CredentialsError, CredentialsProblem } from '../credentials';
 import type { KeychainProblem, KeychainUnavailableError } from '../secrets/keychain-errors';
 import { type ApiErrorCode } from '../api/api-errors';
 import { diskFullIn, diskFullWords } from '../disk-full';
-import { netFailureWords, type WordsLanguage } from '../net/failure-words';
+import { netFailureWords } from '../net/failure-words';
+import type { Language } from '../i18n';
 import { type NetFailure, netFailureBehind } from '../net/net-failure';
 import { UploadError } from '../upload/upload-errors';
 import { uploadErrorWords } from './upload-words';
@@ -79,7 +80,7 @@ const TEXTS_ES: Record<ApiErrorCode, (e: ApiError) => string> = {
  * What to print for an API error, in the terminal's language. A network failure that is understood
  * (DNS, proxy login, certificate…) is said in its own words.
  */
-export function apiErrorText(e: ApiError, lang: WordsLanguage = 'en'): string {
+export function apiErrorText(e: ApiError, lang: Language = 'en'): string {
   if (e.netFailure) return netFailureWords(e.netFailure, lang);
   return (lang === 'es' ? TEXTS_ES : TEXTS)[e.code](e);
 }
@@ -92,7 +93,7 @@ const CREDENTIALS_ES: Record<CredentialsProblem, string> = {
 };
 
 /** Missing or unusable credentials, in the terminal's language (English: the error's own sentence). */
-export function credentialsText(e: CredentialsError, lang: WordsLanguage): string {
+export function credentialsText(e: CredentialsError, lang: Language): string {
   if (lang === 'en') return e.message;
   const text = CREDENTIALS_ES[e.code];
   return e.code === 'no_api_key' && e.message.includes('sandbox')
@@ -125,7 +126,7 @@ const KEYCHAIN_ES: Record<KeychainProblem, (timeoutMs: number) => string> = {
 };
 
 /** Why the OS keychain cannot be used, in the terminal's language (English: the error's own sentence). */
-export function keychainText(e: KeychainUnavailableError, lang: WordsLanguage): string {
+export function keychainText(e: KeychainUnavailableError, lang: Language): string {
   if (lang === 'en') return e.message;
   return `${KEYCHAIN_ES[e.problem](e.timeoutMs)} ${KEYCHAIN_ENV_HINT_ES}`;
 }
@@ -133,7 +134,7 @@ export function keychainText(e: KeychainUnavailableError, lang: WordsLanguage): 
 /** Why a folder given on the command line cannot be used, in the terminal's language. */
 export type FolderProblem = { kind: 'not_found' | 'not_folder' | 'unreadable'; path: string; code?: string };
 
-export function folderProblemText(p: FolderProblem, lang: WordsLanguage): string {
+export function folderProblemText(p: FolderProblem, lang: Language): string {
   const denied = p.code === 'EACCES' || p.code === 'EPERM';
   if (lang === 'es') {
     if (p.kind === 'not_found') return `no se encontró la carpeta: ${p.path}`;
@@ -150,7 +151,7 @@ export function netFailureIn(err: unknown): NetFailure | null {
   return netFailureBehind(err);
 }
 
-const RUN_AGAIN: Record<WordsLanguage, string> = {
+const RUN_AGAIN: Record<Language, string> = {
   en: 'Then run the upload again to continue.',
   es: 'Luego vuelva a ejecutar la subida para continuar.',
 };
@@ -160,7 +161,7 @@ const RUN_AGAIN: Record<WordsLanguage, string> = {
  * network failure (DNS, proxy login, certificate, clock…) in its own words, an upload's failure in
  * its code's (upload-words.ts).
  */
-export function uploadFailureText(err: Error, lang: WordsLanguage): string {
+export function uploadFailureText(err: Error, lang: Language): string {
   const full = diskFullIn(err);
   if (full) return `${diskFullWords(full.folder, full.needed, lang)} ${RUN_AGAIN[lang]}`;
   const net = netFailureIn(err);

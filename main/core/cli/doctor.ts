@@ -8,7 +8,8 @@ import type { CheckReport, CheckStep } from '../diagnose/check-report';
 import { CHECK_STEPS } from '../diagnose/check-report';
 import { reportStepWords } from '../diagnose/check-words';
 import { runConnectionCheck } from '../diagnose/connection-check';
-import { terminalLanguage, type WordsLanguage } from '../net/failure-words';
+import { terminalLanguage } from '../net/failure-words';
+import type { Language } from '../i18n';
 import { KeychainUnavailableError } from '../secrets/keychain-errors';
 import type { Settings } from '../settings';
 import { openSettingsStore } from '../settings/store';
@@ -38,7 +39,7 @@ Usa el proxy guardado en Ajustes (con su usuario desde el llavero) cuando hay un
 HTTPS_PROXY / HTTP_PROXY; respeta NO_PROXY, SCANBRIDGE_CA_FILE y NODE_EXTRA_CA_CERTS.
 `;
 
-const LABELS: Record<WordsLanguage, Record<CheckStep, string>> = {
+const LABELS: Record<Language, Record<CheckStep, string>> = {
   en: {
     dns: 'DNS',
     tcp: 'TCP',
@@ -60,14 +61,14 @@ const LABELS: Record<WordsLanguage, Record<CheckStep, string>> = {
 };
 
 /** A figure with the language's decimal mark ("569,2" in Spanish). */
-function decimal(n: number, digits: number, lang: WordsLanguage): string {
+function decimal(n: number, digits: number, lang: Language): string {
   return new Intl.NumberFormat(lang === 'es' ? 'es-CL' : 'en-US', {
     minimumFractionDigits: digits,
     maximumFractionDigits: digits,
   }).format(n);
 }
 
-function speed(bps: number | null, lang: WordsLanguage): string {
+function speed(bps: number | null, lang: Language): string {
   if (bps === null) return '';
   return `${decimal(bps / 1_000_000, 2, lang)} MB/s (${decimal((bps * 8) / 1_000_000, 1, lang)} Mbit/s)`;
 }
@@ -78,7 +79,7 @@ function notUsed(report: CheckReport, s: CheckStep): boolean {
 }
 
 /** What a passing step saw, in a few words. */
-function seen(report: CheckReport, s: CheckStep, lang: WordsLanguage): string {
+function seen(report: CheckReport, s: CheckStep, lang: Language): string {
   const none = lang === 'es' ? 'ninguno (conexión directa)' : 'none (direct connection)';
   switch (s) {
     case 'dns':
@@ -103,7 +104,7 @@ function seen(report: CheckReport, s: CheckStep, lang: WordsLanguage): string {
   }
 }
 
-function humanReport(report: CheckReport, lang: WordsLanguage): string {
+function humanReport(report: CheckReport, lang: Language): string {
   const lines = CHECK_STEPS.map((s) => {
     const r = report[s];
     const label = LABELS[lang][s].padEnd(lang === 'es' ? 20 : 13);

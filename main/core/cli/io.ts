@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import type { WordsLanguage } from '../net/failure-words';
+import type { Language } from '../i18n';
 
 /** What a CLI command may touch: its arguments, its output streams and its environment. */
 export type CliIo = {
@@ -28,7 +28,7 @@ export class UsageError extends Error {
   }
 
   /** The text in `lang`. */
-  words(lang: WordsLanguage): string {
+  words(lang: Language): string {
     return lang === 'es' ? this.es : this.message;
   }
 }

@@ -4,7 +4,8 @@ import type { ScanResult, Study } from '../dicom';
 import type { CliCommand } from './io';
 import { UsageError } from './io';
 import { folderProblemText } from './cli-messages';
-import { terminalLanguage, type WordsLanguage } from '../net/failure-words';
+import { terminalLanguage } from '../net/failure-words';
+import type { Language } from '../i18n';
 
 const usage = 'usage: scanbridge scan <dir> [--json]';
 const usageEs = 'uso: scanbridge scan <carpeta> [--json]';
@@ -27,7 +28,7 @@ function parseArgs(argv: readonly string[]): { dir: string; json: boolean } {
 }
 
 /** Human-readable byte count (decimal units, as file managers show them). */
-export function formatBytes(n: number, lang: WordsLanguage = 'en'): string {
+export function formatBytes(n: number, lang: Language = 'en'): string {
   const units = ['B', 'kB', 'MB', 'GB', 'TB'];
   let value = n;
   let unit = 0;
@@ -63,7 +64,7 @@ const SUMMARY = {
   },
 } as const;
 
-function studyLine(s: Study, lang: WordsLanguage): string {
+function studyLine(s: Study, lang: Language): string {
   const w = SUMMARY[lang];
   // Header values are cleaned when read; escaping again costs nothing and guards the terminal.
   const who = s.patient_name ? escapeForTerminal(s.patient_name) : w.noName;
@@ -80,7 +81,7 @@ function studyLine(s: Study, lang: WordsLanguage): string {
   return `  ${parts.join('  ·  ')}${warn}\n    ${w.seriesIn(s.series.length, escapeForTerminal(s.root))}\n`;
 }
 
-function summary(r: ScanResult, lang: WordsLanguage): string {
+function summary(r: ScanResult, lang: Language): string {
   const w = SUMMARY[lang];
   const files = r.studies.reduce((n, s) => n + s.files, 0);
   const bytes = r.studies.reduce((n, s) => n + s.bytes, 0);

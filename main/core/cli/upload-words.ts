@@ -4,7 +4,7 @@
 // No patient data: lines carry exam ids, counts and file names from the disk (escaped by the caller).
 import { ApiError, apiFailure } from '../api/api-errors';
 import { failureWords } from '../net/failure-class';
-import type { WordsLanguage } from '../net/failure-words';
+import type { Language } from '../i18n';
 import { clockSkewWords } from '../net/clock-words';
 import { journalDamageWords } from '../upload/journal-damage-words';
 import type { NoticeCode, NoticeParams, UploadErrorCode } from '../upload';
@@ -42,14 +42,14 @@ function whyEs(why: ChoiceWhy): string {
   }
 }
 
-const num = (lang: WordsLanguage, n: number, digits: number): string =>
+const num = (lang: Language, n: number, digits: number): string =>
   new Intl.NumberFormat(lang === 'es' ? 'es-CL' : 'en-US', {
     minimumFractionDigits: digits,
     maximumFractionDigits: digits,
   }).format(n);
 
 /** A duration in seconds, minutes or hours. */
-export function durationIn(lang: WordsLanguage, s: number): string {
+export function durationIn(lang: Language, s: number): string {
   if (s < 90) return `${s} s`;
   if (s < 5400) return `${Math.round(s / 60)} min`;
   return `${num(lang, s / 3600, 1)} h`;
@@ -250,13 +250,13 @@ const ES_FAILURES: Record<UploadErrorCode, string> = {
 };
 
 /** The words of `scanbridge upload` in `lang`. */
-export function uploadWords(lang: WordsLanguage): UploadWords {
+export function uploadWords(lang: Language): UploadWords {
   return lang === 'es' ? ES : EN;
 }
 
 /** An engine notice in `lang`: from its code and facts when known, else its own (English) message. */
 export function noticeWords(
-  lang: WordsLanguage,
+  lang: Language,
   notice: { code: NoticeCode; message: string; params?: NoticeParams },
 ): string {
   return (notice.params && uploadWords(lang).notice(notice.code, notice.params)) || notice.message;
@@ -278,7 +278,7 @@ function apiErrorBehind(err: unknown): ApiError | null {
  * or the status; Spanish says the code's sentence, and the class's words when the service's error
  * is known (a time-out, the service failing, the key refused…).
  */
-export function uploadErrorWords(err: UploadError, lang: WordsLanguage): string {
+export function uploadErrorWords(err: UploadError, lang: Language): string {
   if (lang === 'en') return err.message;
   const api = apiErrorBehind(err);
   const failure = api ? apiFailure(api) : null;

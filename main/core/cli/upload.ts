@@ -52,7 +52,8 @@ import { errorCode, type Logger, studyHash } from '../log';
 import { progressPrinter } from './upload-progress';
 import { uploadFailureText } from './cli-messages';
 import { uploadWords, type UploadWords } from './upload-words';
-import { terminalLanguage, type WordsLanguage } from '../net/failure-words';
+import { terminalLanguage } from '../net/failure-words';
+import type { Language } from '../i18n';
 import { chooseTransport, COMPRESS_SETTINGS, type CompressSetting, worthSampling } from '../upload/compression-choice';
 import { deflateWorkerCount, sharedDeflatePool } from '../upload/deflate-pool';
 import { readLinkRates } from '../upload/link-rate';
@@ -519,7 +520,7 @@ async function runThroughFullDisk(
   c: LockedContext,
   first: UploadJob,
   onEvent: Parameters<UploadJob['on']>[0],
-  lang: WordsLanguage,
+  lang: Language,
 ): Promise<{ job: UploadJob; result: UploadResult }> {
   let job = first;
   job.on(onEvent);

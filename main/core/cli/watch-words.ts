@@ -1,6 +1,6 @@
 // The words `scanbridge watch` prints, in the terminal's language (terminalLanguage). Lines name
 // the export by its path under the watched folder, exam ids and counts; never patient data.
-import type { WordsLanguage } from '../net/failure-words';
+import type { Language } from '../i18n';
 import { formatBytes } from '../upload/plan';
 
 export type WatchWords = {
@@ -81,6 +81,6 @@ const ES: WatchWords = {
   stopped: 'Detenido.',
 };
 
-export function watchWords(lang: WordsLanguage): WatchWords {
+export function watchWords(lang: Language): WatchWords {
   return lang === 'es' ? ES : EN;
 }

@@ -8,7 +8,8 @@ import type { SecretStore } from '../secrets/secret-store';
 import { openSettingsStore } from '../settings/store';
 import { type CliCommand, type CliIo, parseCommandLine } from './io';
 import { apiErrorText, credentialsText, keychainText } from './cli-messages';
-import { terminalLanguage, type WordsLanguage } from '../net/failure-words';
+import { terminalLanguage } from '../net/failure-words';
+import type { Language } from '../i18n';
 import { openCommandNetwork } from './command-network';
 
 export type WhoamiDeps = {
@@ -34,7 +35,7 @@ dirección de SCANBRIDGE_API_URL) cuando están definidas; si no, de los ajustes
 llavero del sistema.
 `;
 
-function formatBytes(n: number, lang: WordsLanguage): string {
+function formatBytes(n: number, lang: Language): string {
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
   let v = n;
   let i = 0;
@@ -88,13 +89,7 @@ const REPORT = {
   },
 } as const;
 
-function humanReport(
-  me: Account,
-  creds: Credentials,
-  sandbox: boolean,
-  rate: RateLimitState,
-  lang: WordsLanguage,
-): string {
+function humanReport(me: Account, creds: Credentials, sandbox: boolean, rate: RateLimitState, lang: Language): string {
   const w = REPORT[lang];
   const rateText =
     rate.limit === null || rate.remaining === null

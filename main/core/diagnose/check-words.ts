@@ -1,7 +1,8 @@
 // Words for the connection check's problems that are not network failures (the key, the account,
 // storage), in Spanish and English, for the command line. The window has the same texts in its
 // locale files (`network.problem.*`).
-import { netFailureWords, type WordsLanguage } from '../net/failure-words';
+import { netFailureWords } from '../net/failure-words';
+import type { Language } from '../i18n';
 import { NET_FAILURE_KINDS, type NetFailureKind } from '../net/net-failure';
 import type { CheckProblem, CheckReport, CheckStep } from './check-report';
 
@@ -35,14 +36,14 @@ export function checkProblemWords(
   problem: CheckProblem,
   host: string,
   _proxy: string | null,
-  lang: WordsLanguage = 'en',
+  lang: Language = 'en',
 ): string {
   const table = lang === 'es' ? ES : EN;
   return problem in table ? table[problem as Own](host) : table.service_error(host);
 }
 
 /** The words for a failed step of `report`, in `lang`. */
-export function reportStepWords(report: CheckReport, step: CheckStep, lang: WordsLanguage): string {
+export function reportStepWords(report: CheckReport, step: CheckStep, lang: Language): string {
   const r = report[step];
   if (r.status !== 'failed' || !r.problem) return '';
   const host =

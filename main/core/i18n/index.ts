@@ -1,8 +1,10 @@
 // The core's and the command line's texts, from the same catalogue files as the window's:
-// `renderer/locales/<lang>/core.json` (words the window shows too: network failures, the DICOM
-// listener's problems, a full disk) and `renderer/locales/<lang>/cli.json` (the terminal's own
-// lines). The window loads every area file under its name, so a key here, `core.net.unreachable`,
-// is the same key there.
+// `renderer/locales/<lang>/core.json` (the core's words, some of which the window shows too: the
+// DICOM listener's problems), `renderer/locales/<lang>/cli.json` (the terminal's own lines), and
+// the `errors` part of `renderer/locales/<lang>.json`, where each network failure has the window's
+// title and action beside the core's one-line sentence (`errors.net_<kind>.line`). The window loads
+// the same files under the same names, so a key here, `core.receive.problem.not_dicom`, is the
+// same key there.
 //
 // One i18next instance per language, made once and initialised synchronously (the resources are
 // bundled: nothing to load), so a caller names the language on every call: the command line's
@@ -10,8 +12,10 @@
 // language to switch. Interpolation does not escape: these are terminal lines and PDF texts, never HTML.
 import { createInstance, type i18n as I18n } from 'i18next';
 import type { Language } from '../../../preload/contract';
+import { errors as enErrors } from '../../../renderer/locales/en.json';
 import enCli from '../../../renderer/locales/en/cli.json';
 import enCore from '../../../renderer/locales/en/core.json';
+import { errors as esErrors } from '../../../renderer/locales/es.json';
 import esCli from '../../../renderer/locales/es/cli.json';
 import esCore from '../../../renderer/locales/es/core.json';
 
@@ -25,14 +29,14 @@ type Keys<T, Prefix extends string> = {
 }[keyof T & string];
 
 /** A key of the core's or the command line's catalogue (checked against the English files). */
-export type TextKey = Keys<typeof enCore, 'core.'> | Keys<typeof enCli, 'cli.'>;
+export type TextKey = Keys<typeof enCore, 'core.'> | Keys<typeof enCli, 'cli.'> | Keys<typeof enErrors, 'errors.'>;
 
 /** Values put into a text: `{{name}}` placeholders, and `count` for plural forms. */
 export type TextValues = Record<string, string | number>;
 
 const resources = {
-  en: { translation: { core: enCore, cli: enCli } },
-  es: { translation: { core: esCore, cli: esCli } },
+  en: { translation: { core: enCore, cli: enCli, errors: enErrors } },
+  es: { translation: { core: esCore, cli: esCli, errors: esErrors } },
 } as const;
 
 const instances = new Map<Language, I18n>();

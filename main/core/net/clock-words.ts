@@ -2,10 +2,10 @@
 // line, the connection check and the upload's notices. Uploads work whatever the clock says (the
 // service's own times decide, api/service-clock.ts); the clock is still worth setting right, since
 // file dates, logs and certificates are judged by it.
-import type { WordsLanguage } from './failure-words';
+import type { Language } from '../i18n';
 
 /** "2 days", "3 hours", "25 minutes" (to the nearest unit, at least one minute), in `lang`. */
-export function spanWords(ms: number, lang: WordsLanguage): string {
+export function spanWords(ms: number, lang: Language): string {
   const minutes = Math.max(1, Math.round(Math.abs(ms) / 60_000));
   const [n, unit] =
     minutes >= 2 * 1440
@@ -23,7 +23,7 @@ export function spanWords(ms: number, lang: WordsLanguage): string {
 }
 
 /** The sentence for a local clock `localMinusService` ms off the service's. */
-export function clockSkewWords(localMinusService: number, lang: WordsLanguage = 'en'): string {
+export function clockSkewWords(localMinusService: number, lang: Language = 'en'): string {
   const span = spanWords(localMinusService, lang);
   const ahead = localMinusService > 0;
   return lang === 'es'

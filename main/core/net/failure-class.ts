@@ -3,7 +3,7 @@
 // and the zip steps (process-zip is an API call; its archive travels as a storage transfer) all
 // read their status codes and system error codes here, so one cause gets one class everywhere: a
 // 408 from the service and a 408 from storage both mean "it took too long, it resumes".
-import type { WordsLanguage } from './failure-words';
+import type { Language } from '../i18n';
 
 /**
  * What the person can do:
@@ -141,7 +141,7 @@ export function failureOfCause(cause: FailureCause): Failure {
   return failure(cause);
 }
 
-const WORDS: Record<WordsLanguage, Record<FailureCause, string>> = {
+const WORDS: Record<Language, Record<FailureCause, string>> = {
   en: {
     timeout: 'The service took too long to answer. Nothing is lost: it continues where it stopped.',
     server_error: 'The service had a problem. Nothing is lost: it continues where it stopped.',
@@ -180,6 +180,6 @@ const WORDS: Record<WordsLanguage, Record<FailureCause, string>> = {
 };
 
 /** The words for a failure's cause, in `lang`. */
-export function failureWords(f: Failure, lang: WordsLanguage): string {
+export function failureWords(f: Failure, lang: Language): string {
   return WORDS[lang][f.cause];
 }

@@ -1,7 +1,7 @@
 // What a rerun says after it found its upload journal damaged (issue: journals that cannot lie):
 // what was found, then what it did about it, in either language. The engine says it in English
 // and hands the same facts on as the notice's params, so a front end says it in its own language.
-import type { WordsLanguage } from '../net/failure-words';
+import type { Language } from '../i18n';
 import type { JournalDamage } from './journal';
 import type { NoticeParams } from './engine-types';
 
@@ -13,7 +13,7 @@ export function journalDamageFacts(damage: JournalDamage | null, path: string): 
   return { damage: 'lines', path, lines, total: damage.total };
 }
 
-function found(p: NoticeParams, lang: WordsLanguage): string {
+function found(p: NoticeParams, lang: Language): string {
   const path = String(p['path'] ?? '');
   if (p['damage'] === 'empty')
     return lang === 'es'
@@ -28,7 +28,7 @@ function found(p: NoticeParams, lang: WordsLanguage): string {
     : 'An earlier upload journal of this folder was found damaged (moved aside as .damaged).';
 }
 
-function did(p: NoticeParams, lang: WordsLanguage): string {
+function did(p: NoticeParams, lang: Language): string {
   const ready = p['ready_exam'];
   if (typeof ready === 'string' && ready)
     return lang === 'es'
@@ -56,6 +56,6 @@ function did(p: NoticeParams, lang: WordsLanguage): string {
 }
 
 /** The whole notice: what was found and what was done. */
-export function journalDamageWords(p: NoticeParams, lang: WordsLanguage): string {
+export function journalDamageWords(p: NoticeParams, lang: Language): string {
   return `${found(p, lang)} ${did(p, lang)}`;
 }
