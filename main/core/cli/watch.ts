@@ -17,7 +17,8 @@ import { parseCommandLine, UsageError } from './io';
 import { type KeychainDeps, openSession } from './command-session';
 import { printUploadFailures } from './upload-failure-lines';
 import { terminalLanguage } from '../net/failure-words';
-import { watchWords, type WatchWords } from './watch-words';
+import { t, type Language } from '../i18n';
+import { formatBytes } from '../upload/plan';
 
 export type WatchCommandDeps = KeychainDeps;
 
@@ -104,23 +105,24 @@ function parse(argv: string[]): Args {
 /** At most this many files are named in a "not complete yet" line; the rest are counted. */
 const NAMED_FILES = 5;
 
-function describeReasons(exportPath: string, reasons: readonly IncompleteReason[], w: WatchWords): string {
+function describeReasons(exportPath: string, reasons: readonly IncompleteReason[], lang: Language): string {
   const files = new Map<string, string[]>();
   const add = (k: string, path: string): void => void files.set(k, [...(files.get(k) ?? []), path]);
   const parts: string[] = [];
   let changes = 0;
   for (const r of reasons) {
-    if (r.kind === 'truncated_file' || r.kind === 'pixel_data_incomplete') add(w.cutShort, r.path);
-    else if (r.kind === 'unreadable_file') add(w.unreadable, r.path);
-    else if (r.kind === 'fewer_files_than_dicomdir') parts.push(`${r.expected - r.files} ${w.missingFromDicomdir}`);
+    if (r.kind === 'truncated_file' || r.kind === 'pixel_data_incomplete') add(t(lang, 'cli.watch.cutShort'), r.path);
+    else if (r.kind === 'unreadable_file') add(t(lang, 'cli.watch.unreadable'), r.path);
+    else if (r.kind === 'fewer_files_than_dicomdir')
+      parts.push(`${r.expected - r.files} ${t(lang, 'cli.watch.missingFromDicomdir')}`);
     else changes += 1;
   }
-  if (changes > 0) parts.push(`${changes} ${w.changedWhileChecking}`);
+  if (changes > 0) parts.push(`${changes} ${t(lang, 'cli.watch.changedWhileChecking')}`);
   // The files by their path in the export, so the operator knows which program to close.
   const named = (paths: readonly string[]): string => {
     const names = [...new Set(paths)].map((p) => relative(exportPath, p).split(sep).join('/') || basename(p));
     const more = names.length - NAMED_FILES;
-    return `${names.slice(0, NAMED_FILES).join(', ')}${more > 0 ? w.andMore(more) : ''}`;
+    return `${names.slice(0, NAMED_FILES).join(', ')}${more > 0 ? t(lang, 'cli.watch.andMore', { n: more }) : ''}`;
   };
   const listed = [...files].map(([what, paths]) => `${new Set(paths).size} ${what}: ${named(paths)}`);
   return [...listed, ...parts].join('; ');
@@ -152,20 +154,23 @@ export function folderBackLine(path: string, lang: 'es' | 'en'): string {
 function printActivity(agent: Agent, folders: readonly WatchFolderConfig[], io: CliIo): void {
   const byId = new Map(folders.map((f) => [f.id, f]));
   const lang = terminalLanguage(io.env);
-  const w = watchWords(lang);
   const where = (folderId: string | null, exportPath: string): string => {
     const root = (folderId ? byId.get(folderId)?.path : undefined) ?? exportPath;
     const rel = relative(root, exportPath);
-    return rel === '' ? `${basename(root)}/ ${w.loose}` : `${basename(root)}/${rel}`;
+    return rel === '' ? `${basename(root)}/ ${t(lang, 'cli.watch.loose')}` : `${basename(root)}/${rel}`;
   };
   // Lines quote folder and file names and header values: never raw control characters.
-  const say = (t: string): void => io.stderr(`${escapeForTerminal(t)}\n`);
+  const say = (text: string): void => io.stderr(`${escapeForTerminal(text)}\n`);
   const on = <K extends keyof ActivityEvents>(name: K, listener: (...args: ActivityEvents[K]) => void): void =>
     void agent.activity.on(name, listener as never);
-  on('export:ready', (e) => say(`${where(e.folderId, e.exportPath)}: ${w.ready(e.studies.length)}`));
-  on('export:changed', (e) => say(`${where(e.folderId, e.exportPath)}: ${w.changed}`));
+  on('export:ready', (e) =>
+    say(`${where(e.folderId, e.exportPath)}: ${t(lang, 'cli.watch.ready', { count: e.studies.length })}`),
+  );
+  on('export:changed', (e) => say(`${where(e.folderId, e.exportPath)}: ${t(lang, 'cli.watch.changed')}`));
   on('export:waiting', (e) =>
-    say(`${where(e.folderId, e.exportPath)}: ${w.waiting(describeReasons(e.exportPath, e.reasons, w))}`),
+    say(
+      `${where(e.folderId, e.exportPath)}: ${t(lang, 'cli.watch.waiting', { reasons: describeReasons(e.exportPath, e.reasons, lang) })}`,
+    ),
   );
   on('watch:error', (e) => say(`scanbridge watch: ${e.error.message}`));
   on('folder:lost', (e) => say(folderLostLine(e.path, e.since, lang)));
@@ -174,24 +179,30 @@ function printActivity(agent: Agent, folders: readonly WatchFolderConfig[], io: 
   });
   on('study:queued', (e) =>
     say(
-      `${where(e.folderId, e.exportPath)}: ${w.uploading(e.study.modality, e.exam_type, e.study.files, e.study.bytes)}`,
+      `${where(e.folderId, e.exportPath)}: ${t(lang, 'cli.watch.uploading', { modality: e.study.modality || 'DICOM', type: e.exam_type, files: e.study.files, size: formatBytes(e.study.bytes, lang) })}`,
     ),
   );
   on('study:skipped', (e) =>
-    say(`${where(e.folderId, e.exportPath)}: ${w.alreadyUploaded(e.exam_id, e.reason === 'uploaded_elsewhere')}`),
+    say(
+      `${where(e.folderId, e.exportPath)}: ${t(lang, 'cli.watch.alreadyUploaded', { examId: e.exam_id, where: e.reason === 'uploaded_elsewhere' ? t(lang, 'cli.watch.recordedInExport') : '' })}`,
+    ),
   );
-  on('study:held', (e) => say(`${where(e.folderId, e.exportPath)}: ${w.held(e.by)}`));
-  on('study:unclaimable', (e) => say(`${where(e.folderId, e.exportPath)}: ${w.unclaimable(e.reason)}`));
+  on('study:held', (e) => say(`${where(e.folderId, e.exportPath)}: ${t(lang, 'cli.watch.held', { by: e.by })}`));
+  on('study:unclaimable', (e) =>
+    say(`${where(e.folderId, e.exportPath)}: ${t(lang, 'cli.watch.unclaimable', { reason: e.reason })}`),
+  );
   on('study:failed', (e) => {
     const full = diskFullIn(e.error);
     const words = full
-      ? `${diskFullWords(full.folder, full.needed, lang)} ${w.resumesWithRoom}`
-      : w.failed(e.error.message);
+      ? `${diskFullWords(full.folder, full.needed, lang)} ${t(lang, 'cli.watch.resumesWithRoom')}`
+      : t(lang, 'cli.watch.failed', { message: e.error.message });
     say(`${where(e.folderId, e.exportPath)}: ${words}`);
   });
   on('upload:ready', (e) => {
     const at = e.origin ? where(e.origin.folderId, e.origin.exportPath) : 'upload';
-    say(`${at}: ${w.uploaded(e.view.exam_id ?? '', e.files, e.bytes)}`);
+    say(
+      `${at}: ${t(lang, 'cli.watch.uploaded', { examId: e.view.exam_id ?? '', files: e.files, size: formatBytes(e.bytes, lang) })}`,
+    );
     io.stdout(
       `${JSON.stringify({ exam_id: e.view.exam_id, status: 'ready', files: e.files, bytes: e.bytes, study_uid: e.origin?.study_uid ?? null })}\n`,
     );
@@ -229,9 +240,9 @@ export function createWatchCommand(deps: WatchCommandDeps): CliCommand {
       polling: args.poll,
     }));
     // Lines quote folder and file names and header values: never raw control characters.
-    const say = (t: string): void => io.stderr(`${escapeForTerminal(t)}\n`);
-    const w = watchWords(terminalLanguage(io.env));
-    if (session.client.sandbox) say(w.sandbox);
+    const say = (text: string): void => io.stderr(`${escapeForTerminal(text)}\n`);
+    const lang = terminalLanguage(io.env);
+    if (session.client.sandbox) say(t(lang, 'cli.watch.sandbox'));
     // The settings store (conf → atomically → when-exit) answers SIGINT/SIGTERM by raising the
     // signal again once its own one-shot handler has run; with no listener left, that second
     // signal would kill the process before it stops cleanly. A standing listener absorbs it.
@@ -252,17 +263,23 @@ export function createWatchCommand(deps: WatchCommandDeps): CliCommand {
         log,
       });
       printActivity(agent, folders, io);
-      say(w.watching(folders.length, args.settle, args.poll));
+      say(
+        t(lang, 'cli.watch.watching', {
+          count: folders.length,
+          settle: args.settle,
+          polling: args.poll ? t(lang, 'cli.watch.polling') : '',
+        }),
+      );
       if (!io.signal.aborted)
         await new Promise<void>((r) => io.signal.addEventListener('abort', () => r(), { once: true }));
-      say(w.stopping);
+      say(t(lang, 'cli.watch.stopping'));
     } finally {
       await agent?.stop();
       process.off('SIGINT', absorb);
       process.off('SIGTERM', absorb);
       closeCommandLog(log, 0, startedAt);
     }
-    say(w.stopped);
+    say(t(lang, 'cli.watch.stopped'));
     return 0;
   };
 }
