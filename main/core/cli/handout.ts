@@ -7,7 +7,7 @@ import { ApiError, isApiError } from '../api/api-errors';
 import { escapeForTerminal } from '../dicom';
 import { readSheetData, SheetUnavailableError } from '../handover/sheet-data';
 import { renderPatientSheet } from '../handover/patient-sheet';
-import { SHEET_LANGUAGES, type SheetLanguage } from '../handover/sheet-texts';
+import { type Language, LANGUAGES } from '../../../preload/contract';
 import { openSettingsStore } from '../settings/store';
 import { apiErrorText } from './cli-messages';
 import { terminalLanguage } from '../net/failure-words';
@@ -34,7 +34,7 @@ se toma de los ajustes.
 `;
 
 /** The app's language when set, else the system's (LANG / LC_ALL), else English. */
-export function defaultSheetLanguage(setting: string, env: NodeJS.ProcessEnv): SheetLanguage {
+export function defaultSheetLanguage(setting: string, env: NodeJS.ProcessEnv): Language {
   if (setting === 'es' || setting === 'en') return setting;
   const sys = (env['LC_ALL'] || env['LC_MESSAGES'] || env['LANG'] || '').toLowerCase();
   return sys.startsWith('es') ? 'es' : 'en';
@@ -56,14 +56,14 @@ export function createHandoutCommand(deps: KeychainDeps): CliCommand {
       throw new UsageError('give exactly one exam id; see --help', 'indique exactamente un id de examen; vea --help');
     const out = values.out;
     if (!out) throw new UsageError('--out <file.pdf> is required', 'falta --out <archivo.pdf>');
-    if (values.lang !== undefined && !SHEET_LANGUAGES.includes(values.lang as SheetLanguage))
+    if (values.lang !== undefined && !LANGUAGES.includes(values.lang as Language))
       throw new UsageError(
-        `--lang must be one of ${SHEET_LANGUAGES.join(', ')}`,
-        `--lang debe ser uno de estos: ${SHEET_LANGUAGES.join(', ')}`,
+        `--lang must be one of ${LANGUAGES.join(', ')}`,
+        `--lang debe ser uno de estos: ${LANGUAGES.join(', ')}`,
       );
     return withCommandLog(io, 'handout', async (log) => {
       const settings = openSettingsStore({ env: io.env }).get();
-      const language = (values.lang as SheetLanguage | undefined) ?? defaultSheetLanguage(settings.language, io.env);
+      const language = (values.lang as Language | undefined) ?? defaultSheetLanguage(settings.language, io.env);
       const session = await openSession(io, 'handout', [], deps);
       if ('exit' in session) return session.exit;
       const lang = terminalLanguage(io.env);

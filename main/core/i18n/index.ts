@@ -31,6 +31,11 @@ type Keys<T, Prefix extends string> = {
 /** A key of the core's or the command line's catalogue (checked against the English files). */
 export type TextKey = Keys<typeof enCore, 'core.'> | Keys<typeof enCli, 'cli.'> | Keys<typeof enErrors, 'errors.'>;
 
+/** The keys under `prefix`, without it: `KeysUnder<'core.sheet.'>` is 'title' | 'pin' | … */
+export type KeysUnder<Prefix extends string, K extends string = TextKey> = K extends `${Prefix}${infer Rest}`
+  ? Rest
+  : never;
+
 /** Values put into a text: `{{name}}` placeholders, and `count` for plural forms. */
 export type TextValues = Record<string, string | number>;
 
