@@ -9,7 +9,7 @@ import { CHECK_STEPS } from '../diagnose/check-report';
 import { reportStepWords } from '../diagnose/check-words';
 import { runConnectionCheck } from '../diagnose/connection-check';
 import { terminalLanguage } from '../net/failure-words';
-import type { Language } from '../i18n';
+import { t, type Language } from '../i18n';
 import { KeychainUnavailableError } from '../secrets/keychain-errors';
 import type { Settings } from '../settings';
 import { openSettingsStore } from '../settings/store';
@@ -18,26 +18,6 @@ import { withCommandLog } from './command-log';
 import { openCommandNetwork } from './command-network';
 import type { KeychainDeps } from './command-session';
 import { type CliCommand, type CliIo, parseCommandLine } from './io';
-
-const HELP = `Usage: scanbridge doctor [--json]
-
-Checks the connection to the service step by step: DNS, TCP, the proxy in use, TLS (and who issued
-the certificate), the API key (plan and rate limit), a round trip through presigned storage (a test
-exam with no patient data, deleted at once) and the upload speed. Exits non-zero when a step fails.
-Uses the proxy saved in Settings (its login from the keychain) when there is one, else HTTPS_PROXY /
-HTTP_PROXY; honours NO_PROXY, SCANBRIDGE_CA_FILE and NODE_EXTRA_CA_CERTS.
-`;
-
-/** HELP in Spanish, for a Spanish terminal (terminalLanguage). */
-const HELP_ES = `Uso: scanbridge doctor [--json]
-
-Revisa paso a paso la conexión con el servicio: DNS, TCP, el proxy en uso, TLS (y quién emitió
-el certificado), la clave de API (plan y límite de solicitudes), un viaje de ida y vuelta por el
-almacenamiento prefirmado (un examen de prueba sin datos de pacientes, que se borra enseguida) y la
-velocidad de subida. Termina con un código distinto de cero cuando falla un paso.
-Usa el proxy guardado en Ajustes (con su usuario desde el llavero) cuando hay uno; si no,
-HTTPS_PROXY / HTTP_PROXY; respeta NO_PROXY, SCANBRIDGE_CA_FILE y NODE_EXTRA_CA_CERTS.
-`;
 
 const LABELS: Record<Language, Record<CheckStep, string>> = {
   en: {
@@ -135,7 +115,7 @@ export function createDoctorCommand(deps: KeychainDeps): CliCommand {
       false,
     );
     if (values.help) {
-      io.stdout(terminalLanguage(io.env) === 'es' ? HELP_ES : HELP);
+      io.stdout(t(terminalLanguage(io.env), 'cli.help.doctor'));
       return 0;
     }
     return withCommandLog(io, 'doctor', (log) => doctor(io, deps, values.json === true, log));

@@ -17,22 +17,6 @@ import { type KeychainDeps, openSession } from './command-session';
 import { type CliCommand, type CliIo, parseCommandLine, UsageError } from './io';
 import { t } from '../i18n';
 
-const HELP = `Usage: scanbridge handout <exam_id> --out <file.pdf> [--lang es|en]
-
-Writes the patient's sheet of a ready exam as a PDF: the clinic, the patient and the exam, the
-clinic's public page address and access PIN with a QR code of that address, the viewer link and
-its password, and how to open them. Paper size (A4 or A5) comes from the settings.
-`;
-
-/** HELP in Spanish, for a Spanish terminal (terminalLanguage). */
-const HELP_ES = `Uso: scanbridge handout <id_examen> --out <archivo.pdf> [--lang es|en]
-
-Escribe como PDF la hoja para el paciente de un examen listo: la clínica, el paciente y el examen,
-la dirección de la página pública de la clínica y el PIN de acceso con un código QR de esa
-dirección, el enlace al visor y su contraseña, y cómo abrirlos. El tamaño del papel (A4 o A5)
-se toma de los ajustes.
-`;
-
 /** The app's language when set, else the system's (LANG / LC_ALL), else English. */
 export function defaultSheetLanguage(setting: string, env: NodeJS.ProcessEnv): Language {
   if (setting === 'es' || setting === 'en') return setting;
@@ -48,7 +32,7 @@ export function createHandoutCommand(deps: KeychainDeps): CliCommand {
       true,
     );
     if (values.help) {
-      io.stdout(terminalLanguage(io.env) === 'es' ? HELP_ES : HELP);
+      io.stdout(t(terminalLanguage(io.env), 'cli.help.handout'));
       return 0;
     }
     const examId = positionals[0];

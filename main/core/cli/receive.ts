@@ -24,55 +24,6 @@ import { terminalLanguage } from '../net/failure-words';
 
 const TYPES = { auto: 'from_dicom', cbct: 'cbct', radiografia: 'radiografia', mesh: 'mesh', atm: 'atm' } as const;
 
-const HELP = `Usage: scanbridge receive [--port <n>] [--aet <AE title>] [--quiet <s>] [--type auto|cbct|radiografia|mesh|atm] [--json]
-
-Runs ScanBridge's DICOM listener (a storage SCP: C-ECHO and C-STORE) so that a scanner can send
-its studies over the network, and uploads every complete study, one exam per study. Runs until
-Ctrl+C (or SIGTERM), then stops cleanly.
-
-On the scanner, add a DICOM destination ("PACS node") with this computer's address, the port and
-the AE title below; its "Test" (C-ECHO) should then succeed.
-
-A study is complete once the association that carried it was released and no object of it arrived
-for the quiet time. Objects of an aborted association are kept, but that study waits for the
-scanner to send it again and is never uploaded as it stands. A study sent again after its upload
-makes no second exam.
-
-  --port <n>      TCP port (default ${DEFAULT_DICOM_LISTENER.port}; 0 picks a free one)
-  --aet <title>   our AE title, the one the scanner must call (default ${DEFAULT_DICOM_LISTENER.ae_title})
-  --quiet <s>     quiet time in seconds (default ${DEFAULT_DICOM_LISTENER.quiet_seconds})
-  --type <type>   exam type: auto (from the DICOM headers, the default), cbct, radiografia, mesh, atm
-  --json          one JSON line per exam ready on stdout
-
-Output: the first stdout line is {"listening":{"port":N,"aet":"…"}}; with --json, then one line
-per exam ready: {"event":"ready","study_uid":"…","exam_id":"…","files":N,"bytes":B}
-`;
-
-/** HELP in Spanish, for a Spanish terminal (terminalLanguage). */
-const HELP_ES = `Uso: scanbridge receive [--port <n>] [--aet <título AE>] [--quiet <s>] [--type auto|cbct|radiografia|mesh|atm] [--json]
-
-Ejecuta el receptor DICOM de ScanBridge (un SCP de almacenamiento: C-ECHO y C-STORE) para que un
-escáner envíe sus estudios por la red, y sube cada estudio completo, un examen por estudio. Corre
-hasta Ctrl+C (o SIGTERM) y luego se detiene limpiamente.
-
-En el escáner, agregue un destino DICOM ("nodo PACS") con la dirección de este equipo, el puerto y
-el título AE de abajo; su "Prueba" (C-ECHO) debería funcionar entonces.
-
-Un estudio está completo cuando la asociación que lo trajo terminó y no llegó ningún objeto suyo
-durante el tiempo de espera. Los objetos de una asociación interrumpida se guardan, pero ese estudio
-espera a que el escáner lo envíe de nuevo y nunca se sube tal como está. Un estudio enviado otra
-vez después de subirse no crea un segundo examen.
-
-  --port <n>      puerto TCP (por omisión ${DEFAULT_DICOM_LISTENER.port}; 0 elige uno libre)
-  --aet <título>  nuestro título AE, el que debe llamar el escáner (por omisión ${DEFAULT_DICOM_LISTENER.ae_title})
-  --quiet <s>     tiempo de espera en segundos (por omisión ${DEFAULT_DICOM_LISTENER.quiet_seconds})
-  --type <tipo>   tipo de examen: auto (desde los encabezados DICOM, por omisión), cbct, radiografia, mesh, atm
-  --json          una línea JSON en stdout por cada examen listo
-
-Salida: la primera línea de stdout es {"listening":{"port":N,"aet":"…"}}; con --json, luego una
-línea por examen listo: {"event":"ready","study_uid":"…","exam_id":"…","files":N,"bytes":B}
-`;
-
 type Args = { config: ReceiveConfig; json: boolean; help: boolean };
 
 function numberIn(value: string, name: string, min: number, max: number, integer: boolean): number {
@@ -168,12 +119,18 @@ function printActivity(agent: Agent, io: CliIo, json: boolean, folder: string): 
   printUploadFailures(agent, say, lang, (origin) => (origin?.folderId === RECEIVER_FOLDER_ID ? '' : null), 'none');
 }
 
-/** `scanbridge receive`: see HELP. */
+/** `scanbridge receive`: see its help (cli.help.receive in the catalogue). */
 export function createReceiveCommand(deps: KeychainDeps): CliCommand {
   return async (io: CliIo) => {
     const args = parse(io.argv);
     if (args.help) {
-      io.stdout(terminalLanguage(io.env) === 'es' ? HELP_ES : HELP);
+      io.stdout(
+        t(terminalLanguage(io.env), 'cli.help.receive', {
+          port: DEFAULT_DICOM_LISTENER.port,
+          aet: DEFAULT_DICOM_LISTENER.ae_title,
+          quiet: DEFAULT_DICOM_LISTENER.quiet_seconds,
+        }),
+      );
       return 0;
     }
     const session = await openSession(io, 'receive', [], deps);

@@ -24,56 +24,6 @@ export type WatchCommandDeps = KeychainDeps;
 
 const DEFAULT_SETTLE_SECONDS = 10;
 
-const HELP = `Usage: scanbridge watch <dir>... [--settle <seconds>] [--poll]
-
-Watches each folder for scanner exports and uploads every complete export, one exam per study,
-with the exam type the DICOM headers suggest and the exam name the app would propose (the
-clinic's name template). Runs until Ctrl+C (or SIGTERM), then stops cleanly; an upload cut short
-resumes the same exam on the next run. One upload that keeps failing does not hold up the others.
-
-An export is a sub-folder of a watched folder (files lying directly in it form one more export).
-It is complete when its files have been quiet for the settle period, their sizes are stable and
-every file reads whole (no file cut short, no fewer images than its DICOMDIR lists). A folder
-that does not exist yet (a share not mounted) is watched as soon as it appears.
-
-Uploaded studies are recorded in the app data folder (SCANBRIDGE_DATA_DIR), so a restart does
-not upload them again. Several computers (or processes) may watch the same shared folder: each
-study is uploaded once, coordinated through small .scanbridge-* files in the export folder.
-
-  --settle <s>   seconds an export must be quiet before it is checked (default ${DEFAULT_SETTLE_SECONDS})
-  --poll         poll the folders instead of relying on change notifications (network shares)
-
-Output: progress on stderr; for each uploaded exam one JSON line on stdout:
-  {"exam_id":"…","status":"ready","files":N,"bytes":B,"study_uid":"…"}
-`;
-
-/** HELP in Spanish, for a Spanish terminal (terminalLanguage). */
-const HELP_ES = `Uso: scanbridge watch <carpeta>... [--settle <segundos>] [--poll]
-
-Vigila cada carpeta en busca de exportaciones del escáner y sube cada exportación completa, un
-examen por estudio, con el tipo de examen que sugieren los encabezados DICOM y el nombre de examen
-que propondría la aplicación (la plantilla de nombres de la clínica). Corre hasta Ctrl+C (o
-SIGTERM) y luego se detiene limpiamente; una subida interrumpida continúa el mismo examen en la
-siguiente ejecución. Una subida que sigue fallando no detiene a las demás.
-
-Una exportación es una subcarpeta de una carpeta vigilada (los archivos sueltos directamente en
-ella forman una exportación más). Está completa cuando sus archivos llevan el tiempo de espera sin
-cambios, sus tamaños son estables y cada archivo se lee entero (ninguno incompleto, no menos
-imágenes de las que lista su DICOMDIR). Una carpeta que aún no existe (una carpeta compartida sin
-montar) se vigila en cuanto aparece.
-
-Los estudios subidos se registran en la carpeta de datos de la aplicación (SCANBRIDGE_DATA_DIR),
-así que al reiniciar no se suben de nuevo. Varios equipos (o procesos) pueden vigilar la misma
-carpeta compartida: cada estudio se sube una vez, coordinado con pequeños archivos .scanbridge-*
-en la carpeta de la exportación.
-
-  --settle <s>   segundos sin cambios antes de revisar una exportación (por omisión ${DEFAULT_SETTLE_SECONDS})
-  --poll         revisa las carpetas periódicamente en vez de esperar avisos de cambios (carpetas de red)
-
-Salida: el avance en stderr; por cada examen subido, una línea JSON en stdout:
-  {"exam_id":"…","status":"ready","files":N,"bytes":B,"study_uid":"…"}
-`;
-
 type Args = { dirs: string[]; settle: number; poll: boolean; help: boolean };
 
 function parse(argv: string[]): Args {
@@ -217,12 +167,12 @@ function printActivity(agent: Agent, folders: readonly WatchFolderConfig[], io: 
   );
 }
 
-/** `scanbridge watch`: see HELP. */
+/** `scanbridge watch`: see its help (cli.help.watch in the catalogue). */
 export function createWatchCommand(deps: WatchCommandDeps): CliCommand {
   return async (io: CliIo) => {
     const args = parse(io.argv);
     if (args.help) {
-      io.stdout(terminalLanguage(io.env) === 'es' ? HELP_ES : HELP);
+      io.stdout(t(terminalLanguage(io.env), 'cli.help.watch', { settle: DEFAULT_SETTLE_SECONDS }));
       return 0;
     }
     const session = await openSession(io, 'watch', args.dirs, deps);

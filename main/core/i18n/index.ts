@@ -72,7 +72,7 @@ export function t(lang: Language, key: TextKey, values?: TextValues): string {
   const i18n = instanceFor(lang);
   if (values && typeof values.count === 'number' && lang === 'es') {
     const rule = new Intl.PluralRules('es').select(values.count);
-    if (rule === 'many') return i18n.t(`${key}_other`, values);
+    if (rule === 'many' && i18n.exists(`${key}_other`)) return i18n.t(`${key}_other`, values);
   }
   return values ? i18n.t(key, values) : i18n.t(key);
 }
