@@ -65,14 +65,10 @@ function instanceFor(lang: Language): I18n {
 }
 
 /**
- * The text of `key` in `lang`, its placeholders filled from `values`. Spanish plural forms follow
- * `_one`/`_other` (CLDR's `many`, for round millions, reads as `_other`).
+ * The text of `key` in `lang`, its placeholders filled from `values`. Plural forms follow
+ * `_one`/`_other` (i18next reads CLDR's Spanish `many`, for round millions, as `_other`).
  */
 export function t(lang: Language, key: TextKey, values?: TextValues): string {
   const i18n = instanceFor(lang);
-  if (values && typeof values.count === 'number' && lang === 'es') {
-    const rule = new Intl.PluralRules('es').select(values.count);
-    if (rule === 'many' && i18n.exists(`${key}_other`)) return i18n.t(`${key}_other`, values);
-  }
   return values ? i18n.t(key, values) : i18n.t(key);
 }
