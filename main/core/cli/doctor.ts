@@ -19,27 +19,6 @@ import { openCommandNetwork } from './command-network';
 import type { KeychainDeps } from './command-session';
 import { type CliCommand, type CliIo, parseCommandLine } from './io';
 
-const LABELS: Record<Language, Record<CheckStep, string>> = {
-  en: {
-    dns: 'DNS',
-    tcp: 'TCP',
-    proxy: 'Proxy',
-    tls: 'TLS',
-    api_key: 'API key',
-    storage: 'Storage',
-    upload_speed: 'Upload speed',
-  },
-  es: {
-    dns: 'DNS',
-    tcp: 'TCP',
-    proxy: 'Proxy',
-    tls: 'TLS',
-    api_key: 'Clave de API',
-    storage: 'Almacenamiento',
-    upload_speed: 'Velocidad de subida',
-  },
-};
-
 /** A figure with the language's decimal mark ("569,2" in Spanish). */
 function decimal(n: number, digits: number, lang: Language): string {
   return new Intl.NumberFormat(lang === 'es' ? 'es-CL' : 'en-US', {
@@ -60,25 +39,24 @@ function notUsed(report: CheckReport, s: CheckStep): boolean {
 
 /** What a passing step saw, in a few words. */
 function seen(report: CheckReport, s: CheckStep, lang: Language): string {
-  const none = lang === 'es' ? 'ninguno (conexión directa)' : 'none (direct connection)';
   switch (s) {
     case 'dns':
       return `${report.dns.host ?? ''} → ${report.dns.addresses.join(', ')}`;
     case 'tcp':
       return report.tcp.target ?? '';
     case 'proxy':
-      return report.proxy.url ? `${report.proxy.url} (${report.proxy.source ?? ''})` : none;
+      return report.proxy.url ? `${report.proxy.url} (${report.proxy.source ?? ''})` : t(lang, 'cli.doctor.noProxy');
     case 'tls':
-      if (!report.tls.used) return lang === 'es' ? 'no se usa (http://)' : 'not used (http://)';
-      return `${lang === 'es' ? 'emitido por' : 'issued by'} ${report.tls.issuer ?? '?'}, ${report.tls.protocol ?? ''}`;
+      if (!report.tls.used) return t(lang, 'cli.doctor.tlsNotUsed');
+      return t(lang, 'cli.doctor.issuedBy', { issuer: report.tls.issuer ?? '?', protocol: report.tls.protocol ?? '' });
     case 'api_key': {
       const r = report.api_key.rate;
       const rate =
-        r.limit !== null ? `, ${r.remaining ?? '?'}/${r.limit} ${lang === 'es' ? 'llamadas/hora' : 'calls/hour'}` : '';
+        r.limit !== null ? t(lang, 'cli.doctor.rate', { remaining: r.remaining ?? '?', limit: r.limit }) : '';
       return `${report.api_key.key_kind ?? ''}, plan ${report.api_key.plan ?? '?'}${rate}`;
     }
     case 'storage':
-      return `${report.storage.host ?? ''}${report.storage.cleaned_up ? '' : lang === 'es' ? ' (examen de prueba sin borrar)' : ' (test exam not deleted)'}`;
+      return `${report.storage.host ?? ''}${report.storage.cleaned_up ? '' : t(lang, 'cli.doctor.testExamLeft')}`;
     case 'upload_speed':
       return speed(report.upload_speed.bytes_per_second, lang);
   }
@@ -87,20 +65,16 @@ function seen(report: CheckReport, s: CheckStep, lang: Language): string {
 function humanReport(report: CheckReport, lang: Language): string {
   const lines = CHECK_STEPS.map((s) => {
     const r = report[s];
-    const label = LABELS[lang][s].padEnd(lang === 'es' ? 20 : 13);
-    if (notUsed(report, s))
-      return `  -     ${label} ${lang === 'es' ? 'no se usa (http simple)' : 'not used (plain http)'}`;
+    // Each language's labels in one column: as wide as its longest label and a space.
+    const label = t(lang, `cli.doctor.label.${s}`).padEnd(lang === 'es' ? 20 : 13);
+    if (notUsed(report, s)) return `  -     ${label} ${t(lang, 'cli.doctor.notUsed')}`;
     if (r.status === 'ok') return `  ok    ${label} ${seen(report, s, lang)}`;
-    if (r.status === 'skipped') return `  -     ${label} ${lang === 'es' ? 'no se probó' : 'not checked'}`;
+    if (r.status === 'skipped') return `  -     ${label} ${t(lang, 'cli.doctor.notChecked')}`;
     return `  FAIL  ${label} ${reportStepWords(report, s, lang)}`;
   });
   const verdict = report.ok
-    ? lang === 'es'
-      ? 'La conexión funciona.'
-      : 'The connection works.'
-    : lang === 'es'
-      ? `Falló el paso «${LABELS.es[report.failed_step ?? 'dns']}».`
-      : `The step "${LABELS.en[report.failed_step ?? 'dns']}" failed.`;
+    ? t(lang, 'cli.doctor.works')
+    : t(lang, 'cli.doctor.failedStep', { step: t(lang, `cli.doctor.label.${report.failed_step ?? 'dns'}`) });
   const skew = report.clock_skew_ms ?? 0;
   const clock = Math.abs(skew) >= CLOCK_SKEW_WARN_MS ? `${clockSkewWords(skew, lang)}\n` : '';
   return `${lines.join('\n')}\n${verdict}\n${clock}`;
