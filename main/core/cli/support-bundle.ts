@@ -75,8 +75,8 @@ export function createSupportBundleCommand(deps: KeychainDeps): CliCommand {
       await writeFile(args.out, zip, { mode: PRIVATE_FILE_MODE });
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code ?? 'error';
-      const words = terminalLanguage(io.env) === 'es' ? 'no se puede escribir' : 'cannot write';
-      io.stderr(`scanbridge support-bundle: ${words} ${args.out}: ${code}\n`);
+      const words = t(terminalLanguage(io.env), 'cli.cannotWrite', { file: args.out, code });
+      io.stderr(`scanbridge support-bundle: ${words}\n`);
       return 1;
     }
     io.stdout(`${JSON.stringify({ file: args.out, bytes: zip.length, entries: content.entries.length })}\n`);
