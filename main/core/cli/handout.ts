@@ -36,15 +36,11 @@ export function createHandoutCommand(deps: KeychainDeps): CliCommand {
       return 0;
     }
     const examId = positionals[0];
-    if (positionals.length !== 1 || !examId)
-      throw new UsageError('give exactly one exam id; see --help', 'indique exactamente un id de examen; vea --help');
+    if (positionals.length !== 1 || !examId) throw UsageError.of('cli.usageError.oneExamId');
     const out = values.out;
-    if (!out) throw new UsageError('--out <file.pdf> is required', 'falta --out <archivo.pdf>');
+    if (!out) throw UsageError.of('cli.usageError.outPdf');
     if (values.lang !== undefined && !LANGUAGES.includes(values.lang as Language))
-      throw new UsageError(
-        `--lang must be one of ${LANGUAGES.join(', ')}`,
-        `--lang debe ser uno de estos: ${LANGUAGES.join(', ')}`,
-      );
+      throw UsageError.of('cli.usageError.lang', { langs: LANGUAGES.join(', ') });
     return withCommandLog(io, 'handout', async (log) => {
       const settings = openSettingsStore({ env: io.env }).get();
       const language = (values.lang as Language | undefined) ?? defaultSheetLanguage(settings.language, io.env);

@@ -29,10 +29,7 @@ type Args = { config: ReceiveConfig; json: boolean; help: boolean };
 function numberIn(value: string, name: string, min: number, max: number, integer: boolean): number {
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n) || n < min || n > max || (integer && !Number.isInteger(n)))
-    throw new UsageError(
-      `${name} must be ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}`,
-      `${name} debe ser un número${integer ? ' entero' : ''} entre ${min} y ${max}`,
-    );
+    throw UsageError.of(integer ? 'cli.usageError.wholeNumber' : 'cli.usageError.number', { name, min, max });
   return n;
 }
 
@@ -50,17 +47,9 @@ function parse(argv: string[]): Args {
     false,
   );
   const aeTitle = (values.aet ?? DEFAULT_DICOM_LISTENER.ae_title).trim();
-  if (!/^[\x20-\x5b\x5d-\x7e]{1,16}$/.test(aeTitle))
-    throw new UsageError(
-      '--aet must be 1 to 16 plain characters without a backslash',
-      '--aet debe tener de 1 a 16 caracteres simples, sin barra invertida',
-    );
+  if (!/^[\x20-\x5b\x5d-\x7e]{1,16}$/.test(aeTitle)) throw UsageError.of('cli.usageError.aet');
   const type = values.type ?? 'auto';
-  if (!(type in TYPES))
-    throw new UsageError(
-      '--type must be auto, cbct, radiografia, mesh or atm',
-      '--type debe ser auto, cbct, radiografia, mesh o atm',
-    );
+  if (!(type in TYPES)) throw UsageError.of('cli.usageError.receiveType');
   const d = DEFAULT_DICOM_LISTENER;
   const config: ReceiveConfig = {
     aeTitle,

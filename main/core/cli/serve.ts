@@ -41,11 +41,7 @@ function parse(argv: string[]): Args {
     false,
   );
   const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new UsageError(
-      '--port must be an integer from 0 to 65535',
-      '--port debe ser un número entero entre 0 y 65535',
-    );
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw UsageError.of('cli.usageError.port');
   return {
     port,
     dataDir: values['data-dir'] ? resolve(values['data-dir']) : undefined,

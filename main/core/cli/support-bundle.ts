@@ -30,10 +30,9 @@ function parse(argv: string[]): { out: string | null; days: number; help: boolea
     false,
   );
   if (values.help) return { out: null, days: 7, help: true };
-  if (!values.out) throw new UsageError('--out <file.zip> is required', 'falta --out <archivo.zip>');
+  if (!values.out) throw UsageError.of('cli.usageError.outZip');
   const days = values.days === undefined ? 7 : Number(values.days);
-  if (!Number.isInteger(days) || days < 1 || days > 14)
-    throw new UsageError('--days must be a whole number from 1 to 14', '--days debe ser un número entero entre 1 y 14');
+  if (!Number.isInteger(days) || days < 1 || days > 14) throw UsageError.of('cli.usageError.days');
   return { out: resolve(values.out), days, help: false };
 }
 

@@ -106,73 +106,40 @@ function parse(argv: string[]): Args {
   );
   if (values.help)
     return { dir: '', mode: 'auto', compress: 'auto', cancel: false, help: true, allowIncomplete: false, waitMs: 0 };
-  if (positionals.length !== 1 || !positionals[0])
-    throw new UsageError('give exactly one folder; see --help', 'indique exactamente una carpeta; vea --help');
+  if (positionals.length !== 1 || !positionals[0]) throw UsageError.of('cli.usageError.oneFolder');
   const type = values.type;
   if (type !== undefined && !EXAM_TYPES.includes(type as ExamType))
-    throw new UsageError(
-      `--type must be one of ${EXAM_TYPES.join(', ')}`,
-      `--type debe ser uno de estos: ${EXAM_TYPES.join(', ')}`,
-    );
+    throw UsageError.of('cli.usageError.type', { types: EXAM_TYPES.join(', ') });
   const mode = values.mode ?? 'auto';
-  if (!MODES.includes(mode as RequestedMode))
-    throw new UsageError(
-      `--mode must be one of ${MODES.join(', ')}`,
-      `--mode debe ser uno de estos: ${MODES.join(', ')}`,
-    );
+  if (!MODES.includes(mode as RequestedMode)) throw UsageError.of('cli.usageError.mode', { modes: MODES.join(', ') });
   const compress = values.compress ?? 'auto';
   if (!COMPRESS_SETTINGS.includes(compress as CompressSetting))
-    throw new UsageError(
-      `--compress must be one of ${COMPRESS_SETTINGS.join(', ')}`,
-      `--compress debe ser uno de estos: ${COMPRESS_SETTINGS.join(', ')}`,
-    );
-  if (values.name !== undefined && values.name.trim() === '')
-    throw new UsageError('--name must not be empty', '--name no puede estar vacío');
+    throw UsageError.of('cli.usageError.compress', { values: COMPRESS_SETTINGS.join(', ') });
+  if (values.name !== undefined && values.name.trim() === '') throw UsageError.of('cli.usageError.nameEmpty');
   for (const flag of ['name', 'patient-name', 'patient-id'] as const) {
     const v = values[flag];
-    if (v !== undefined && hasUnsafeText(v))
-      throw new UsageError(
-        `--${flag} must not contain control characters`,
-        `--${flag} no puede contener caracteres de control`,
-      );
+    if (v !== undefined && hasUnsafeText(v)) throw UsageError.of('cli.usageError.controlChars', { flag });
   }
   if ((values['patient-name']?.length ?? 0) > MAX_PATIENT_NAME_LENGTH)
-    throw new UsageError(
-      `--patient-name must be at most ${MAX_PATIENT_NAME_LENGTH} characters`,
-      `--patient-name puede tener como máximo ${MAX_PATIENT_NAME_LENGTH} caracteres`,
-    );
+    throw UsageError.of('cli.usageError.patientNameMax', { max: MAX_PATIENT_NAME_LENGTH });
   if ((values['patient-id']?.length ?? 0) > MAX_PATIENT_ID_LENGTH)
-    throw new UsageError(
-      `--patient-id must be at most ${MAX_PATIENT_ID_LENGTH} characters`,
-      `--patient-id puede tener como máximo ${MAX_PATIENT_ID_LENGTH} caracteres`,
-    );
+    throw UsageError.of('cli.usageError.patientIdMax', { max: MAX_PATIENT_ID_LENGTH });
   let waitMs = 0;
   if (values.wait !== undefined) {
     const w = Number(values.wait);
-    if (!Number.isFinite(w) || w < 0 || w > 86_400)
-      throw new UsageError(
-        '--wait must be a number of seconds from 0 to 86400',
-        '--wait debe ser un número de segundos entre 0 y 86400',
-      );
+    if (!Number.isFinite(w) || w < 0 || w > 86_400) throw UsageError.of('cli.usageError.wait');
     waitMs = Math.round(w * 1000);
   }
   let concurrency: number | undefined;
   if (values.concurrency !== undefined) {
     concurrency = Number(values.concurrency);
     if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32)
-      throw new UsageError(
-        '--concurrency must be a whole number from 1 to 32',
-        '--concurrency debe ser un número entero entre 1 y 32',
-      );
+      throw UsageError.of('cli.usageError.concurrency');
   }
   let limitRate: number | undefined;
   if (values['limit-rate'] !== undefined) {
     const r = parseRate(values['limit-rate']);
-    if (r === null)
-      throw new UsageError(
-        '--limit-rate must look like 800000, 500k or 2M',
-        '--limit-rate debe tener la forma 800000, 500k o 2M',
-      );
+    if (r === null) throw UsageError.of('cli.usageError.limitRate');
     limitRate = r;
   }
   return {

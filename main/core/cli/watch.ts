@@ -33,19 +33,11 @@ function parse(argv: string[]): Args {
     true,
   );
   if (values.help) return { dirs: [], settle: DEFAULT_SETTLE_SECONDS, poll: false, help: true };
-  if (positionals.length === 0)
-    throw new UsageError(
-      'give at least one folder to watch; see --help',
-      'indique al menos una carpeta que vigilar; vea --help',
-    );
+  if (positionals.length === 0) throw UsageError.of('cli.usageError.watchFolder');
   let settle = DEFAULT_SETTLE_SECONDS;
   if (values.settle !== undefined) {
     settle = Number(values.settle);
-    if (!Number.isFinite(settle) || settle < 0.1 || settle > 3600)
-      throw new UsageError(
-        '--settle must be a number of seconds from 0.1 to 3600',
-        '--settle debe ser un número de segundos entre 0.1 y 3600',
-      );
+    if (!Number.isFinite(settle) || settle < 0.1 || settle > 3600) throw UsageError.of('cli.usageError.settle');
   }
   // One watcher per folder, however many spellings of its path were given (folder-identity.ts).
   const dirs = new Map(positionals.map((d) => [folderIdentity(d), canonicalFolder(d)]));
