@@ -9,35 +9,7 @@ import { clockSkewWords } from '../net/clock-words';
 import { journalDamageWords } from '../upload/journal-damage-words';
 import type { NoticeCode, NoticeParams, UploadErrorCode } from '../upload';
 import type { UploadError } from '../upload/upload-errors';
-import type { ChoiceWhy } from '../upload/compression-choice';
-
-const smallerEs = (ratio: number | undefined): string => `${num('es', 1 / Math.max(ratio ?? 1, 1e-6), 1)}× más pequeño`;
-
-/** The transport choice's reason in Spanish (compression-choice.ts says it in English). */
-function whyEs(why: ChoiceWhy): string {
-  switch (why.key) {
-    case 'files_mode':
-      return 'archivo por archivo se envía cada archivo tal cual';
-    case 'off':
-      return 'la compresión está desactivada';
-    case 'file_too_large':
-      return 'un archivo es demasiado grande para un ZIP comprimido';
-    case 'always':
-      return 'la compresión está siempre activada';
-    case 'cannot_pay':
-      return 'comprimir no conviene con esta conexión (este equipo comprime más lento de lo que envía)';
-    case 'does_not_compress':
-      return `los datos no se comprimen (${smallerEs(why.ratio)})`;
-    case 'over_limit':
-      return 'aun comprimido, el ZIP superaría el límite de 1 GB';
-    case 'only_fits':
-      return `solo comprimido (${smallerEs(why.ratio)}) el ZIP cabe en el límite de 1 GB`;
-    case 'shortens':
-      return `comprimir (${smallerEs(why.ratio)}) acorta la subida de unos ${why.fromS} s a ${why.toS} s`;
-    case 'no_shorter':
-      return `comprimir no acortaría la subida (unos ${why.fromS} s de todos modos)`;
-  }
-}
+import { type ChoiceWhy, choiceWords } from '../upload/compression-choice';
 
 const num = (lang: Language, n: number, digits: number): string =>
   new Intl.NumberFormat(lang === 'es' ? 'es-CL' : 'en-US', {
@@ -174,7 +146,7 @@ function wordsIn(lang: Language): UploadWords {
       t(lang, 'cli.upload.mode', {
         mode: t(lang, `cli.upload.modeShort.${modeKey(mode)}`),
         compressed: compressedSuffix(compressed),
-        reason: lang === 'en' ? reason : whyEs(why),
+        reason: lang === 'en' ? reason : choiceWords(why, lang),
       }),
     leftOut: (examId, count) => t(lang, 'cli.upload.leftOut', { examId, count: String(count) }),
     alreadyUploaded: (examId) => t(lang, 'cli.upload.alreadyUploaded', { examId }),
