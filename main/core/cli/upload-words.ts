@@ -5,8 +5,7 @@
 import { ApiError, apiFailure } from '../api/api-errors';
 import { failureWords } from '../net/failure-class';
 import { t, type Language } from '../i18n';
-import { clockSkewWords } from '../net/clock-words';
-import { journalDamageWords } from '../upload/journal-damage-words';
+import { noticeWords as engineNoticeWords } from '../upload/notice-words';
 import type { NoticeCode, NoticeParams, UploadErrorCode } from '../upload';
 import type { UploadError } from '../upload/upload-errors';
 import { type ChoiceWhy, choiceWords } from '../upload/compression-choice';
@@ -63,36 +62,6 @@ export type UploadWords = {
   runAgain: string;
   /** After the words of a full disk: the upload waits and goes on by itself. */
   waitingForRoom: string;
-};
-
-/** An engine notice in Spanish, from its code and facts. */
-const noticeEs: UploadWords['notice'] = (code, p) => {
-  switch (code) {
-    case 'resumed':
-      if (typeof p['compressed'] === 'number')
-        return `Continuando la compresión (${p['compressed']} de ${p['total']} archivos ya comprimidos).`;
-      return `Continuando la subida interrumpida${p['exam_id'] ? ` del examen ${p['exam_id']}` : ''} (${
-        p['mode'] === 'zip' ? 'el ZIP se envía de nuevo' : `${p['stored']} de ${p['total']} archivos ya guardados`
-      }).`;
-    case 'orphan_removed':
-      return p['this_run']
-        ? `Se eliminó el examen ${p['exam_id']}: el servicio lo creó, pero su respuesta se perdió (tiempo agotado o error); se crea de nuevo.`
-        : `Se eliminó el examen ${p['exam_id']}, que una subida interrumpida dejó a medias.`;
-    case 'exam_recreated':
-      return p['why'] === 'over_budget'
-        ? 'El estudio comprimido resultó más grande de lo estimado; el examen se crea de nuevo con su tamaño exacto.'
-        : 'Los enlaces de subida vencieron; el examen se crea de nuevo y sus archivos se envían otra vez.';
-    case 'rate_limited':
-      return `Se alcanzó el límite de solicitudes del servicio; esperando ${p['seconds']} s.`;
-    case 'api_retry':
-      return `El servicio no respondió bien (${p['code']}); reintentando.`;
-    case 'files_missing':
-      return `Al servicio le faltan ${p['count']} archivo(s); se envían de nuevo.`;
-    case 'clock_skew':
-      return typeof p['skew_ms'] === 'number' ? clockSkewWords(p['skew_ms'], 'es') : null;
-    case 'journal_damaged':
-      return journalDamageWords(p, 'es');
-  }
 };
 
 /** The mode as the lines name it (`zip`, `files`). */
@@ -157,7 +126,7 @@ function wordsIn(lang: Language): UploadWords {
       skipped ? t(lang, 'cli.upload.noFilesSkipped', { root, skipped }) : t(lang, 'cli.upload.noFiles', { root }),
     cannotReadWhole: (n, root) => t(lang, 'cli.upload.cannotReadWhole', { n, root }),
     waitForExport: t(lang, 'cli.upload.waitForExport'),
-    notice: lang === 'es' ? noticeEs : () => null,
+    notice: (code, p) => (lang === 'es' ? engineNoticeWords(code, p, lang) : null),
     runAgain: t(lang, 'cli.runAgain'),
     waitingForRoom: t(lang, 'cli.upload.waitingForRoom'),
   };
