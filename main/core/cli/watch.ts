@@ -71,21 +71,17 @@ function describeReasons(exportPath: string, reasons: readonly IncompleteReason[
 }
 
 /** A local date and time for a line of the terminal ("27/11/2026, 14:05"). */
-function localTime(iso: string, lang: 'es' | 'en'): string {
+function localTime(iso: string, lang: Language): string {
   return new Date(iso).toLocaleString(lang === 'es' ? 'es-CL' : 'en-GB', { dateStyle: 'short', timeStyle: 'short' });
 }
 
 /** A watched folder out of reach (a share dropped, renamed away, not mounted yet). */
-export function folderLostLine(path: string, since: string, lang: 'es' | 'en'): string {
-  return lang === 'es'
-    ? `scanbridge watch: no se puede acceder a la carpeta ${path} desde ${localTime(since, lang)}; se la sigue buscando y se vuelve a vigilar cuando regrese.`
-    : `scanbridge watch: the folder ${path} cannot be reached since ${localTime(since, lang)}; it is looked for and watched again when it returns.`;
+export function folderLostLine(path: string, since: string, lang: Language): string {
+  return t(lang, 'cli.watch.folderLost', { path, since: localTime(since, lang) });
 }
 
-export function folderBackLine(path: string, lang: 'es' | 'en'): string {
-  return lang === 'es'
-    ? `scanbridge watch: la carpeta ${path} está de vuelta; se vigila otra vez y se revisa lo que llegó mientras tanto.`
-    : `scanbridge watch: the folder ${path} is back; it is watched again and what arrived meanwhile is checked.`;
+export function folderBackLine(path: string, lang: Language): string {
+  return t(lang, 'cli.watch.folderBack', { path });
 }
 
 /**
