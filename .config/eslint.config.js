@@ -96,9 +96,36 @@ export default tseslint.config(
             // §1: the core is plain Node.
             zone(
               'main/core',
-              ['main/index.ts', 'main/cli.ts', 'main/windows', 'main/ipc', 'main/adapters', 'main/bin', 'renderer'],
+              ['main/index.ts', 'main/cli.ts', 'main/windows', 'main/ipc', 'main/adapters', 'main/bin'],
               1,
               'main/core imports only main/core and preload/contract',
+            ),
+            // The catalogue files are shared with the window; only main/core/i18n reads them.
+            zone(
+              'main/core',
+              'renderer',
+              1,
+              'main/core imports only main/core, preload/contract and (in i18n/) the catalogue',
+              ['./locales'],
+            ),
+            zone(
+              core(
+                'api',
+                'net',
+                'diagnose',
+                'dicom',
+                'upload',
+                'watch',
+                'receive',
+                'consent',
+                'handover',
+                'agent',
+                'bridge',
+                'cli',
+              ),
+              'renderer',
+              1,
+              'the catalogue files are read through main/core/i18n',
             ),
             zone('main/core', 'preload', 1, 'main/core imports only main/core and preload/contract', ['./contract']),
             // §2: the core's own order.
@@ -207,6 +234,7 @@ export default tseslint.config(
                 'main/core/defined.ts',
                 'main/core/format-bytes.ts',
                 'main/core/log',
+                'main/core/i18n',
               ],
               core('dicom', 'upload', 'watch', 'receive', 'consent', 'handover', 'agent', 'bridge', 'cli'),
               2,

@@ -5,6 +5,7 @@ import { keepSelfSignalsCatchable, stopSignals } from './core/cli/console-signal
 import { dirname } from 'node:path';
 import { diskFullWords, isNoSpace } from './core/disk-full';
 import { terminalLanguage } from './core/net/failure-words';
+import { t } from './core/i18n';
 import { appDataDir } from './core/paths';
 import { settingsDamageFound, settingsDamageWords } from './core/settings/settings-damage';
 
@@ -33,16 +34,12 @@ const commands: Record<string, () => Promise<CliCommand>> = {
 const commandList = Object.keys(commands)
   .map((c) => `  ${c}`)
   .join('\n');
-const usage = {
-  en: `Usage: scanbridge <command> [options]\n\nCommands:\n${commandList}\n`,
-  es: `Uso: scanbridge <comando> [opciones]\n\nComandos:\n${commandList}\n`,
-};
 
 async function main(): Promise<number> {
   const [name, ...argv] = process.argv.slice(2);
   const load = name ? commands[name] : undefined;
   if (!load) {
-    process.stderr.write(usage[terminalLanguage(process.env)]);
+    process.stderr.write(t(terminalLanguage(process.env), 'cli.usage', { commands: commandList }));
     return name === undefined || name === '--help' || name === '-h' ? 0 : 2;
   }
   // A settings file found damaged (and what was done about it) is said once, when it is found.
@@ -79,7 +76,9 @@ async function main(): Promise<number> {
       process.stderr.write(`scanbridge ${name}: ${diskFullWords(folder, 0, terminalLanguage(process.env))}\n`);
       return 1;
     }
-    process.stderr.write(`scanbridge ${name}: ${err instanceof Error ? err.message : String(err)}\n`);
+    // Anything else is unexpected: its technical words, introduced in the terminal's language.
+    const detail = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`scanbridge ${name}: ${t(terminalLanguage(process.env), 'cli.unexpected', { detail })}\n`);
     return 1;
   }
 }

@@ -17,7 +17,8 @@ import { startAgent } from './core/agent';
 import { errorCode, openLog } from './core/log';
 import { useNetwork } from './core/net/network';
 import { systemNetwork } from './adapters/system-network';
-import { languageOfLocale, texts } from './core/agent/host/core-texts';
+import { languageOfLocale } from './core/agent/host/core-texts';
+import { t } from './core/i18n';
 import { appDataDir } from './core/paths';
 import { EncryptedFileSecretStore, FallbackSecretStore } from './core/secrets';
 import { forwardEvents, registerContractHandlers } from './ipc/contract-ipc';
@@ -40,11 +41,15 @@ let agent: Agent | null = null;
 let quitting = false;
 
 function trayLabels(a: Agent): TrayLabels {
-  const t = texts(a.language());
+  const lang = a.language();
   return {
-    open: t.trayOpen,
-    quit: t.trayQuit,
-    tooltip: { idle: t.trayIdle, uploading: t.trayUploading, error: t.trayError },
+    open: t(lang, 'core.tray.open'),
+    quit: t(lang, 'core.tray.quit'),
+    tooltip: {
+      idle: t(lang, 'core.tray.idle'),
+      uploading: t(lang, 'core.tray.uploading'),
+      error: t(lang, 'core.tray.error'),
+    },
   };
 }
 

@@ -1,5 +1,6 @@
 import type { KeyKind } from '../../preload/contract';
 import { keyKindOf } from './api/sandbox';
+import { t, type Language } from './i18n';
 import type { SecretStore } from './secrets/secret-store';
 import { apiBaseUrlSchema, type Settings } from './settings/settings-schema';
 
@@ -13,24 +14,22 @@ export type Credentials = {
 
 export type CredentialsProblem = 'no_api_url' | 'invalid_api_url' | 'no_api_key';
 
-const MESSAGES: Record<CredentialsProblem, string> = {
-  no_api_url: 'No service address is configured. Set it in Settings, or set SCANBRIDGE_API_URL.',
-  invalid_api_url: 'The service address is not a valid http(s) URL. Check it in Settings or in SCANBRIDGE_API_URL.',
-  no_api_key: 'No API key is configured. Save one in Settings, or set SCANBRIDGE_API_KEY.',
-};
+/** Why there are no usable credentials, in `lang` (the error's message is the English). */
+export function credentialsWords(code: CredentialsProblem, kind: KeyKind | undefined, lang: Language): string {
+  return t(
+    lang,
+    code === 'no_api_key' && kind === 'sandbox' ? 'core.credentials.no_sandbox_api_key' : `core.credentials.${code}`,
+  );
+}
 
 /** Nothing usable to talk to the service with. */
 export class CredentialsError extends Error {
   override name = 'CredentialsError';
   constructor(
     readonly code: CredentialsProblem,
-    kind?: KeyKind,
+    readonly keyKind?: KeyKind,
   ) {
-    super(
-      code === 'no_api_key' && kind === 'sandbox'
-        ? MESSAGES.no_api_key.replace('No API key', 'No sandbox API key')
-        : MESSAGES[code],
-    );
+    super(credentialsWords(code, keyKind, 'en'));
   }
 }
 

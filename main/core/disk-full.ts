@@ -4,8 +4,7 @@
 // DiskFullError, so that front ends say one clear sentence in the user's language instead of a
 // system code, and what failed can be tried again once space returns.
 import { dirname } from 'node:path';
-
-export type DiskWordsLanguage = 'es' | 'en';
+import { t, type Language } from './i18n';
 
 /** The least room asked for: a journal line is small, but a disk with a few bytes left fails again at once. */
 const MIN_NEEDED = 16 * 1024 * 1024;
@@ -55,9 +54,6 @@ function megabytes(bytes: number): string {
 }
 
 /** "The disk holding … is full: free at least … there." in `lang`. */
-export function diskFullWords(folder: string, needed: number, lang: DiskWordsLanguage = 'en'): string {
-  const size = megabytes(Math.max(needed, MIN_NEEDED));
-  return lang === 'es'
-    ? `El disco donde está la carpeta ${folder} está lleno: libere al menos ${size} en él. Nada se perdió.`
-    : `The disk holding the folder ${folder} is full: free at least ${size} on it. Nothing was lost.`;
+export function diskFullWords(folder: string, needed: number, lang: Language = 'en'): string {
+  return t(lang, 'core.diskFull', { folder, size: megabytes(Math.max(needed, MIN_NEEDED)) });
 }

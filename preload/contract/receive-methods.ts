@@ -23,11 +23,35 @@ export type ReceiveSettings = {
 
 export type ReceiveStateName = 'listening' | 'port_in_use' | 'failed' | 'stopped';
 
+/**
+ * A problem of the listener as a code and its facts (ports, AE titles, addresses, error codes; no
+ * paths, no patient data). Each front end words it in its user's language from the catalogue, key
+ * `core.receive.problem.<code>` with the facts as its values.
+ */
+export type ReceiveProblem =
+  /** The port could not be opened: in use (EADDRINUSE), forbidden (EACCES), an address not ours (EADDRNOTAVAIL), or another system error. */
+  | { code: 'port_in_use' | 'port_forbidden' | 'address_unavailable'; port: number }
+  | { code: 'listen_failed'; port: number; errno: string }
+  /** An association refused: it called another AE title, or its sender is not on the allow-list. */
+  | { code: 'called_other_aet'; calling_aet: string; address: string; called: string; ours: string }
+  | { code: 'not_allowed'; calling_aet: string; address: string }
+  /** A received object was not DICOM (the sender was answered with a failure status). */
+  | { code: 'not_dicom'; calling_aet: string; address: string }
+  /** The peer broke the protocol; `detail` is the technical reason (in English, as the DICOM standard names it). */
+  | { code: 'association_aborted'; calling_aet: string; address: string; detail: string }
+  | { code: 'connection_closed'; address: string; detail: string }
+  /** The data folder's disk is full: objects are refused until there is room. */
+  | { code: 'disk_full'; needed_mb: number };
+
+export type ReceiveProblemCode = ReceiveProblem['code'];
+
 export type ReceiveStatus = {
   state: ReceiveStateName;
   port: number | null;
   ae_title: string;
-  /** Why it is not listening (technical words; the window shows its own text per state). */
+  /** Why it is not listening, or why it refuses objects now (a full disk); null when all is well. */
+  problem: ReceiveProblem | null;
+  /** The same in English words, for the log and the support bundle. */
   message: string | null;
   last_association: {
     calling_aet: string;
@@ -36,7 +60,8 @@ export type ReceiveStatus = {
     outcome: 'released' | 'aborted';
     objects: number;
   } | null;
-  errors: { at: string; message: string }[];
+  /** The latest problems (refused associations, failed objects), newest last; `message` in English words. */
+  errors: { at: string; problem: ReceiveProblem; message: string }[];
 };
 
 export type ReceiveView = {

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeCtSeries } from '../fixtures/dicom/generate';
-import { storescu } from '../support/receive-harness';
+import { dcmtk, storescu } from '../support/receive-harness';
 import { expect, test } from '../support/e2e/app-fixtures';
 import { checkScreenInBoth, onboard, texts, type Lang } from '../support/e2e/ui-steps';
 import { freePort } from '../support/free-port';
@@ -40,6 +40,18 @@ test.describe('in es', () => {
       // The lower half of the section (the hint and the state) in view; the whole page in the -full shot.
       await section.getByTestId('receive-save').scrollIntoViewIfNeeded();
       await checkScreenInBoth(page, 'settings-receive', { fullPage: true });
+    });
+
+    await test.step('A sender not on the allow-list is refused, and the section says so in words', async () => {
+      const refused = await dcmtk('echoscu', ['-aet', 'PACS', '-aec', 'SCANBRIDGE', '127.0.0.1', String(port)]);
+      expect(refused.code).not.toBe(0);
+      const errors = page.getByTestId('settings-receive').getByTestId('receive-errors');
+      await expect(errors).toContainText(
+        t('core.receive.problem.not_allowed', { calling_aet: 'PACS', address: '127.0.0.1' }),
+        { timeout: 15_000 },
+      );
+      await errors.scrollIntoViewIfNeeded();
+      await checkScreenInBoth(page, 'settings-receive-problem');
     });
 
     await test.step('A scanner sends a CT study; it waits in the Inbox saying where it came from', async () => {

@@ -11,6 +11,7 @@ import type { SecretStore } from '../secrets/secret-store';
 import type { Settings } from '../settings/settings-schema';
 import { openSettingsStore } from '../settings/store';
 import type { CliIo } from './io';
+import { t } from '../i18n';
 
 /**
  * Builds the command's network and makes it the process's. Returns the network, or the problem to
@@ -26,10 +27,7 @@ export async function openCommandNetwork(
   const proxy = await settingsProxyFor(settings.network.proxy_url, secrets);
   if (proxy.problem) {
     const lang = terminalLanguage(io.env);
-    const note =
-      lang === 'es'
-        ? `aviso: no se pudo leer del llavero el usuario del proxy (${keychainText(proxy.problem, lang)})`
-        : `note: the proxy's login could not be read from the keychain (${proxy.problem.message})`;
+    const note = t(lang, 'cli.proxyLoginUnread', { reason: keychainText(proxy.problem, lang) });
     io.stderr(`scanbridge ${command}: ${note}\n`);
   }
   try {

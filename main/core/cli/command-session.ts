@@ -10,7 +10,8 @@ import { openSettingsStore } from '../settings/store';
 import { openCommandNetwork } from './command-network';
 import type { CliIo } from './io';
 import { credentialsText, folderProblemText, keychainText } from './cli-messages';
-import { terminalLanguage, type WordsLanguage } from '../net/failure-words';
+import { terminalLanguage } from '../net/failure-words';
+import type { Language } from '../i18n';
 
 /** What a command needs from its caller: the OS keychain, built outside the core (native module). */
 export type KeychainDeps = {
@@ -18,7 +19,7 @@ export type KeychainDeps = {
 };
 
 /** Why `path` cannot be used as a folder (in `lang`), or null when it is one. */
-export async function folderProblem(path: string, lang: WordsLanguage = 'en'): Promise<string | null> {
+export async function folderProblem(path: string, lang: Language = 'en'): Promise<string | null> {
   const isDir = await stat(path).then(
     (s) => s.isDirectory(),
     () => null,
@@ -41,7 +42,7 @@ export async function folderProblem(path: string, lang: WordsLanguage = 'en'): P
 export async function clientFromCredentials(
   env: NodeJS.ProcessEnv,
   deps: KeychainDeps,
-  lang: WordsLanguage = 'en',
+  lang: Language = 'en',
 ): Promise<{ client: ApiClient } | { problem: string }> {
   try {
     const creds = await resolveCredentials({

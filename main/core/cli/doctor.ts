@@ -8,7 +8,8 @@ import type { ConnectionCheckView, ConnectionStep } from '../../../preload/contr
 import { CONNECTION_STEPS } from '../../../preload/contract/vocabulary';
 import { reportStepWords } from '../diagnose/check-words';
 import { runConnectionCheck } from '../diagnose/connection-check';
-import { terminalLanguage, type WordsLanguage } from '../net/failure-words';
+import { terminalLanguage } from '../net/failure-words';
+import { t, type Language } from '../i18n';
 import { KeychainUnavailableError } from '../secrets/keychain-errors';
 import type { Settings } from '../settings';
 import { openSettingsStore } from '../settings/store';
@@ -18,56 +19,15 @@ import { openCommandNetwork } from './command-network';
 import type { KeychainDeps } from './command-session';
 import { type CliCommand, type CliIo, parseCommandLine } from './io';
 
-const HELP = `Usage: scanbridge doctor [--json]
-
-Checks the connection to the service step by step: DNS, TCP, the proxy in use, TLS (and who issued
-the certificate), the API key (plan and rate limit), a round trip through presigned storage (a test
-exam with no patient data, deleted at once) and the upload speed. Exits non-zero when a step fails.
-Uses the proxy saved in Settings (its login from the keychain) when there is one, else HTTPS_PROXY /
-HTTP_PROXY; honours NO_PROXY, SCANBRIDGE_CA_FILE and NODE_EXTRA_CA_CERTS.
-`;
-
-/** HELP in Spanish, for a Spanish terminal (terminalLanguage). */
-const HELP_ES = `Uso: scanbridge doctor [--json]
-
-Revisa paso a paso la conexión con el servicio: DNS, TCP, el proxy en uso, TLS (y quién emitió
-el certificado), la clave de API (plan y límite de solicitudes), un viaje de ida y vuelta por el
-almacenamiento prefirmado (un examen de prueba sin datos de pacientes, que se borra enseguida) y la
-velocidad de subida. Termina con un código distinto de cero cuando falla un paso.
-Usa el proxy guardado en Ajustes (con su usuario desde el llavero) cuando hay uno; si no,
-HTTPS_PROXY / HTTP_PROXY; respeta NO_PROXY, SCANBRIDGE_CA_FILE y NODE_EXTRA_CA_CERTS.
-`;
-
-const LABELS: Record<WordsLanguage, Record<ConnectionStep, string>> = {
-  en: {
-    dns: 'DNS',
-    tcp: 'TCP',
-    proxy: 'Proxy',
-    tls: 'TLS',
-    api_key: 'API key',
-    storage: 'Storage',
-    upload_speed: 'Upload speed',
-  },
-  es: {
-    dns: 'DNS',
-    tcp: 'TCP',
-    proxy: 'Proxy',
-    tls: 'TLS',
-    api_key: 'Clave de API',
-    storage: 'Almacenamiento',
-    upload_speed: 'Velocidad de subida',
-  },
-};
-
 /** A figure with the language's decimal mark ("569,2" in Spanish). */
-function decimal(n: number, digits: number, lang: WordsLanguage): string {
+function decimal(n: number, digits: number, lang: Language): string {
   return new Intl.NumberFormat(lang === 'es' ? 'es-CL' : 'en-US', {
     minimumFractionDigits: digits,
     maximumFractionDigits: digits,
   }).format(n);
 }
 
-function speed(bps: number | null, lang: WordsLanguage): string {
+function speed(bps: number | null, lang: Language): string {
   if (bps === null) return '';
   return `${decimal(bps / 1_000_000, 2, lang)} MB/s (${decimal((bps * 8) / 1_000_000, 1, lang)} Mbit/s)`;
 }
@@ -78,48 +38,43 @@ function notUsed(report: ConnectionCheckView, s: ConnectionStep): boolean {
 }
 
 /** What a passing step saw, in a few words. */
-function seen(report: ConnectionCheckView, s: ConnectionStep, lang: WordsLanguage): string {
-  const none = lang === 'es' ? 'ninguno (conexión directa)' : 'none (direct connection)';
+function seen(report: ConnectionCheckView, s: ConnectionStep, lang: Language): string {
   switch (s) {
     case 'dns':
       return `${report.dns.host ?? ''} → ${report.dns.addresses.join(', ')}`;
     case 'tcp':
       return report.tcp.target ?? '';
     case 'proxy':
-      return report.proxy.url ? `${report.proxy.url} (${report.proxy.source ?? ''})` : none;
+      return report.proxy.url ? `${report.proxy.url} (${report.proxy.source ?? ''})` : t(lang, 'cli.doctor.noProxy');
     case 'tls':
-      if (!report.tls.used) return lang === 'es' ? 'no se usa (http://)' : 'not used (http://)';
-      return `${lang === 'es' ? 'emitido por' : 'issued by'} ${report.tls.issuer ?? '?'}, ${report.tls.protocol ?? ''}`;
+      if (!report.tls.used) return t(lang, 'cli.doctor.tlsNotUsed');
+      return t(lang, 'cli.doctor.issuedBy', { issuer: report.tls.issuer ?? '?', protocol: report.tls.protocol ?? '' });
     case 'api_key': {
       const r = report.api_key.rate;
       const rate =
-        r.limit !== null ? `, ${r.remaining ?? '?'}/${r.limit} ${lang === 'es' ? 'llamadas/hora' : 'calls/hour'}` : '';
+        r.limit !== null ? t(lang, 'cli.doctor.rate', { remaining: r.remaining ?? '?', limit: r.limit }) : '';
       return `${report.api_key.key_kind ?? ''}, plan ${report.api_key.plan ?? '?'}${rate}`;
     }
     case 'storage':
-      return `${report.storage.host ?? ''}${report.storage.cleaned_up ? '' : lang === 'es' ? ' (examen de prueba sin borrar)' : ' (test exam not deleted)'}`;
+      return `${report.storage.host ?? ''}${report.storage.cleaned_up ? '' : t(lang, 'cli.doctor.testExamLeft')}`;
     case 'upload_speed':
       return speed(report.upload_speed.bytes_per_second, lang);
   }
 }
 
-function humanReport(report: ConnectionCheckView, lang: WordsLanguage): string {
+function humanReport(report: ConnectionCheckView, lang: Language): string {
   const lines = CONNECTION_STEPS.map((s) => {
     const r = report[s];
-    const label = LABELS[lang][s].padEnd(lang === 'es' ? 20 : 13);
-    if (notUsed(report, s))
-      return `  -     ${label} ${lang === 'es' ? 'no se usa (http simple)' : 'not used (plain http)'}`;
+    // Each language's labels in one column: as wide as its longest label and a space.
+    const label = t(lang, `cli.doctor.label.${s}`).padEnd(lang === 'es' ? 20 : 13);
+    if (notUsed(report, s)) return `  -     ${label} ${t(lang, 'cli.doctor.notUsed')}`;
     if (r.status === 'ok') return `  ok    ${label} ${seen(report, s, lang)}`;
-    if (r.status === 'skipped') return `  -     ${label} ${lang === 'es' ? 'no se probó' : 'not checked'}`;
+    if (r.status === 'skipped') return `  -     ${label} ${t(lang, 'cli.doctor.notChecked')}`;
     return `  FAIL  ${label} ${reportStepWords(report, s, lang)}`;
   });
   const verdict = report.ok
-    ? lang === 'es'
-      ? 'La conexión funciona.'
-      : 'The connection works.'
-    : lang === 'es'
-      ? `Falló el paso «${LABELS.es[report.failed_step ?? 'dns']}».`
-      : `The step "${LABELS.en[report.failed_step ?? 'dns']}" failed.`;
+    ? t(lang, 'cli.doctor.works')
+    : t(lang, 'cli.doctor.failedStep', { step: t(lang, `cli.doctor.label.${report.failed_step ?? 'dns'}`) });
   const skew = report.clock_skew_ms ?? 0;
   const clock = Math.abs(skew) >= CLOCK_SKEW_WARN_MS ? `${clockSkewWords(skew, lang)}\n` : '';
   return `${lines.join('\n')}\n${verdict}\n${clock}`;
@@ -134,7 +89,7 @@ export function createDoctorCommand(deps: KeychainDeps): CliCommand {
       false,
     );
     if (values.help) {
-      io.stdout(terminalLanguage(io.env) === 'es' ? HELP_ES : HELP);
+      io.stdout(t(terminalLanguage(io.env), 'cli.help.doctor'));
       return 0;
     }
     return withCommandLog(io, 'doctor', (log) => doctor(io, deps, values.json === true, log));

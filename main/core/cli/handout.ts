@@ -7,7 +7,7 @@ import { ApiError, isApiError } from '../api/api-errors';
 import { escapeForTerminal } from '../dicom';
 import { readSheetData, SheetUnavailableError } from '../handover/sheet-data';
 import { renderPatientSheet } from '../handover/patient-sheet';
-import { SHEET_LANGUAGES, type SheetLanguage } from '../handover/sheet-texts';
+import { type Language, LANGUAGES } from '../../../preload/contract';
 import { openSettingsStore } from '../settings/store';
 import { apiErrorText } from './cli-messages';
 import { terminalLanguage } from '../net/failure-words';
@@ -15,26 +15,10 @@ import { errorCode } from '../log';
 import { withCommandLog } from './command-log';
 import { type KeychainDeps, openSession } from './command-session';
 import { type CliCommand, type CliIo, parseCommandLine, UsageError } from './io';
-import { handoutWords } from './serve-words';
-
-const HELP = `Usage: scanbridge handout <exam_id> --out <file.pdf> [--lang es|en]
-
-Writes the patient's sheet of a ready exam as a PDF: the clinic, the patient and the exam, the
-clinic's public page address and access PIN with a QR code of that address, the viewer link and
-its password, and how to open them. Paper size (A4 or A5) comes from the settings.
-`;
-
-/** HELP in Spanish, for a Spanish terminal (terminalLanguage). */
-const HELP_ES = `Uso: scanbridge handout <id_examen> --out <archivo.pdf> [--lang es|en]
-
-Escribe como PDF la hoja para el paciente de un examen listo: la clínica, el paciente y el examen,
-la dirección de la página pública de la clínica y el PIN de acceso con un código QR de esa
-dirección, el enlace al visor y su contraseña, y cómo abrirlos. El tamaño del papel (A4 o A5)
-se toma de los ajustes.
-`;
+import { t } from '../i18n';
 
 /** The app's language when set, else the system's (LANG / LC_ALL), else English. */
-export function defaultSheetLanguage(setting: string, env: NodeJS.ProcessEnv): SheetLanguage {
+export function defaultSheetLanguage(setting: string, env: NodeJS.ProcessEnv): Language {
   if (setting === 'es' || setting === 'en') return setting;
   const sys = (env['LC_ALL'] || env['LC_MESSAGES'] || env['LANG'] || '').toLowerCase();
   return sys.startsWith('es') ? 'es' : 'en';
@@ -48,25 +32,21 @@ export function createHandoutCommand(deps: KeychainDeps): CliCommand {
       true,
     );
     if (values.help) {
-      io.stdout(terminalLanguage(io.env) === 'es' ? HELP_ES : HELP);
+      io.stdout(t(terminalLanguage(io.env), 'cli.help.handout'));
       return 0;
     }
     const examId = positionals[0];
-    if (positionals.length !== 1 || !examId)
-      throw new UsageError('give exactly one exam id; see --help', 'indique exactamente un id de examen; vea --help');
+    if (positionals.length !== 1 || !examId) throw UsageError.of('cli.usageError.oneExamId');
     const out = values.out;
-    if (!out) throw new UsageError('--out <file.pdf> is required', 'falta --out <archivo.pdf>');
-    if (values.lang !== undefined && !SHEET_LANGUAGES.includes(values.lang as SheetLanguage))
-      throw new UsageError(
-        `--lang must be one of ${SHEET_LANGUAGES.join(', ')}`,
-        `--lang debe ser uno de estos: ${SHEET_LANGUAGES.join(', ')}`,
-      );
+    if (!out) throw UsageError.of('cli.usageError.outPdf');
+    if (values.lang !== undefined && !LANGUAGES.includes(values.lang as Language))
+      throw UsageError.of('cli.usageError.lang', { langs: LANGUAGES.join(', ') });
     return withCommandLog(io, 'handout', async (log) => {
       const settings = openSettingsStore({ env: io.env }).get();
-      const language = (values.lang as SheetLanguage | undefined) ?? defaultSheetLanguage(settings.language, io.env);
+      const language = (values.lang as Language | undefined) ?? defaultSheetLanguage(settings.language, io.env);
       const session = await openSession(io, 'handout', [], deps);
       if ('exit' in session) return session.exit;
-      const words = handoutWords(terminalLanguage(io.env));
+      const lang = terminalLanguage(io.env);
       const fail = (message: string): number => {
         io.stderr(`scanbridge handout: ${escapeForTerminal(message)}\n`);
         return 1;
@@ -77,9 +57,11 @@ export function createHandoutCommand(deps: KeychainDeps): CliCommand {
       } catch (err) {
         log.warn('handout: the exam could not be read', { exam_id: examId, code: errorCode(err) });
         if (err instanceof SheetUnavailableError)
-          return fail(err.code === 'not_ready' ? words.notReady(examId) : words.noPublicPage(examId));
-        if (isApiError(err, 'not_found')) return fail(words.notFound(examId));
-        if (err instanceof ApiError) return fail(apiErrorText(err, terminalLanguage(io.env)));
+          return fail(
+            t(lang, err.code === 'not_ready' ? 'cli.handout.notReady' : 'cli.handout.noPublicPage', { examId }),
+          );
+        if (isApiError(err, 'not_found')) return fail(t(lang, 'cli.handout.notFound', { examId }));
+        if (err instanceof ApiError) return fail(apiErrorText(err, lang));
         throw err;
       }
       const sheet = await renderPatientSheet(data, { language, paper: settings.handout.paper });
@@ -87,7 +69,9 @@ export function createHandoutCommand(deps: KeychainDeps): CliCommand {
       try {
         await writeFile(file, sheet.bytes);
       } catch (err) {
-        return fail(words.cannotWrite(file, (err as NodeJS.ErrnoException).code ?? String(err)));
+        return fail(
+          t(lang, 'cli.handout.cannotWrite', { file, reason: (err as NodeJS.ErrnoException).code ?? String(err) }),
+        );
       }
       log.info('handout written', { exam_id: examId, count: sheet.pages, bytes: sheet.bytes.length });
       io.stdout(`${JSON.stringify({ file, pages: sheet.pages })}\n`);

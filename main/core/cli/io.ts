@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import type { WordsLanguage } from '../net/failure-words';
+import { t, type Language, type TextKey, type TextValues } from '../i18n';
 
 /** What a CLI command may touch: its arguments, its output streams and its environment. */
 export type CliIo = {
@@ -28,8 +28,13 @@ export class UsageError extends Error {
   }
 
   /** The text in `lang`. */
-  words(lang: WordsLanguage): string {
+  words(lang: Language): string {
     return lang === 'es' ? this.es : this.message;
+  }
+
+  /** A usage error worded by the catalogue (`cli.usageError.*`), in both languages. */
+  static of(key: TextKey, values?: TextValues): UsageError {
+    return new UsageError(t('en', key, values), t('es', key, values));
   }
 }
 

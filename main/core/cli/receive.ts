@@ -16,70 +16,20 @@ import { type KeychainDeps, openSession } from './command-session';
 import type { CliCommand, CliIo } from './io';
 import { parseCommandLine, UsageError } from './io';
 import { receiveStatusLines } from './receive-status';
-import { receiveWords } from './receive-words';
+import { t } from '../i18n';
+import { receiveProblemWords } from '../receive/problem-words';
+import { formatBytes } from '../format-bytes';
 import { printUploadFailures } from './upload-failure-lines';
 import { terminalLanguage } from '../net/failure-words';
 
 const TYPES = { auto: 'from_dicom', cbct: 'cbct', radiografia: 'radiografia', mesh: 'mesh', atm: 'atm' } as const;
-
-const HELP = `Usage: scanbridge receive [--port <n>] [--aet <AE title>] [--quiet <s>] [--type auto|cbct|radiografia|mesh|atm] [--json]
-
-Runs ScanBridge's DICOM listener (a storage SCP: C-ECHO and C-STORE) so that a scanner can send
-its studies over the network, and uploads every complete study, one exam per study. Runs until
-Ctrl+C (or SIGTERM), then stops cleanly.
-
-On the scanner, add a DICOM destination ("PACS node") with this computer's address, the port and
-the AE title below; its "Test" (C-ECHO) should then succeed.
-
-A study is complete once the association that carried it was released and no object of it arrived
-for the quiet time. Objects of an aborted association are kept, but that study waits for the
-scanner to send it again and is never uploaded as it stands. A study sent again after its upload
-makes no second exam.
-
-  --port <n>      TCP port (default ${DEFAULT_DICOM_LISTENER.port}; 0 picks a free one)
-  --aet <title>   our AE title, the one the scanner must call (default ${DEFAULT_DICOM_LISTENER.ae_title})
-  --quiet <s>     quiet time in seconds (default ${DEFAULT_DICOM_LISTENER.quiet_seconds})
-  --type <type>   exam type: auto (from the DICOM headers, the default), cbct, radiografia, mesh, atm
-  --json          one JSON line per exam ready on stdout
-
-Output: the first stdout line is {"listening":{"port":N,"aet":"…"}}; with --json, then one line
-per exam ready: {"event":"ready","study_uid":"…","exam_id":"…","files":N,"bytes":B}
-`;
-
-/** HELP in Spanish, for a Spanish terminal (terminalLanguage). */
-const HELP_ES = `Uso: scanbridge receive [--port <n>] [--aet <título AE>] [--quiet <s>] [--type auto|cbct|radiografia|mesh|atm] [--json]
-
-Ejecuta el receptor DICOM de ScanBridge (un SCP de almacenamiento: C-ECHO y C-STORE) para que un
-escáner envíe sus estudios por la red, y sube cada estudio completo, un examen por estudio. Corre
-hasta Ctrl+C (o SIGTERM) y luego se detiene limpiamente.
-
-En el escáner, agregue un destino DICOM ("nodo PACS") con la dirección de este equipo, el puerto y
-el título AE de abajo; su "Prueba" (C-ECHO) debería funcionar entonces.
-
-Un estudio está completo cuando la asociación que lo trajo terminó y no llegó ningún objeto suyo
-durante el tiempo de espera. Los objetos de una asociación interrumpida se guardan, pero ese estudio
-espera a que el escáner lo envíe de nuevo y nunca se sube tal como está. Un estudio enviado otra
-vez después de subirse no crea un segundo examen.
-
-  --port <n>      puerto TCP (por omisión ${DEFAULT_DICOM_LISTENER.port}; 0 elige uno libre)
-  --aet <título>  nuestro título AE, el que debe llamar el escáner (por omisión ${DEFAULT_DICOM_LISTENER.ae_title})
-  --quiet <s>     tiempo de espera en segundos (por omisión ${DEFAULT_DICOM_LISTENER.quiet_seconds})
-  --type <tipo>   tipo de examen: auto (desde los encabezados DICOM, por omisión), cbct, radiografia, mesh, atm
-  --json          una línea JSON en stdout por cada examen listo
-
-Salida: la primera línea de stdout es {"listening":{"port":N,"aet":"…"}}; con --json, luego una
-línea por examen listo: {"event":"ready","study_uid":"…","exam_id":"…","files":N,"bytes":B}
-`;
 
 type Args = { config: ReceiveConfig; json: boolean; help: boolean };
 
 function numberIn(value: string, name: string, min: number, max: number, integer: boolean): number {
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n) || n < min || n > max || (integer && !Number.isInteger(n)))
-    throw new UsageError(
-      `${name} must be ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}`,
-      `${name} debe ser un número${integer ? ' entero' : ''} entre ${min} y ${max}`,
-    );
+    throw UsageError.of(integer ? 'cli.usageError.wholeNumber' : 'cli.usageError.number', { name, min, max });
   return n;
 }
 
@@ -97,17 +47,9 @@ function parse(argv: string[]): Args {
     false,
   );
   const aeTitle = (values.aet ?? DEFAULT_DICOM_LISTENER.ae_title).trim();
-  if (!/^[\x20-\x5b\x5d-\x7e]{1,16}$/.test(aeTitle))
-    throw new UsageError(
-      '--aet must be 1 to 16 plain characters without a backslash',
-      '--aet debe tener de 1 a 16 caracteres simples, sin barra invertida',
-    );
+  if (!/^[\x20-\x5b\x5d-\x7e]{1,16}$/.test(aeTitle)) throw UsageError.of('cli.usageError.aet');
   const type = values.type ?? 'auto';
-  if (!(type in TYPES))
-    throw new UsageError(
-      '--type must be auto, cbct, radiografia, mesh or atm',
-      '--type debe ser auto, cbct, radiografia, mesh o atm',
-    );
+  if (!(type in TYPES)) throw UsageError.of('cli.usageError.receiveType');
   const d = DEFAULT_DICOM_LISTENER;
   const config: ReceiveConfig = {
     aeTitle,
@@ -122,49 +64,62 @@ function parse(argv: string[]): Args {
 }
 
 /** Human lines on stderr; with --json, one stdout line per exam ready from the listener. */
-function printActivity(agent: Agent, io: CliIo, json: boolean): void {
-  const say = (t: string): void => io.stderr(`${escapeForTerminal(t)}\n`);
-  const words = receiveWords(terminalLanguage(io.env));
+function printActivity(agent: Agent, io: CliIo, json: boolean, folder: string): void {
+  const say = (text: string): void => io.stderr(`${escapeForTerminal(text)}\n`);
+  const lang = terminalLanguage(io.env);
   agent.receiver.onStatus.subscribe(
     (() => {
       let seen = { at: '', errors: 0 };
       return (s): void => {
-        const { lines, next } = receiveStatusLines(s, seen, words);
+        const { lines, next } = receiveStatusLines(s, seen, lang, folder);
         seen = next;
         for (const l of lines) say(l);
       };
     })(),
   );
   agent.activity.on('study:queued', (e) => {
-    if (e.folderId === RECEIVER_FOLDER_ID) say(words.queued(e.study.files, e.study.bytes, e.exam_type));
+    if (e.folderId === RECEIVER_FOLDER_ID)
+      say(
+        t(lang, 'cli.receive.queued', {
+          files: e.study.files,
+          size: formatBytes(e.study.bytes, lang),
+          type: e.exam_type,
+        }),
+      );
   });
   agent.activity.on('study:skipped', (e) => {
-    if (e.folderId === RECEIVER_FOLDER_ID) say(words.alreadyUploaded(e.exam_id));
+    if (e.folderId === RECEIVER_FOLDER_ID) say(t(lang, 'cli.receive.alreadyUploaded', { examId: e.exam_id }));
   });
   agent.activity.on('upload:ready', (e) => {
     if (e.origin?.folderId !== RECEIVER_FOLDER_ID) return;
-    say(words.uploaded(e.view.exam_id ?? '', e.files, e.bytes));
+    say(
+      t(lang, 'cli.receive.uploaded', {
+        examId: e.view.exam_id ?? '',
+        files: e.files,
+        size: formatBytes(e.bytes, lang),
+      }),
+    );
     if (json)
       io.stdout(
         `${JSON.stringify({ event: 'ready', study_uid: e.origin.study_uid, exam_id: e.view.exam_id, files: e.files, bytes: e.bytes })}\n`,
       );
   });
   // Upload failures in the terminal's language (a network failure in its own words).
-  printUploadFailures(
-    agent,
-    say,
-    terminalLanguage(io.env),
-    (origin) => (origin?.folderId === RECEIVER_FOLDER_ID ? '' : null),
-    'none',
-  );
+  printUploadFailures(agent, say, lang, (origin) => (origin?.folderId === RECEIVER_FOLDER_ID ? '' : null), 'none');
 }
 
-/** `scanbridge receive`: see HELP. */
+/** `scanbridge receive`: see its help (cli.help.receive in the catalogue). */
 export function createReceiveCommand(deps: KeychainDeps): CliCommand {
   return async (io: CliIo) => {
     const args = parse(io.argv);
     if (args.help) {
-      io.stdout(terminalLanguage(io.env) === 'es' ? HELP_ES : HELP);
+      io.stdout(
+        t(terminalLanguage(io.env), 'cli.help.receive', {
+          port: DEFAULT_DICOM_LISTENER.port,
+          aet: DEFAULT_DICOM_LISTENER.ae_title,
+          quiet: DEFAULT_DICOM_LISTENER.quiet_seconds,
+        }),
+      );
       return 0;
     }
     const session = await openSession(io, 'receive', [], deps);
@@ -174,8 +129,8 @@ export function createReceiveCommand(deps: KeychainDeps): CliCommand {
     const startedAt = Date.now();
     const log = openCommandLog(io, 'receive', { dataDir, echo: true });
     let exit = 0;
-    const say = (t: string): void => io.stderr(`${escapeForTerminal(t)}\n`);
-    const words = receiveWords(terminalLanguage(io.env));
+    const say = (text: string): void => io.stderr(`${escapeForTerminal(text)}\n`);
+    const lang = terminalLanguage(io.env);
     // See watch.ts: the settings store re-raises SIGINT/SIGTERM; a standing listener absorbs it.
     const absorb = (): void => undefined;
     process.on('SIGINT', absorb);
@@ -193,26 +148,29 @@ export function createReceiveCommand(deps: KeychainDeps): CliCommand {
         notifier: { notify: () => undefined },
         log,
       });
-      printActivity(agent, io, args.json);
+      printActivity(agent, io, args.json, join(dataDir, 'receive'));
       await agent.receiver.applied();
       const status = agent.receiver.status();
       if (status.state !== 'listening' || status.port === null) {
-        say(`scanbridge receive: ${status.message ?? words.notStarted}`);
+        const why = status.problem
+          ? receiveProblemWords(status.problem, lang, join(dataDir, 'receive'))
+          : t(lang, 'cli.receive.notStarted');
+        say(`scanbridge receive: ${why}`);
         exit = 1;
         return exit;
       }
       io.stdout(`${JSON.stringify({ listening: { port: status.port, aet: args.config.aeTitle } })}\n`);
-      say(words.listening(status.port, args.config.aeTitle));
+      say(t(lang, 'cli.receive.listening', { port: status.port, aet: args.config.aeTitle }));
       if (!io.signal.aborted)
         await new Promise<void>((r) => io.signal.addEventListener('abort', () => r(), { once: true }));
-      say(words.stopping);
+      say(t(lang, 'cli.receive.stopping'));
     } finally {
       await agent?.stop();
       process.off('SIGINT', absorb);
       process.off('SIGTERM', absorb);
       closeCommandLog(log, exit, startedAt);
     }
-    say(words.stopped);
+    say(t(lang, 'cli.receive.stopped'));
     return 0;
   };
 }

@@ -4,83 +4,69 @@ import type { ScanResult, Study } from '../dicom';
 import type { CliCommand } from './io';
 import { UsageError } from './io';
 import { folderProblemText } from './cli-messages';
-import { terminalLanguage, type WordsLanguage } from '../net/failure-words';
+import { terminalLanguage } from '../net/failure-words';
+import { t, type Language } from '../i18n';
 import { formatBytes } from '../format-bytes';
 
-const usage = 'usage: scanbridge scan <dir> [--json]';
-const usageEs = 'uso: scanbridge scan <carpeta> [--json]';
+/** A usage error in both languages, from the catalogue (`cli.scan.*`, each ending with the usage line). */
+function usageError(key?: 'unknownOption' | 'oneFolder' | 'emptyName', option = ''): UsageError {
+  const words = (lang: Language): string => {
+    const usage = t(lang, 'cli.scan.usage');
+    return key ? t(lang, `cli.scan.${key}`, { option, usage }) : usage;
+  };
+  return new UsageError(words('en'), words('es'));
+}
 
 function parseArgs(argv: readonly string[]): { dir: string; json: boolean } {
   let dir: string | undefined;
   let json = false;
   for (const arg of argv) {
     if (arg === '--json') json = true;
-    else if (arg.startsWith('-'))
-      throw new UsageError(`unknown option ${arg}; ${usage}`, `opción desconocida ${arg}; ${usageEs}`);
+    else if (arg.startsWith('-')) throw usageError('unknownOption', arg);
     else if (dir === undefined) dir = arg;
-    else throw new UsageError(`one folder at a time; ${usage}`, `una carpeta a la vez; ${usageEs}`);
+    else throw usageError('oneFolder');
   }
-  if (dir === undefined) throw new UsageError(usage, usageEs);
+  if (dir === undefined) throw usageError();
   // An empty argument (an unset shell variable, say) must not mean "the current folder".
-  if (dir.trim() === '')
-    throw new UsageError(`the folder name is empty; ${usage}`, `el nombre de la carpeta está vacío; ${usageEs}`);
+  if (dir.trim() === '') throw usageError('emptyName');
   return { dir, json };
 }
 
-/** The summary's words; the reasons a file was skipped stay codes (not_dicom…) in both. */
-const SUMMARY = {
-  en: {
-    noName: '(no patient name)',
-    noDate: 'no date',
-    files: (n: number) => `${n} files`,
-    dicomdirLists: (n: number) => `DICOMDIR lists ${n}`,
-    seriesIn: (n: number, root: string) => `${n} series in ${root}`,
-    studies: (n: number) => `${n} ${n === 1 ? 'study' : 'studies'}`,
-    dicomdir: (records: number, instances: number) => `DICOMDIR: ${records} records, ${instances} instances`,
-    skipped: 'Skipped',
-  },
-  es: {
-    noName: '(sin nombre de paciente)',
-    noDate: 'sin fecha',
-    files: (n: number) => `${n} archivos`,
-    dicomdirLists: (n: number) => `el DICOMDIR lista ${n}`,
-    seriesIn: (n: number, root: string) => `${n} ${n === 1 ? 'serie' : 'series'} en ${root}`,
-    studies: (n: number) => `${n} ${n === 1 ? 'estudio' : 'estudios'}`,
-    dicomdir: (records: number, instances: number) => `DICOMDIR: ${records} registros, ${instances} instancias`,
-    skipped: 'Omitidos',
-  },
-} as const;
+// The summary's words are the catalogue's `cli.scan.*`; the reasons a file was skipped stay codes
+// (not_dicom…) in both languages.
 
-function studyLine(s: Study, lang: WordsLanguage): string {
-  const w = SUMMARY[lang];
+function studyLine(s: Study, lang: Language): string {
   // Header values are cleaned when read; escaping again costs nothing and guards the terminal.
-  const who = s.patient_name ? escapeForTerminal(s.patient_name) : w.noName;
+  const who = s.patient_name ? escapeForTerminal(s.patient_name) : t(lang, 'cli.scan.noName');
   const parts = [
     who,
     s.suggested_exam_type,
     escapeForTerminal(s.modality),
-    s.study_date ?? w.noDate,
-    w.files(s.files),
+    s.study_date ?? t(lang, 'cli.scan.noDate'),
+    t(lang, 'cli.scan.files', { n: s.files }),
     formatBytes(s.bytes, lang),
   ];
-  if (s.expected_files !== undefined) parts.push(w.dicomdirLists(s.expected_files));
+  if (s.expected_files !== undefined) parts.push(t(lang, 'cli.scan.dicomdirLists', { n: s.expected_files }));
   const warn = s.warnings.length > 0 ? `  [${s.warnings.join(', ')}]` : '';
-  return `  ${parts.join('  ·  ')}${warn}\n    ${w.seriesIn(s.series.length, escapeForTerminal(s.root))}\n`;
+  const series = t(lang, 'cli.scan.seriesIn', { count: s.series.length, root: escapeForTerminal(s.root) });
+  return `  ${parts.join('  ·  ')}${warn}\n    ${series}\n`;
 }
 
-function summary(r: ScanResult, lang: WordsLanguage): string {
-  const w = SUMMARY[lang];
+function summary(r: ScanResult, lang: Language): string {
   const files = r.studies.reduce((n, s) => n + s.files, 0);
   const bytes = r.studies.reduce((n, s) => n + s.bytes, 0);
-  let out = `${escapeForTerminal(r.root)}: ${w.studies(r.studies.length)}, ${w.files(files)}, ${formatBytes(bytes, lang)}\n`;
+  const studies = t(lang, 'cli.scan.studies', { count: r.studies.length });
+  let out = `${escapeForTerminal(r.root)}: ${studies}, ${t(lang, 'cli.scan.files', { n: files })}, ${formatBytes(bytes, lang)}\n`;
   for (const s of r.studies) out += studyLine(s, lang);
-  if (r.dicomdir_records !== undefined) out += `${w.dicomdir(r.dicomdir_records, r.dicomdir_instances ?? 0)}\n`;
+  if (r.dicomdir_records !== undefined)
+    out += `${t(lang, 'cli.scan.dicomdir', { records: r.dicomdir_records, instances: r.dicomdir_instances ?? 0 })}\n`;
+  const skipped = t(lang, 'cli.scan.skipped');
   if (r.skipped.length > 0) {
     const byReason = new Map<string, number>();
     for (const s of r.skipped) byReason.set(s.reason, (byReason.get(s.reason) ?? 0) + 1);
-    out += `${w.skipped} ${r.skipped.length}: ${[...byReason].map(([k, v]) => `${k} ${v}`).join(', ')}\n`;
+    out += `${skipped} ${r.skipped.length}: ${[...byReason].map(([k, v]) => `${k} ${v}`).join(', ')}\n`;
   } else {
-    out += `${w.skipped} 0\n`;
+    out += `${skipped} 0\n`;
   }
   return out;
 }

@@ -14,44 +14,13 @@ import type { CliCommand } from './io';
 import { parseCommandLine, UsageError } from './io';
 import { printUploadFailures } from './upload-failure-lines';
 import { terminalLanguage } from '../net/failure-words';
-import { serveWords } from './serve-words';
+import { t } from '../i18n';
+import { listenReason } from './listen-reason';
 
 export type ServeCommandDeps = {
   /** The OS keychain (built by the caller, so the core never imports the native module). */
   secretStore: () => SecretStore | Promise<SecretStore>;
 };
-
-const HELP = `Usage: scanbridge serve [--port <n>] [--data-dir <dir>] [--renderer <dir>]
-
-Runs ScanBridge in browser mode: the same agent as the desktop app, with its window served on
-http://127.0.0.1 (open the printed URL in a browser). Prints one JSON line on stdout:
-  {"url":"http://127.0.0.1:PORT/?token=TOKEN","port":PORT,"token":"TOKEN"}
-then serves until Ctrl+C.
-
-  --port      port to listen on (default 0: a free port)
-  --data-dir  app data folder (default SCANBRIDGE_DATA_DIR, else the OS default)
-  --renderer  the built window (default renderer/dist; build it with npm run build)
-
-The service address comes from the settings or SCANBRIDGE_API_URL; the settings folder from
-SCANBRIDGE_CONFIG_DIR when set.
-`;
-
-/** HELP in Spanish, for a Spanish terminal (terminalLanguage). */
-const HELP_ES = `Uso: scanbridge serve [--port <n>] [--data-dir <carpeta>] [--renderer <carpeta>]
-
-Ejecuta ScanBridge en modo navegador: el mismo agente que la aplicación de escritorio, con su
-ventana servida en http://127.0.0.1 (abra en un navegador la URL que se imprime). Imprime una
-línea JSON en stdout:
-  {"url":"http://127.0.0.1:PORT/?token=TOKEN","port":PORT,"token":"TOKEN"}
-y luego sirve hasta Ctrl+C.
-
-  --port      puerto en que escuchar (por omisión 0: un puerto libre)
-  --data-dir  carpeta de datos de la aplicación (por omisión SCANBRIDGE_DATA_DIR; si no, la del sistema)
-  --renderer  la ventana compilada (por omisión renderer/dist; se compila con npm run build)
-
-La dirección del servicio viene de los ajustes o de SCANBRIDGE_API_URL; la carpeta de ajustes, de
-SCANBRIDGE_CONFIG_DIR cuando está definida.
-`;
 
 /** How long a stop may take before the process exits anyway (the goal: gone within 2 s of SIGTERM). */
 const STOP_DEADLINE_MS = 1500;
@@ -72,11 +41,7 @@ function parse(argv: string[]): Args {
     false,
   );
   const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new UsageError(
-      '--port must be an integer from 0 to 65535',
-      '--port debe ser un número entero entre 0 y 65535',
-    );
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw UsageError.of('cli.usageError.port');
   return {
     port,
     dataDir: values['data-dir'] ? resolve(values['data-dir']) : undefined,
@@ -85,12 +50,12 @@ function parse(argv: string[]): Args {
   };
 }
 
-/** `scanbridge serve`: see HELP. */
+/** `scanbridge serve`: see its help (cli.help.serve in the catalogue). */
 export function createServeCommand(deps: ServeCommandDeps): CliCommand {
   return async (io) => {
     const args = parse(io.argv);
     if (args.help) {
-      io.stdout(terminalLanguage(io.env) === 'es' ? HELP_ES : HELP);
+      io.stdout(t(terminalLanguage(io.env), 'cli.help.serve'));
       return 0;
     }
     const dataDir = args.dataDir ?? appDataDir(io.env);
@@ -98,7 +63,7 @@ export function createServeCommand(deps: ServeCommandDeps): CliCommand {
     const log = openCommandLog(io, 'serve', { dataDir, echo: true });
     const releaseSignals = absorbRepeatedSignals();
     if (!existsSync(resolve(args.renderer, 'index.html')))
-      io.stderr(`scanbridge serve: ${serveWords(terminalLanguage(io.env)).noWindow(args.renderer)}\n`);
+      io.stderr(`scanbridge serve: ${t(terminalLanguage(io.env), 'cli.serve.noWindow', { dir: args.renderer })}\n`);
     let origin: string | null = null;
     const agent = await startAgent({
       dataDir,
@@ -128,8 +93,9 @@ export function createServeCommand(deps: ServeCommandDeps): CliCommand {
     } catch (e) {
       await agent.stop();
       closeCommandLog(log, 1, startedAt);
-      const reason = e instanceof Error ? e.message : String(e);
-      io.stderr(`scanbridge serve: ${serveWords(terminalLanguage(io.env)).cannotListen(args.port, reason)}\n`);
+      const lang = terminalLanguage(io.env);
+      const reason = listenReason(e, lang);
+      io.stderr(`scanbridge serve: ${t(lang, 'cli.serve.cannotListen', { port: args.port, reason })}\n`);
       return 1;
     }
     io.stdout(`${JSON.stringify({ url: bridge.url, port: bridge.port, token: bridge.token })}\n`);

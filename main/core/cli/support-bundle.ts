@@ -3,6 +3,7 @@
 // gives it, the upload lists of the app, `watch` and `receive`, and the settings summary, all
 // redacted the same way (diagnose/support-bundle.ts). Its last stdout line is
 // {"file":"…","bytes":B,"entries":N}.
+import { t } from '../i18n';
 import { writeFile } from 'node:fs/promises';
 import { arch, release } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -19,24 +20,6 @@ import { commandConnectionCheck } from './doctor';
 import type { KeychainDeps } from './command-session';
 import { type CliCommand, type CliIo, parseCommandLine, UsageError } from './io';
 
-const HELP = `Usage: scanbridge support-bundle --out <file.zip> [--days <n>]
-
-Writes a ZIP to attach to a support ticket: the last n days of the log (default 7, at most 14),
-the connection check (as \`scanbridge doctor --json\` gives it), the upload queue's state and the
-settings without keys. Patient names and IDs, keys, e-mail addresses and logins are removed from
-every file. The last line on stdout is {"file":"…","bytes":B,"entries":N}.
-`;
-
-/** HELP in Spanish, for a Spanish terminal (terminalLanguage). */
-const HELP_ES = `Uso: scanbridge support-bundle --out <archivo.zip> [--days <n>]
-
-Escribe un ZIP para adjuntar a un ticket de soporte: los últimos n días del registro (por omisión
-7, como máximo 14), la revisión de la conexión (tal como la da \`scanbridge doctor --json\`), el
-estado de la cola de subidas y los ajustes sin claves. Se quitan de cada archivo los nombres e
-identificadores de pacientes, las claves, los correos electrónicos y los usuarios. La última
-línea en stdout es {"file":"…","bytes":B,"entries":N}.
-`;
-
 /** The upload lists of the app, `scanbridge watch` and `scanbridge receive` (each agent keeps its own). */
 const UPLOAD_LISTS = [['agent'], ['watch', 'agent'], ['receive', 'agent']].map((p) => join(...p, 'uploads.json'));
 
@@ -47,10 +30,9 @@ function parse(argv: string[]): { out: string | null; days: number; help: boolea
     false,
   );
   if (values.help) return { out: null, days: 7, help: true };
-  if (!values.out) throw new UsageError('--out <file.zip> is required', 'falta --out <archivo.zip>');
+  if (!values.out) throw UsageError.of('cli.usageError.outZip');
   const days = values.days === undefined ? 7 : Number(values.days);
-  if (!Number.isInteger(days) || days < 1 || days > 14)
-    throw new UsageError('--days must be a whole number from 1 to 14', '--days debe ser un número entero entre 1 y 14');
+  if (!Number.isInteger(days) || days < 1 || days > 14) throw UsageError.of('cli.usageError.days');
   return { out: resolve(values.out), days, help: false };
 }
 
@@ -58,7 +40,7 @@ export function createSupportBundleCommand(deps: KeychainDeps): CliCommand {
   return async (io: CliIo) => {
     const args = parse(io.argv);
     if (args.help || !args.out) {
-      io.stdout(terminalLanguage(io.env) === 'es' ? HELP_ES : HELP);
+      io.stdout(t(terminalLanguage(io.env), 'cli.help.support_bundle'));
       return 0;
     }
     const dataDir = appDataDir(io.env);
@@ -92,8 +74,8 @@ export function createSupportBundleCommand(deps: KeychainDeps): CliCommand {
       await writeFile(args.out, zip, { mode: PRIVATE_FILE_MODE });
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code ?? 'error';
-      const words = terminalLanguage(io.env) === 'es' ? 'no se puede escribir' : 'cannot write';
-      io.stderr(`scanbridge support-bundle: ${words} ${args.out}: ${code}\n`);
+      const words = t(terminalLanguage(io.env), 'cli.cannotWrite', { file: args.out, code });
+      io.stderr(`scanbridge support-bundle: ${words}\n`);
       return 1;
     }
     io.stdout(`${JSON.stringify({ file: args.out, bytes: zip.length, entries: content.entries.length })}\n`);

@@ -4,14 +4,15 @@
 // Lines carry no patient data: the caller's prefix names the export folder or the job.
 import type { UploadJobView } from '../../../preload/contract';
 import type { Agent, JobOrigin } from '../agent';
-import { netFailureWords, type WordsLanguage } from '../net/failure-words';
+import { netFailureWords } from '../net/failure-words';
+import { t, type Language } from '../i18n';
 
 /** What the queue does next with a job that failed for good: said after the failure. */
 export type AfterFailure = 'export_changes' | 'window' | 'none';
 
 /** A job's error in words: its network failure in `lang` when it has one, else its message. */
-export function jobErrorWords(error: UploadJobView['error'], lang: WordsLanguage): string {
-  if (!error) return lang === 'es' ? 'error desconocido.' : 'unknown error.';
+export function jobErrorWords(error: UploadJobView['error'], lang: Language): string {
+  if (!error) return t(lang, 'cli.failure.unknownError');
   return error.net ? netFailureWords(error.net, lang) : error.message;
 }
 
@@ -21,40 +22,22 @@ function inWords(ms: number): string {
   return `${Math.round(s / 60)} min`;
 }
 
-const AFTER: Record<WordsLanguage, Record<AfterFailure, string>> = {
-  en: {
-    export_changes: ' It is tried again when the export changes or on the next start.',
-    window: " Retry it from the window's Uploads screen.",
-    none: '',
-  },
-  es: {
-    export_changes: ' Se vuelve a intentar cuando cambie la exportación o en el próximo inicio.',
-    window: ' Vuelva a intentarla desde la pantalla Subidas de la ventana.',
-    none: '',
-  },
-};
-
 /** The line for a job waiting to retry after a network fault. */
-export function retryingLine(view: UploadJobView, lang: WordsLanguage, now = Date.now()): string {
-  const wait = view.retry_at ? inWords(Date.parse(view.retry_at) - now) : null;
-  const words = jobErrorWords(view.error, lang);
-  if (lang === 'es') return `la subida falló: ${words}${wait ? ` Se reintenta sola en ${wait}.` : ''}`;
-  return `upload failed: ${words}${wait ? ` Trying again by itself in ${wait}.` : ''}`;
+export function retryingLine(view: UploadJobView, lang: Language, now = Date.now()): string {
+  const wait = view.retry_at ? t(lang, 'cli.failure.retryIn', { wait: inWords(Date.parse(view.retry_at) - now) }) : '';
+  return t(lang, 'cli.failure.retrying', { words: jobErrorWords(view.error, lang), wait });
 }
 
 /** The line for a job that keeps failing (it keeps retrying). */
-export function strugglingLine(view: UploadJobView, lang: WordsLanguage): string {
-  const words = jobErrorWords(view.error, lang);
-  return lang === 'es'
-    ? `la subida sigue fallando: ${words} Se sigue reintentando sola.`
-    : `upload keeps failing: ${words} It keeps retrying by itself.`;
+export function strugglingLine(view: UploadJobView, lang: Language): string {
+  return t(lang, 'cli.failure.struggling', { words: jobErrorWords(view.error, lang) });
 }
 
 /** The line for a job that ended: failed for good, or cancelled. */
-export function endedLine(view: UploadJobView, lang: WordsLanguage, after: AfterFailure): string {
-  if (view.phase === 'cancelled') return lang === 'es' ? 'subida cancelada.' : 'upload cancelled.';
-  const words = jobErrorWords(view.error, lang);
-  return `${lang === 'es' ? 'la subida falló' : 'upload failed'}: ${words}${AFTER[lang][after]}`;
+export function endedLine(view: UploadJobView, lang: Language, after: AfterFailure): string {
+  if (view.phase === 'cancelled') return t(lang, 'cli.failure.cancelled');
+  const then = after === 'none' ? '' : t(lang, `cli.failure.after.${after}`);
+  return t(lang, 'cli.failure.failed', { words: jobErrorWords(view.error, lang), after: then });
 }
 
 /**
@@ -64,7 +47,7 @@ export function endedLine(view: UploadJobView, lang: WordsLanguage, after: After
 export function printUploadFailures(
   agent: Pick<Agent, 'activity'>,
   say: (line: string) => void,
-  lang: WordsLanguage,
+  lang: Language,
   prefix: (origin: JobOrigin, view: UploadJobView) => string | null,
   after: AfterFailure,
 ): void {

@@ -4,7 +4,7 @@
 import { escapeForTerminal } from '../dicom';
 import type { UploadEvent } from '../upload/engine';
 import type { CompressionTotals, Totals } from '../upload/progress';
-import type { WordsLanguage } from '../net/failure-words';
+import type { Language } from '../i18n';
 import type { CliIo } from './io';
 import { durationIn, noticeWords, uploadWords } from './upload-words';
 import { formatBytes } from '../format-bytes';
@@ -13,7 +13,7 @@ import { formatBytes } from '../format-bytes';
 export function progressPrinter(
   io: CliIo,
   tty: boolean,
-  lang: WordsLanguage = 'en',
+  lang: Language = 'en',
 ): { onEvent: (e: UploadEvent) => void; done: () => void } {
   const w = uploadWords(lang);
   let lastLine = 0;
@@ -80,7 +80,7 @@ export function progressPrinter(
   return { onEvent, done: clear };
 }
 
-function plainParts(t: Totals, lang: WordsLanguage): string[] {
+function plainParts(t: Totals, lang: Language): string[] {
   const w = uploadWords(lang);
   const pct = percentOf(t.bytesSent, t.bytesTotal);
   const parts = [
@@ -96,7 +96,7 @@ function plainParts(t: Totals, lang: WordsLanguage): string[] {
  * "compressing (2.3× smaller)… 45% of 210 MB" / "sending… 40% · 36 MB of 91 MB on the wire (study
  * 210 MB) · still compressing (80% done)".
  */
-function compressedParts(t: Totals, c: CompressionTotals, lang: WordsLanguage): string[] {
+function compressedParts(t: Totals, c: CompressionTotals, lang: Language): string[] {
   const w = uploadWords(lang);
   const times = c.ratio !== null ? w.smaller(c.ratio) : null;
   if (c.state === 'compressing') {

@@ -25,12 +25,10 @@ export function parseShareTo(value: string): ShareIntent {
   ];
   const bad = to.filter((a) => !email.safeParse(a).success);
   if (to.length === 0 || bad.length > 0)
-    throw new UsageError(
-      `--share-to must be e-mail addresses separated by commas${bad.length ? ` (not: ${bad.join(', ')})` : ''}`,
-      `--share-to deben ser correos electrónicos separados por comas${bad.length ? ` (no lo son: ${bad.join(', ')})` : ''}`,
-    );
-  if (to.length > 10)
-    throw new UsageError('--share-to takes at most 10 addresses', '--share-to acepta como máximo 10 direcciones');
+    throw bad.length
+      ? UsageError.of('cli.usageError.shareToNot', { bad: bad.join(', ') })
+      : UsageError.of('cli.usageError.shareTo');
+  if (to.length > 10) throw UsageError.of('cli.usageError.shareToMax');
   return { to, locale: null };
 }
 

@@ -46,66 +46,14 @@ import { errorCode, type Logger, studyHash } from '../log';
 import { progressPrinter } from './upload-progress';
 import { uploadFailureText } from './cli-messages';
 import { uploadWords, type UploadWords } from './upload-words';
-import { terminalLanguage, type WordsLanguage } from '../net/failure-words';
+import { terminalLanguage } from '../net/failure-words';
+import { t, type Language } from '../i18n';
 import { chooseTransport, worthSampling } from '../upload/compression-choice';
 import { COMPRESS_SETTINGS, type CompressSetting, EXAM_TYPES } from '../../../preload/contract/vocabulary';
 import { deflateWorkerCount, sharedDeflatePool } from '../upload/deflate-pool';
 import { readLinkRates } from '../upload/link-rate';
 
 export type UploadCommandDeps = KeychainDeps;
-
-const HELP = `Usage: scanbridge upload <dir> [--type cbct|radiografia|mesh|atm] [--mode files|zip|auto] [--name <name>]
-                        [--patient-name <name>] [--patient-id <id>] [--allow-incomplete]
-                        [--compress auto|always|never] [--concurrency <n>] [--limit-rate <bytes/s>]
-                        [--wait <seconds>] [--cancel] [--share-to <e-mail>[,<e-mail>]]
-
-Uploads the DICOM and mesh files of <dir> as one exam. Patient fields, exam type and name are
-prefilled from the DICOM headers; --type, --name, --patient-name and --patient-id override them.
-Run the same command again after an interruption (even a crash) and it resumes the same exam.
-
-A study with a file cut short or unreadable is not uploaded (the files are named, exit 1) unless
---allow-incomplete is given: then those files are left out and the output says which.
-One upload of a study runs at a time on this computer: another one stops at once (exit 75),
-naming the process that holds it, or waits for it with --wait.
-
-  --mode          files (one PUT per file), zip (one ZIP) or auto (default)
-  --compress      auto (default: lossless deflate in zip mode only when it shortens the upload, as
-                  measured on this computer and link), always, or never
-  --concurrency   files sent at once (default 6)
-  --limit-rate    bandwidth limit, e.g. 500k or 2M (bytes per second, 1024-based)
-  --wait          wait up to this many seconds for another upload of the same study to end
-  --cancel        cancel the interrupted upload of <dir> and delete its half-made exam
-  --share-to      e-mail the exam to these addresses once it is ready: once per exam, also when
-                  the upload is interrupted and run again, or the same files are uploaded again
-`;
-
-/** HELP in Spanish, for a Spanish terminal (terminalLanguage). */
-const HELP_ES = `Uso: scanbridge upload <carpeta> [--type cbct|radiografia|mesh|atm] [--mode files|zip|auto] [--name <nombre>]
-                        [--patient-name <nombre>] [--patient-id <id>] [--allow-incomplete]
-                        [--compress auto|always|never] [--concurrency <n>] [--limit-rate <bytes/s>]
-                        [--wait <segundos>] [--cancel] [--share-to <correo>[,<correo>]]
-
-Sube los archivos DICOM y de malla de <carpeta> como un examen. Los datos del paciente, el tipo y
-el nombre del examen se completan desde los encabezados DICOM; --type, --name, --patient-name y
---patient-id los reemplazan. Tras una interrupción (incluso un cierre inesperado), ejecute el mismo
-comando otra vez y continúa el mismo examen.
-
-Un estudio con un archivo incompleto o ilegible no se sube (se nombran los archivos, salida 1),
-salvo con --allow-incomplete: entonces esos archivos se dejan fuera y la salida dice cuáles.
-En este equipo corre una sola subida de un estudio a la vez: otra se detiene enseguida (salida 75),
-nombrando el proceso que la tiene, o la espera con --wait.
-
-  --mode          files (un PUT por archivo), zip (un ZIP) o auto (por omisión)
-  --compress      auto (por omisión: compresión deflate sin pérdida en modo zip solo cuando acorta
-                  la subida, medida en este equipo y esta conexión), always o never
-  --concurrency   archivos enviados a la vez (por omisión 6)
-  --limit-rate    límite de ancho de banda, p. ej. 500k o 2M (bytes por segundo, base 1024)
-  --wait          espera hasta estos segundos a que termine otra subida del mismo estudio
-  --cancel        cancela la subida interrumpida de <carpeta> y borra su examen a medio hacer
-  --share-to      envía el examen por correo a estas direcciones cuando esté listo: una vez por
-                  examen, también cuando la subida se interrumpe y se vuelve a ejecutar, o se
-                  suben de nuevo los mismos archivos
-`;
 
 /** Exit code when another process is uploading the same study (EX_TEMPFAIL: try again later). */
 export const EXIT_BUSY = 75;
@@ -153,73 +101,40 @@ function parse(argv: string[]): Args {
   );
   if (values.help)
     return { dir: '', mode: 'auto', compress: 'auto', cancel: false, help: true, allowIncomplete: false, waitMs: 0 };
-  if (positionals.length !== 1 || !positionals[0])
-    throw new UsageError('give exactly one folder; see --help', 'indique exactamente una carpeta; vea --help');
+  if (positionals.length !== 1 || !positionals[0]) throw UsageError.of('cli.usageError.oneFolder');
   const type = values.type;
   if (type !== undefined && !EXAM_TYPES.includes(type as ExamType))
-    throw new UsageError(
-      `--type must be one of ${EXAM_TYPES.join(', ')}`,
-      `--type debe ser uno de estos: ${EXAM_TYPES.join(', ')}`,
-    );
+    throw UsageError.of('cli.usageError.type', { types: EXAM_TYPES.join(', ') });
   const mode = values.mode ?? 'auto';
-  if (!MODES.includes(mode as RequestedMode))
-    throw new UsageError(
-      `--mode must be one of ${MODES.join(', ')}`,
-      `--mode debe ser uno de estos: ${MODES.join(', ')}`,
-    );
+  if (!MODES.includes(mode as RequestedMode)) throw UsageError.of('cli.usageError.mode', { modes: MODES.join(', ') });
   const compress = values.compress ?? 'auto';
   if (!COMPRESS_SETTINGS.includes(compress as CompressSetting))
-    throw new UsageError(
-      `--compress must be one of ${COMPRESS_SETTINGS.join(', ')}`,
-      `--compress debe ser uno de estos: ${COMPRESS_SETTINGS.join(', ')}`,
-    );
-  if (values.name !== undefined && values.name.trim() === '')
-    throw new UsageError('--name must not be empty', '--name no puede estar vacío');
+    throw UsageError.of('cli.usageError.compress', { values: COMPRESS_SETTINGS.join(', ') });
+  if (values.name !== undefined && values.name.trim() === '') throw UsageError.of('cli.usageError.nameEmpty');
   for (const flag of ['name', 'patient-name', 'patient-id'] as const) {
     const v = values[flag];
-    if (v !== undefined && hasUnsafeText(v))
-      throw new UsageError(
-        `--${flag} must not contain control characters`,
-        `--${flag} no puede contener caracteres de control`,
-      );
+    if (v !== undefined && hasUnsafeText(v)) throw UsageError.of('cli.usageError.controlChars', { flag });
   }
   if ((values['patient-name']?.length ?? 0) > MAX_PATIENT_NAME_LENGTH)
-    throw new UsageError(
-      `--patient-name must be at most ${MAX_PATIENT_NAME_LENGTH} characters`,
-      `--patient-name puede tener como máximo ${MAX_PATIENT_NAME_LENGTH} caracteres`,
-    );
+    throw UsageError.of('cli.usageError.patientNameMax', { max: MAX_PATIENT_NAME_LENGTH });
   if ((values['patient-id']?.length ?? 0) > MAX_PATIENT_ID_LENGTH)
-    throw new UsageError(
-      `--patient-id must be at most ${MAX_PATIENT_ID_LENGTH} characters`,
-      `--patient-id puede tener como máximo ${MAX_PATIENT_ID_LENGTH} caracteres`,
-    );
+    throw UsageError.of('cli.usageError.patientIdMax', { max: MAX_PATIENT_ID_LENGTH });
   let waitMs = 0;
   if (values.wait !== undefined) {
     const w = Number(values.wait);
-    if (!Number.isFinite(w) || w < 0 || w > 86_400)
-      throw new UsageError(
-        '--wait must be a number of seconds from 0 to 86400',
-        '--wait debe ser un número de segundos entre 0 y 86400',
-      );
+    if (!Number.isFinite(w) || w < 0 || w > 86_400) throw UsageError.of('cli.usageError.wait');
     waitMs = Math.round(w * 1000);
   }
   let concurrency: number | undefined;
   if (values.concurrency !== undefined) {
     concurrency = Number(values.concurrency);
     if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32)
-      throw new UsageError(
-        '--concurrency must be a whole number from 1 to 32',
-        '--concurrency debe ser un número entero entre 1 y 32',
-      );
+      throw UsageError.of('cli.usageError.concurrency');
   }
   let limitRate: number | undefined;
   if (values['limit-rate'] !== undefined) {
     const r = parseRate(values['limit-rate']);
-    if (r === null)
-      throw new UsageError(
-        '--limit-rate must look like 800000, 500k or 2M',
-        '--limit-rate debe tener la forma 800000, 500k o 2M',
-      );
+    if (r === null) throw UsageError.of('cli.usageError.limitRate');
     limitRate = r;
   }
   return {
@@ -298,12 +213,12 @@ function prefill(scan: ScanResult, args: Args, warn: (t: string) => void, w: Upl
   return fields;
 }
 
-/** `scanbridge upload`: see HELP. */
+/** `scanbridge upload`: see its help (cli.help.upload in the catalogue). */
 export function createUploadCommand(deps: UploadCommandDeps): CliCommand {
   return async (io: CliIo) => {
     const args = parse(io.argv);
     if (args.help) {
-      io.stdout(terminalLanguage(io.env) === 'es' ? HELP_ES : HELP);
+      io.stdout(t(terminalLanguage(io.env), 'cli.help.upload'));
       return 0;
     }
     const fail = (message: string): number => {
@@ -503,7 +418,7 @@ async function runThroughFullDisk(
   c: LockedContext,
   first: UploadJob,
   onEvent: Parameters<UploadJob['on']>[0],
-  lang: WordsLanguage,
+  lang: Language,
 ): Promise<{ job: UploadJob; result: UploadResult }> {
   let job = first;
   job.on(onEvent);

@@ -8,7 +8,8 @@ import type { SecretStore } from '../secrets/secret-store';
 import { openSettingsStore } from '../settings/store';
 import { type CliCommand, type CliIo, parseCommandLine } from './io';
 import { apiErrorText, credentialsText, keychainText } from './cli-messages';
-import { terminalLanguage, type WordsLanguage } from '../net/failure-words';
+import { terminalLanguage } from '../net/failure-words';
+import { t, type Language } from '../i18n';
 import { openCommandNetwork } from './command-network';
 import { formatBytes } from '../format-bytes';
 
@@ -19,92 +20,37 @@ export type WhoamiDeps = {
   clientOptions?: Partial<ApiClientOptions>;
 };
 
-const HELP = `Usage: scanbridge whoami [--json]
-
-Checks the configured API key with GET /me and shows the account's plan, scopes, storage and
-rate-limit state. The key comes from SCANBRIDGE_API_KEY (and the address from SCANBRIDGE_API_URL)
-when set, else from the saved settings and the OS keychain.
-`;
-
-/** HELP in Spanish, for a Spanish terminal (terminalLanguage). */
-const HELP_ES = `Uso: scanbridge whoami [--json]
-
-Comprueba la clave de API configurada con GET /me y muestra el plan de la cuenta, sus permisos,
-el almacenamiento y el estado del límite de solicitudes. La clave viene de SCANBRIDGE_API_KEY (y la
-dirección de SCANBRIDGE_API_URL) cuando están definidas; si no, de los ajustes guardados y del
-llavero del sistema.
-`;
-
-/** The human report's words (the labels padded to one column). */
-const REPORT = {
-  en: {
-    account: 'Account',
-    key: 'Key',
-    sandbox: 'SANDBOX (test data only, no e-mails are sent)',
-    live: 'live',
-    from: (env: boolean) => `from ${env ? 'SCANBRIDGE_API_KEY' : 'the keychain'}`,
-    service: 'Service',
-    plan: 'Plan',
-    scopes: 'Scopes',
-    none: '(none)',
-    storage: 'Storage',
-    used: (used: string, limit: string, percent: number) => `${used} of ${limit} used (${percent}%)`,
-    exams: 'Exams',
-    examsOf: (count: number, limit: number) => `${count} of ${limit}`,
-    rateLimit: 'Rate limit',
-    rateUnknown: 'unknown',
-    rate: (left: number, limit: number, reset: string | null) =>
-      `${left} of ${limit} requests left this hour${reset ? ` (window frees up at ${reset})` : ''}`,
-  },
-  es: {
-    account: 'Cuenta',
-    key: 'Clave',
-    sandbox: 'PRUEBA (sandbox: solo datos de prueba, no se envían correos)',
-    live: 'real',
-    from: (env: boolean) => `desde ${env ? 'SCANBRIDGE_API_KEY' : 'el llavero'}`,
-    service: 'Servicio',
-    plan: 'Plan',
-    scopes: 'Permisos',
-    none: '(ninguno)',
-    storage: 'Almacenamiento',
-    used: (used: string, limit: string, percent: number) => `${used} usados de ${limit} (${percent} %)`,
-    exams: 'Exámenes',
-    examsOf: (count: number, limit: number) => `${count} de ${limit}`,
-    rateLimit: 'Solicitudes',
-    rateUnknown: 'desconocido',
-    rate: (left: number, limit: number, reset: string | null) =>
-      `quedan ${left} de ${limit} esta hora${reset ? ` (el cupo se renueva a las ${reset})` : ''}`,
-  },
-} as const;
-
-function humanReport(
-  me: Account,
-  creds: Credentials,
-  sandbox: boolean,
-  rate: RateLimitState,
-  lang: WordsLanguage,
-): string {
-  const w = REPORT[lang];
+/** The human report: one row a fact, the labels padded to one column (`cli.whoami.*`). */
+function humanReport(me: Account, creds: Credentials, sandbox: boolean, rate: RateLimitState, lang: Language): string {
+  const reset = rate.reset?.toISOString() ?? null;
   const rateText =
     rate.limit === null || rate.remaining === null
-      ? w.rateUnknown
-      : w.rate(rate.remaining, rate.limit, rate.reset?.toISOString() ?? null);
+      ? t(lang, 'cli.whoami.rateUnknown')
+      : t(lang, reset ? 'cli.whoami.rateReset' : 'cli.whoami.rate', {
+          left: rate.remaining,
+          limit: rate.limit,
+          reset: reset ?? '',
+        });
+  const key = `${t(lang, sandbox ? 'cli.whoami.sandbox' : 'cli.whoami.live')}; ${t(
+    lang,
+    creds.source.apiKey === 'env' ? 'cli.whoami.fromEnv' : 'cli.whoami.fromKeychain',
+  )}`;
   const rows: [string, string][] = [
-    [w.account, me.clinic_name ? `${me.clinic_name} <${me.email}>` : me.email],
-    [w.key, `${sandbox ? w.sandbox : w.live}; ${w.from(creds.source.apiKey === 'env')}`],
-    [w.service, creds.baseUrl],
-    [w.plan, me.plan],
-    [w.scopes, me.scopes.join(', ') || w.none],
+    [t(lang, 'cli.whoami.account'), me.clinic_name ? `${me.clinic_name} <${me.email}>` : me.email],
+    [t(lang, 'cli.whoami.key'), key],
+    [t(lang, 'cli.whoami.service'), creds.baseUrl],
+    [t(lang, 'cli.whoami.plan'), me.plan],
+    [t(lang, 'cli.whoami.scopes'), me.scopes.join(', ') || t(lang, 'cli.whoami.none')],
     [
-      w.storage,
-      w.used(
-        formatBytes(me.storage.used_bytes, lang),
-        formatBytes(me.storage.limit_bytes, lang),
-        me.storage.used_percent,
-      ),
+      t(lang, 'cli.whoami.storage'),
+      t(lang, 'cli.whoami.used', {
+        used: formatBytes(me.storage.used_bytes, lang),
+        limit: formatBytes(me.storage.limit_bytes, lang),
+        percent: me.storage.used_percent,
+      }),
     ],
-    [w.exams, w.examsOf(me.exams.count, me.exams.limit)],
-    [w.rateLimit, rateText],
+    [t(lang, 'cli.whoami.exams'), t(lang, 'cli.whoami.examsOf', { n: me.exams.count, limit: me.exams.limit })],
+    [t(lang, 'cli.whoami.rateLimit'), rateText],
   ];
   const width = Math.max(11, ...rows.map(([k]) => k.length + 1));
   return rows.map(([k, v]) => `${k.padEnd(width)} ${v}`).join('\n') + '\n';
@@ -140,7 +86,7 @@ export function createWhoamiCommand(deps: WhoamiDeps): CliCommand {
       false,
     );
     if (values.help) {
-      io.stdout(terminalLanguage(io.env) === 'es' ? HELP_ES : HELP);
+      io.stdout(t(terminalLanguage(io.env), 'cli.help.whoami'));
       return 0;
     }
     const net = await openCommandNetwork(io, 'whoami', deps.secretStore);

@@ -1,48 +1,35 @@
 // Words for the connection check's problems that are not network failures (the key, the account,
-// storage), in Spanish and English, for the command line. The window has the same texts in its
-// locale files (`network.problem.*`).
-import { netFailureWords, type WordsLanguage } from '../net/failure-words';
+// storage), from the catalogue (`core.check.*`), for the command line. The window words them with
+// its own texts (`network.problem.*`).
+import { netFailureWords } from '../net/failure-words';
+import { t, type Language } from '../i18n';
 import { NET_FAILURE_KINDS, type NetFailureKind } from '../net/net-failure';
 import type { ConnectionCheckView, ConnectionProblem, ConnectionStep } from '../../../preload/contract';
 
 type Own = Exclude<ConnectionProblem, NetFailureKind>;
 
-const EN: Record<Own, (host: string) => string> = {
-  key_rejected: () => "The API key was rejected or is missing. Paste the clinic's key again in Settings.",
-  key_not_allowed: () =>
-    'The API key works but may not create exams. Ask the account holder for a key with exams:write.',
-  exam_limit: () => "The account's exam or storage limit is reached, so the check could not make its test exam.",
-  service_error: (host) => `The service at ${host} answered with an error. Try again in a few minutes.`,
-  storage_refused: (host) =>
-    `Storage at ${host} refused the test upload. If a proxy or firewall limits uploads, ask IT to allow it.`,
-  not_configured: () => 'No service address is configured. Set it in Settings (or SCANBRIDGE_API_URL).',
-};
-
-const ES: Record<Own, (host: string) => string> = {
-  key_rejected: () => 'La clave de API fue rechazada o falta. Vuelva a pegar la clave de la clínica en Ajustes.',
-  key_not_allowed: () =>
-    'La clave de API funciona pero no puede crear exámenes. Pida al titular de la cuenta una clave con exams:write.',
-  exam_limit: () =>
-    'La cuenta llegó a su límite de exámenes o de almacenamiento: la prueba no pudo crear su examen de prueba.',
-  service_error: (host) => `El servicio en ${host} respondió con un error. Vuelva a intentar en unos minutos.`,
-  storage_refused: (host) =>
-    `El almacenamiento en ${host} rechazó la subida de prueba. Si un proxy o cortafuegos limita las subidas, pida a TI que la permita.`,
-  not_configured: () => 'No hay dirección del servicio configurada. Indíquela en Ajustes (o en SCANBRIDGE_API_URL).',
-};
+const OWN: readonly Own[] = [
+  'key_rejected',
+  'key_not_allowed',
+  'exam_limit',
+  'service_error',
+  'storage_refused',
+  'not_configured',
+];
 
 /** The sentence for one of the check's own problems (network failures are worded by net/). */
 export function checkProblemWords(
   problem: ConnectionProblem,
   host: string,
   _proxy: string | null,
-  lang: WordsLanguage = 'en',
+  lang: Language = 'en',
 ): string {
-  const table = lang === 'es' ? ES : EN;
-  return problem in table ? table[problem as Own](host) : table.service_error(host);
+  const own = OWN.find((p) => p === problem) ?? 'service_error';
+  return t(lang, `core.check.${own}`, { host });
 }
 
 /** The words for a failed step of `report`, in `lang`. */
-export function reportStepWords(report: ConnectionCheckView, step: ConnectionStep, lang: WordsLanguage): string {
+export function reportStepWords(report: ConnectionCheckView, step: ConnectionStep, lang: Language): string {
   const r = report[step];
   if (r.status !== 'failed' || !r.problem) return '';
   const host =

@@ -6,7 +6,7 @@
 // accent, or as "?" when it has no Latin form.
 import { PDFDocument, PageSizes, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import QRCode from 'qrcode';
-import { SHEET_TEXTS, type SheetLanguage, type SheetTexts } from './sheet-texts';
+import { type KeysUnder, t as text, type Language } from '../i18n';
 
 export type PaperSize = 'A4' | 'A5';
 export const PAPER_SIZES: readonly PaperSize[] = ['A4', 'A5'];
@@ -25,7 +25,17 @@ export type SheetData = {
   password: string | null;
 };
 
-export type SheetOptions = { language: SheetLanguage; paper: PaperSize };
+export type SheetOptions = { language: Language; paper: PaperSize };
+
+/** The sheet's words in one language: the catalogue's `core.sheet.*`, written for the patient. */
+type SheetWords = (key: KeysUnder<'core.sheet.'>) => string;
+
+const sheetWords =
+  (lang: Language): SheetWords =>
+  (key) =>
+    text(lang, `core.sheet.${key}`);
+
+const EXAM_TYPES = ['cbct', 'radiografia', 'mesh', 'atm'] as const;
 
 type Fonts = { regular: PDFFont; bold: PDFFont; mono: PDFFont; monoBold: PDFFont };
 
@@ -80,11 +90,17 @@ export function wrap(text: string, font: PDFFont, size: number, width: number): 
 }
 
 /** The exam's date in the sheet's language ("26 de noviembre de 2026"), or the text as given. */
-function formatDate(value: string | null, t: SheetTexts): string {
+function formatDate(value: string | null, t: SheetWords): string {
   if (!value) return '—';
   const d = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T12:00:00Z` : value);
   if (Number.isNaN(d.getTime())) return value;
-  return new Intl.DateTimeFormat(t.dateLocale, { dateStyle: 'long', timeZone: 'UTC' }).format(d);
+  return new Intl.DateTimeFormat(t('dateLocale'), { dateStyle: 'long', timeZone: 'UTC' }).format(d);
+}
+
+/** The exam type in the patient's words, or its code when the sheet has none for it. */
+function examTypeWords(examType: string, t: SheetWords): string {
+  const known = EXAM_TYPES.find((x) => x === examType);
+  return known ? t(`examType.${known}`) : examType;
 }
 
 /** Draws the QR code of `text` as squares, `size` points wide with its quiet zone, top-left at (x, top). */
@@ -159,17 +175,17 @@ class Writer {
 }
 
 /** The public page, its PIN and the QR code of its address, side by side. */
-function drawAccess(w: Writer, data: SheetData, t: SheetTexts): void {
+function drawAccess(w: Writer, data: SheetData, t: SheetWords): void {
   const qrSize = 132 * w.s;
   const columnWidth = w.width - qrSize - 16 * w.s;
   const top = w.y;
-  w.field(t.publicPage, data.publicUrl, { font: w.fonts.mono, size: 11, width: columnWidth });
-  w.field(t.pin, data.pin, { font: w.fonts.monoBold, size: 26, width: columnWidth });
+  w.field(t('publicPage'), data.publicUrl, { font: w.fonts.mono, size: 11, width: columnWidth });
+  w.field(t('pin'), data.pin, { font: w.fonts.monoBold, size: 26, width: columnWidth });
   const textBottom = w.y;
   const qrX = w.left + w.width - qrSize;
   drawQr(w.page, data.publicUrl, qrX, top - 4 * w.s, qrSize);
   w.y = top - 4 * w.s - qrSize;
-  w.text(t.qrCaption, { size: 8, color: MUTED, x: qrX, width: qrSize });
+  w.text(t('qrCaption'), { size: 8, color: MUTED, x: qrX, width: qrSize });
   w.y = Math.min(w.y, textBottom);
 }
 
@@ -178,9 +194,9 @@ export async function renderPatientSheet(
   data: SheetData,
   opts: SheetOptions,
 ): Promise<{ bytes: Uint8Array; pages: number }> {
-  const t = SHEET_TEXTS[opts.language];
+  const t = sheetWords(opts.language);
   const doc = await PDFDocument.create();
-  doc.setTitle(drawable(await doc.embedFont(StandardFonts.Helvetica), `${t.title} — ${data.clinicName}`));
+  doc.setTitle(drawable(await doc.embedFont(StandardFonts.Helvetica), `${t('title')} — ${data.clinicName}`));
   doc.setLanguage(opts.language);
   doc.setCreator('ScanBridge');
   const fonts: Fonts = {
@@ -197,30 +213,30 @@ export async function renderPatientSheet(
 
   w.text(data.clinicName || '—', { font: fonts.bold, size: 18 });
   w.rule();
-  w.text(t.title, { font: fonts.bold, size: 15 });
+  w.text(t('title'), { font: fonts.bold, size: 15 });
   w.gap(8);
   const half = (w.width - 16 * s) / 2;
   const rowTop = w.y;
-  w.field(t.patient, data.patientName || '—', { width: half });
-  w.field(t.type, t.examTypes[data.examType] ?? data.examType, { width: half });
+  w.field(t('patient'), data.patientName || '—', { width: half });
+  w.field(t('type'), examTypeWords(data.examType, t), { width: half });
   const leftBottom = w.y;
   w.y = rowTop;
   const x2 = margin + half + 16 * s;
-  w.field(t.exam, data.examName || '—', { width: half, x: x2 });
-  w.field(t.date, formatDate(data.examDate, t), { width: half, x: x2 });
+  w.field(t('exam'), data.examName || '—', { width: half, x: x2 });
+  w.field(t('date'), formatDate(data.examDate, t), { width: half, x: x2 });
   w.y = Math.min(w.y, leftBottom);
   w.rule();
   drawAccess(w, data, t);
   w.rule();
-  if (data.viewerUrl) w.field(t.viewer, data.viewerUrl, { font: fonts.mono, size: 10 });
-  if (data.password) w.field(t.password, data.password, { font: fonts.monoBold, size: 14 });
+  if (data.viewerUrl) w.field(t('viewer'), data.viewerUrl, { font: fonts.mono, size: 10 });
+  if (data.password) w.field(t('password'), data.password, { font: fonts.monoBold, size: 14 });
   w.rule();
-  for (const step of t.steps) {
+  for (const step of [t('step1'), t('step2')]) {
     w.text(step, { size: 11 });
     w.gap(4);
   }
   w.gap(6);
-  w.text(t.keep, { font: fonts.bold, size: 10, color: MUTED });
+  w.text(t('keep'), { font: fonts.bold, size: 10, color: MUTED });
   const bytes = await doc.save();
   return { bytes, pages: doc.getPageCount() };
 }

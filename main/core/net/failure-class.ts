@@ -3,7 +3,7 @@
 // and the zip steps (process-zip is an API call; its archive travels as a storage transfer) all
 // read their status codes and system error codes here, so one cause gets one class everywhere: a
 // 408 from the service and a 408 from storage both mean "it took too long, it resumes".
-import type { WordsLanguage } from './failure-words';
+import { t, type Language } from '../i18n';
 
 /**
  * What the person can do:
@@ -141,45 +141,7 @@ export function failureOfCause(cause: FailureCause): Failure {
   return failure(cause);
 }
 
-const WORDS: Record<WordsLanguage, Record<FailureCause, string>> = {
-  en: {
-    timeout: 'The service took too long to answer. Nothing is lost: it continues where it stopped.',
-    server_error: 'The service had a problem. Nothing is lost: it continues where it stopped.',
-    rate_limited: 'Too many requests to the service this hour. It continues when the service accepts them again.',
-    connection_lost: 'The connection to the service broke. Nothing is lost: it continues where it stopped.',
-    unreachable: 'The service cannot be reached. Check the internet connection; it continues once it is back.',
-    name_not_found:
-      "The service's address was not found. Check the internet connection and the address in Settings; it continues once it is found.",
-    network_setup: 'The network refused the connection (proxy or certificate). Ask IT; it will not resume by itself.',
-    unauthorized: 'The API key was rejected. Check it in Settings.',
-    forbidden: 'This API key is not allowed to do this. Ask the account holder for a key with the right permissions.',
-    invalid_request: 'The service refused what was sent. Correct it and send it again.',
-    too_large: 'What was sent is too large for the service. Send it in smaller parts.',
-    conflict: 'This does not fit the current state of the item on the service. Refresh and try again.',
-    plan_limit: "A limit of the account's plan was reached. Ask the account holder.",
-    not_found: 'The item no longer exists on the service. It may have been deleted.',
-  },
-  es: {
-    timeout: 'El servicio tardó demasiado en responder. No se pierde nada: continúa donde quedó.',
-    server_error: 'El servicio tuvo un problema. No se pierde nada: continúa donde quedó.',
-    rate_limited: 'Demasiadas solicitudes al servicio en esta hora. Continúa cuando el servicio vuelva a aceptarlas.',
-    connection_lost: 'Se cortó la conexión con el servicio. No se pierde nada: continúa donde quedó.',
-    unreachable: 'No se puede conectar con el servicio. Revise la conexión a internet; continúa cuando vuelva.',
-    name_not_found:
-      'No se encontró la dirección del servicio. Revise la conexión a internet y la dirección en Ajustes; continúa cuando se encuentre.',
-    network_setup: 'La red rechazó la conexión (proxy o certificado). Consulte a TI; no se reanuda sola.',
-    unauthorized: 'La clave de API fue rechazada. Revísela en Ajustes.',
-    forbidden:
-      'Esta clave de API no tiene permiso para esto. Pida al titular de la cuenta una clave con los permisos necesarios.',
-    invalid_request: 'El servicio rechazó lo enviado. Corríjalo y vuelva a enviarlo.',
-    too_large: 'Lo enviado es demasiado grande para el servicio. Envíelo en partes más pequeñas.',
-    conflict: 'Esto no corresponde al estado actual del elemento en el servicio. Actualice e intente de nuevo.',
-    plan_limit: 'Se alcanzó un límite del plan de la cuenta. Consulte al titular de la cuenta.',
-    not_found: 'El elemento ya no existe en el servicio. Puede que se haya eliminado.',
-  },
-};
-
 /** The words for a failure's cause, in `lang`. */
-export function failureWords(f: Failure, lang: WordsLanguage): string {
-  return WORDS[lang][f.cause];
+export function failureWords(f: Failure, lang: Language): string {
+  return t(lang, `core.failure.${f.cause}`);
 }

@@ -11,4 +11,4 @@ export { callerAllowed, ListenError } from './listener';
 export type { ListenerConfig } from './listener';
 export { IMPLEMENTATION_CLASS_UID, part10Header } from './part10';
 export { ReceiveService, studyDirName } from './receive-service';
-export type { ListenerState, ListenerStateName, ReceiveConfig, ReceivedFrom, ReceivedStudy } from './receive-service';
+export type { ReceiveConfig, ReceivedFrom, ReceivedStudy } from './receive-service';

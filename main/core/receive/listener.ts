@@ -6,12 +6,14 @@
 // (released or aborted). It holds no study in memory and writes no patient data to the log.
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
+import type { ReceiveProblem } from '../../../preload/contract';
 import type { FolderExamType } from '../../../preload/contract/vocabulary';
 import { judgeContexts, VERIFICATION_SOP_CLASS } from './accepted';
 import { constants, responses, Scp } from './dimse';
 import type { association, requests, responseTypes } from './dimse';
 import { type AssociationInfo, type IncomingObject, StoreChannel, type StoreSession } from './store-channel';
 import { errorCode, type Logger } from '../log';
+import { listenProblem, receiveProblemWords } from './problem-words';
 
 export type { AssociationInfo, IncomingObject } from './store-channel';
 
@@ -37,8 +39,8 @@ export type ListenerHandlers = {
   stored(a: AssociationInfo, o: IncomingObject): Promise<boolean>;
   /** The association ended: released by the sender, or aborted / cut off. */
   ended(a: AssociationInfo, how: 'released' | 'aborted', objects: number): void;
-  /** An association was refused, or a presentation context, or a socket failed: words for the log and the window. */
-  problem(message: string): void;
+  /** An association was refused, or a connection broke the protocol: a code and its facts, for the front ends. */
+  problem(problem: ReceiveProblem): void;
   /** The log (AE titles, addresses and codes only: nothing a sender put in an object). */
   log: Logger;
 };
@@ -67,14 +69,12 @@ function negotiate(
   const called = a.getCalledAeTitle().trim();
   if (called !== aeTitle) {
     owner.handlers.log.warn('association refused: it called another AE title', { aet: calling, peer: address });
-    owner.handlers.problem(
-      `refused an association from ${calling} at ${address}: it called AE title "${called}", ours is "${aeTitle}"`,
-    );
+    owner.handlers.problem({ code: 'called_other_aet', calling_aet: calling, address, called, ours: aeTitle });
     return { reject: RejectReason.CalledAeNotRecognized };
   }
   if (!callerAllowed(allowed, calling, address)) {
     owner.handlers.log.warn('association refused: not on the allow-list', { aet: calling, peer: address });
-    owner.handlers.problem(`refused an association from ${calling} at ${address}: not on the allow-list`);
+    owner.handlers.problem({ code: 'not_allowed', calling_aet: calling, address });
     return { reject: RejectReason.CallingAeNotRecognized };
   }
   // Senders propose every class they might send: one log line names each refused context and why.
@@ -170,8 +170,8 @@ function scpClass(owner: Owner, c: Connection): StoreScpClass {
       owner.handlers.log.warn('protocol error: connection closed', { aet: session.info?.callingAet, peer: address });
       owner.handlers.problem(
         session.info
-          ? `the association from ${session.info.callingAet} at ${address} was aborted: ${message}`
-          : `a connection from ${address} was closed: ${message}`,
+          ? { code: 'association_aborted', calling_aet: session.info.callingAet, address, detail: message }
+          : { code: 'connection_closed', address, detail: message },
       );
       if (session.info && !this.ended) this.sendAbort(AbortSource.ServiceProvider, AbortReason.InvalidPduParameter);
       this.finish('aborted');
@@ -187,20 +187,14 @@ function scpClass(owner: Owner, c: Connection): StoreScpClass {
   };
 }
 
-/** Why the listener could not open its port, in words. */
-export function listenProblem(err: NodeJS.ErrnoException, port: number): string {
-  if (err.code === 'EADDRINUSE') return `port ${port} is already in use by another program`;
-  if (err.code === 'EACCES') return `port ${port} needs administrator rights (use a port above 1023)`;
-  return `the port ${port} could not be opened (${err.code ?? err.name})`;
-}
-
+/** The listener could not open its port: why, as a problem (its message in English words). */
 export class ListenError extends Error {
   override name = 'ListenError';
   constructor(
-    message: string,
+    readonly problem: ReceiveProblem,
     readonly code: string,
   ) {
-    super(message);
+    super(receiveProblemWords(problem, 'en', ''));
   }
 }
 
@@ -243,7 +237,7 @@ export function startListener(port: number, host: string | undefined, owner: Own
   });
   return new Promise((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
-      reject(new ListenError(listenProblem(err, port), err.code ?? 'error')),
+      reject(new ListenError(listenProblem(err.code ?? err.name, port), err.code ?? 'error')),
     );
     server.listen({ port, host }, () => {
       const address = server.address();

@@ -26,6 +26,8 @@ import type { AssociationInfo, IncomingObject, ListenerConfig, RunningListener }
 import { ListenError, startListener } from './listener';
 import { type StudyRecord, studyRecordSchema, StudyTracker } from './study-tracker';
 import { errorCode, type Logger } from '../log';
+import type { ReceiveProblem, ReceiveStatus } from '../../../preload/contract';
+import { neededMegabytes, receiveProblemWords } from './problem-words';
 
 export type ReceiveConfig = ListenerConfig & {
   port: number;
@@ -43,29 +45,10 @@ export type ReceivedFrom = { calling_aet: string; address: string };
 /** A received study handed on: its folder (an export of its own), where it came from. */
 export type ReceivedStudy = { study_uid: string; folder: string; from: ReceivedFrom; stopped: boolean };
 
-export type ListenerStateName = 'listening' | 'port_in_use' | 'failed' | 'stopped';
-
-export type ListenerState = {
-  state: ListenerStateName;
-  port: number | null;
-  ae_title: string;
-  /** Why it is not listening, in words. */
-  message: string | null;
-  last_association: {
-    calling_aet: string;
-    address: string;
-    at: string;
-    outcome: 'released' | 'aborted';
-    objects: number;
-  } | null;
-  /** The latest problems (refused associations, failed objects), newest last. */
-  errors: { at: string; message: string }[];
-};
-
 export type ReceiveServiceEvents = {
   'study:complete': [ReceivedStudy];
   'study:stopped': [ReceivedStudy];
-  state: [ListenerState];
+  state: [ReceiveStatus];
 };
 
 const stateFileSchema = z.object({ v: z.literal(1), studies: z.array(studyRecordSchema) });
@@ -89,7 +72,7 @@ export class ReceiveService extends EventEmitter<ReceiveServiceEvents> {
   private readonly save: DebouncedSave;
   private listener: RunningListener | null = null;
   private timer: NodeJS.Timeout | undefined;
-  private current: ListenerState;
+  private current: ReceiveStatus;
   private readonly incoming: string;
   private readonly studies: string;
   /** Study folders known to exist. */
@@ -116,17 +99,18 @@ export class ReceiveService extends EventEmitter<ReceiveServiceEvents> {
       state: 'stopped',
       port: null,
       ae_title: o.config.aeTitle,
+      problem: null,
       message: null,
       last_association: null,
       errors: [],
     };
   }
 
-  state(): ListenerState {
+  state(): ReceiveStatus {
     return this.current;
   }
 
-  /** Opens the port; resolves with it (or rejects with a ListenError in words). Studies left complete are handed on again. */
+  /** Opens the port; resolves with it (or rejects with a ListenError). Studies left complete are handed on again. */
   async start(): Promise<number> {
     for (const dir of [this.o.root, this.incoming, this.studies]) ensurePrivateDir(dir);
     await this.loadState();
@@ -145,15 +129,17 @@ export class ReceiveService extends EventEmitter<ReceiveServiceEvents> {
         },
       });
     } catch (e) {
-      const inUse = e instanceof ListenError && e.code === 'EADDRINUSE';
+      const problem: ReceiveProblem =
+        e instanceof ListenError ? e.problem : { code: 'listen_failed', port: this.config.port, errno: errorCode(e) };
       this.setState({
-        state: inUse ? 'port_in_use' : 'failed',
+        state: problem.code === 'port_in_use' ? 'port_in_use' : 'failed',
         port: this.config.port,
-        message: e instanceof Error ? e.message : String(e),
+        problem,
+        message: this.words(problem),
       });
       throw e;
     }
-    this.setState({ state: 'listening', port: this.listener.port, message: null });
+    this.setState({ state: 'listening', port: this.listener.port, problem: null, message: null });
     const tickMs = this.o.tickMs ?? Math.max(50, Math.min(1000, (this.config.quietSeconds * 1000) / 4));
     this.timer = setInterval(() => this.tick(), tickMs);
     this.timer.unref();
@@ -176,7 +162,7 @@ export class ReceiveService extends EventEmitter<ReceiveServiceEvents> {
     await this.listener?.close();
     this.listener = null;
     await this.save.flush();
-    this.setState({ state: 'stopped', message: null });
+    this.setState({ state: 'stopped', problem: null, message: null });
   }
 
   private async loadState(): Promise<void> {
@@ -201,7 +187,7 @@ export class ReceiveService extends EventEmitter<ReceiveServiceEvents> {
         aet: a.callingAet,
         peer: a.address,
       });
-      this.problem(`an object from ${a.callingAet} at ${a.address} could not be read as DICOM; the sender was told`);
+      this.problem({ code: 'not_dicom', calling_aet: a.callingAet, address: a.address });
       return false;
     }
     const dir = studyDirName(ids.studyUid);
@@ -225,7 +211,7 @@ export class ReceiveService extends EventEmitter<ReceiveServiceEvents> {
     if (this.fullSince !== null) {
       this.fullSince = null;
       this.o.log.info('there is room on the disk again; received objects are stored');
-      this.setState({ message: null });
+      this.setState({ problem: null, message: null });
     }
     this.tracker.stored(ids.studyUid, dir, a, Date.now());
     this.save.schedule();
@@ -252,14 +238,20 @@ export class ReceiveService extends EventEmitter<ReceiveServiceEvents> {
     if (this.fullSince !== null) return;
     this.fullSince = Date.now();
     this.o.log.warn('the disk is full; objects are refused until there is room', { bytes: err.needed });
-    this.problem(err.message);
-    this.setState({ message: err.message });
+    const problem: ReceiveProblem = { code: 'disk_full', needed_mb: neededMegabytes(err.needed) };
+    this.problem(problem);
+    this.setState({ problem, message: this.words(problem) });
   }
 
-  /** Words for the window's listener state (the log has its own line, written where it happened). */
-  private problem(message: string): void {
-    const errors = [...this.current.errors, { at: new Date().toISOString(), message }].slice(-MAX_ERRORS);
-    this.setState({ errors });
+  /** A problem for the front ends' listener state (the log has its own line, written where it happened). */
+  private problem(problem: ReceiveProblem): void {
+    const entry = { at: new Date().toISOString(), problem, message: this.words(problem) };
+    this.setState({ errors: [...this.current.errors, entry].slice(-MAX_ERRORS) });
+  }
+
+  /** A problem in English words (the state's `message`, for the log and the support bundle). */
+  private words(problem: ReceiveProblem): string {
+    return receiveProblemWords(problem, 'en', this.o.root);
   }
 
   private tick(): void {
@@ -278,7 +270,7 @@ export class ReceiveService extends EventEmitter<ReceiveServiceEvents> {
     });
   }
 
-  private setState(patch: Partial<ListenerState>): void {
+  private setState(patch: Partial<ReceiveStatus>): void {
     this.current = { ...this.current, ...patch };
     this.emit('state', this.current);
   }

@@ -1,40 +1,25 @@
+import { t, type Language } from '../i18n';
+
 /** Why the OS keychain cannot be used. */
 export type KeychainProblem =
   'no_dbus' | 'no_keyring_service' | 'timeout' | 'locked' | 'module_unavailable' | 'unknown';
 
-const ENV_HINT = 'Or set SCANBRIDGE_API_KEY for this session.';
-
-/**
- * What to do when the keychain module is missing, in the words of each operating system's own
- * keychain: Windows keeps keys in Credential Manager, macOS in the login keychain, Linux in the
- * Secret Service (GNOME Keyring, KWallet) through libsecret.
- */
-const MODULE_ADVICE: Partial<Record<NodeJS.Platform, string>> & { linux: string } = {
-  win32:
-    'The keychain support is not installed with this copy of ScanBridge (the optional keytar module, which keeps API keys in Windows Credential Manager, could not be loaded), so no API key can be saved or read. Reinstall ScanBridge; from a source checkout, run `npm ci` again on a computer with the Visual Studio C++ build tools.',
-  darwin:
-    'The keychain support is not installed with this copy of ScanBridge (the optional keytar module, which keeps API keys in the macOS login keychain, could not be loaded), so no API key can be saved or read. Reinstall ScanBridge; from a source checkout, run `xcode-select --install`, then `npm ci` again.',
-  linux:
-    "The keychain support is not installed on this computer (the optional keytar module could not be built, usually because libsecret's development files were missing during `npm ci`), so no API key can be saved or read. Install libsecret-1-dev and run `npm ci` again.",
-};
-
 /** The missing-module advice for `platform` (Linux's words for the other Unix systems). */
-export function keychainModuleAdvice(platform: NodeJS.Platform = process.platform): string {
-  return `${MODULE_ADVICE[platform] ?? MODULE_ADVICE.linux} ${ENV_HINT}`;
+export function keychainModuleAdvice(platform: NodeJS.Platform = process.platform, lang: Language = 'en'): string {
+  const os = platform === 'win32' || platform === 'darwin' ? platform : 'linux';
+  return `${t(lang, `core.keychain.module.${os}`)} ${t(lang, 'core.keychain.envHint')}`;
 }
 
-const MESSAGES: Record<KeychainProblem, (timeoutMs: number) => string> = {
-  no_dbus: () =>
-    `The system keychain cannot be reached: there is no desktop (D-Bus) session. Sign in to a desktop session. ${ENV_HINT}`,
-  no_keyring_service: () =>
-    `No keychain service is installed or running (for example GNOME Keyring or KWallet). Install or start one. ${ENV_HINT}`,
-  timeout: (ms) =>
-    `The system keychain did not answer within ${Math.round(ms / 1000)} s. Check that the keyring service is running and unlocked. ${ENV_HINT}`,
-  locked: () =>
-    `The system keychain is locked or has no default keyring. Unlock it (sign in again) and retry. ${ENV_HINT}`,
-  module_unavailable: () => keychainModuleAdvice(),
-  unknown: () => `The system keychain reported an error. ${ENV_HINT}`,
-};
+/**
+ * Why the keychain cannot be used, in `lang`, with what to do instead. The missing-module advice
+ * speaks each operating system's own keychain: Windows keeps keys in Credential Manager, macOS in
+ * the login keychain, Linux in the Secret Service (GNOME Keyring, KWallet) through libsecret.
+ */
+export function keychainWords(problem: KeychainProblem, timeoutMs: number, lang: Language): string {
+  if (problem === 'module_unavailable') return keychainModuleAdvice(process.platform, lang);
+  const text = t(lang, `core.keychain.${problem}`, { seconds: Math.round(timeoutMs / 1000) });
+  return `${text} ${t(lang, 'core.keychain.envHint')}`;
+}
 
 /** The OS keychain is not usable; `problem` says why (the UI translates by it). */
 export class KeychainUnavailableError extends Error {
@@ -46,7 +31,7 @@ export class KeychainUnavailableError extends Error {
     readonly detail: string,
     readonly timeoutMs: number = DEFAULT_KEYCHAIN_TIMEOUT_MS,
   ) {
-    super(MESSAGES[problem](timeoutMs));
+    super(keychainWords(problem, timeoutMs, 'en'));
   }
 }
 

@@ -11,6 +11,7 @@ import type { SettingsDamageView } from '../../../preload/contract';
 import { writeFileAtomicSync } from '../atomic-file';
 import { Emitter } from '../emitter';
 import { PRIVATE_FILE_MODE } from '../private-fs';
+import { t, type Language } from '../i18n';
 
 /** What `settings.damaged.json` holds: the contract's SettingsDamageView, as the window shows it. */
 const damageSchema = z.object({
@@ -51,12 +52,10 @@ export function dismissSettingsDamage(configDir: string): void {
 }
 
 /** The sentence for `damage`, in `lang`. */
-export function settingsDamageWords(damage: SettingsDamageView, lang: 'es' | 'en' = 'en'): string {
-  if (lang === 'es')
-    return damage.restored
-      ? `El archivo de ajustes estaba dañado: se apartó como ${damage.set_aside} y se restauró la última copia buena${damage.copy_of ? ` (guardada el ${damage.copy_of.slice(0, 16).replace('T', ' ')} UTC)` : ''}. Revise las carpetas vigiladas y el receptor DICOM.`
-      : `El archivo de ajustes estaba dañado y no había una copia buena: se apartó como ${damage.set_aside} y los ajustes volvieron a sus valores de fábrica. Vuelva a configurar las carpetas vigiladas y el receptor DICOM.`;
-  return damage.restored
-    ? `The settings file was damaged: it was set aside as ${damage.set_aside} and the last good copy was put back${damage.copy_of ? ` (saved ${damage.copy_of.slice(0, 16).replace('T', ' ')} UTC)` : ''}. Check the watch folders and the DICOM listener.`
-    : `The settings file was damaged and no good copy was found: it was set aside as ${damage.set_aside} and the settings are back to their defaults. Set up the watch folders and the DICOM listener again.`;
+export function settingsDamageWords(damage: SettingsDamageView, lang: Language = 'en'): string {
+  if (!damage.restored) return t(lang, 'core.settingsDamage.reset', { setAside: damage.set_aside });
+  const saved = damage.copy_of
+    ? t(lang, 'core.settingsDamage.savedAt', { at: damage.copy_of.slice(0, 16).replace('T', ' ') })
+    : '';
+  return t(lang, 'core.settingsDamage.restored', { setAside: damage.set_aside, saved });
 }

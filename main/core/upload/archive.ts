@@ -27,6 +27,7 @@ import { formatBytes } from '../format-bytes';
 import type { ProgressTracker } from './progress';
 import { UploadError } from './upload-errors';
 import { ensurePrivateDir } from '../private-fs';
+import { noticeWords } from './notice-words';
 
 export const ARCHIVES_DIR = 'archives';
 
@@ -345,11 +346,10 @@ export class JobArchive {
     let firstRaw = -1;
     const link = h.linkRate();
     const kept = h.state.pack?.entries.length ?? 0;
-    if (!h.state.archive && kept > 0)
-      h.notice(`Continuing the compression (${kept} of ${h.state.plan.files.length} files already compressed).`, {
-        compressed: kept,
-        total: h.state.plan.files.length,
-      });
+    if (!h.state.archive && kept > 0) {
+      const facts = { compressed: kept, total: h.state.plan.files.length };
+      h.notice(noticeWords('resumed', facts, 'en') ?? '', facts);
+    }
     this.path = null;
     const path = await ensureArchive(
       {

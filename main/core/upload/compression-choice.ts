@@ -21,6 +21,7 @@ import type { JobPlan, RequestedMode } from './plan';
 import { UploadError } from './upload-errors';
 import type { UploadMode } from './ports';
 import type { CompressSetting } from '../../../preload/contract/vocabulary';
+import { t, type Language } from '../i18n';
 
 /** Until a transfer has been measured: a typical shared clinic uplink in the region (25 Mbit/s). */
 export const DEFAULT_LINK_BYTES_PER_S = 25e6 / 8;
@@ -120,53 +121,53 @@ export function estimateTimes(i: TransportInput): TransportEstimate {
 export function decideTransport(i: TransportInput): TransportChoice {
   const base: UploadMode = i.requestedMode === 'auto' ? chooseMode(i.files, i.zipSize) : i.requestedMode;
   const estimates = estimateTimes(i);
-  const keep = (reason: string, why: ChoiceWhy): TransportChoice => ({
+  const keep = (why: ChoiceWhy): TransportChoice => ({
     mode: base,
     compress: false,
-    reason,
+    reason: choiceWords(why, 'en'),
     why,
     estimates,
   });
-  if (i.requestedMode === 'files') return keep('files mode sends every file as it is', { key: 'files_mode' });
-  if (i.setting === 'never') return keep('compression is turned off', { key: 'off' });
+  const compressed = (why: ChoiceWhy): TransportChoice => ({
+    mode: 'zip',
+    compress: true,
+    reason: choiceWords(why, 'en'),
+    why,
+    estimates,
+  });
+  if (i.requestedMode === 'files') return keep({ key: 'files_mode' });
+  if (i.setting === 'never') return keep({ key: 'off' });
   const fitsZip = i.files.every((f) => f.size < 0xffffffff) && i.files.length <= 0xffff;
-  if (!fitsZip) return keep('a file is too large for a compressed ZIP', { key: 'file_too_large' });
-  if (i.setting === 'always')
-    return { mode: 'zip', compress: true, reason: 'compression is always on', why: { key: 'always' }, estimates };
-  if (i.ratio === null || estimates.compressed === null)
-    return keep('compression cannot pay on this link (this computer deflates slower than it sends)', {
-      key: 'cannot_pay',
-    });
-  if (i.ratio > MAX_USEFUL_RATIO)
-    return keep(`the data does not compress (${ratioText(i.ratio)})`, { key: 'does_not_compress', ratio: i.ratio });
-  if (i.zipSize * i.ratio > MAX_ZIP_BYTES * 0.95)
-    return keep('even compressed, the ZIP would pass the 1 GB limit', { key: 'over_limit' });
-  if (base === 'zip' && i.zipSize > MAX_ZIP_BYTES)
-    return {
-      mode: 'zip',
-      compress: true,
-      reason: `only compressed (${ratioText(i.ratio)}) does the ZIP fit the 1 GB limit`,
-      why: { key: 'only_fits', ratio: i.ratio },
-      estimates,
-    };
+  if (!fitsZip) return keep({ key: 'file_too_large' });
+  if (i.setting === 'always') return compressed({ key: 'always' });
+  if (i.ratio === null || estimates.compressed === null) return keep({ key: 'cannot_pay' });
+  if (i.ratio > MAX_USEFUL_RATIO) return keep({ key: 'does_not_compress', ratio: i.ratio });
+  if (i.zipSize * i.ratio > MAX_ZIP_BYTES * 0.95) return keep({ key: 'over_limit' });
+  if (base === 'zip' && i.zipSize > MAX_ZIP_BYTES) return compressed({ key: 'only_fits', ratio: i.ratio });
   const current = base === 'zip' ? estimates.zip : estimates.files;
   if (estimates.compressed <= current * (1 - MIN_GAIN) && current - estimates.compressed >= MIN_GAIN_SECONDS)
-    return {
-      mode: 'zip',
-      compress: true,
-      reason: `compressing (${ratioText(i.ratio)}) shortens the upload from about ${Math.round(current)} s to ${Math.round(estimates.compressed)} s`,
-      why: { key: 'shortens', ratio: i.ratio, fromS: Math.round(current), toS: Math.round(estimates.compressed) },
-      estimates,
-    };
-  return keep(`compressing would not shorten the upload (about ${Math.round(current)} s either way)`, {
-    key: 'no_shorter',
-    fromS: Math.round(current),
-  });
+    return compressed({
+      key: 'shortens',
+      ratio: i.ratio,
+      fromS: Math.round(current),
+      toS: Math.round(estimates.compressed),
+    });
+  return keep({ key: 'no_shorter', fromS: Math.round(current) });
 }
 
-/** "2.3× smaller" style, from deflated / raw. */
-export function ratioText(ratio: number): string {
-  return `${(1 / Math.max(ratio, 1e-6)).toFixed(1)}× smaller`;
+/** The choice's reason in `lang`, from its facts (the catalogue's `core.choice.*`). */
+export function choiceWords(why: ChoiceWhy, lang: Language): string {
+  const ratio = 1 / Math.max(why.ratio ?? 1, 1e-6);
+  // English keeps a plain point ("2.3× smaller"); Spanish its decimal comma ("2,3× más pequeño").
+  const shown =
+    lang === 'es'
+      ? new Intl.NumberFormat('es-CL', { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(ratio)
+      : ratio.toFixed(1);
+  return t(lang, `core.choice.${why.key}`, {
+    smaller: t(lang, 'core.choice.smaller', { ratio: shown }),
+    fromS: why.fromS ?? 0,
+    toS: why.toS ?? 0,
+  });
 }
 
 /**

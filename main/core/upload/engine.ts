@@ -41,6 +41,7 @@ import { ArchiveOverBudget, JobArchive, removeArchive } from './archive';
 import { effectiveLinkRate } from './compression-choice';
 import { readLinkRates, recordUploadRate } from './link-rate';
 import { Emitter } from '../emitter';
+import { noticeWords } from './notice-words';
 
 export type {
   EngineOptions,
@@ -301,20 +302,13 @@ export class UploadJob {
     const ticker = setInterval(() => this.tick(), this.opts.progressIntervalMs);
     try {
       if (this.resumedJob && this.state.phase !== 'planned') {
-        const done =
-          this.state.plan.mode === 'files'
-            ? `${this.state.doneCount} of ${this.state.plan.files.length} files already stored`
-            : 'the ZIP is sent again';
-        this.notice(
-          'resumed',
-          `Resuming the interrupted upload${this.state.exam ? ` of exam ${this.state.exam.id}` : ''} (${done}).`,
-          {
-            exam_id: this.state.exam?.id ?? '',
-            mode: this.state.plan.mode,
-            stored: this.state.doneCount,
-            total: this.state.plan.files.length,
-          },
-        );
+        const facts = {
+          exam_id: this.state.exam?.id ?? '',
+          mode: this.state.plan.mode,
+          stored: this.state.doneCount,
+          total: this.state.plan.files.length,
+        };
+        this.notice('resumed', noticeWords('resumed', facts, 'en') ?? '', facts);
       }
       return await this.drive(signal, agents);
     } catch (err) {

@@ -14,6 +14,7 @@ import {
 } from './engine-types';
 import { isAbortError, UploadError } from './upload-errors';
 import { orphanRemovedMessage } from './failure-text';
+import { noticeWords } from './notice-words';
 import { uploadFailureOf } from './failures';
 import { CLOCK_SKEW_WARN_MS } from '../api/service-clock';
 import { diskFullIn } from '../disk-full';
@@ -238,11 +239,9 @@ export class ExamSteps {
       this.append({ t: 'discarded', exam_id: exam.id, reason: 'url_expired' });
       this.host.resetProgress();
     }
-    this.host.notice(
-      'exam_recreated',
-      'The upload links expired; the exam is being created again and its files sent again.',
-      { why: 'expired' },
-    );
+    this.host.notice('exam_recreated', noticeWords('exam_recreated', { why: 'expired' }, 'en') ?? '', {
+      why: 'expired',
+    });
   }
 
   /**
@@ -258,11 +257,9 @@ export class ExamSteps {
     this.append({ t: 'discarded', exam_id: exam.id, reason: 'over_budget' });
     this.append({ t: 'budget', size });
     this.host.resetProgress();
-    this.host.notice(
-      'exam_recreated',
-      'The compressed study came out larger than estimated; the exam is being created again with its exact size.',
-      { why: 'over_budget' },
-    );
+    this.host.notice('exam_recreated', noticeWords('exam_recreated', { why: 'over_budget' }, 'en') ?? '', {
+      why: 'over_budget',
+    });
   }
 
   /** Confirms the exam (files mode) or asks the service to unpack the ZIP; journals `ready`. */
@@ -296,9 +293,8 @@ export class ExamSteps {
         this.append({ t: 'undone', i: idx });
         if (plan.mode === 'zip') this.state.phase = 'created';
         this.host.resetProgress();
-        this.host.notice('files_missing', `The service is missing ${idx.length} file(s); sending them again.`, {
-          count: idx.length,
-        });
+        const missingFacts = { count: idx.length };
+        this.host.notice('files_missing', noticeWords('files_missing', missingFacts, 'en') ?? '', missingFacts);
         return;
       }
       if (err instanceof ExamsPortError && err.kind === 'not_found')
@@ -394,16 +390,11 @@ export class ExamSteps {
     return call({
       ...(signal ? { signal } : {}),
       onRetry: (r) => {
-        if (r.reason === 'rate_limited')
-          this.host.notice(
-            'rate_limited',
-            `The service's rate limit was reached; waiting ${Math.ceil(r.delayMs / 1000)} s.`,
-            { seconds: Math.ceil(r.delayMs / 1000) },
-          );
-        else
-          this.host.notice('api_retry', `The service did not answer properly (${r.code}); retrying.`, {
-            code: r.code,
-          });
+        const [code, params] =
+          r.reason === 'rate_limited'
+            ? (['rate_limited', { seconds: Math.ceil(r.delayMs / 1000) }] as const)
+            : (['api_retry', { code: r.code }] as const);
+        this.host.notice(code, noticeWords(code, params, 'en') ?? '', params);
       },
     });
   }

@@ -4,6 +4,7 @@ import { ApiError } from '../api/api-errors';
 import { statusFailure } from '../net/failure-class';
 import { netFailureWords } from '../net/failure-words';
 import type { ExamsPortError } from './ports';
+import { t } from '../i18n';
 
 /** The message for a run stopped by a transient fault (`err.kind` is transient or rate_limited). */
 export function transientFailureMessage(err: ExamsPortError): string {
@@ -27,7 +28,5 @@ export function transientFailureMessage(err: ExamsPortError): string {
  * earlier run was interrupted in the middle of it.
  */
 export function orphanRemovedMessage(examId: string, fromThisRun: boolean): string {
-  return fromThisRun
-    ? `Removed exam ${examId}: the service made it, but its answer to the create request was lost (time-out or error); creating it again.`
-    : `Removed exam ${examId}, left half-made by an interrupted run.`;
+  return t('en', fromThisRun ? 'core.notice.orphanThisRun' : 'core.notice.orphanEarlier', { examId });
 }

@@ -8,7 +8,11 @@ type Tree = { [k: string]: string | Tree };
 
 // Each screen's texts may live in `locales/<lang>/<area>.json`, held under the key `<area>`, so that
 // the base files do not grow with every screen (test/support/locales.ts merges them the same way).
-const areaFiles = import.meta.glob<Tree>('../../locales/*/*.json', { eager: true, import: 'default' });
+// `cli.json` holds the command line's own lines (main/core/i18n): the window has no use for them.
+const areaFiles = import.meta.glob<Tree>(['../../locales/*/*.json', '!../../locales/*/cli.json'], {
+  eager: true,
+  import: 'default',
+});
 
 function withAreas(base: Tree, lang: string): Tree {
   const tree: Tree = { ...base };

@@ -3,13 +3,14 @@
 // bytes too (browser mode downloads them, as does the desktop when the dialog could not be shown).
 import { SheetUnavailableError, readSheetData } from '../../handover/sheet-data';
 import { renderPatientSheet } from '../../handover/patient-sheet';
+import { t } from '../../i18n';
 import { ContractFailure, type Handlers } from '../host/contract-host';
 import type { HandlerContext } from './handler-context';
 
 /** A file name without the patient's name (it may end up in a downloads folder or a print queue). */
 export function handoutFileName(examId: string, language: string): string {
   const safe = examId.replace(/[^A-Za-z0-9_-]/g, '_');
-  return `${language === 'es' ? 'hoja-paciente' : 'patient-sheet'}-${safe}.pdf`;
+  return t(language === 'es' ? 'es' : 'en', 'core.sheet.fileName', { id: safe });
 }
 
 export function createHandoutHandlers(ctx: HandlerContext): Pick<Handlers, 'share:handout' | 'share:on-ready'> {

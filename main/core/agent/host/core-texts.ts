@@ -1,53 +1,6 @@
-// Texts the core itself shows (OS notifications, tray), in the app's two languages.
+// The language the core speaks when no one names one: the OS's (its texts, OS notifications and
+// the tray, are in the catalogue: core.notify, core.tray).
 import type { Language } from '../../../../preload/contract';
-
-type Texts = {
-  examReadyTitle: string;
-  examReadyBody: (name: string) => string;
-  uploadFailedTitle: string;
-  uploadFailedBody: (name: string) => string;
-  uploadRetryingTitle: string;
-  uploadRetryingBody: (name: string) => string;
-  trayOpen: string;
-  trayQuit: string;
-  trayIdle: string;
-  trayUploading: string;
-  trayError: string;
-};
-
-const TEXTS: Record<Language, Texts> = {
-  es: {
-    examReadyTitle: 'Examen listo',
-    examReadyBody: (n) => `«${n}» se subió y ya se puede compartir.`,
-    uploadFailedTitle: 'La subida falló',
-    uploadFailedBody: (n) => `«${n}» no se pudo subir. Abra ScanBridge para ver qué hacer.`,
-    uploadRetryingTitle: 'Subida en espera',
-    uploadRetryingBody: (n) => `«${n}» no puede llegar al servicio; ScanBridge reintentará solo.`,
-    trayOpen: 'Abrir ScanBridge',
-    trayQuit: 'Salir',
-    trayIdle: 'ScanBridge: sin subidas en curso',
-    trayUploading: 'ScanBridge: subiendo exámenes…',
-    trayError: 'ScanBridge: una subida necesita atención',
-  },
-  en: {
-    examReadyTitle: 'Exam ready',
-    examReadyBody: (n) => `“${n}” was uploaded and can be shared.`,
-    uploadFailedTitle: 'Upload failed',
-    uploadFailedBody: (n) => `“${n}” could not be uploaded. Open ScanBridge to see what to do.`,
-    uploadRetryingTitle: 'Upload waiting',
-    uploadRetryingBody: (n) => `“${n}” cannot reach the service; ScanBridge will keep retrying.`,
-    trayOpen: 'Open ScanBridge',
-    trayQuit: 'Quit',
-    trayIdle: 'ScanBridge: no uploads running',
-    trayUploading: 'ScanBridge: uploading exams…',
-    trayError: 'ScanBridge: an upload needs attention',
-  },
-};
-
-/** The core's texts in `language`. */
-export function texts(language: Language): Texts {
-  return TEXTS[language];
-}
 
 /** The language from a locale string such as `es-CL` or `en_US.UTF-8` (Spanish or English only). */
 export function languageOfLocale(locale: string | undefined): Language {

@@ -1,7 +1,7 @@
 // The OS notifications of the upload queue (ready, failed, keeps retrying), in the language the
 // core's texts use. A host without a notification service still shows them in the window.
 import type { Language, UploadJobView } from '../../../../preload/contract';
-import { texts } from './core-texts';
+import { t } from '../../i18n';
 import type { Notifier } from './host-ports';
 
 export type UploadNotice = 'exam_ready' | 'upload_failed' | 'upload_retrying';
@@ -9,13 +9,9 @@ export type UploadNotify = (kind: UploadNotice, view: UploadJobView) => void;
 
 export function uploadNotices(notifier: Notifier, language: () => Language): UploadNotify {
   return (kind, view) => {
-    const t = texts(language());
-    const lines: Record<UploadNotice, readonly [string, string]> = {
-      exam_ready: [t.examReadyTitle, t.examReadyBody(view.name)],
-      upload_failed: [t.uploadFailedTitle, t.uploadFailedBody(view.name)],
-      upload_retrying: [t.uploadRetryingTitle, t.uploadRetryingBody(view.name)],
-    };
-    const [title, body] = lines[kind];
+    const lang = language();
+    const title = t(lang, `core.notify.${kind}.title`);
+    const body = t(lang, `core.notify.${kind}.body`, { name: view.name });
     try {
       notifier.notify({ kind: kind === 'exam_ready' ? 'exam_ready' : 'upload_failed', title, body, job_id: view.id });
     } catch {

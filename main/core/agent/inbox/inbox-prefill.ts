@@ -5,13 +5,12 @@
 import type { ExamType, Skipped, Study, StudyWarning as DicomWarning } from '../../dicom';
 import type { InboxFields, InboxSeries, Language, StudyWarning } from '../../../../preload/contract';
 import { MAX_NAME_LENGTH } from '../../upload/limits';
+import { t } from '../../i18n';
 
 export { DEFAULT_NAME_TEMPLATE } from '../../settings/settings-schema';
 
-const TYPE_LABELS: Record<Language, Record<ExamType, string>> = {
-  es: { cbct: 'CBCT', radiografia: 'Radiografía', mesh: 'Modelo 3D', atm: 'ATM' },
-  en: { cbct: 'CBCT', radiografia: 'Radiograph', mesh: '3D model', atm: 'TMJ' },
-};
+/** An exam type as an exam's name says it (the catalogue's `core.examTypeLabel.*`). */
+const typeLabel = (type: ExamType, language: Language): string => t(language, `core.examTypeLabel.${type}`);
 
 export type NameValues = {
   patient: string;
@@ -30,7 +29,7 @@ export function renderExamName(template: string, v: NameValues, language: Langua
   const values: Record<string, string> = {
     patient: v.patient,
     id: v.patient_id,
-    type: TYPE_LABELS[language][v.type],
+    type: typeLabel(v.type, language),
     date: v.date ?? '',
     description: v.description,
     modality: v.modality,
@@ -38,7 +37,7 @@ export function renderExamName(template: string, v: NameValues, language: Langua
   const filled = template.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole);
   // An empty value must not leave "CBCT  - " behind: collapse spaces, drop separators at the ends.
   const name = filled.replace(/\s+/g, ' ').replace(/^[\s\-–·|,]+|[\s\-–·|,]+$/gu, '');
-  const fallback = [TYPE_LABELS[language][v.type], v.date ?? ''].join(' ').trim();
+  const fallback = [typeLabel(v.type, language), v.date ?? ''].join(' ').trim();
   return (name || fallback).slice(0, 200);
 }
 

@@ -47,6 +47,7 @@ const STOPPED = (aeTitle: string): ReceiveStatus => ({
   state: 'stopped',
   port: null,
   ae_title: aeTitle,
+  problem: null,
   message: null,
   last_association: null,
   errors: [],

@@ -1,15 +1,22 @@
 import { Alert, Badge, Group, List, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { ReceiveStatus } from '../../../../preload/contract';
+import type { ReceiveProblem, ReceiveStatus } from '../../../../preload/contract';
 import { formatTime } from '../../components/format';
 import { useLanguage } from '../../components/use-language';
 
 const COLORS = { listening: 'teal', port_in_use: 'red', failed: 'red', stopped: 'gray' } as const;
 
+/** A listener problem in the window's language: the catalogue's `core.receive.problem.<code>`, its facts as values. */
+function useProblemWords(): (p: ReceiveProblem) => string {
+  const { t } = useTranslation();
+  return (p) => t(`core.receive.problem.${p.code}`, p);
+}
+
 /** The listener's state in words: listening / port in use / stopped, the last association, its latest problems. */
 export function ReceiveStatusView({ status, port }: { status: ReceiveStatus; port: number }) {
   const { t } = useTranslation();
   const lang = useLanguage();
+  const words = useProblemWords();
   const last = status.last_association;
   return (
     <Stack gap="xs" data-testid="receive-status">
@@ -24,7 +31,7 @@ export function ReceiveStatusView({ status, port }: { status: ReceiveStatus; por
       {(status.state === 'port_in_use' || status.state === 'failed') && (
         <Alert color="red" variant="light" title={t(`receive.state.${status.state}`, { port: status.port ?? port })}>
           {t(status.state === 'port_in_use' ? 'receive.portInUseHelp' : 'receive.failedHelp', {
-            message: status.message ?? '',
+            message: status.problem ? words(status.problem) : '',
           })}
         </Alert>
       )}
@@ -45,8 +52,8 @@ export function ReceiveStatusView({ status, port }: { status: ReceiveStatus; por
               .slice(-3)
               .reverse()
               .map((e) => (
-                <List.Item key={`${e.at}${e.message}`}>
-                  {formatTime(e.at, lang)} · <bdi>{e.message}</bdi>
+                <List.Item key={`${e.at}${e.problem.code}`}>
+                  {formatTime(e.at, lang)} · <bdi>{words(e.problem)}</bdi>
                 </List.Item>
               ))}
           </List>
