@@ -1,7 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { ContractError, MethodArgs, MethodName, MethodResult, RateState } from '../../../preload/contract';
+import type {
+  ContractError,
+  KeysStatus,
+  MethodArgs,
+  MethodName,
+  MethodResult,
+  RateState,
+} from '../../../preload/contract';
 import type { Transport } from '../transport';
 import { readKeepingNewer, upsertNewer } from './merge';
 import { PushClock } from './push-clock';
@@ -90,6 +97,29 @@ export function useCall<M extends MethodName>(
     onSuccess: (result, args) => onDone?.(result, qc, args),
   });
 }
+
+/** Contract calls whose answer is the whole new settings. */
+type SettingsCall =
+  | 'settings:update'
+  | 'settings:dismiss-damage'
+  | 'folders:add'
+  | 'folders:update'
+  | 'folders:remove'
+  | 'consent:settings';
+
+/** A change of the settings; its answer replaces the settings' cache at once. */
+export const useSettingsCall = <M extends SettingsCall>(name: M) =>
+  useCall({ name }, (s, qc) => qc.setQueryData(keys.settings, s));
+
+/** After a key is saved, switched or removed: the new key state, and the account and settings read again. */
+export function storeKeysStatus(qc: QueryClient, status: KeysStatus): void {
+  qc.setQueryData(keys.keys, status);
+  void qc.invalidateQueries({ queryKey: keys.account });
+  void qc.invalidateQueries({ queryKey: keys.settings });
+}
+
+/** The system's folder picker (desktop only); it answers the chosen path. */
+export const usePickFolder = () => useCall({ name: 'folders:pick' });
 
 /** Keeps the caches in step with what main pushes, and refetches everything after a break in the stream. */
 export function bindEvents(t: Transport, qc: QueryClient): () => void {

@@ -3,9 +3,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AccountView, KeysStatus } from '../../../../preload/contract';
 import { kindOfKey } from '../../app/key-state';
-import { keys, useCall } from '../../app/queries';
 import { AccountSummary } from '../../components/account-summary';
 import { ErrorAlert } from '../../components/error-alert';
+import { useSaveKey, useVerifyKey } from './onboarding-queries';
 
 type Props = {
   /** Called after the key is stored (in the keychain or, without one, for this session). */
@@ -62,13 +62,8 @@ export function KeyForm({ onSaved }: Props) {
   const [verified, setVerified] = useState<{ key: string; account: AccountView } | null>(null);
   const [tooShort, setTooShort] = useState(false);
   const [savedStatus, setSavedStatus] = useState<KeysStatus | null>(null);
-  const verify = useCall({ name: 'keys:verify' });
-  const save = useCall({ name: 'keys:save' }, (r, qc) => {
-    qc.setQueryData(keys.keys, r.status);
-    qc.setQueryData(keys.account, r.account);
-    void qc.invalidateQueries({ queryKey: keys.settings });
-    void qc.invalidateQueries({ queryKey: keys.inbox });
-  });
+  const verify = useVerifyKey();
+  const save = useSaveKey();
   const trimmed = key.trim();
   const kind = trimmed ? kindOfKey(trimmed) : null;
 

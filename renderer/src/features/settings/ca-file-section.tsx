@@ -1,14 +1,10 @@
 import { Alert, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CaFileView, ContractError } from '../../../../preload/contract';
-import { useCall } from '../../app/queries';
-import { useTransport } from '../../app/transport-context';
+import type { CaFileView } from '../../../../preload/contract';
 import { ErrorAlert } from '../../components/error-alert';
 import { useSavedDraft } from './saved-draft';
-
-const CA_KEY = ['network-ca-file'] as const;
+import { useCaFile, useSaveCaFile } from './settings-queries';
 
 /** True for a full path on this computer or a Windows one (C:\…, \\server\share\…). */
 export function fullPathOk(path: string): boolean {
@@ -38,18 +34,13 @@ const caDraft = (view: CaFileView): { path: string } => ({ path: view.path ?? ''
 /** Settings → Network: the extra certificate authority (CA) file (a TLS-inspecting firewall's root). */
 export function CaFileSection() {
   const { t } = useTranslation();
-  const transport = useTransport();
-  const current = useQuery<CaFileView, ContractError>({
-    queryKey: CA_KEY,
-    queryFn: () => transport.call('network:ca-file', {}),
-  });
+  const current = useCaFile();
   const view = current.data;
   const { draft, edit, saved } = useSavedDraft(view, caDraft, { path: '' });
   const { path } = draft;
   const [touched, setTouched] = useState(false);
   const [done, setDone] = useState<'caSaved' | 'caRemoved' | null>(null);
-  const save = useCall({ name: 'network:ca-file-save' }, (result, client, args) => {
-    client.setQueryData(CA_KEY, result);
+  const save = useSaveCaFile((_result, args) => {
     saved();
     setTouched(false);
     setDone(args.path ? 'caSaved' : 'caRemoved');

@@ -2,11 +2,11 @@ import { Alert, Badge, Button, Group, Loader, Paper, Stack, Table, Text, Title }
 import { useTranslation } from 'react-i18next';
 import type { ConnectionCheckView, ConnectionStep, Language } from '../../../../preload/contract';
 import { CONNECTION_STEPS } from '../../../../preload/contract/vocabulary';
-import { useCall } from '../../app/queries';
 import { ClockSkewAlert } from '../../components/clock-skew-alert';
 import { ErrorAlert } from '../../components/error-alert';
 import { formatDecimal } from '../../components/format';
 import { useLanguage } from '../../components/use-language';
+import { useConnectionCheck } from './settings-queries';
 
 type T = ReturnType<typeof useTranslation>['t'];
 
@@ -110,7 +110,7 @@ function StepRow({ report, step }: { report: ConnectionCheckView; step: Connecti
 /** Settings → Connection: "Check the connection", step by step, each step's result in words. */
 export function ConnectionCheckSection() {
   const { t } = useTranslation();
-  const check = useCall({ name: 'network:check' });
+  const check = useConnectionCheck();
   const report = check.data;
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="settings-connection">

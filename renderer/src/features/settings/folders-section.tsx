@@ -2,7 +2,7 @@ import { Button, Group, NativeSelect, NumberInput, Paper, Stack, Switch, Text, T
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FolderExamType, Settings, WatchFolder } from '../../../../preload/contract';
-import { keys, useCall } from '../../app/queries';
+import { usePickFolder, useSettingsCall } from '../../app/queries';
 import { useTransport } from '../../app/transport-context';
 import { ErrorAlert } from '../../components/error-alert';
 import { folderExamTypeOptions, folderModeOptions, wholeNumber } from './options';
@@ -14,8 +14,8 @@ function FolderRow({ folder }: { folder: WatchFolder }) {
   const { t } = useTranslation();
   const [settle, setSettle] = useState<number | string>(folder.settle_seconds);
   const [confirming, setConfirming] = useState(false);
-  const update = useCall({ name: 'folders:update' }, (s, qc) => qc.setQueryData(keys.settings, s));
-  const remove = useCall({ name: 'folders:remove' }, (s, qc) => qc.setQueryData(keys.settings, s));
+  const update = useSettingsCall('folders:update');
+  const remove = useSettingsCall('folders:remove');
   const saveSettle = (): void => {
     const n = wholeNumber(settle, 1, 3600);
     if (n === null) return setSettle(folder.settle_seconds);
@@ -104,8 +104,8 @@ function AddFolder() {
   const [mode, setMode] = useState<'auto' | 'review'>('review');
   const [settle, setSettle] = useState<number | string>(DEFAULT_SETTLE);
   const [polling, setPolling] = useState(false);
-  const add = useCall({ name: 'folders:add' }, (s, qc) => qc.setQueryData(keys.settings, s));
-  const pick = useCall({ name: 'folders:pick' });
+  const add = useSettingsCall('folders:add');
+  const pick = usePickFolder();
   const desktop = transport.kind === 'ipc';
   const submit = (): void => {
     const p = path.trim();

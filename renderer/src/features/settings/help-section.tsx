@@ -5,19 +5,17 @@
 // asks where to save it).
 import { Alert, Button, Code, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { useCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 import { formatBytes } from '../../components/format';
 import { downloadBytes } from '../../components/download';
 import { useLanguage } from '../../components/use-language';
+import { useOpenLogFolder, useSupportBundle } from './settings-queries';
 
 export function HelpSection() {
   const { t } = useTranslation();
   const lang = useLanguage();
-  const folder = useCall({ name: 'support:open-log-folder' });
-  const bundle = useCall({ name: 'support:bundle' }, (r) =>
-    downloadBytes(r.zip_base64, r.file_name, 'application/zip'),
-  );
+  const folder = useOpenLogFolder();
+  const bundle = useSupportBundle((r) => downloadBytes(r.zip_base64, r.file_name, 'application/zip'));
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="settings-help">
       <Stack gap="md">

@@ -1,24 +1,18 @@
 import { Alert, Badge, Button, Divider, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import type { QueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { KeyKind, KeysStatus } from '../../../../preload/contract';
-import { keys, useCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 import { KeyForm } from '../onboarding/key-form';
+import { useActivateKey, useRemoveKey } from './settings-queries';
 
 function Slot({ kind, status }: { kind: KeyKind; status: KeysStatus }) {
   const { t } = useTranslation();
   const slot = status[kind];
   const active = status.active === kind;
   const [confirming, setConfirming] = useState(false);
-  const onDone = (s: KeysStatus, qc: QueryClient): void => {
-    qc.setQueryData(keys.keys, s);
-    void qc.invalidateQueries({ queryKey: keys.account });
-    void qc.invalidateQueries({ queryKey: keys.settings });
-  };
-  const activate = useCall({ name: 'keys:activate' }, onDone);
-  const remove = useCall({ name: 'keys:remove' }, onDone);
+  const activate = useActivateKey();
+  const remove = useRemoveKey();
   const name = kind === 'live' ? t('keys.live') : t('keys.sandbox');
   return (
     <Paper withBorder p="md" data-testid={`key-slot-${kind}`}>

@@ -1,14 +1,10 @@
 import { Alert, Button, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ContractError, ProxySettingsView } from '../../../../preload/contract';
-import { useCall } from '../../app/queries';
-import { useTransport } from '../../app/transport-context';
+import type { ProxySettingsView } from '../../../../preload/contract';
 import { ErrorAlert } from '../../components/error-alert';
 import { useSavedDraft } from './saved-draft';
-
-const PROXY_KEY = ['network-proxy'] as const;
+import { useProxy, useSaveProxy } from './settings-queries';
 
 /** True for an address the core accepts: http(s)://host[:port], no login, no path. */
 export function proxyAddressOk(address: string): boolean {
@@ -52,25 +48,18 @@ const proxyDraft = (view: ProxySettingsView): { url: string; user: string } => (
 /** Settings → Network: the proxy's address, user and password (kept in the keychain, never shown back). */
 export function NetworkSection() {
   const { t } = useTranslation();
-  const transport = useTransport();
-  const qc = useQueryClient();
-  const current = useQuery<ProxySettingsView, ContractError>({
-    queryKey: PROXY_KEY,
-    queryFn: () => transport.call('network:proxy', {}),
-  });
+  const current = useProxy();
   const view = current.data;
   const { draft, edit, saved } = useSavedDraft(view, proxyDraft, { url: '', user: '' });
   const { url, user } = draft;
   const [password, setPassword] = useState('');
   const [touched, setTouched] = useState(false);
   const [done, setDone] = useState<'saved' | 'removed' | null>(null);
-  const save = useCall({ name: 'network:proxy-save' }, (result, client, args) => {
-    client.setQueryData(PROXY_KEY, result);
+  const save = useSaveProxy((_result, args) => {
     saved();
     setPassword('');
     setTouched(false);
     setDone(args.url ? 'saved' : 'removed');
-    void qc.invalidateQueries({ queryKey: ['account'] });
   });
   const address = url.trim();
   const badUrl = address !== '' && !proxyAddressOk(address);

@@ -11,19 +11,15 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ContractError, FolderExamType, ReceiveSettings, ReceiveView } from '../../../../preload/contract';
-import { useCall } from '../../app/queries';
-import { useTransport } from '../../app/transport-context';
+import type { FolderExamType, ReceiveSettings, ReceiveView } from '../../../../preload/contract';
 import { ErrorAlert } from '../../components/error-alert';
 import { folderExamTypeOptions, folderModeOptions, wholeNumber } from './options';
 import { ReceiveStatusView } from './receive-status';
 import { SaveRow } from './save-row';
 import { SourceShareRule, useRuleDraft } from './share-rule-fields';
-
-const RECEIVE_KEY = ['receive'] as const;
+import { useReceive, useUpdateReceive } from './settings-queries';
 
 /** Allow-list text (one per line, or commas) as entries. */
 const entriesOf = (text: string): string[] =>
@@ -35,13 +31,7 @@ const entriesOf = (text: string): string[] =>
 /** "Receive from scanners (DICOM)": the listener's settings, what to type into the scanner, and its state. */
 export function ReceiveSection() {
   const { t } = useTranslation();
-  const transport = useTransport();
-  const view = useQuery<ReceiveView, ContractError>({
-    queryKey: RECEIVE_KEY,
-    queryFn: () => transport.call('receive:get', {}),
-    // The state changes on its own (associations, a port taken): looked at again every few seconds.
-    refetchInterval: 3000,
-  });
+  const view = useReceive();
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="settings-receive" data-testid="settings-receive">
       <Stack gap="md">
@@ -60,7 +50,6 @@ export function ReceiveSection() {
 
 function ReceiveForm({ view }: { view: ReceiveView }) {
   const { t } = useTranslation();
-  const qc = useQueryClient();
   const s = view.settings;
   const [enabled, setEnabled] = useState(s.enabled);
   const [aet, setAet] = useState(s.ae_title);
@@ -72,7 +61,7 @@ function ReceiveForm({ view }: { view: ReceiveView }) {
   const [mode, setMode] = useState<ReceiveSettings['mode']>(s.mode);
   const rule = useRuleDraft(s.share_rule);
   const [saved, setSaved] = useState(false);
-  const update = useCall({ name: 'receive:update' }, (v) => qc.setQueryData(RECEIVE_KEY, v));
+  const update = useUpdateReceive();
   const save = (): void => {
     setSaved(false);
     const checked = rule.check();

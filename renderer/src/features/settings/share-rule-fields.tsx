@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import type { ShareRuleView, WatchFolder } from '../../../../preload/contract';
-import { keys, useCall } from '../../app/queries';
+import { useSettingsCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 import { parseEmails } from '../exams/emails';
 
@@ -110,7 +110,7 @@ export function FolderShareRule({ folder }: { folder: WatchFolder }) {
   const [draft, setDraft] = useState<RuleDraft>(() => draftOf(folder.share_rule));
   const [problem, setProblem] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
-  const update = useCall({ name: 'folders:update' }, (s, qc) => qc.setQueryData(keys.settings, s));
+  const update = useSettingsCall('folders:update');
   const save = (): void => {
     setSaved(false);
     const parsed = ruleOfDraft(draft, t);

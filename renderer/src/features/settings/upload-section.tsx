@@ -2,7 +2,7 @@ import { Group, NativeSelect, NumberInput, Paper, Stack, Title } from '@mantine/
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CompressSetting, Settings, UploadMode } from '../../../../preload/contract';
-import { keys, useCall } from '../../app/queries';
+import { useSettingsCall } from '../../app/queries';
 import { DecimalInput } from '../../components/decimal-input';
 import type { DecimalResult } from '../../components/decimal';
 import { SaveRow } from './save-row';
@@ -20,7 +20,7 @@ export function UploadSection({ settings }: { settings: Settings }) {
   const [mode, setMode] = useState<UploadMode>(settings.upload.mode);
   const [compress, setCompress] = useState<CompressSetting>(settings.upload.compress);
   const [saved, setSaved] = useState(false);
-  const update = useCall({ name: 'settings:update' }, (s, qc) => qc.setQueryData(keys.settings, s));
+  const update = useSettingsCall('settings:update');
   const save = (): void => {
     setSaved(false);
     if (limit.kind === 'bad') return;
