@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { QueryClient } from '@tanstack/react-query';
+import type { QueryClient, QueryKey, UseQueryOptions } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type {
   ContractError,
@@ -48,6 +48,29 @@ function useCallQuery<M extends MethodName>(key: readonly string[], name: M, arg
       ),
     enabled,
   });
+}
+
+/** How a contract read is cached, beyond its key and its call. */
+export type ReadOptions<M extends MethodName> = Omit<
+  UseQueryOptions<MethodResult<M>, ContractError>,
+  'queryKey' | 'queryFn'
+>;
+
+/** A contract call read through the cache under `key` (a feature's own data, not bound to pushed events). */
+export function useContractQuery<M extends MethodName>(
+  key: QueryKey,
+  name: M,
+  args: MethodArgs<M>,
+  options: ReadOptions<M> = {},
+) {
+  const t = useTransport();
+  return useQuery<MethodResult<M>, ContractError>({ queryKey: key, queryFn: () => t.call(name, args), ...options });
+}
+
+/** A function that marks a cache stale and reads it again if it is shown. */
+export function useRefresh(key: QueryKey): () => void {
+  const qc = useQueryClient();
+  return () => void qc.invalidateQueries({ queryKey: key });
 }
 
 export const useAppInfo = () => useCallQuery(keys.app, 'app:info', {});

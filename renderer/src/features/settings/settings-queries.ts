@@ -1,17 +1,8 @@
 // Settings' own service data: the proxy, the extra CA file, the DICOM listener and the patient's
 // displays. The settings themselves, the keys and the folder picker are the window's shared caches
 // (app/queries.ts): other screens show them too.
-import { useQuery } from '@tanstack/react-query';
-import type {
-  CaFileView,
-  ContractError,
-  MethodArgs,
-  MethodResult,
-  ProxySettingsView,
-  ReceiveView,
-} from '../../../../preload/contract';
-import { keys, storeKeysStatus, useCall } from '../../app/queries';
-import { useTransport } from '../../app/transport-context';
+import type { MethodArgs, MethodResult } from '../../../../preload/contract';
+import { keys, storeKeysStatus, useCall, useContractQuery } from '../../app/queries';
 
 export const settingsKeys = {
   proxy: ['network-proxy'] as const,
@@ -20,13 +11,7 @@ export const settingsKeys = {
   consentDisplays: ['consent-displays'] as const,
 };
 
-export function useProxy() {
-  const t = useTransport();
-  return useQuery<ProxySettingsView, ContractError>({
-    queryKey: settingsKeys.proxy,
-    queryFn: () => t.call('network:proxy', {}),
-  });
-}
+export const useProxy = () => useContractQuery(settingsKeys.proxy, 'network:proxy', {});
 
 /** Saves (or, with no address, removes) the proxy; the account is read again through it. */
 export const useSaveProxy = (
@@ -38,13 +23,7 @@ export const useSaveProxy = (
     void qc.invalidateQueries({ queryKey: keys.account });
   });
 
-export function useCaFile() {
-  const t = useTransport();
-  return useQuery<CaFileView, ContractError>({
-    queryKey: settingsKeys.caFile,
-    queryFn: () => t.call('network:ca-file', {}),
-  });
-}
+export const useCaFile = () => useContractQuery(settingsKeys.caFile, 'network:ca-file', {});
 
 export const useSaveCaFile = (
   onDone: (result: MethodResult<'network:ca-file-save'>, args: MethodArgs<'network:ca-file-save'>) => void,
@@ -55,27 +34,14 @@ export const useSaveCaFile = (
   });
 
 /** The listener's settings and state; the state changes on its own (associations, a port taken), so it is read every few seconds. */
-export function useReceive() {
-  const t = useTransport();
-  return useQuery<ReceiveView, ContractError>({
-    queryKey: settingsKeys.receive,
-    queryFn: () => t.call('receive:get', {}),
-    refetchInterval: 3000,
-  });
-}
+export const useReceive = () => useContractQuery(settingsKeys.receive, 'receive:get', {}, { refetchInterval: 3000 });
 
 export const useUpdateReceive = () =>
   useCall({ name: 'receive:update' }, (v, qc) => qc.setQueryData(settingsKeys.receive, v));
 
 /** The screens the patient's display can open on. */
-export function useConsentDisplays() {
-  const t = useTransport();
-  return useQuery({
-    queryKey: settingsKeys.consentDisplays,
-    queryFn: () => t.call('consent:displays', {}),
-    staleTime: 60_000,
-  });
-}
+export const useConsentDisplays = () =>
+  useContractQuery(settingsKeys.consentDisplays, 'consent:displays', {}, { staleTime: 60_000 });
 
 export const useConnectionCheck = () => useCall({ name: 'network:check' });
 

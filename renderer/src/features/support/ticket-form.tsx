@@ -13,14 +13,13 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { type UseQueryResult, useQuery } from '@tanstack/react-query';
+import { type UseQueryResult } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ContractError, Diagnostics, TicketCategory, TicketView } from '../../../../preload/contract';
-import { useCall } from '../../app/queries';
-import { useTransport } from '../../app/transport-context';
 import { ErrorAlert } from '../../components/error-alert';
 import { CATEGORIES } from './categories';
+import { useCreateTicket, useDiagnostics } from './support-queries';
 
 type Props = {
   onCreated: (ticket: TicketView) => void;
@@ -78,7 +77,6 @@ function DiagnosticsAttachment({ checked, onChange, diagnostics }: DiagnosticsPr
 /** A new support request; the diagnostics summary is shown in full before it can be attached. */
 export function TicketForm({ onCreated, onCancel, onFoundOnService }: Props) {
   const { t } = useTranslation();
-  const transport = useTransport();
   const [subject, setSubject] = useState('');
   const [message, setMessage] = useState('');
   const [category, setCategory] = useState<TicketCategory>('general');
@@ -87,13 +85,8 @@ export function TicketForm({ onCreated, onCancel, onFoundOnService }: Props) {
   const [touched, setTouched] = useState(false);
   // The subject as sent: after a lost answer, the list is searched for it (not for what is typed since).
   const [sentSubject, setSentSubject] = useState('');
-  const diagnostics = useQuery<Diagnostics, ContractError>({
-    queryKey: ['support-diagnostics'],
-    queryFn: () => transport.call('support:diagnostics', {}),
-    enabled: withDiagnostics,
-    staleTime: 0,
-  });
-  const create = useCall({ name: 'support:create' }, (ticket) => onCreated(ticket));
+  const diagnostics = useDiagnostics(withDiagnostics);
+  const create = useCreateTicket(onCreated);
   const subjectMissing = subject.trim() === '';
   const messageMissing = message.trim() === '';
   const submit = () => {

@@ -2,11 +2,10 @@ import { Alert, Badge, Button, Group, Modal, Paper, Stack, Switch, Text } from '
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { WebhookView } from '../../../../preload/contract';
-import { useCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
-import { DeliveriesTable, deliveriesKey } from './deliveries-table';
+import { DeliveriesTable } from './deliveries-table';
 import { eventKey } from './event-types';
-import { WEBHOOKS } from './webhook-query-keys';
+import { usePingWebhook, useRemoveWebhook, useUpdateWebhook } from './webhook-queries';
 
 /** What the subscription is: its description, the URL it posts to and the start of its secret. */
 function WebhookIdentity({ hook }: { hook: WebhookView }) {
@@ -59,17 +58,12 @@ export function WebhookCard({ hook }: { hook: WebhookView }) {
   const [showDeliveries, setShowDeliveries] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [pinged, setPinged] = useState<boolean | null>(null);
-  const update = useCall({ name: 'webhooks:update' }, (_w, qc) => void qc.invalidateQueries({ queryKey: WEBHOOKS }));
-  const test = useCall({ name: 'webhooks:test' }, (r, qc) => {
+  const update = useUpdateWebhook();
+  const test = usePingWebhook(hook.id, (r) => {
     setPinged(r.delivered);
     setShowDeliveries(true);
-    void qc.invalidateQueries({ queryKey: deliveriesKey(hook.id) });
-    void qc.invalidateQueries({ queryKey: WEBHOOKS });
   });
-  const remove = useCall({ name: 'webhooks:remove' }, (_r, qc) => {
-    setConfirming(false);
-    void qc.invalidateQueries({ queryKey: WEBHOOKS });
-  });
+  const remove = useRemoveWebhook(() => setConfirming(false));
   const autoDisabled = !hook.enabled && !!hook.disabled_reason;
   const label = hook.description || hook.url;
   return (

@@ -1,12 +1,10 @@
 import { Button, Checkbox, Group, Paper, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CreatedWebhookView, WebhookEventName } from '../../../../preload/contract';
-import { useCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 import { eventKey, EVENTS, urlProblem } from './event-types';
-import { WEBHOOKS } from './webhook-query-keys';
+import { useCreateWebhook, useRefreshWebhooks } from './webhook-queries';
 
 /** A new subscription: the receiving address, the events and a description. */
 export function WebhookForm({
@@ -23,8 +21,8 @@ export function WebhookForm({
   const [touched, setTouched] = useState(false);
   // The address as sent: after a lost answer, the list is searched for it (not for what is typed since).
   const [sentUrl, setSentUrl] = useState('');
-  const cache = useQueryClient();
-  const create = useCall({ name: 'webhooks:create' }, (w) => onCreated(w));
+  const refresh = useRefreshWebhooks();
+  const create = useCreateWebhook(onCreated);
   const problem = urlProblem(url);
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="webhook-form-title">
@@ -81,7 +79,7 @@ export function WebhookForm({
             error={create.error}
             check={{ action: 'webhook_create', url: sentUrl }}
             onFound={(f) => {
-              if (f.action === 'webhook_create' && f.matches > 0) void cache.invalidateQueries({ queryKey: WEBHOOKS });
+              if (f.action === 'webhook_create' && f.matches > 0) refresh();
             }}
           />
           <Group justify="flex-end">
