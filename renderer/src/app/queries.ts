@@ -1,6 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { hashKey, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { QueryClient, QueryKey, UseQueryOptions } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useCallback, useEffect } from 'react';
 import type {
   ContractError,
   KeysStatus,
@@ -67,10 +67,11 @@ export function useContractQuery<M extends MethodName>(
   return useQuery<MethodResult<M>, ContractError>({ queryKey: key, queryFn: () => t.call(name, args), ...options });
 }
 
-/** A function that marks a cache stale and reads it again if it is shown. */
+/** A function that marks a cache stale and reads it again if it is shown; the same function while the key is the same. */
 export function useRefresh(key: QueryKey): () => void {
   const qc = useQueryClient();
-  return () => void qc.invalidateQueries({ queryKey: key });
+  const hash = hashKey(key);
+  return useCallback(() => void qc.invalidateQueries({ queryKey: JSON.parse(hash) as QueryKey }), [qc, hash]);
 }
 
 export const useAppInfo = () => useCallQuery(keys.app, 'app:info', {});

@@ -13,13 +13,11 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import type { QueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { ExamType, InboxItem, UploadJobView } from '../../../../preload/contract';
-import { keys, useCall, useUploads } from '../../app/queries';
-import { upsertById } from '../../app/merge';
+import { useUploads } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 import { ExamLinks } from '../../components/exam-links';
 import { formatBytes, formatDate } from '../../components/format';
@@ -33,6 +31,7 @@ import { ShareFields } from './share-fields';
 import { statusColor } from './status';
 import { ReceivedFrom, SenderStopped } from './received-from';
 import { StudyWarnings } from './warnings';
+import { useDismissStudy, useUpdateStudy, useUploadStudy } from './inbox-queries';
 
 type Setter = <K extends keyof FormState>(k: K, v: FormState[K]) => void;
 
@@ -276,18 +275,10 @@ export function InboxDetail({ item, onUploaded }: { item: InboxItem; onUploaded:
   const [showProblems, setShowProblems] = useState(false);
   const editable = item.status === 'review';
   const job = useUploads().data?.find((j) => j.id === item.job_id);
-  const storeItem = (updated: InboxItem, qc: QueryClient): void => {
-    qc.setQueryData(keys.inbox, (old: InboxItem[] | undefined) => upsertById(old, [updated]));
-  };
-  const update = useCall({ name: 'inbox:update' }, storeItem);
-  const toggleSeries = useCall({ name: 'inbox:update' }, storeItem);
-  const upload = useCall({ name: 'inbox:upload' }, (_r, qc) => {
-    void qc.invalidateQueries({ queryKey: keys.inbox });
-    void qc.invalidateQueries({ queryKey: keys.uploads });
-  });
-  const dismiss = useCall({ name: 'inbox:dismiss' }, (_r, qc, args) => {
-    qc.setQueryData(keys.inbox, (old: InboxItem[] | undefined) => old?.filter((i) => i.id !== args.id));
-  });
+  const update = useUpdateStudy();
+  const toggleSeries = useUpdateStudy();
+  const upload = useUploadStudy();
+  const dismiss = useDismissStudy();
 
   const problems = validate(form);
   const changes = changedFields(form, item.fields);

@@ -14,21 +14,15 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import type { ContractError, InboxItem, TakesView } from '../../../../preload/contract';
-import { useAppInfo, useCall, useInbox, useUploads } from '../../app/queries';
-import { useTransport } from '../../app/transport-context';
+import type { InboxItem, TakesView } from '../../../../preload/contract';
+import { useAppInfo, useInbox, usePickFolder, useUploads } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 import { formatBytes } from '../../components/format';
 import { useLanguage } from '../../components/use-language';
-
-const takesKey = (examId: string) => ['takes', examId] as const;
-
-/** The exam's takes change only when this app adds one: a minute's staleness costs nothing. */
-const STALE_MS = 60_000;
+import { useAddTake, useRefreshTakes, useTakes } from './takes-queries';
 
 /**
  * Extra takes of one exam: the takes it has, and "Add a take" from a folder or an inbox study.
@@ -38,14 +32,8 @@ const STALE_MS = 60_000;
 export function TakesPanel() {
   const { examId = '' } = useParams();
   const { t } = useTranslation();
-  const transport = useTransport();
-  const qc = useQueryClient();
-  const exam = useQuery<TakesView, ContractError>({
-    queryKey: takesKey(examId),
-    queryFn: () => transport.call('takes:get', { exam_id: examId }),
-    staleTime: STALE_MS,
-    enabled: examId !== '',
-  });
+  const exam = useTakes(examId);
+  const refresh = useRefreshTakes(examId);
   const uploads = useUploads();
   const jobs = useMemo(
     () => (uploads.data ?? []).filter((j) => j.extra_take?.exam_id === examId),
@@ -57,8 +45,8 @@ export function TakesPanel() {
     .join(',');
   // A take that finished uploading is now on the service: read the exam again (one call).
   useEffect(() => {
-    if (readyJobs) void qc.invalidateQueries({ queryKey: takesKey(examId) });
-  }, [readyJobs, examId, qc]);
+    if (readyJobs) refresh();
+  }, [readyJobs, refresh]);
 
   const [adding, setAdding] = useState(false);
   // Stays after the take is sent, so the link to its progress does not vanish under the pointer.
@@ -143,7 +131,7 @@ export function TakesPanel() {
           onQueued={() => {
             setAdding(false);
             setQueued(true);
-            void qc.invalidateQueries({ queryKey: takesKey(examId) });
+            refresh();
           }}
         />
       )}
@@ -231,8 +219,8 @@ function AddTakeForm({ view, onClose, onQueued }: { view: TakesView; onClose: ()
   const [source, setSource] = useState<Source>('folder');
   const [path, setPath] = useState('');
   const [inboxId, setInboxId] = useState<string | null>(null);
-  const pick = useCall({ name: 'folders:pick' });
-  const add = useCall({ name: 'takes:add' }, () => onQueued());
+  const pick = usePickFolder();
+  const add = useAddTake(onQueued);
   // The form opens from a button: the caret goes where the first thing to write is.
   const labelRef = useRef<HTMLInputElement>(null);
   useEffect(() => labelRef.current?.focus(), []);

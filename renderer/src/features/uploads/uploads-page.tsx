@@ -2,20 +2,18 @@ import { Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { keys, useCall, useUploads } from '../../app/queries';
+import { useUploads } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 import { JobRow } from './job-row';
 import { FINISHED, sortJobs } from './job-phase';
+import { useClearFinished } from './upload-queries';
 
 /** Every upload job, running ones first; virtualised so a long history stays smooth. */
 export function UploadsPage() {
   const { t } = useTranslation();
   const uploads = useUploads();
   const jobs = useMemo(() => sortJobs(uploads.data ?? []), [uploads.data]);
-  const clear = useCall(
-    { name: 'uploads:clear-finished' },
-    (_r, qc) => void qc.invalidateQueries({ queryKey: keys.uploads }),
-  );
+  const clear = useClearFinished();
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: jobs.length,
