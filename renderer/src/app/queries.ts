@@ -122,6 +122,11 @@ export function useCall<M extends MethodName>(
   });
 }
 
+/** After a change a list is read again; with a sandbox key the service stores nothing, so the list stays as it has it. */
+export function refreshUnlessSandbox(qc: QueryClient, key: QueryKey, result: { sandbox: boolean }): void {
+  if (!result.sandbox) void qc.invalidateQueries({ queryKey: key });
+}
+
 /** Contract calls whose answer is the whole new settings. */
 type SettingsCall =
   | 'settings:update'

@@ -13,7 +13,6 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
 import { QRCodeSVG } from 'qrcode.react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -24,17 +23,21 @@ import type {
   ConsentSessionView,
   ConsentStatusView,
 } from '../../../../preload/contract';
-import { useCall, useKeysStatus } from '../../app/queries';
+import { useKeysStatus } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 import { fromBase64 } from '../../components/pdf/base64';
 import { PdfView } from '../../components/pdf/pdf-view';
 import { useLanguage } from '../../components/use-language';
 import {
-  consentKeys,
   useBlankPdf,
+  useCloseDisplay,
   useConsentEvents,
   useConsentOverview,
   useConsentWatch,
+  useEmailConsent,
+  useOpenDisplay,
+  useRefreshConsent,
+  useStartConsent,
   useVerification,
 } from './consent-queries';
 
@@ -166,8 +169,8 @@ const PHASE_COLOR: Record<ConsentSessionView['phase'], string> = {
 function DisplayCard({ overview }: { overview: ConsentOverview }) {
   const { t } = useTranslation();
   const [signer, setSigner] = useState(overview.exam.patient_name ?? '');
-  const open = useCall({ name: 'consent:display-open' });
-  const close = useCall({ name: 'consent:display-close' });
+  const open = useOpenDisplay();
+  const close = useCloseDisplay();
   const session = overview.session;
   return (
     <Card withBorder>
@@ -222,7 +225,7 @@ function EmailCard({ overview, sandbox }: { overview: ConsentOverview; sandbox: 
   const [to, setTo] = useState('');
   const [name, setName] = useState(overview.exam.patient_name ?? '');
   const [sent, setSent] = useState<ConsentEmailView | null>(null);
-  const send = useCall({ name: 'consent:email' }, (r) => setSent(r));
+  const send = useEmailConsent(setSent);
   const canSend = /^\S+@\S+\.\S+$/.test(to.trim()) && name.trim().length > 0;
   return (
     <Card withBorder>
@@ -293,7 +296,7 @@ export function ConsentPanel() {
   const { t } = useTranslation();
   const lang = useLanguage();
   const { examId = '' } = useParams();
-  const qc = useQueryClient();
+  const refresh = useRefreshConsent(examId);
   const overview = useConsentOverview(examId);
   const sandbox = useKeysStatus().data?.active === 'sandbox';
   const [alreadySigned, setAlreadySigned] = useState(false);
@@ -302,12 +305,7 @@ export function ConsentPanel() {
   useConsentEvents(examId);
   useConsentWatch(examId, consent?.status === 'pending');
   const blank = useBlankPdf(examId, showBlank);
-  const start = useCall({ name: 'consent:start' }, (r) => {
-    setAlreadySigned(r.outcome === 'already_signed');
-    qc.setQueryData<ConsentOverview>(consentKeys.overview(examId), (old) =>
-      old ? { ...old, consent: r.consent } : old,
-    );
-  });
+  const start = useStartConsent(examId, (r) => setAlreadySigned(r.outcome === 'already_signed'));
 
   return (
     <Stack gap="md" maw={1100}>
@@ -358,8 +356,7 @@ export function ConsentPanel() {
             error={start.error ?? blank.error}
             check={start.error ? { action: 'consent', exam_id: examId } : undefined}
             onFound={(f) => {
-              if (f.action === 'consent' && f.status !== consent.status)
-                void qc.invalidateQueries({ queryKey: consentKeys.overview(examId) });
+              if (f.action === 'consent' && f.status !== consent.status) refresh();
             }}
           />
           {showBlank && blank.isPending && <Loader aria-label={t('common.loading')} />}

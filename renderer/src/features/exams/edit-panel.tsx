@@ -2,10 +2,9 @@ import { Alert, Button, Group, NumberInput, Paper, Select, Stack, Textarea, Text
 import { useMemo, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 import { useExamOutlet } from './exam-layout';
-import { storeExam } from './exam-queries';
+import { useUpdateExam } from './exam-queries';
 import { RADIOGRAPH_SUBTYPES } from '../../../../preload/contract/vocabulary';
 import { changedFields, formOf } from './exam-edit';
 import type { Field, Form } from './exam-edit';
@@ -115,8 +114,7 @@ export function EditPanel() {
   const [problems, setProblems] = useState<Partial<Record<Field, string>>>({});
   const [saved, setSaved] = useState(false);
   const changes = useMemo(() => changedFields(exam, form), [exam, form]);
-  const update = useCall({ name: 'exams:update' }, (result, qc) => {
-    storeExam(qc, result);
+  const update = useUpdateExam((result) => {
     setForm(formOf(result));
     setSaved(true);
   });

@@ -4,14 +4,13 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import type { ExamView } from '../../../../preload/contract';
-import { keys, useCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 import { formatBytes, formatDate, formatNumber } from '../../components/format';
 import { useLanguage } from '../../components/use-language';
 import { ConfirmModal } from './confirm-modal';
 import { ExamStatusBadge, formatDateTime } from './exam-badges';
 import { useExamOutlet } from './exam-layout';
-import { forgetExam, usePatientExams, useThumbnail, useShareOnReady } from './exam-queries';
+import { useDeleteExam, usePatientExams, useThumbnail, useShareOnReady } from './exam-queries';
 
 function Thumbnail({ exam }: { exam: ExamView }) {
   const { t } = useTranslation();
@@ -91,11 +90,10 @@ export function OverviewPanel() {
   const { exam } = useExamOutlet();
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState(false);
-  const remove = useCall({ name: 'exams:delete' }, (result, qc) => {
-    forgetExam(qc, exam.id);
-    void qc.invalidateQueries({ queryKey: keys.account });
-    void navigate('/exams', { state: { deleted: exam.name, already: result.already_deleted } });
-  });
+  const remove = useDeleteExam(
+    exam.id,
+    (result) => void navigate('/exams', { state: { deleted: exam.name, already: result.already_deleted } }),
+  );
   const autoShare = useShareOnReady(exam.id);
   const none = t('exams.overview.none');
   const facts: [string, ReactNode, string][] = [

@@ -13,13 +13,11 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
 import { QRCodeSVG } from 'qrcode.react';
 import { useEffect, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { EmbedView, ExamView, ReferrerView, ShareSent } from '../../../../preload/contract';
-import { useCall } from '../../app/queries';
+import type { ExamView, ReferrerView, ShareSent } from '../../../../preload/contract';
 import { ErrorAlert } from '../../components/error-alert';
 import { formatNumber } from '../../components/format';
 import { useLanguage } from '../../components/use-language';
@@ -27,7 +25,17 @@ import { ConfirmModal } from './confirm-modal';
 import { CopyField } from './copy-field';
 import { parseEmails } from './emails';
 import { useExamOutlet } from './exam-layout';
-import { examKeys, storeExam, useEmbed, usePublicPage, useReferrers } from './exam-queries';
+import {
+  useEmbed,
+  useEnableEmbed,
+  usePublicPage,
+  useReferrers,
+  useRefreshEmbed,
+  useRevokeEmbed,
+  useRotatePin,
+  useShareEmail,
+  useStoreExam,
+} from './exam-queries';
 import { HandoutButton } from './handout-button';
 
 /** Who receives the e-mail: a referrer picked from the directory, or addresses typed in To and Cc. */
@@ -123,12 +131,8 @@ function EmailSection({ exam }: { exam: ExamView }) {
   const [result, setResult] = useState<(ShareSent & { to: string[] }) | null>(null);
   // The share counter when the e-mail was sent: after a lost answer, a higher count means it went out.
   const [sharesBefore, setSharesBefore] = useState<number | undefined>(undefined);
-  const cache = useQueryClient();
-  const share = useCall({ name: 'share:email' }, (r, qc, args) => {
-    setResult({ ...r, to: args.to });
-    // A sent e-mail moves the exam's share counter: worth one call to show it right.
-    if (r.sent) void qc.invalidateQueries({ queryKey: examKeys.exam(exam.id) });
-  });
+  const store = useStoreExam();
+  const share = useShareEmail(exam.id, (r, args) => setResult({ ...r, to: args.to }));
   const resultRef = useRef<HTMLDivElement>(null);
   // The answer appears under the form: bring it into view so "not sent" is never missed.
   useEffect(() => {
@@ -214,7 +218,7 @@ function EmailSection({ exam }: { exam: ExamView }) {
           before={{ ...(sharesBefore !== undefined ? { shares: sharesBefore } : {}) }}
           onFound={(f) => {
             if (f.action === 'share' && exam.counters)
-              storeExam(cache, { ...exam, counters: { ...exam.counters, shares: f.shares } });
+              store({ ...exam, counters: { ...exam.counters, shares: f.shares } });
           }}
         />
         {result && <ShareResult result={result} />}
@@ -277,9 +281,8 @@ function PinSection({ exam }: { exam: ExamView }) {
   const [confirming, setConfirming] = useState(false);
   const [rotated, setRotated] = useState(false);
   const [pinBefore, setPinBefore] = useState<string | null>(null);
-  const cache = useQueryClient();
-  const rotate = useCall({ name: 'share:rotate-pin' }, (r, qc) => {
-    storeExam(qc, { ...exam, public_page_pin: r.pin });
+  const store = useStoreExam();
+  const rotate = useRotatePin(exam, () => {
     setConfirming(false);
     setRotated(true);
   });
@@ -334,7 +337,7 @@ function PinSection({ exam }: { exam: ExamView }) {
               check={{ action: 'rotate_pin', exam_id: exam.id }}
               before={{ pin: pinBefore }}
               onFound={(f) => {
-                if (f.action === 'rotate_pin') storeExam(cache, { ...exam, public_page_pin: f.pin });
+                if (f.action === 'rotate_pin') store({ ...exam, public_page_pin: f.pin });
               }}
             />
           </Stack>
@@ -373,27 +376,13 @@ function PinSection({ exam }: { exam: ExamView }) {
 function useEmbedCalls(examId: string) {
   const [confirming, setConfirming] = useState(false);
   const [revoked, setRevoked] = useState(false);
-  const cache = useQueryClient();
-  const enable = useCall({ name: 'share:embed-enable' }, (r, qc) => {
-    qc.setQueryData<EmbedView>(examKeys.embed(examId), (old) => ({
-      enabled: true,
-      token: r.token,
-      snippet: r.iframe_snippet,
-      view_count: old?.view_count ?? 0,
-    }));
-    setRevoked(false);
-  });
-  const revoke = useCall({ name: 'share:embed-revoke' }, (_r, qc) => {
-    qc.setQueryData<EmbedView>(examKeys.embed(examId), (old) => ({
-      enabled: false,
-      token: null,
-      snippet: null,
-      view_count: old?.view_count ?? 0,
-    }));
+  const refresh = useRefreshEmbed(examId);
+  const enable = useEnableEmbed(examId, () => setRevoked(false));
+  const revoke = useRevokeEmbed(examId, () => {
     setConfirming(false);
     setRevoked(true);
   });
-  return { confirming, setConfirming, revoked, cache, enable, revoke };
+  return { confirming, setConfirming, revoked, refresh, enable, revoke };
 }
 
 function EmbedSection({ exam }: { exam: ExamView }) {
@@ -406,7 +395,7 @@ function EmbedSection({ exam }: { exam: ExamView }) {
   const [title, setTitle] = useState(neutralTitle);
   const [showYear, setShowYear] = useState(true);
   const [showType, setShowType] = useState(true);
-  const { confirming, setConfirming, revoked, cache, enable, revoke } = useEmbedCalls(exam.id);
+  const { confirming, setConfirming, revoked, refresh, enable, revoke } = useEmbedCalls(exam.id);
   const state = embed.data;
   return (
     <Paper withBorder p="md" data-testid="share-embed" data-enabled={state ? String(state.enabled) : undefined}>
@@ -419,8 +408,7 @@ function EmbedSection({ exam }: { exam: ExamView }) {
           error={embed.error ?? enable.error ?? revoke.error}
           check={!embed.error && enable.error ? { action: 'embed_enable', exam_id: exam.id } : undefined}
           onFound={(f) => {
-            if (f.action === 'embed_enable' && f.enabled)
-              void cache.invalidateQueries({ queryKey: examKeys.embed(exam.id) });
+            if (f.action === 'embed_enable' && f.enabled) refresh();
           }}
         />
         {state?.enabled && state.snippet && (

@@ -1,11 +1,9 @@
 import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
-import type { QueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ReferrerSaved, ReferrerView } from '../../../../preload/contract';
-import { useCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
-import { referrersKey } from './referrer-queries';
+import { useCreateReferrer, useUpdateReferrer } from './referrer-queries';
 import {
   changedFields,
   checkReferrer,
@@ -84,18 +82,8 @@ export function ReferrerDialog({ referrer, onClose, onSaved }: Props) {
   const [values, setValues] = useState<ReferrerValues>(original);
   const [problems, setProblems] = useState<ReferrerProblems>({});
   const [unchanged, setUnchanged] = useState(false);
-  const refresh = (saved: ReferrerSaved, qc: QueryClient): void => {
-    // A sandbox key stores nothing: the list stays as the service has it.
-    if (!saved.sandbox) void qc.invalidateQueries({ queryKey: referrersKey });
-  };
-  const create = useCall({ name: 'referrers:create' }, (saved, qc) => {
-    refresh(saved, qc);
-    onSaved(saved, true);
-  });
-  const update = useCall({ name: 'referrers:update' }, (saved, qc) => {
-    refresh(saved, qc);
-    onSaved(saved, false);
-  });
+  const create = useCreateReferrer((saved) => onSaved(saved, true));
+  const update = useUpdateReferrer((saved) => onSaved(saved, false));
   const pending = create.isPending || update.isPending;
 
   const set =

@@ -14,9 +14,8 @@ import {
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ReferrerView } from '../../../../preload/contract';
-import { useCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
-import { referrersKey, useReferrers } from './referrer-queries';
+import { useDeleteReferrer, useReferrers } from './referrer-queries';
 import { ReferrerDialog } from './referrer-dialog';
 import { matchesSearch } from './referrer-form';
 
@@ -33,10 +32,7 @@ function DeleteDialog({
   onDeleted: (sandbox: boolean) => void;
 }) {
   const { t } = useTranslation();
-  const remove = useCall({ name: 'referrers:delete' }, (r, qc) => {
-    if (!r.sandbox) void qc.invalidateQueries({ queryKey: referrersKey });
-    onDeleted(r.sandbox);
-  });
+  const remove = useDeleteReferrer(onDeleted);
   return (
     <Modal
       opened

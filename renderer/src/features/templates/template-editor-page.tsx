@@ -3,11 +3,10 @@ import { useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import type { TemplateSaved, TemplateView } from '../../../../preload/contract';
-import { useCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 import type { EditorDraft } from './editor-state';
 import { draftOf, newDraft, pagesInput, templateChanges } from './editor-state';
-import { templateKey, templatesKey, useTemplate } from './template-queries';
+import { useCreateTemplate, useTemplate, useUpdateTemplate } from './template-queries';
 import { MiniSheet } from './slot-sheet';
 import { TemplateEditor } from './template-editor';
 
@@ -84,17 +83,8 @@ export function TemplateEditorPage() {
     leaving.current = true;
     void navigate('/templates', { state: { notice } });
   };
-  const create = useCall({ name: 'templates:create' }, (saved, qc) => {
-    if (!saved.sandbox) void qc.invalidateQueries({ queryKey: templatesKey });
-    done(saved, true);
-  });
-  const update = useCall({ name: 'templates:update' }, (saved, qc) => {
-    if (!saved.sandbox) {
-      qc.setQueryData(templateKey(saved.template.id), saved.template);
-      void qc.invalidateQueries({ queryKey: templatesKey });
-    }
-    done(saved, false);
-  });
+  const create = useCreateTemplate((saved) => done(saved, true));
+  const update = useUpdateTemplate((saved) => done(saved, false));
 
   const initial = useMemo<EditorDraft | null>(() => {
     if (templateId) return editing.data && !editing.data.is_default ? draftOf(editing.data) : null;

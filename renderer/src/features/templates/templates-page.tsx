@@ -16,9 +16,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import type { TemplateView } from '../../../../preload/contract';
-import { useCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
-import { templatesKey, useTemplates } from './template-queries';
+import { useDeleteTemplate, useTemplates, useUpdateTemplate } from './template-queries';
 import { MiniSheet } from './slot-sheet';
 import type { TemplatesNotice } from './template-editor-page';
 
@@ -32,10 +31,7 @@ function DeleteDialog({
   onDeleted: (sandbox: boolean) => void;
 }) {
   const { t } = useTranslation();
-  const remove = useCall({ name: 'templates:delete' }, (r, qc) => {
-    if (!r.sandbox) void qc.invalidateQueries({ queryKey: templatesKey });
-    onDeleted(r.sandbox);
-  });
+  const remove = useDeleteTemplate(onDeleted);
   return (
     <Modal
       opened
@@ -76,10 +72,7 @@ function RenameDialog({
   const { t } = useTranslation();
   const [name, setName] = useState(template.name);
   const [missing, setMissing] = useState(false);
-  const rename = useCall({ name: 'templates:update' }, (r, qc) => {
-    if (!r.sandbox) void qc.invalidateQueries({ queryKey: templatesKey });
-    onRenamed(r.template.name || name.trim(), r.sandbox);
-  });
+  const rename = useUpdateTemplate((r) => onRenamed(r.template.name || name.trim(), r.sandbox));
   const submit = (): void => {
     const next = name.trim();
     if (!next) return setMissing(true);
