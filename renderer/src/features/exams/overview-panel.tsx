@@ -7,7 +7,7 @@ import type { ExamView } from '../../../../preload/contract';
 import { ErrorAlert } from '../../components/error-alert';
 import { formatBytes, formatDate, formatNumber } from '../../components/format';
 import { useLanguage } from '../../components/use-language';
-import { ConfirmModal } from './confirm-modal';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { ExamStatusBadge, formatDateTime } from './exam-badges';
 import { useExamOutlet } from './exam-layout';
 import { useDeleteExam, usePatientExams, useThumbnail, useShareOnReady } from './exam-queries';
@@ -176,7 +176,7 @@ export function OverviewPanel() {
         {remove.error && remove.error.code !== 'not_found' && <ErrorAlert error={remove.error} />}
         {remove.error?.code === 'not_found' && <Alert color="gray">{t('exams.overview.alreadyDeleted')}</Alert>}
       </div>
-      <ConfirmModal
+      <ConfirmDialog
         opened={confirming}
         title={t('exams.overview.deleteTitle')}
         body={t('exams.overview.deleteBody', { name: exam.name, patient })}

@@ -11,7 +11,7 @@ import { formatBytes } from '../../components/format';
 import { toBase64 } from '../../components/pdf/base64';
 import { PdfView } from '../../components/pdf/pdf-view';
 import { useLanguage } from '../../components/use-language';
-import { ConfirmModal } from './confirm-modal';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { formatDateTime } from './exam-badges';
 import { useExamOutlet } from './exam-layout';
 import {
@@ -191,7 +191,7 @@ function ReportDetails({ exam, report }: { exam: ExamView; report: ReportView })
       {viewing && pdf.data && (
         <PdfView base64={pdf.data.base64} label={t('exams.report.title')} layout={{ kind: 'paged' }} />
       )}
-      <ConfirmModal
+      <ConfirmDialog
         opened={confirm === 'sign'}
         title={t('exams.report.signTitle')}
         body={t('exams.report.signBody')}
@@ -201,7 +201,7 @@ function ReportDetails({ exam, report }: { exam: ExamView; report: ReportView })
         onClose={() => setConfirm(null)}
         testId="report-sign-modal"
       />
-      <ConfirmModal
+      <ConfirmDialog
         opened={confirm === 'delete'}
         title={t('exams.report.deleteTitle')}
         body={t('exams.report.deleteBody', { name })}
@@ -282,7 +282,7 @@ export function ReportPanel() {
           </>
         )}
       </Stack>
-      <ConfirmModal
+      <ConfirmDialog
         opened={pending !== null}
         title={t('exams.report.replaceTitle')}
         body={t('exams.report.replaceBody', { name: current?.filename ?? '', next: pending?.name ?? '' })}

@@ -21,7 +21,7 @@ import type { ExamView, ReferrerView, ShareSent } from '../../../../preload/cont
 import { ErrorAlert } from '../../components/error-alert';
 import { formatNumber } from '../../components/format';
 import { useLanguage } from '../../components/use-language';
-import { ConfirmModal } from './confirm-modal';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CopyField } from './copy-field';
 import { parseEmails } from './emails';
 import { useExamOutlet } from './exam-layout';
@@ -354,7 +354,7 @@ function PinSection({ exam }: { exam: ExamView }) {
           )}
         </Group>
       </Stack>
-      <ConfirmModal
+      <ConfirmDialog
         opened={confirming}
         title={t('exams.share.rotateTitle')}
         body={t('exams.share.rotateBody')}
@@ -480,7 +480,7 @@ function EmbedSection({ exam }: { exam: ExamView }) {
           </form>
         )}
       </Stack>
-      <ConfirmModal
+      <ConfirmDialog
         opened={confirming}
         title={t('exams.share.revokeTitle')}
         body={t('exams.share.revokeBody')}

@@ -1,16 +1,4 @@
-import {
-  Alert,
-  Button,
-  Group,
-  Loader,
-  Modal,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Alert, Button, Group, Loader, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ReferrerView } from '../../../../preload/contract';
@@ -18,6 +6,7 @@ import { ErrorAlert } from '../../components/error-alert';
 import { useDeleteReferrer, useReferrers } from './referrer-queries';
 import { ReferrerDialog } from './referrer-dialog';
 import { matchesSearch } from './referrer-form';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 
 /** A notice's text key and the name it names: its words follow the window's language while it is shown. */
 type Notice = { key: string; name: string; sandbox: boolean };
@@ -34,30 +23,18 @@ function DeleteDialog({
   const { t } = useTranslation();
   const remove = useDeleteReferrer(onDeleted);
   return (
-    <Modal
+    <ConfirmDialog
       opened
-      onClose={onClose}
       title={t('referrers.deleteTitle')}
-      closeButtonProps={{ 'aria-label': t('common.close') }}
-    >
-      <Stack gap="md">
-        <Text>{t('referrers.deleteBody', { name: referrer.name })}</Text>
-        <ErrorAlert error={remove.error} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose} data-autofocus>
-            {t('common.cancel')}
-          </Button>
-          <Button
-            color="red.9"
-            onClick={() => remove.mutate({ id: referrer.id })}
-            loading={remove.isPending}
-            data-testid="referrer-delete-confirm"
-          >
-            {t('referrers.delete')}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+      body={t('referrers.deleteBody', { name: referrer.name })}
+      confirm={t('referrers.delete')}
+      danger
+      loading={remove.isPending}
+      error={remove.error}
+      onConfirm={() => remove.mutate({ id: referrer.id })}
+      onClose={onClose}
+      testId="referrer-delete"
+    />
   );
 }
 

@@ -7,6 +7,7 @@ import { useTransport } from '../../app/transport-context';
 import { ErrorAlert } from '../../components/error-alert';
 import { folderExamTypeOptions, folderModeOptions, wholeNumber } from './options';
 import { FolderShareRule } from './share-rule-fields';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 
 const DEFAULT_SETTLE = 30;
 
@@ -29,33 +30,31 @@ function FolderRow({ folder }: { folder: WatchFolder }) {
           <Text fw={600} ff="monospace" size="sm" truncate="start" title={folder.path}>
             <bdi dir="ltr">{folder.path}</bdi>
           </Text>
-          {confirming ? (
-            <Group gap="xs" wrap="nowrap">
-              <Text size="sm">{t('settings.folders.confirmRemove')}</Text>
-              <Button
-                size="xs"
-                color="red.9"
-                onClick={() => remove.mutate({ id: folder.id })}
-                loading={remove.isPending}
-              >
-                {t('common.remove')}
-              </Button>
-              <Button size="xs" variant="default" onClick={() => setConfirming(false)}>
-                {t('common.cancel')}
-              </Button>
-            </Group>
-          ) : (
-            <Button
-              size="xs"
-              variant="default"
-              color="red"
-              onClick={() => setConfirming(true)}
-              aria-label={t('settings.folders.removeFolder', { path: folder.path })}
-            >
-              {t('common.remove')}
-            </Button>
-          )}
+          <Button
+            size="xs"
+            variant="default"
+            color="red"
+            onClick={() => setConfirming(true)}
+            aria-label={t('settings.folders.removeFolder', { path: folder.path })}
+          >
+            {t('common.remove')}
+          </Button>
         </Group>
+        <ConfirmDialog
+          opened={confirming}
+          title={t('settings.folders.confirmRemove')}
+          confirm={t('common.remove')}
+          danger
+          loading={remove.isPending}
+          error={remove.error}
+          onConfirm={() => remove.mutate({ id: folder.id }, { onSuccess: () => setConfirming(false) })}
+          onClose={() => setConfirming(false)}
+          testId="folder-remove"
+        >
+          <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>
+            <bdi dir="ltr">{folder.path}</bdi>
+          </Text>
+        </ConfirmDialog>
         <Group align="flex-end" grow>
           <NativeSelect
             size="xs"
@@ -90,7 +89,7 @@ function FolderRow({ folder }: { folder: WatchFolder }) {
           />
         </Group>
         <FolderShareRule folder={folder} />
-        <ErrorAlert error={update.error ?? remove.error} />
+        <ErrorAlert error={update.error} />
       </Stack>
     </Paper>
   );

@@ -5,6 +5,7 @@ import type { KeyKind, KeysStatus } from '../../../../preload/contract';
 import { ErrorAlert } from '../../components/error-alert';
 import { KeyForm } from '../onboarding/key-form';
 import { useActivateKey, useRemoveKey } from './settings-queries';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 
 function Slot({ kind, status }: { kind: KeyKind; status: KeysStatus }) {
   const { t } = useTranslation();
@@ -38,34 +39,29 @@ function Slot({ kind, status }: { kind: KeyKind; status: KeysStatus }) {
               {t('keys.activate')}
             </Button>
           )}
-          {slot.present &&
-            (confirming ? (
-              <>
-                <Text size="sm">{t('keys.confirmRemove')}</Text>
-                <Button
-                  size="xs"
-                  color="red.9"
-                  onClick={() => remove.mutate({ kind }, { onSettled: () => setConfirming(false) })}
-                  loading={remove.isPending}
-                >
-                  {t('common.remove')}
-                </Button>
-                <Button size="xs" variant="default" onClick={() => setConfirming(false)}>
-                  {t('common.cancel')}
-                </Button>
-              </>
-            ) : (
-              <Button
-                size="xs"
-                variant="default"
-                onClick={() => setConfirming(true)}
-                aria-label={t('keys.removeKey', { kind: name })}
-              >
-                {t('common.remove')}
-              </Button>
-            ))}
+          {slot.present && (
+            <Button
+              size="xs"
+              variant="default"
+              onClick={() => setConfirming(true)}
+              aria-label={t('keys.removeKey', { kind: name })}
+            >
+              {t('common.remove')}
+            </Button>
+          )}
         </Group>
       </Group>
+      <ConfirmDialog
+        opened={confirming}
+        title={t('keys.confirmRemove')}
+        body={`${name} · ${t('keys.stored', { hint: slot.hint ?? '' })}`}
+        confirm={t('common.remove')}
+        danger
+        loading={remove.isPending}
+        onConfirm={() => remove.mutate({ kind }, { onSettled: () => setConfirming(false) })}
+        onClose={() => setConfirming(false)}
+        testId={`key-remove-${kind}`}
+      />
       <ErrorAlert error={activate.error ?? remove.error} />
     </Paper>
   );

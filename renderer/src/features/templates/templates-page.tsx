@@ -20,6 +20,7 @@ import { ErrorAlert } from '../../components/error-alert';
 import { useDeleteTemplate, useTemplates, useUpdateTemplate } from './template-queries';
 import { MiniSheet } from './slot-sheet';
 import type { TemplatesNotice } from './template-editor-page';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 
 function DeleteDialog({
   template,
@@ -33,30 +34,18 @@ function DeleteDialog({
   const { t } = useTranslation();
   const remove = useDeleteTemplate(onDeleted);
   return (
-    <Modal
+    <ConfirmDialog
       opened
-      onClose={onClose}
       title={t('templates.deleteTitle')}
-      closeButtonProps={{ 'aria-label': t('common.close') }}
-    >
-      <Stack gap="md">
-        <Text>{t('templates.deleteBody', { name: template.name })}</Text>
-        <ErrorAlert error={remove.error} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose} data-autofocus>
-            {t('common.cancel')}
-          </Button>
-          <Button
-            color="red.9"
-            onClick={() => remove.mutate({ id: template.id })}
-            loading={remove.isPending}
-            data-testid="template-delete-confirm"
-          >
-            {t('templates.delete')}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+      body={t('templates.deleteBody', { name: template.name })}
+      confirm={t('templates.delete')}
+      danger
+      loading={remove.isPending}
+      error={remove.error}
+      onConfirm={() => remove.mutate({ id: template.id })}
+      onClose={onClose}
+      testId="template-delete"
+    />
   );
 }
 

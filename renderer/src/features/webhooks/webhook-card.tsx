@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Modal, Paper, Stack, Switch, Text } from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, Stack, Switch, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { WebhookView } from '../../../../preload/contract';
@@ -6,6 +6,7 @@ import { ErrorAlert } from '../../components/error-alert';
 import { DeliveriesTable } from './deliveries-table';
 import { eventKey } from './event-types';
 import { usePingWebhook, useRemoveWebhook, useUpdateWebhook } from './webhook-queries';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 
 /** What the subscription is: its description, the URL it posts to and the start of its secret. */
 function WebhookIdentity({ hook }: { hook: WebhookView }) {
@@ -30,25 +31,17 @@ type DeleteProps = { opened: boolean; url: string; onClose: () => void; onConfir
 function DeleteWebhookModal({ opened, url, onClose, onConfirm, loading }: DeleteProps) {
   const { t } = useTranslation();
   return (
-    <Modal
+    <ConfirmDialog
       opened={opened}
-      onClose={onClose}
       title={t('webhooks.deleteTitle')}
-      centered
-      closeButtonProps={{ 'aria-label': t('common.close') }}
-    >
-      <Stack>
-        <Text size="sm">{t('webhooks.deleteBody', { url })}</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button color="red.9" onClick={onConfirm} loading={loading} data-testid="webhook-delete-confirm">
-            {t('webhooks.deleteConfirm')}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+      body={t('webhooks.deleteBody', { url })}
+      confirm={t('webhooks.deleteConfirm')}
+      danger
+      loading={loading}
+      onConfirm={onConfirm}
+      onClose={onClose}
+      testId="webhook-delete"
+    />
   );
 }
 
