@@ -28,7 +28,7 @@ import { changedFields, isCalendarDate, toForm, validate } from './inbox-form';
 import { IncompleteFiles } from './incomplete-files';
 import { SeriesList } from './series-list';
 import { ShareFields } from './share-fields';
-import { statusColor } from './status';
+import { statusColor, studyFacts } from './status';
 import { ReceivedFrom, SenderStopped } from './received-from';
 import { StudyWarnings } from './warnings';
 import { useDismissStudy, useUpdateStudy, useUploadStudy } from './inbox-queries';
@@ -46,14 +46,7 @@ function StudyHeading({ item }: { item: InboxItem }) {
           {item.description || t('inbox.untitledStudy')}
         </Title>
         <Text size="sm" c="dimmed">
-          {[
-            formatDate(item.study_date, lang),
-            item.modality,
-            t('inbox.filesCount', { count: item.files }),
-            formatBytes(item.bytes, lang),
-          ]
-            .filter(Boolean)
-            .join(' · ')}
+          {studyFacts(item, t, lang)}
         </Text>
         {item.received_from ? (
           <ReceivedFrom from={item.received_from} />

@@ -44,7 +44,8 @@ function DeleteDialog({
       error={remove.error}
       onConfirm={() => remove.mutate({ id: template.id })}
       onClose={onClose}
-      testId="template-delete"
+      testId="template-delete-modal"
+      confirmTestId="template-delete-confirm"
     />
   );
 }

@@ -40,7 +40,8 @@ function DeleteWebhookModal({ opened, url, onClose, onConfirm, loading }: Delete
       loading={loading}
       onConfirm={onConfirm}
       onClose={onClose}
-      testId="webhook-delete"
+      testId="webhook-delete-modal"
+      confirmTestId="webhook-delete-confirm"
     />
   );
 }
