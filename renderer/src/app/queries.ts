@@ -152,32 +152,26 @@ export const usePickFolder = () => useCall({ name: 'folders:pick' });
 
 /** Keeps the caches in step with what main pushes, and refetches everything after a break in the stream. */
 export function bindEvents(t: Transport, qc: QueryClient): () => void {
+  /** A pushed value replaces its cache, and a read already under way will not undo it (see PushClock). */
+  const store =
+    (key: readonly string[]) =>
+    (value: unknown): void => {
+      clock.mark(key);
+      qc.setQueryData(key, value);
+    };
   const offs = [
     t.on('uploads:state', (changed) =>
       qc.setQueryData(keys.uploads, (old: MethodResult<'uploads:list'> | undefined) => upsertNewer(old, changed)),
     ),
-    t.on('inbox:changed', (items) => {
-      clock.mark(keys.inbox);
-      qc.setQueryData(keys.inbox, items);
-    }),
-    t.on('settings:changed', (s) => {
-      clock.mark(keys.settings);
-      qc.setQueryData(keys.settings, s);
-    }),
+    t.on('inbox:changed', store(keys.inbox)),
+    t.on('settings:changed', store(keys.settings)),
     t.on('keys:changed', (k) => {
-      clock.mark(keys.keys);
-      qc.setQueryData(keys.keys, k);
+      store(keys.keys)(k);
       void qc.invalidateQueries({ queryKey: keys.account });
     }),
     t.on('account:rate', (r) => qc.setQueryData(keys.rate, r)),
-    t.on('inbox:copies', (c) => {
-      clock.mark(keys.copies);
-      qc.setQueryData(keys.copies, c);
-    }),
-    t.on('service:reach', (r) => {
-      clock.mark(keys.reach);
-      qc.setQueryData(keys.reach, r);
-    }),
+    t.on('inbox:copies', store(keys.copies)),
+    t.on('service:reach', store(keys.reach)),
     // Background refreshes of the core's poll scheduler land straight in the caches.
     t.on('notifications:changed', (n) => qc.setQueryData(keys.notifications, n)),
     t.on('account:changed', (a) => qc.setQueryData(keys.account, a)),

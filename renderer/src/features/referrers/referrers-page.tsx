@@ -7,6 +7,7 @@ import { useDeleteReferrer, useReferrers } from './referrer-queries';
 import { ReferrerDialog } from './referrer-dialog';
 import { matchesSearch } from './referrer-form';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { RowAction } from '../../components/row-action';
 
 /** A notice's text key and the name it names: its words follow the window's language while it is shown. */
 type Notice = { key: string; name: string; sandbox: boolean };
@@ -71,23 +72,17 @@ function ReferrersTable({ shown, onEdit, onDelete }: TableProps) {
             <Table.Td>{r.phone ?? '—'}</Table.Td>
             <Table.Td>
               <Group gap="xs" justify="flex-end" wrap="nowrap">
-                <Button
-                  size="xs"
-                  variant="default"
+                <RowAction
+                  label={t('referrers.edit')}
+                  name={t('referrers.editOne', { name: r.name })}
                   onClick={() => onEdit(r)}
-                  aria-label={t('referrers.editOne', { name: r.name })}
-                >
-                  {t('referrers.edit')}
-                </Button>
-                <Button
-                  size="xs"
-                  variant="default"
-                  c="red.9"
+                />
+                <RowAction
+                  label={t('referrers.delete')}
+                  name={t('referrers.deleteOne', { name: r.name })}
                   onClick={() => onDelete(r)}
-                  aria-label={t('referrers.deleteOne', { name: r.name })}
-                >
-                  {t('referrers.delete')}
-                </Button>
+                  danger
+                />
               </Group>
             </Table.Td>
           </Table.Tr>

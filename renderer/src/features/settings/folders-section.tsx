@@ -8,6 +8,7 @@ import { ErrorAlert } from '../../components/error-alert';
 import { folderExamTypeOptions, folderModeOptions, wholeNumber } from './options';
 import { FolderShareRule } from './share-rule-fields';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { RowAction } from '../../components/row-action';
 
 const DEFAULT_SETTLE = 30;
 
@@ -30,15 +31,11 @@ function FolderRow({ folder }: { folder: WatchFolder }) {
           <Text fw={600} ff="monospace" size="sm" truncate="start" title={folder.path}>
             <bdi dir="ltr">{folder.path}</bdi>
           </Text>
-          <Button
-            size="xs"
-            variant="default"
-            color="red"
+          <RowAction
+            label={t('common.remove')}
+            name={t('settings.folders.removeFolder', { path: folder.path })}
             onClick={() => setConfirming(true)}
-            aria-label={t('settings.folders.removeFolder', { path: folder.path })}
-          >
-            {t('common.remove')}
-          </Button>
+          />
         </Group>
         <ConfirmDialog
           opened={confirming}

@@ -6,6 +6,7 @@ import { ErrorAlert } from '../../components/error-alert';
 import { KeyForm } from '../onboarding/key-form';
 import { useActivateKey, useRemoveKey } from './settings-queries';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { RowAction } from '../../components/row-action';
 
 function Slot({ kind, status }: { kind: KeyKind; status: KeysStatus }) {
   const { t } = useTranslation();
@@ -40,14 +41,11 @@ function Slot({ kind, status }: { kind: KeyKind; status: KeysStatus }) {
             </Button>
           )}
           {slot.present && (
-            <Button
-              size="xs"
-              variant="default"
+            <RowAction
+              label={t('common.remove')}
+              name={t('keys.removeKey', { kind: name })}
               onClick={() => setConfirming(true)}
-              aria-label={t('keys.removeKey', { kind: name })}
-            >
-              {t('common.remove')}
-            </Button>
+            />
           )}
         </Group>
       </Group>

@@ -21,6 +21,7 @@ import { useDeleteTemplate, useTemplates, useUpdateTemplate } from './template-q
 import { MiniSheet } from './slot-sheet';
 import type { TemplatesNotice } from './template-editor-page';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { RowAction } from '../../components/row-action';
 
 function DeleteDialog({
   template,
@@ -173,34 +174,25 @@ function TemplateCard({
               </>
             ) : (
               <>
-                <Button
-                  size="xs"
-                  variant="default"
+                <RowAction
+                  label={t('templates.edit')}
+                  name={t('templates.editOne', { name: template.name })}
                   onClick={open}
-                  aria-label={t('templates.editOne', { name: template.name })}
-                  data-testid="template-edit"
-                >
-                  {t('templates.edit')}
-                </Button>
-                <Button
-                  size="xs"
-                  variant="default"
+                  testId="template-edit"
+                />
+                <RowAction
+                  label={t('templates.rename')}
+                  name={t('templates.renameOne', { name: template.name })}
                   onClick={onRename}
-                  aria-label={t('templates.renameOne', { name: template.name })}
-                  data-testid="template-rename"
-                >
-                  {t('templates.rename')}
-                </Button>
-                <Button
-                  size="xs"
-                  variant="default"
-                  c="red.9"
+                  testId="template-rename"
+                />
+                <RowAction
+                  label={t('templates.delete')}
+                  name={t('templates.deleteOne', { name: template.name })}
                   onClick={onDelete}
-                  aria-label={t('templates.deleteOne', { name: template.name })}
-                  data-testid="template-delete"
-                >
-                  {t('templates.delete')}
-                </Button>
+                  danger
+                  testId="template-delete"
+                />
               </>
             )}
           </Group>

@@ -9,6 +9,7 @@ import { useLanguage } from '../../components/use-language';
 import { actionsFor, jobErrorCode, phaseColor } from './job-phase';
 import { CompressionStats, compressedProgress, compressingBadge } from './compression-stats';
 import { useJobActions } from './upload-queries';
+import { RowAction } from '../../components/row-action';
 
 type JobActions = ReturnType<typeof useJobActions>;
 
@@ -50,16 +51,12 @@ function JobControls({ job, can, actions }: ControlsProps) {
         </Button>
       )}
       {can.cancel && (
-        <Button
-          size="xs"
-          variant="default"
-          color="red"
+        <RowAction
+          label={t('uploads.cancel')}
           onClick={() => actions.cancel.mutate({ id: job.id })}
           loading={actions.cancel.isPending}
-          data-testid="upload-cancel"
-        >
-          {t('uploads.cancel')}
-        </Button>
+          testId="upload-cancel"
+        />
       )}
     </Group>
   );

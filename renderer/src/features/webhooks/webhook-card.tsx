@@ -7,6 +7,7 @@ import { DeliveriesTable } from './deliveries-table';
 import { eventKey } from './event-types';
 import { usePingWebhook, useRemoveWebhook, useUpdateWebhook } from './webhook-queries';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { RowAction } from '../../components/row-action';
 
 /** What the subscription is: its description, the URL it posts to and the start of its secret. */
 function WebhookIdentity({ hook }: { hook: WebhookView }) {
@@ -134,15 +135,7 @@ export function WebhookCard({ hook }: { hook: WebhookView }) {
           >
             {showDeliveries ? t('webhooks.hideDeliveries') : t('webhooks.showDeliveries')}
           </Button>
-          <Button
-            size="xs"
-            variant="default"
-            c="red.9"
-            onClick={() => setConfirming(true)}
-            data-testid="webhook-delete"
-          >
-            {t('webhooks.delete')}
-          </Button>
+          <RowAction label={t('webhooks.delete')} onClick={() => setConfirming(true)} danger testId="webhook-delete" />
         </Group>
         {showDeliveries && <DeliveriesTable id={hook.id} />}
       </Stack>
