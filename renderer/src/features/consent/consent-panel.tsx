@@ -15,6 +15,7 @@ import {
 } from '@mantine/core';
 import { QRCodeSVG } from 'qrcode.react';
 import { useEffect, useState } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import type {
@@ -166,6 +167,21 @@ const PHASE_COLOR: Record<ConsentSessionView['phase'], string> = {
   signed: '#216e39',
 };
 
+/** One way to have the consent signed: a card with its title and a line on when to use it. */
+function ConsentCard({ title, help, children }: { title: string; help: string; children: ReactNode }) {
+  return (
+    <Card withBorder>
+      <Title order={3} size="h4">
+        {title}
+      </Title>
+      <Text size="sm" c="dimmed" mb="sm">
+        {help}
+      </Text>
+      {children}
+    </Card>
+  );
+}
+
 function DisplayCard({ overview }: { overview: ConsentOverview }) {
   const { t } = useTranslation();
   const [signer, setSigner] = useState(overview.exam.patient_name ?? '');
@@ -173,13 +189,7 @@ function DisplayCard({ overview }: { overview: ConsentOverview }) {
   const close = useCloseDisplay();
   const session = overview.session;
   return (
-    <Card withBorder>
-      <Title order={3} size="h4">
-        {t('consent.display.title')}
-      </Title>
-      <Text size="sm" c="dimmed" mb="sm">
-        {t('consent.display.help')}
-      </Text>
+    <ConsentCard title={t('consent.display.title')} help={t('consent.display.help')}>
       <TextInput
         label={t('consent.display.signer')}
         value={signer}
@@ -216,7 +226,7 @@ function DisplayCard({ overview }: { overview: ConsentOverview }) {
           )}
         </Stack>
       )}
-    </Card>
+    </ConsentCard>
   );
 }
 
@@ -228,13 +238,7 @@ function EmailCard({ overview, sandbox }: { overview: ConsentOverview; sandbox: 
   const send = useEmailConsent(setSent);
   const canSend = /^\S+@\S+\.\S+$/.test(to.trim()) && name.trim().length > 0;
   return (
-    <Card withBorder>
-      <Title order={3} size="h4">
-        {t('consent.email.title')}
-      </Title>
-      <Text size="sm" c="dimmed" mb="sm">
-        {t('consent.email.help')}
-      </Text>
+    <ConsentCard title={t('consent.email.title')} help={t('consent.email.help')}>
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -287,7 +291,7 @@ function EmailCard({ overview, sandbox }: { overview: ConsentOverview; sandbox: 
           </Code>
         </Stack>
       )}
-    </Card>
+    </ConsentCard>
   );
 }
 

@@ -17,7 +17,7 @@ import { DecimalInput } from '../../components/decimal-input';
 import type { DecimalResult, DecimalRule } from '../../components/decimal';
 import type { ImplantSizeView } from '../../../../preload/contract';
 import { ErrorAlert } from '../../components/error-alert';
-import { ImplantTable, Pager, useMm } from './implant-table';
+import { ImplantTable, PagedTable, useMm } from './implant-table';
 import type { SizeQuery } from './implant-queries';
 import { useImplantBrands, useImplantModels, useImplantSearch, useImplantSize } from './implant-queries';
 
@@ -65,21 +65,14 @@ function BrandsPanel() {
         {brand && models.isPending && <Loader aria-label={t('common.loading')} />}
         <ErrorAlert error={models.error} />
         {brand && models.data && (
-          <>
-            <ImplantTable
-              implants={models.data.implants}
-              caption={t('implants.modelsOf', { brand, count: models.data.total })}
-              testId="implant-models"
-              hideBrand
-            />
-            <Pager
-              total={models.data.total}
-              limit={models.data.limit}
-              offset={offset}
-              onOffset={setOffset}
-              label={t('implants.pager.label')}
-            />
-          </>
+          <PagedTable
+            page={models.data}
+            caption={t('implants.modelsOf', { brand, count: models.data.total })}
+            testId="implant-models"
+            hideBrand
+            offset={offset}
+            onOffset={setOffset}
+          />
         )}
       </Stack>
     </Group>
@@ -125,20 +118,13 @@ function SearchPanel() {
         <Text c="dimmed">{t('implants.noResults', { query })}</Text>
       )}
       {query && results.data && results.data.implants.length > 0 && (
-        <>
-          <ImplantTable
-            implants={results.data.implants}
-            caption={t('implants.searchResults', { query, count: results.data.total })}
-            testId="implant-search-results"
-          />
-          <Pager
-            total={results.data.total}
-            limit={results.data.limit}
-            offset={offset}
-            onOffset={setOffset}
-            label={t('implants.pager.label')}
-          />
-        </>
+        <PagedTable
+          page={results.data}
+          caption={t('implants.searchResults', { query, count: results.data.total })}
+          testId="implant-search-results"
+          offset={offset}
+          onOffset={setOffset}
+        />
       )}
     </Stack>
   );
@@ -166,20 +152,13 @@ function SizeResults({
   return (
     <Stack gap="md">
       {data.implants.length > 0 ? (
-        <>
-          <ImplantTable
-            implants={data.implants}
-            caption={t('implants.exactTitle', { asked, count: data.total })}
-            testId="implant-exact"
-          />
-          <Pager
-            total={data.total}
-            limit={data.limit}
-            offset={offset}
-            onOffset={onOffset}
-            label={t('implants.pager.label')}
-          />
-        </>
+        <PagedTable
+          page={data}
+          caption={t('implants.exactTitle', { asked, count: data.total })}
+          testId="implant-exact"
+          offset={offset}
+          onOffset={onOffset}
+        />
       ) : (
         <Text data-testid="implant-no-exact">{t('implants.noExact', { asked })}</Text>
       )}

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Loader, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { Group, Loader, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ReferrerView } from '../../../../preload/contract';
@@ -6,38 +6,9 @@ import { ErrorAlert } from '../../components/error-alert';
 import { useDeleteReferrer, useReferrers } from './referrer-queries';
 import { ReferrerDialog } from './referrer-dialog';
 import { matchesSearch } from './referrer-form';
-import { ConfirmDialog } from '../../components/confirm-dialog';
 import { RowAction } from '../../components/row-action';
-
-/** A notice's text key and the name it names: its words follow the window's language while it is shown. */
-type Notice = { key: string; name: string; sandbox: boolean };
-
-function DeleteDialog({
-  referrer,
-  onClose,
-  onDeleted,
-}: {
-  referrer: ReferrerView;
-  onClose: () => void;
-  onDeleted: (sandbox: boolean) => void;
-}) {
-  const { t } = useTranslation();
-  const remove = useDeleteReferrer(onDeleted);
-  return (
-    <ConfirmDialog
-      opened
-      title={t('referrers.deleteTitle')}
-      body={t('referrers.deleteBody', { name: referrer.name })}
-      confirm={t('referrers.delete')}
-      danger
-      loading={remove.isPending}
-      error={remove.error}
-      onConfirm={() => remove.mutate({ id: referrer.id })}
-      onClose={onClose}
-      testId="referrer-delete"
-    />
-  );
-}
+import { ChangeNoticeAlert, DeleteDialog, deletedNotice, ListHeader, SandboxNotice } from '../../components/list-page';
+import type { ChangeNotice } from '../../components/list-page';
 
 type TableProps = {
   shown: ReferrerView[];
@@ -99,42 +70,25 @@ export function ReferrersPage() {
   const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<ReferrerView | 'new' | null>(null);
   const [deleting, setDeleting] = useState<ReferrerView | null>(null);
-  const [notice, setNotice] = useState<Notice | null>(null);
+  const [notice, setNotice] = useState<ChangeNotice | null>(null);
+  const remove = useDeleteReferrer((sb) => {
+    if (deleting) setNotice(deletedNotice('referrers', deleting.name, sb));
+    setDeleting(null);
+  });
   const all = list.data?.referrers;
   const shown = useMemo(() => (all ?? []).filter((r) => matchesSearch(r, search)), [all, search]);
   const sandbox = list.data?.sandbox === true;
 
   return (
     <Stack gap="md">
-      <Group justify="space-between" align="flex-start">
-        <div>
-          <Title order={2}>{t('referrers.title')}</Title>
-          <Text c="dimmed" size="sm">
-            {t('referrers.intro')}
-          </Text>
-        </div>
-        <Button onClick={() => setEditing('new')} data-testid="referrer-add">
-          {t('referrers.add')}
-        </Button>
-      </Group>
-      {sandbox && (
-        <Alert color="yellow" variant="light" title={t('referrers.sandboxTitle')} data-testid="referrers-sandbox">
-          <Text size="sm">{t('referrers.sandboxBody')}</Text>
-        </Alert>
-      )}
-      {notice && (
-        <Alert
-          color={notice.sandbox ? 'yellow' : 'green'}
-          variant="light"
-          role="status"
-          withCloseButton
-          closeButtonLabel={t('common.close')}
-          onClose={() => setNotice(null)}
-          data-testid="referrers-notice"
-        >
-          <Text size="sm">{t(notice.key, { name: notice.name })}</Text>
-        </Alert>
-      )}
+      <ListHeader
+        texts="referrers"
+        addLabel={t('referrers.add')}
+        onAdd={() => setEditing('new')}
+        addTestId="referrer-add"
+      />
+      {sandbox && <SandboxNotice texts="referrers" />}
+      {notice && <ChangeNoticeAlert texts="referrers" notice={notice} onClose={() => setNotice(null)} />}
       <TextInput
         label={t('referrers.search')}
         placeholder={t('referrers.searchPlaceholder')}
@@ -169,16 +123,11 @@ export function ReferrersPage() {
       )}
       {deleting && (
         <DeleteDialog
-          referrer={deleting}
+          texts="referrers"
+          item={deleting}
+          remove={remove}
           onClose={() => setDeleting(null)}
-          onDeleted={(sb) => {
-            setNotice({
-              sandbox: sb,
-              name: deleting.name,
-              key: sb ? 'referrers.deletedSandbox' : 'referrers.deleted',
-            });
-            setDeleting(null);
-          }}
+          testId="referrer-delete"
         />
       )}
     </Stack>

@@ -1,4 +1,4 @@
-import { Button, Group, NativeSelect, NumberInput, Paper, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, NativeSelect, NumberInput, Paper, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FolderExamType, Settings, WatchFolder } from '../../../../preload/contract';
@@ -9,6 +9,7 @@ import { folderExamTypeOptions, folderModeOptions, wholeNumber } from './options
 import { FolderShareRule } from './share-rule-fields';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { RowAction } from '../../components/row-action';
+import { SettingsSection } from './settings-section';
 
 const DEFAULT_SETTLE = 30;
 
@@ -191,20 +192,15 @@ function AddFolder() {
 export function FoldersSection({ settings }: { settings: Settings }) {
   const { t } = useTranslation();
   return (
-    <Paper withBorder p="lg" component="section" aria-labelledby="settings-folders">
-      <Stack gap="md">
-        <Title order={3} id="settings-folders">
-          {t('settings.folders.title')}
-        </Title>
-        {settings.watch_folders.length === 0 ? (
-          <Text c="dimmed" size="sm">
-            {t('settings.folders.none')}
-          </Text>
-        ) : (
-          settings.watch_folders.map((f) => <FolderRow key={f.id} folder={f} />)
-        )}
-        <AddFolder />
-      </Stack>
-    </Paper>
+    <SettingsSection id="folders" title={t('settings.folders.title')}>
+      {settings.watch_folders.length === 0 ? (
+        <Text c="dimmed" size="sm">
+          {t('settings.folders.none')}
+        </Text>
+      ) : (
+        settings.watch_folders.map((f) => <FolderRow key={f.id} folder={f} />)
+      )}
+      <AddFolder />
+    </SettingsSection>
   );
 }

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Divider, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Divider, Group, Paper, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { KeyKind, KeysStatus } from '../../../../preload/contract';
@@ -7,6 +7,7 @@ import { KeyForm } from '../onboarding/key-form';
 import { useActivateKey, useRemoveKey } from './settings-queries';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { RowAction } from '../../components/row-action';
+import { SettingsSection } from './settings-section';
 
 function Slot({ kind, status }: { kind: KeyKind; status: KeysStatus }) {
   const { t } = useTranslation();
@@ -69,31 +70,26 @@ function Slot({ kind, status }: { kind: KeyKind; status: KeysStatus }) {
 export function KeysSection({ status }: { status: KeysStatus }) {
   const { t } = useTranslation();
   return (
-    <Paper withBorder p="lg" component="section" aria-labelledby="settings-keys">
-      <Stack gap="md">
-        <Title order={3} id="settings-keys">
-          {t('keys.title')}
-        </Title>
-        {!status.keychain.available && (
-          <Alert color="yellow" variant="light" title={t('errors.keychain_unavailable.title')}>
-            <Text size="sm">
-              {t(
-                !status.keychain.available && status.keychain.reason === 'no_module'
-                  ? 'errors.keychain_unavailable.no_module_action'
-                  : 'errors.keychain_unavailable.action',
-              )}
-            </Text>
-          </Alert>
-        )}
-        <Slot kind="live" status={status} />
-        <Slot kind="sandbox" status={status} />
-        <Divider />
-        <Text fw={600}>{t('keys.addTitle')}</Text>
-        <Text size="sm" c="dimmed">
-          {t('keys.addHelp')}
-        </Text>
-        <KeyForm />
-      </Stack>
-    </Paper>
+    <SettingsSection id="keys" title={t('keys.title')}>
+      {!status.keychain.available && (
+        <Alert color="yellow" variant="light" title={t('errors.keychain_unavailable.title')}>
+          <Text size="sm">
+            {t(
+              !status.keychain.available && status.keychain.reason === 'no_module'
+                ? 'errors.keychain_unavailable.no_module_action'
+                : 'errors.keychain_unavailable.action',
+            )}
+          </Text>
+        </Alert>
+      )}
+      <Slot kind="live" status={status} />
+      <Slot kind="sandbox" status={status} />
+      <Divider />
+      <Text fw={600}>{t('keys.addTitle')}</Text>
+      <Text size="sm" c="dimmed">
+        {t('keys.addHelp')}
+      </Text>
+      <KeyForm />
+    </SettingsSection>
   );
 }

@@ -1,16 +1,4 @@
-import {
-  Alert,
-  Group,
-  NativeSelect,
-  NumberInput,
-  Paper,
-  Stack,
-  Switch,
-  Text,
-  Textarea,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Group, NativeSelect, NumberInput, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FolderExamType, ReceiveSettings, ReceiveView } from '../../../../preload/contract';
@@ -20,6 +8,7 @@ import { ReceiveStatusView } from './receive-status';
 import { SaveRow } from './save-row';
 import { SourceShareRule, useRuleDraft } from './share-rule-fields';
 import { useReceive, useUpdateReceive } from './settings-queries';
+import { SettingsSection } from './settings-section';
 
 /** Allow-list text (one per line, or commas) as entries. */
 const entriesOf = (text: string): string[] =>
@@ -33,18 +22,10 @@ export function ReceiveSection() {
   const { t } = useTranslation();
   const view = useReceive();
   return (
-    <Paper withBorder p="lg" component="section" aria-labelledby="settings-receive" data-testid="settings-receive">
-      <Stack gap="md">
-        <Title order={3} id="settings-receive">
-          {t('receive.title')}
-        </Title>
-        <Text size="sm" c="dimmed">
-          {t('receive.intro')}
-        </Text>
-        <ErrorAlert error={view.error} />
-        {view.data && <ReceiveForm view={view.data} />}
-      </Stack>
-    </Paper>
+    <SettingsSection id="receive" title={t('receive.title')} intro={t('receive.intro')} testId="settings-receive">
+      <ErrorAlert error={view.error} />
+      {view.data && <ReceiveForm view={view.data} />}
+    </SettingsSection>
   );
 }
 

@@ -9,9 +9,7 @@ import { draftOf, newDraft, pagesInput, templateChanges } from './editor-state';
 import { useCreateTemplate, useTemplate, useUpdateTemplate } from './template-queries';
 import { MiniSheet } from './slot-sheet';
 import { TemplateEditor } from './template-editor';
-
-/** A notice's text key and the layout it names: its words follow the window's language while it is shown. */
-export type TemplatesNotice = { key: string; name: string; sandbox: boolean };
+import type { ChangeNotice } from '../../components/list-page';
 
 /** A ready-made layout: shown, never editable; it can be copied into a new own layout. */
 function SystemTemplateView({ template }: { template: TemplateView }) {
@@ -75,7 +73,7 @@ export function TemplateEditorPage() {
   const leaving = useRef(false);
   const source = useTemplate(templateId ? undefined : from);
   const done = (saved: TemplateSaved, created: boolean): void => {
-    const notice: TemplatesNotice = {
+    const notice: ChangeNotice = {
       sandbox: saved.sandbox,
       name: saved.template.name,
       key: saved.sandbox ? 'templates.savedSandbox' : created ? 'templates.created' : 'templates.updated',

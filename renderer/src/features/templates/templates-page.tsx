@@ -1,17 +1,4 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Group,
-  Loader,
-  Modal,
-  Paper,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Badge, Button, Group, Loader, Modal, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
@@ -19,37 +6,9 @@ import type { TemplateView } from '../../../../preload/contract';
 import { ErrorAlert } from '../../components/error-alert';
 import { useDeleteTemplate, useTemplates, useUpdateTemplate } from './template-queries';
 import { MiniSheet } from './slot-sheet';
-import type { TemplatesNotice } from './template-editor-page';
-import { ConfirmDialog } from '../../components/confirm-dialog';
 import { RowAction } from '../../components/row-action';
-
-function DeleteDialog({
-  template,
-  onClose,
-  onDeleted,
-}: {
-  template: TemplateView;
-  onClose: () => void;
-  onDeleted: (sandbox: boolean) => void;
-}) {
-  const { t } = useTranslation();
-  const remove = useDeleteTemplate(onDeleted);
-  return (
-    <ConfirmDialog
-      opened
-      title={t('templates.deleteTitle')}
-      body={t('templates.deleteBody', { name: template.name })}
-      confirm={t('templates.delete')}
-      danger
-      loading={remove.isPending}
-      error={remove.error}
-      onConfirm={() => remove.mutate({ id: template.id })}
-      onClose={onClose}
-      testId="template-delete-modal"
-      confirmTestId="template-delete-confirm"
-    />
-  );
-}
+import { ChangeNoticeAlert, DeleteDialog, deletedNotice, ListHeader, SandboxNotice } from '../../components/list-page';
+import type { ChangeNotice } from '../../components/list-page';
 
 function RenameDialog({
   template,
@@ -208,10 +167,14 @@ export function TemplatesPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const list = useTemplates();
-  const [notice, setNotice] = useState<TemplatesNotice | null>(
-    (location.state as { notice?: TemplatesNotice } | null)?.notice ?? null,
+  const [notice, setNotice] = useState<ChangeNotice | null>(
+    (location.state as { notice?: ChangeNotice } | null)?.notice ?? null,
   );
   const [deleting, setDeleting] = useState<TemplateView | null>(null);
+  const remove = useDeleteTemplate((sb) => {
+    if (deleting) setNotice(deletedNotice('templates', deleting.name, sb));
+    setDeleting(null);
+  });
   const [renaming, setRenaming] = useState<TemplateView | null>(null);
   const templates = list.data?.templates ?? [];
   const own = templates.filter((x) => !x.is_default);
@@ -219,35 +182,14 @@ export function TemplatesPage() {
   const sandbox = list.data?.sandbox === true;
   return (
     <Stack gap="md">
-      <Group justify="space-between" align="flex-start">
-        <div>
-          <Title order={2}>{t('templates.title')}</Title>
-          <Text c="dimmed" size="sm">
-            {t('templates.intro')}
-          </Text>
-        </div>
-        <Button onClick={() => void navigate('/templates/new')} data-testid="template-new">
-          {t('templates.new')}
-        </Button>
-      </Group>
-      {sandbox && (
-        <Alert color="yellow" variant="light" title={t('templates.sandboxTitle')} data-testid="templates-sandbox">
-          <Text size="sm">{t('templates.sandboxBody')}</Text>
-        </Alert>
-      )}
-      {notice && (
-        <Alert
-          color={notice.sandbox ? 'yellow' : 'green'}
-          variant="light"
-          role="status"
-          withCloseButton
-          closeButtonLabel={t('common.close')}
-          onClose={() => setNotice(null)}
-          data-testid="templates-notice"
-        >
-          <Text size="sm">{t(notice.key, { name: notice.name })}</Text>
-        </Alert>
-      )}
+      <ListHeader
+        texts="templates"
+        addLabel={t('templates.new')}
+        onAdd={() => void navigate('/templates/new')}
+        addTestId="template-new"
+      />
+      {sandbox && <SandboxNotice texts="templates" />}
+      {notice && <ChangeNoticeAlert texts="templates" notice={notice} onClose={() => setNotice(null)} />}
       {list.isPending && <Loader aria-label={t('common.loading')} />}
       <ErrorAlert error={list.error} />
       {list.data && (
@@ -304,16 +246,11 @@ export function TemplatesPage() {
       )}
       {deleting && (
         <DeleteDialog
-          template={deleting}
+          texts="templates"
+          item={deleting}
+          remove={remove}
           onClose={() => setDeleting(null)}
-          onDeleted={(sb) => {
-            setNotice({
-              sandbox: sb,
-              name: deleting.name,
-              key: sb ? 'templates.deletedSandbox' : 'templates.deleted',
-            });
-            setDeleting(null);
-          }}
+          testId="template-delete"
         />
       )}
     </Stack>
