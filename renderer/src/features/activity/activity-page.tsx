@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Loader, Select, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../../components/error-alert';
@@ -6,6 +6,7 @@ import { formatTime } from '../../components/format';
 import { useLanguage } from '../../components/use-language';
 import { actionKey, KNOWN_ACTIONS } from './actions';
 import { useActivityLog } from './activity-queries';
+import { Loading } from '../../components/loading';
 
 /** The account's activity log: newest first, filtered by action, more on demand. */
 export function ActivityPage() {
@@ -48,7 +49,7 @@ export function ActivityPage() {
         </Alert>
       )}
       <ErrorAlert error={log.error} />
-      {log.isPending && <Loader aria-label={t('common.loading')} />}
+      {log.isPending && <Loading />}
       {log.data && entries.length === 0 && (
         <Text c="dimmed" data-testid="activity-empty">
           {action ? t('activity.emptyFiltered') : t('activity.empty')}

@@ -6,7 +6,6 @@ import {
   Card,
   Code,
   Group,
-  Loader,
   SimpleGrid,
   Stack,
   Text,
@@ -41,6 +40,7 @@ import {
   useStartConsent,
   useVerification,
 } from './consent-queries';
+import { Loading } from '../../components/loading';
 
 const STATUS_COLOR: Record<ConsentStatusView['status'], string> = {
   none: 'gray.7',
@@ -107,7 +107,7 @@ function Verification({ examId }: { examId: string }) {
   if (v.isPending)
     return (
       <Group gap="xs">
-        <Loader size="sm" aria-label={t('consent.verifying')} />
+        <Loading size="sm" label={t('consent.verifying')} />
         <Text size="sm">{t('consent.verifying')}</Text>
       </Group>
     );
@@ -314,7 +314,7 @@ export function ConsentPanel() {
   return (
     <Stack gap="md" maw={1100}>
       <Title order={2}>{t('consent.title')}</Title>
-      {overview.isPending && <Loader aria-label={t('common.loading')} />}
+      {overview.isPending && <Loading />}
       <ErrorAlert error={overview.error} />
       {overview.data && consent && (
         <>
@@ -363,7 +363,7 @@ export function ConsentPanel() {
               if (f.action === 'consent' && f.status !== consent.status) refresh();
             }}
           />
-          {showBlank && blank.isPending && <Loader aria-label={t('common.loading')} />}
+          {showBlank && blank.isPending && <Loading />}
           {showBlank && blank.data && (
             <PdfView
               base64={blank.data.pdf_base64}

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Loader, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
@@ -10,6 +10,7 @@ import { ExamStatusBadge, ExamTypeBadge, formatDateTime } from './exam-badges';
 import { useExamPages } from './exam-queries';
 import { matchesFilter } from './exam-filter';
 import { VirtualList } from '../../components/virtual-list';
+import { Loading } from '../../components/loading';
 
 const ROW_HEIGHT = 72;
 
@@ -136,7 +137,7 @@ export function ExamsPage() {
         data-testid="exams-filter"
         type="search"
       />
-      {pages.isPending && <Loader aria-label={t('common.loading')} />}
+      {pages.isPending && <Loading />}
       <ErrorAlert error={pages.error} />
       {pages.data && loaded.length === 0 && (
         <Text c="dimmed" data-testid="exams-empty">

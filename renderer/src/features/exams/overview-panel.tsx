@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, Image, List, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Image, List, Paper, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog';
 import { ExamStatusBadge, formatDateTime } from './exam-badges';
 import { useExamOutlet } from './exam-layout';
 import { useDeleteExam, usePatientExams, useThumbnail, useShareOnReady } from './exam-queries';
+import { Loading } from '../../components/loading';
 
 function Thumbnail({ exam }: { exam: ExamView }) {
   const { t } = useTranslation();
@@ -24,7 +25,7 @@ function Thumbnail({ exam }: { exam: ExamView }) {
       data-testid="exam-thumbnail"
       data-state={thumb.data ? (thumb.data.ready ? 'ready' : 'not-ready') : thumb.error ? 'error' : 'loading'}
     >
-      {thumb.isPending && <Loader aria-label={t('common.loading')} />}
+      {thumb.isPending && <Loading />}
       {thumb.data?.ready && (
         <Image
           src={`data:${thumb.data.content_type};base64,${thumb.data.base64}`}
@@ -56,7 +57,7 @@ function OtherExams({ exam }: { exam: ExamView }) {
       <Title order={3} size="h5" mb="xs">
         {t('exams.overview.otherExams')}
       </Title>
-      {others.isPending && <Loader size="sm" aria-label={t('common.loading')} />}
+      {others.isPending && <Loading size="sm" />}
       <ErrorAlert error={others.error} />
       {others.data && others.data.exams.length === 0 && (
         <Text size="sm" c="dimmed">

@@ -24,6 +24,7 @@ import {
 } from './exam-queries';
 import { checkReportFile, MAX_REPORT_BYTES } from './report-file';
 import type { PdfProblem } from './report-file';
+import { Loading } from '../../components/loading';
 
 type Picked = { name: string; bytes: Uint8Array };
 
@@ -245,7 +246,7 @@ export function ReportPanel() {
         <Title order={3} size="h4">
           {t('exams.report.title')}
         </Title>
-        {report.isPending && <Loader aria-label={t('common.loading')} />}
+        {report.isPending && <Loading />}
         <ErrorAlert
           error={report.error ?? upload.error}
           check={!report.error && upload.error ? { action: 'report_upload', exam_id: exam.id } : undefined}

@@ -4,7 +4,6 @@ import {
   Button,
   Checkbox,
   Group,
-  Loader,
   Paper,
   Select,
   Stack,
@@ -37,6 +36,7 @@ import {
   useStoreExam,
 } from './exam-queries';
 import { HandoutButton } from './handout-button';
+import { Loading } from '../../components/loading';
 
 /** Who receives the e-mail: a referrer picked from the directory, or addresses typed in To and Cc. */
 function EmailRecipients({
@@ -300,7 +300,7 @@ function PinSection({ exam }: { exam: ExamView }) {
         <Title order={3} size="h5">
           {t('exams.share.pinTitle')}
         </Title>
-        {page.isPending && <Loader size="sm" aria-label={t('common.loading')} />}
+        {page.isPending && <Loading size="sm" />}
         <ErrorAlert error={page.error} />
         <Group align="flex-start" wrap="nowrap" gap="lg">
           <Stack gap="sm" style={{ flex: 1, minWidth: 0 }}>
@@ -403,7 +403,7 @@ function EmbedSection({ exam }: { exam: ExamView }) {
         <Title order={3} size="h5">
           {t('exams.share.embedTitle')}
         </Title>
-        {embed.isPending && <Loader size="sm" aria-label={t('common.loading')} />}
+        {embed.isPending && <Loading size="sm" />}
         <ErrorAlert
           error={embed.error ?? enable.error ?? revoke.error}
           check={!embed.error && enable.error ? { action: 'embed_enable', exam_id: exam.id } : undefined}

@@ -1,16 +1,4 @@
-import {
-  Alert,
-  Button,
-  Group,
-  Loader,
-  ScrollArea,
-  Stack,
-  Tabs,
-  Text,
-  TextInput,
-  Title,
-  UnstyledButton,
-} from '@mantine/core';
+import { Alert, Button, Group, ScrollArea, Stack, Tabs, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DecimalInput } from '../../components/decimal-input';
@@ -20,6 +8,7 @@ import { ErrorAlert } from '../../components/error-alert';
 import { ImplantTable, PagedTable, useMm } from './implant-table';
 import type { SizeQuery } from './implant-queries';
 import { useImplantBrands, useImplantModels, useImplantSearch, useImplantSize } from './implant-queries';
+import { Loading } from '../../components/loading';
 
 function BrandsPanel() {
   const { t } = useTranslation();
@@ -33,7 +22,7 @@ function BrandsPanel() {
         <Text fw={600} size="sm" id="implant-brands-title">
           {t('implants.brandsTitle')}
         </Text>
-        {brands.isPending && <Loader size="sm" aria-label={t('common.loading')} />}
+        {brands.isPending && <Loading size="sm" />}
         <ErrorAlert error={brands.error} />
         <ScrollArea h="calc(100vh - 280px)" type="auto" offsetScrollbars>
           <ul
@@ -62,7 +51,7 @@ function BrandsPanel() {
       </Stack>
       <Stack gap="sm" style={{ flex: 1, minWidth: 0 }}>
         {!brand && <Text c="dimmed">{t('implants.pickBrand')}</Text>}
-        {brand && models.isPending && <Loader aria-label={t('common.loading')} />}
+        {brand && models.isPending && <Loading />}
         <ErrorAlert error={models.error} />
         {brand && models.data && (
           <PagedTable
@@ -112,7 +101,7 @@ function SearchPanel() {
           </Button>
         </Group>
       </form>
-      {query && results.isPending && <Loader aria-label={t('common.loading')} />}
+      {query && results.isPending && <Loading />}
       <ErrorAlert error={results.error} />
       {query && results.data && results.data.implants.length === 0 && (
         <Text c="dimmed">{t('implants.noResults', { query })}</Text>
@@ -254,7 +243,7 @@ function SizePanel() {
           </Text>
         )}
       </form>
-      {size && results.isPending && <Loader aria-label={t('common.loading')} />}
+      {size && results.isPending && <Loading />}
       <ErrorAlert error={results.error} />
       {size && results.data && (
         <SizeResults size={size} data={results.data} asked={asked} offset={offset} onOffset={setOffset} />

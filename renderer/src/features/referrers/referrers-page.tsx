@@ -1,4 +1,4 @@
-import { Group, Loader, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Group, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ReferrerView } from '../../../../preload/contract';
@@ -9,6 +9,7 @@ import { matchesSearch } from './referrer-form';
 import { RowAction } from '../../components/row-action';
 import { ChangeNoticeAlert, DeleteDialog, deletedNotice, ListHeader, SandboxNotice } from '../../components/list-page';
 import type { ChangeNotice } from '../../components/list-page';
+import { Loading } from '../../components/loading';
 
 type TableProps = {
   shown: ReferrerView[];
@@ -98,7 +99,7 @@ export function ReferrersPage() {
         maw={420}
         data-testid="referrers-search"
       />
-      {list.isPending && <Loader aria-label={t('common.loading')} />}
+      {list.isPending && <Loading />}
       <ErrorAlert error={list.error} />
       {all && all.length === 0 && (
         <Text c="dimmed" data-testid="referrers-empty">

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Loader, NavLink, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, NavLink, Paper, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TicketView } from '../../../../preload/contract';
@@ -8,6 +8,7 @@ import { useLanguage } from '../../components/use-language';
 import { TicketDetail } from './ticket-detail';
 import { TicketForm } from './ticket-form';
 import { useRefreshTickets, useTickets } from './support-queries';
+import { Loading } from '../../components/loading';
 
 /** Help and support: the account's requests, a new request, and support's replies. */
 export function SupportPage() {
@@ -67,7 +68,7 @@ export function SupportPage() {
       >
         <div>
           <Paper withBorder p="xs" component="nav" aria-label={t('support.listLabel')}>
-            {list.isPending && <Loader size="sm" aria-label={t('common.loading')} />}
+            {list.isPending && <Loading size="sm" />}
             {list.data && tickets.length === 0 && (
               <Text size="sm" c="dimmed" p="sm" data-testid="tickets-empty">
                 {t('support.empty')}

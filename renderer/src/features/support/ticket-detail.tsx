@@ -1,9 +1,10 @@
-import { Badge, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../../components/error-alert';
 import { formatTime } from '../../components/format';
 import { useLanguage } from '../../components/use-language';
 import { useTicket } from './support-queries';
+import { Loading } from '../../components/loading';
 
 /** One ticket: what was asked, and support's replies oldest first. */
 export function TicketDetail({ id }: { id: string }) {
@@ -15,7 +16,7 @@ export function TicketDetail({ id }: { id: string }) {
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="ticket-title" data-testid="ticket-detail">
       <Stack gap="sm">
-        {detail.isPending && <Loader aria-label={t('common.loading')} />}
+        {detail.isPending && <Loading />}
         <ErrorAlert error={detail.error} />
         {d && (
           <>

@@ -4,7 +4,6 @@ import {
   Badge,
   Button,
   Group,
-  Loader,
   Paper,
   Radio,
   Select,
@@ -23,6 +22,7 @@ import { ErrorAlert } from '../../components/error-alert';
 import { formatBytes } from '../../components/format';
 import { useLanguage } from '../../components/use-language';
 import { useAddTake, useRefreshTakes, useTakes } from './takes-queries';
+import { Loading } from '../../components/loading';
 
 /**
  * Extra takes of one exam: the takes it has, and "Add a take" from a folder or an inbox study.
@@ -53,7 +53,7 @@ export function TakesPanel() {
   const [queued, setQueued] = useState(false);
   const reasonId = useId();
 
-  if (exam.isPending) return <Loader aria-label={t('common.loading')} />;
+  if (exam.isPending) return <Loading />;
   if (exam.error) return <ErrorAlert error={exam.error} />;
   const view = exam.data;
   const blocked = view.blocked;

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
@@ -10,6 +10,7 @@ import { useCreateTemplate, useTemplate, useUpdateTemplate } from './template-qu
 import { MiniSheet } from './slot-sheet';
 import { TemplateEditor } from './template-editor';
 import type { ChangeNotice } from '../../components/list-page';
+import { Loading } from '../../components/loading';
 
 /** A ready-made layout: shown, never editable; it can be copied into a new own layout. */
 function SystemTemplateView({ template }: { template: TemplateView }) {
@@ -93,7 +94,7 @@ export function TemplateEditorPage() {
 
   const loading = templateId ? editing.isPending : from ? source.isPending : false;
   const loadError = templateId ? editing.error : from ? source.error : null;
-  if (loading) return <Loader aria-label={t('common.loading')} />;
+  if (loading) return <Loading />;
   if (loadError) return <ErrorAlert error={loadError} />;
   if (templateId && editing.data?.is_default) return <SystemTemplateView template={editing.data} />;
   if (!initial) return <ErrorAlert error={{ code: 'not_found', message: 'Template not found.' }} />;

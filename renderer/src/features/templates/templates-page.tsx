@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Loader, Modal, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Group, Modal, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
@@ -9,6 +9,7 @@ import { MiniSheet } from './slot-sheet';
 import { RowAction } from '../../components/row-action';
 import { ChangeNoticeAlert, DeleteDialog, deletedNotice, ListHeader, SandboxNotice } from '../../components/list-page';
 import type { ChangeNotice } from '../../components/list-page';
+import { Loading } from '../../components/loading';
 
 function RenameDialog({
   template,
@@ -190,7 +191,7 @@ export function TemplatesPage() {
       />
       {sandbox && <SandboxNotice texts="templates" />}
       {notice && <ChangeNoticeAlert texts="templates" notice={notice} onClose={() => setNotice(null)} />}
-      {list.isPending && <Loader aria-label={t('common.loading')} />}
+      {list.isPending && <Loading />}
       <ErrorAlert error={list.error} />
       {list.data && (
         <>

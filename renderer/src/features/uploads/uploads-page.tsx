@@ -1,4 +1,4 @@
-import { Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUploads } from '../../app/queries';
@@ -7,6 +7,7 @@ import { JobRow } from './job-row';
 import { FINISHED, sortJobs } from './job-phase';
 import { useClearFinished } from './upload-queries';
 import { VirtualList } from '../../components/virtual-list';
+import { Loading } from '../../components/loading';
 
 /** Every upload job, running ones first; virtualised so a long history stays smooth. */
 export function UploadsPage() {
@@ -29,7 +30,7 @@ export function UploadsPage() {
           {t('uploads.clearFinished', { count: finished })}
         </Button>
       </Group>
-      {uploads.isPending && <Loader aria-label={t('common.loading')} />}
+      {uploads.isPending && <Loading />}
       <ErrorAlert error={uploads.error ?? clear.error} />
       {uploads.data && jobs.length === 0 && (
         <Text c="dimmed" data-testid="uploads-empty">

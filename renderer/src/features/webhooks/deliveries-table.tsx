@@ -1,10 +1,11 @@
-import { Badge, Button, Group, Loader, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../../components/error-alert';
 import { formatTime } from '../../components/format';
 import { useLanguage } from '../../components/use-language';
 import { eventKey } from './event-types';
 import { useDeliveries } from './webhook-queries';
+import { Loading } from '../../components/loading';
 
 /** The last deliveries of one subscription: when, which event, the result, the answer and the retries. */
 export function DeliveriesTable({ id }: { id: string }) {
@@ -22,7 +23,7 @@ export function DeliveriesTable({ id }: { id: string }) {
           {t('common.refresh')}
         </Button>
       </Group>
-      {q.isPending && <Loader size="sm" aria-label={t('common.loading')} />}
+      {q.isPending && <Loading size="sm" />}
       <ErrorAlert error={q.error} />
       {q.data && rows.length === 0 && (
         <Text size="sm" c="dimmed">

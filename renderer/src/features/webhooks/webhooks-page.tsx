@@ -1,4 +1,4 @@
-import { Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CreatedWebhookView } from '../../../../preload/contract';
@@ -7,6 +7,7 @@ import { SecretOnce } from './secret-once';
 import { WebhookCard } from './webhook-card';
 import { WebhookForm } from './webhook-form';
 import { useRefreshWebhooks, useWebhooks } from './webhook-queries';
+import { Loading } from '../../components/loading';
 
 /** Integrations: the addresses the service notifies when exams and reports change (webhooks). */
 export function WebhooksPage() {
@@ -40,7 +41,7 @@ export function WebhooksPage() {
       {secret && <SecretOnce secret={secret} onDone={() => setSecret(null)} />}
       {adding && <WebhookForm onCreated={created} onCancel={() => setAdding(false)} />}
       <ErrorAlert error={list.error} />
-      {list.isPending && <Loader aria-label={t('common.loading')} />}
+      {list.isPending && <Loading />}
       {list.data && hooks.length === 0 && !adding && (
         <Text c="dimmed" data-testid="webhooks-empty">
           {t('webhooks.empty')}
