@@ -1,4 +1,4 @@
-import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ReferrerSaved, ReferrerView } from '../../../../preload/contract';
@@ -12,6 +12,7 @@ import {
   type ReferrerValues,
   valuesOf,
 } from './referrer-form';
+import { FormButtons } from '../../components/form-buttons';
 
 type Props = {
   /** The referrer to edit, or null to add one. */
@@ -139,14 +140,12 @@ export function ReferrerDialog({ referrer, onClose, onSaved }: Props) {
             </Text>
           )}
           <ErrorAlert error={create.error ?? update.error} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={pending} data-testid="referrer-save">
-              {referrer ? t('referrers.saveChanges') : t('referrers.add')}
-            </Button>
-          </Group>
+          <FormButtons
+            submit={referrer ? t('referrers.saveChanges') : t('referrers.add')}
+            loading={pending}
+            onCancel={onClose}
+            testId="referrer-save"
+          />
         </Stack>
       </form>
     </Modal>

@@ -10,6 +10,7 @@ import { RowAction } from '../../components/row-action';
 import { ChangeNoticeAlert, DeleteDialog, deletedNotice, ListHeader, SandboxNotice } from '../../components/list-page';
 import type { ChangeNotice } from '../../components/list-page';
 import { Loading } from '../../components/loading';
+import { FormButtons } from '../../components/form-buttons';
 
 function RenameDialog({
   template,
@@ -59,14 +60,12 @@ function RenameDialog({
             data-testid="template-rename-input"
           />
           <ErrorAlert error={rename.error} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={rename.isPending} data-testid="template-rename-save">
-              {t('common.save')}
-            </Button>
-          </Group>
+          <FormButtons
+            submit={t('common.save')}
+            loading={rename.isPending}
+            onCancel={onClose}
+            testId="template-rename-save"
+          />
         </Stack>
       </form>
     </Modal>

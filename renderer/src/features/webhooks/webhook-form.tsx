@@ -1,10 +1,11 @@
-import { Button, Checkbox, Group, Paper, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
+import { Checkbox, Paper, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CreatedWebhookView, WebhookEventName } from '../../../../preload/contract';
 import { ErrorAlert } from '../../components/error-alert';
 import { eventKey, EVENTS, urlProblem } from './event-types';
 import { useCreateWebhook, useRefreshWebhooks } from './webhook-queries';
+import { FormButtons } from '../../components/form-buttons';
 
 /** A new subscription: the receiving address, the events and a description. */
 export function WebhookForm({
@@ -82,14 +83,12 @@ export function WebhookForm({
               if (f.action === 'webhook_create' && f.matches > 0) refresh();
             }}
           />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onCancel}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={create.isPending} data-testid="webhook-create">
-              {t('webhooks.create')}
-            </Button>
-          </Group>
+          <FormButtons
+            submit={t('webhooks.create')}
+            loading={create.isPending}
+            onCancel={onCancel}
+            testId="webhook-create"
+          />
         </Stack>
       </form>
     </Paper>
