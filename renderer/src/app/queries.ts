@@ -1,3 +1,8 @@
+// The window's service data. Here: the caches every screen shares and that main keeps current with
+// pushed events (settings, keys, account, inbox, uploads…), and the helpers a feature builds its
+// own on. Each feature keeps its own reads and changes (keys, stale times, what a change updates or
+// reads again) in one `<feature>-queries.ts`; components call those hooks, never useQuery or
+// useMutation themselves, so how often the service is asked is decided in one place per feature.
 import { hashKey, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { QueryClient, QueryKey, UseQueryOptions } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
