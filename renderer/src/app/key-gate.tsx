@@ -1,10 +1,11 @@
-import { Button, Center, Loader, Stack } from '@mantine/core';
+import { Button, Center, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
 import { ErrorAlert } from '../components/error-alert';
 import { hasAnyKey } from './key-state';
 import { Layout } from './layout';
 import { useKeysStatus } from './queries';
+import { Loading } from '../components/loading';
 
 /** The app shell once a key is held; onboarding before. */
 export function KeyGate() {
@@ -13,7 +14,7 @@ export function KeyGate() {
   if (keys.isPending) {
     return (
       <Center h="100vh">
-        <Loader aria-label={t('common.loading')} />
+        <Loading />
       </Center>
     );
   }

@@ -1,7 +1,19 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { QueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
-import type { ContractError, MethodArgs, MethodName, MethodResult, RateState } from '../../../preload/contract';
+// The window's service data. Here: the caches every screen shares and that main keeps current with
+// pushed events (settings, keys, account, inbox, uploads…), and the helpers a feature builds its
+// own on. Each feature keeps its own reads and changes (keys, stale times, what a change updates or
+// reads again) in one `<feature>-queries.ts`; components call those hooks, never useQuery or
+// useMutation themselves, so how often the service is asked is decided in one place per feature.
+import { hashKey, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { QueryClient, QueryKey, UseQueryOptions } from '@tanstack/react-query';
+import { useCallback, useEffect } from 'react';
+import type {
+  ContractError,
+  KeysStatus,
+  MethodArgs,
+  MethodName,
+  MethodResult,
+  RateState,
+} from '../../../preload/contract';
 import type { Transport } from '../transport';
 import { readKeepingNewer, upsertNewer } from './merge';
 import { PushClock } from './push-clock';
@@ -41,6 +53,30 @@ function useCallQuery<M extends MethodName>(key: readonly string[], name: M, arg
       ),
     enabled,
   });
+}
+
+/** How a contract read is cached, beyond its key and its call. */
+export type ReadOptions<M extends MethodName> = Omit<
+  UseQueryOptions<MethodResult<M>, ContractError>,
+  'queryKey' | 'queryFn'
+>;
+
+/** A contract call read through the cache under `key` (a feature's own data, not bound to pushed events). */
+export function useContractQuery<M extends MethodName>(
+  key: QueryKey,
+  name: M,
+  args: MethodArgs<M>,
+  options: ReadOptions<M> = {},
+) {
+  const t = useTransport();
+  return useQuery<MethodResult<M>, ContractError>({ queryKey: key, queryFn: () => t.call(name, args), ...options });
+}
+
+/** A function that marks a cache stale and reads it again if it is shown; the same function while the key is the same. */
+export function useRefresh(key: QueryKey): () => void {
+  const qc = useQueryClient();
+  const hash = hashKey(key);
+  return useCallback(() => void qc.invalidateQueries({ queryKey: JSON.parse(hash) as QueryKey }), [qc, hash]);
 }
 
 export const useAppInfo = () => useCallQuery(keys.app, 'app:info', {});
@@ -91,34 +127,56 @@ export function useCall<M extends MethodName>(
   });
 }
 
+/** After a change a list is read again; with a sandbox key the service stores nothing, so the list stays as it has it. */
+export function refreshUnlessSandbox(qc: QueryClient, key: QueryKey, result: { sandbox: boolean }): void {
+  if (!result.sandbox) void qc.invalidateQueries({ queryKey: key });
+}
+
+/** Contract calls whose answer is the whole new settings. */
+type SettingsCall =
+  | 'settings:update'
+  | 'settings:dismiss-damage'
+  | 'folders:add'
+  | 'folders:update'
+  | 'folders:remove'
+  | 'consent:settings';
+
+/** A change of the settings; its answer replaces the settings' cache at once. */
+export const useSettingsCall = <M extends SettingsCall>(name: M) =>
+  useCall({ name }, (s, qc) => qc.setQueryData(keys.settings, s));
+
+/** After a key is saved, switched or removed: the new key state, and the account and settings read again. */
+export function storeKeysStatus(qc: QueryClient, status: KeysStatus): void {
+  qc.setQueryData(keys.keys, status);
+  void qc.invalidateQueries({ queryKey: keys.account });
+  void qc.invalidateQueries({ queryKey: keys.settings });
+}
+
+/** The system's folder picker (desktop only); it answers the chosen path. */
+export const usePickFolder = () => useCall({ name: 'folders:pick' });
+
 /** Keeps the caches in step with what main pushes, and refetches everything after a break in the stream. */
 export function bindEvents(t: Transport, qc: QueryClient): () => void {
+  /** A pushed value replaces its cache, and a read already under way will not undo it (see PushClock). */
+  const store =
+    (key: readonly string[]) =>
+    (value: unknown): void => {
+      clock.mark(key);
+      qc.setQueryData(key, value);
+    };
   const offs = [
     t.on('uploads:state', (changed) =>
       qc.setQueryData(keys.uploads, (old: MethodResult<'uploads:list'> | undefined) => upsertNewer(old, changed)),
     ),
-    t.on('inbox:changed', (items) => {
-      clock.mark(keys.inbox);
-      qc.setQueryData(keys.inbox, items);
-    }),
-    t.on('settings:changed', (s) => {
-      clock.mark(keys.settings);
-      qc.setQueryData(keys.settings, s);
-    }),
+    t.on('inbox:changed', store(keys.inbox)),
+    t.on('settings:changed', store(keys.settings)),
     t.on('keys:changed', (k) => {
-      clock.mark(keys.keys);
-      qc.setQueryData(keys.keys, k);
+      store(keys.keys)(k);
       void qc.invalidateQueries({ queryKey: keys.account });
     }),
     t.on('account:rate', (r) => qc.setQueryData(keys.rate, r)),
-    t.on('inbox:copies', (c) => {
-      clock.mark(keys.copies);
-      qc.setQueryData(keys.copies, c);
-    }),
-    t.on('service:reach', (r) => {
-      clock.mark(keys.reach);
-      qc.setQueryData(keys.reach, r);
-    }),
+    t.on('inbox:copies', store(keys.copies)),
+    t.on('service:reach', store(keys.reach)),
     // Background refreshes of the core's poll scheduler land straight in the caches.
     t.on('notifications:changed', (n) => qc.setQueryData(keys.notifications, n)),
     t.on('account:changed', (a) => qc.setQueryData(keys.account, a)),

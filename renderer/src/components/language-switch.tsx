@@ -2,14 +2,14 @@ import { NativeSelect } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Language } from '../../../preload/contract';
 import { applyLanguage } from '../app/i18n';
-import { keys, useCall } from '../app/queries';
+import { useSettingsCall } from '../app/queries';
 import { useLanguage } from './use-language';
 
 /** The header's language switch: applies at once and is saved in the settings. */
 export function LanguageSwitch() {
   const { t } = useTranslation();
   const lang = useLanguage();
-  const save = useCall({ name: 'settings:update' }, (s, qc) => qc.setQueryData(keys.settings, s));
+  const save = useSettingsCall('settings:update');
   return (
     <NativeSelect
       aria-label={t('settings.language')}

@@ -3,7 +3,7 @@
 // folders and listener settings must never change without a word.
 import { Alert, Button, Group, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { keys, useCall, useSettings } from '../app/queries';
+import { useSettings, useSettingsCall } from '../app/queries';
 import { ErrorAlert } from './error-alert';
 import { formatTime } from './format';
 import { useLanguage } from './use-language';
@@ -12,7 +12,7 @@ export function SettingsDamageAlert() {
   const { t } = useTranslation();
   const lang = useLanguage();
   const damage = useSettings().data?.damage;
-  const dismiss = useCall({ name: 'settings:dismiss-damage' }, (s, qc) => qc.setQueryData(keys.settings, s));
+  const dismiss = useSettingsCall('settings:dismiss-damage');
   if (!damage) return null;
   const restored = damage.restored;
   return (

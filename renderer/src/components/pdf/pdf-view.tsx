@@ -1,4 +1,4 @@
-import { Alert, Box, Button, Group, Loader, Stack, Text } from '@mantine/core';
+import { Alert, Box, Button, Group, Stack, Text } from '@mantine/core';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
 import { useEffect, useRef, useState } from 'react';
 import type { RefObject } from 'react';
@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { fromBase64 } from './base64';
 import { loadPdfJs } from './load-pdf';
 import './pdf-view.css';
+import { Loading } from '../loading';
 
 type Props = {
   /** The PDF's bytes, as main sent them (the window loads nothing remote). */
@@ -200,7 +201,7 @@ export function PdfView({ base64, label, layout }: Props) {
       className={scroll ? 'pdf-scroll' : 'pdf-paged'}
       style={scroll ? { height: layout.height } : undefined}
     >
-      {state === 'loading' && <Loader size="sm" aria-label={t('common.loading')} />}
+      {state === 'loading' && <Loading size="sm" />}
       {state === 'failed' && (
         <Alert color="red" role="alert">
           {t('pdf.failed')}

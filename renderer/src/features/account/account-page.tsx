@@ -1,4 +1,4 @@
-import { Button, Group, Loader, Paper, Progress, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Paper, Progress, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useAccount, useKeysStatus, useRate } from '../../app/queries';
 import { AccountSummary } from '../../components/account-summary';
@@ -6,6 +6,7 @@ import { ErrorAlert } from '../../components/error-alert';
 import { formatBytes, formatNumber, percent } from '../../components/format';
 import { RateGauge } from '../../components/rate-gauge';
 import { useLanguage } from '../../components/use-language';
+import { Loading } from '../../components/loading';
 
 function Meter({ label, value, text, testId }: { label: string; value: number; text: string; testId: string }) {
   const color = value >= 95 ? 'red' : value >= 80 ? 'orange' : 'blue';
@@ -36,7 +37,7 @@ export function AccountPage() {
           {t('common.refresh')}
         </Button>
       </Group>
-      {account.isPending && status?.active != null && <Loader aria-label={t('common.loading')} />}
+      {account.isPending && status?.active != null && <Loading />}
       {account.error && <ErrorAlert error={account.error} />}
       {a && (
         <>

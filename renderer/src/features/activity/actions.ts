@@ -1,14 +1,9 @@
+import { EXAM_EVENTS } from '../webhooks/event-types';
+
 // The actions the activity log records that staff may want to filter on (the service may add others;
 // those show their code).
 export const KNOWN_ACTIONS = [
-  'exam.created',
-  'exam.confirmed',
-  'exam.updated',
-  'exam.shared',
-  'exam.deleted',
-  'exam.extra_added',
-  'report.published',
-  'report.signed',
+  ...EXAM_EVENTS,
   'consent.signed',
   'ticket.created',
   'ticket.replied',

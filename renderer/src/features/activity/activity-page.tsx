@@ -1,36 +1,20 @@
-import { Alert, Button, Group, Loader, Select, Stack, Table, Text, Title } from '@mantine/core';
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { Alert, Button, Group, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ActivityPageView, ContractError } from '../../../../preload/contract';
-import { keys } from '../../app/queries';
-import { useTransport } from '../../app/transport-context';
 import { ErrorAlert } from '../../components/error-alert';
 import { formatTime } from '../../components/format';
 import { useLanguage } from '../../components/use-language';
 import { actionKey, KNOWN_ACTIONS } from './actions';
-
-const PAGE = 25;
+import { useActivityLog } from './activity-queries';
+import { Loading } from '../../components/loading';
 
 /** The account's activity log: newest first, filtered by action, more on demand. */
 export function ActivityPage() {
   const { t, i18n } = useTranslation();
   const lang = useLanguage();
-  const transport = useTransport();
   const [action, setAction] = useState<string | null>(null);
   const label = (a: string): string => (i18n.exists(actionKey(a)) ? t(actionKey(a)) : a);
-  const log = useInfiniteQuery<ActivityPageView, ContractError>({
-    queryKey: [...keys.activity, action ?? 'all'],
-    queryFn: ({ pageParam }) =>
-      transport.call('activity:list', {
-        limit: PAGE,
-        ...(action ? { action } : {}),
-        ...(typeof pageParam === 'string' ? { before: pageParam } : {}),
-      }),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.next_cursor ?? undefined,
-    staleTime: 60_000,
-  });
+  const log = useActivityLog(action);
   const entries = log.data?.pages.flatMap((p) => p.entries) ?? [];
   const sandbox = log.data?.pages[0]?.sandbox ?? false;
   return (
@@ -65,7 +49,7 @@ export function ActivityPage() {
         </Alert>
       )}
       <ErrorAlert error={log.error} />
-      {log.isPending && <Loader aria-label={t('common.loading')} />}
+      {log.isPending && <Loading />}
       {log.data && entries.length === 0 && (
         <Text c="dimmed" data-testid="activity-empty">
           {action ? t('activity.emptyFiltered') : t('activity.empty')}

@@ -6,16 +6,15 @@ import {
   Card,
   Code,
   Group,
-  Loader,
   SimpleGrid,
   Stack,
   Text,
   TextInput,
   Title,
 } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
 import { QRCodeSVG } from 'qrcode.react';
 import { useEffect, useState } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { z } from 'zod';
@@ -25,20 +24,25 @@ import type {
   ConsentSessionView,
   ConsentStatusView,
 } from '../../../../preload/contract';
-import { useCall, useKeysStatus } from '../../app/queries';
+import { useKeysStatus } from '../../app/queries';
 import { emailAddress, useCheckedForm } from '../../components/checked-form';
 import { ErrorAlert } from '../../components/error-alert';
 import { fromBase64 } from '../../components/pdf/base64';
 import { PdfView } from '../../components/pdf/pdf-view';
 import { useLanguage } from '../../components/use-language';
 import {
-  consentKeys,
   useBlankPdf,
+  useCloseDisplay,
   useConsentEvents,
   useConsentOverview,
   useConsentWatch,
+  useEmailConsent,
+  useOpenDisplay,
+  useRefreshConsent,
+  useStartConsent,
   useVerification,
 } from './consent-queries';
+import { Loading } from '../../components/loading';
 
 const STATUS_COLOR: Record<ConsentStatusView['status'], string> = {
   none: 'gray.7',
@@ -105,7 +109,7 @@ function Verification({ examId }: { examId: string }) {
   if (v.isPending)
     return (
       <Group gap="xs">
-        <Loader size="sm" aria-label={t('consent.verifying')} />
+        <Loading size="sm" label={t('consent.verifying')} />
         <Text size="sm">{t('consent.verifying')}</Text>
       </Group>
     );
@@ -165,20 +169,29 @@ const PHASE_COLOR: Record<ConsentSessionView['phase'], string> = {
   signed: '#216e39',
 };
 
-function DisplayCard({ overview }: { overview: ConsentOverview }) {
-  const { t } = useTranslation();
-  const [signer, setSigner] = useState(overview.exam.patient_name ?? '');
-  const open = useCall({ name: 'consent:display-open' });
-  const close = useCall({ name: 'consent:display-close' });
-  const session = overview.session;
+/** One way to have the consent signed: a card with its title and a line on when to use it. */
+function ConsentCard({ title, help, children }: { title: string; help: string; children: ReactNode }) {
   return (
     <Card withBorder>
       <Title order={3} size="h4">
-        {t('consent.display.title')}
+        {title}
       </Title>
       <Text size="sm" c="dimmed" mb="sm">
-        {t('consent.display.help')}
+        {help}
       </Text>
+      {children}
+    </Card>
+  );
+}
+
+function DisplayCard({ overview }: { overview: ConsentOverview }) {
+  const { t } = useTranslation();
+  const [signer, setSigner] = useState(overview.exam.patient_name ?? '');
+  const open = useOpenDisplay();
+  const close = useCloseDisplay();
+  const session = overview.session;
+  return (
+    <ConsentCard title={t('consent.display.title')} help={t('consent.display.help')}>
       <TextInput
         label={t('consent.display.signer')}
         value={signer}
@@ -215,7 +228,7 @@ function DisplayCard({ overview }: { overview: ConsentOverview }) {
           )}
         </Stack>
       )}
-    </Card>
+    </ConsentCard>
   );
 }
 
@@ -229,16 +242,10 @@ function EmailCard({ overview, sandbox }: { overview: ConsentOverview; sandbox: 
   const { t } = useTranslation();
   const form = useCheckedForm(emailRequestSchema, { to: '', name: overview.exam.patient_name ?? '' });
   const [sent, setSent] = useState<ConsentEmailView | null>(null);
-  const send = useCall({ name: 'consent:email' }, (r) => setSent(r));
+  const send = useEmailConsent(setSent);
   const canSend = form.isValid();
   return (
-    <Card withBorder>
-      <Title order={3} size="h4">
-        {t('consent.email.title')}
-      </Title>
-      <Text size="sm" c="dimmed" mb="sm">
-        {t('consent.email.help')}
-      </Text>
+    <ConsentCard title={t('consent.email.title')} help={t('consent.email.help')}>
       <form
         onSubmit={form.onSubmit(({ to, name }) =>
           send.mutate({ exam_id: overview.exam.id, to: to.trim(), patient_name: name.trim() }),
@@ -288,7 +295,7 @@ function EmailCard({ overview, sandbox }: { overview: ConsentOverview; sandbox: 
           </Code>
         </Stack>
       )}
-    </Card>
+    </ConsentCard>
   );
 }
 
@@ -297,7 +304,7 @@ export function ConsentPanel() {
   const { t } = useTranslation();
   const lang = useLanguage();
   const { examId = '' } = useParams();
-  const qc = useQueryClient();
+  const refresh = useRefreshConsent(examId);
   const overview = useConsentOverview(examId);
   const sandbox = useKeysStatus().data?.active === 'sandbox';
   const [alreadySigned, setAlreadySigned] = useState(false);
@@ -306,17 +313,12 @@ export function ConsentPanel() {
   useConsentEvents(examId);
   useConsentWatch(examId, consent?.status === 'pending');
   const blank = useBlankPdf(examId, showBlank);
-  const start = useCall({ name: 'consent:start' }, (r) => {
-    setAlreadySigned(r.outcome === 'already_signed');
-    qc.setQueryData<ConsentOverview>(consentKeys.overview(examId), (old) =>
-      old ? { ...old, consent: r.consent } : old,
-    );
-  });
+  const start = useStartConsent(examId, (r) => setAlreadySigned(r.outcome === 'already_signed'));
 
   return (
     <Stack gap="md" maw={1100}>
       <Title order={2}>{t('consent.title')}</Title>
-      {overview.isPending && <Loader aria-label={t('common.loading')} />}
+      {overview.isPending && <Loading />}
       <ErrorAlert error={overview.error} />
       {overview.data && consent && (
         <>
@@ -362,11 +364,10 @@ export function ConsentPanel() {
             error={start.error ?? blank.error}
             check={start.error ? { action: 'consent', exam_id: examId } : undefined}
             onFound={(f) => {
-              if (f.action === 'consent' && f.status !== consent.status)
-                void qc.invalidateQueries({ queryKey: consentKeys.overview(examId) });
+              if (f.action === 'consent' && f.status !== consent.status) refresh();
             }}
           />
-          {showBlank && blank.isPending && <Loader aria-label={t('common.loading')} />}
+          {showBlank && blank.isPending && <Loading />}
           {showBlank && blank.data && (
             <PdfView
               base64={blank.data.pdf_base64}

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { ConsentOverview, ContractError, MethodResult } from '../../../../preload/contract';
+import type { ConsentEmailView, ConsentOverview, ContractError, MethodResult } from '../../../../preload/contract';
+import { useCall, useRefresh } from '../../app/queries';
 import { useTransport } from '../../app/transport-context';
 
 export const consentKeys = {
@@ -73,3 +74,22 @@ export function useBlankPdf(examId: string, enabled: boolean) {
     staleTime: 10 * 60_000,
   });
 }
+
+/** Opens the consent on the patient's display, or closes it; its progress comes back as pushed events. */
+export const useOpenDisplay = () => useCall({ name: 'consent:display-open' });
+export const useCloseDisplay = () => useCall({ name: 'consent:display-close' });
+
+export const useEmailConsent = (onDone: (sent: ConsentEmailView) => void) =>
+  useCall({ name: 'consent:email' }, (r) => onDone(r));
+
+/** Starts the exam's consent; the panel's cache takes its new state at once. */
+export const useStartConsent = (examId: string, onDone: (result: MethodResult<'consent:start'>) => void) =>
+  useCall({ name: 'consent:start' }, (r, qc) => {
+    onDone(r);
+    qc.setQueryData<ConsentOverview>(consentKeys.overview(examId), (old) =>
+      old ? { ...old, consent: r.consent } : old,
+    );
+  });
+
+/** Reads the panel again (after a lost answer the service says the consent did change). */
+export const useRefreshConsent = (examId: string) => useRefresh(consentKeys.overview(examId));

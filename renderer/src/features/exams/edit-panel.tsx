@@ -2,11 +2,10 @@ import { Alert, Button, Group, NumberInput, Paper, Select, Stack, Textarea, Text
 import type { UseFormReturnType } from '@mantine/form';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useCall } from '../../app/queries';
 import { useCheckedForm } from '../../components/checked-form';
 import { ErrorAlert } from '../../components/error-alert';
 import { useExamOutlet } from './exam-layout';
-import { storeExam } from './exam-queries';
+import { useUpdateExam } from './exam-queries';
 import { RADIOGRAPH_SUBTYPES } from '../../../../preload/contract/vocabulary';
 import { changedFields, editSchema, formOf } from './exam-edit';
 import type { Field, Form } from './exam-edit';
@@ -95,8 +94,7 @@ export function EditPanel() {
     onValuesChange: () => setSaved(false),
   });
   const changes = changedFields(exam, form.values);
-  const update = useCall({ name: 'exams:update' }, (result, qc) => {
-    storeExam(qc, result);
+  const update = useUpdateExam((result) => {
     form.setValues(formOf(result));
     setSaved(true);
   });

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, Outlet, useOutletContext, useParams } from 'react-router';
 import type { ExamView } from '../../../../preload/contract';
@@ -6,6 +6,7 @@ import { ErrorAlert } from '../../components/error-alert';
 import { ExamStatusBadge, ExamTypeBadge } from './exam-badges';
 import { useExam } from './exam-queries';
 import './exams.css';
+import { Loading } from '../../components/loading';
 
 export type ExamOutlet = { exam: ExamView };
 
@@ -34,7 +35,7 @@ export function ExamLayout() {
       <Anchor component={Link} to="/exams" size="sm" data-testid="exam-back">
         ← {t('exams.back')}
       </Anchor>
-      {exam.isPending && <Loader aria-label={t('common.loading')} />}
+      {exam.isPending && <Loading />}
       {exam.error?.code === 'not_found' ? (
         <Alert color="yellow" title={t('exams.notFoundTitle')} data-testid="exam-not-found">
           <Text size="sm">{t('exams.notFoundBody')}</Text>

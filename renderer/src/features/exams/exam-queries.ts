@@ -5,12 +5,15 @@ import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-quer
 import type { QueryClient } from '@tanstack/react-query';
 import type {
   ContractError,
+  EmbedView,
   ExamPage,
   ExamView,
   MethodArgs,
   MethodName,
   MethodResult,
+  ReportView,
 } from '../../../../preload/contract';
+import { keys, useCall, useRefresh } from '../../app/queries';
 import { useTransport } from '../../app/transport-context';
 
 /** Exams fetched per list page (the API allows up to 100); one page per scroll step. */
@@ -120,6 +123,12 @@ export function storeExam(qc: QueryClient, exam: ExamView): void {
   void qc.invalidateQueries({ queryKey: examKeys.list, refetchType: 'none' });
 }
 
+/** Puts an exam the window learnt of otherwise (a lost answer looked up) in its cache. */
+export function useStoreExam(): (exam: ExamView) => void {
+  const qc = useQueryClient();
+  return (exam) => storeExam(qc, exam);
+}
+
 /** Forgets a deleted exam everywhere. */
 export function forgetExam(qc: QueryClient, id: string): void {
   qc.setQueryData<{ pages: ExamPage[]; pageParams: unknown[] }>(examKeys.list, (old) =>
@@ -145,6 +154,86 @@ export function forgetExam(qc: QueryClient, id: string): void {
     qc.removeQueries({ queryKey: key });
 }
 
-export function useExamCache(): QueryClient {
-  return useQueryClient();
-}
+/** Deletes the exam: forgotten everywhere, and the account's exam count read again; `onDone` follows. */
+export const useDeleteExam = (id: string, onDone: (result: MethodResult<'exams:delete'>) => void) =>
+  useCall({ name: 'exams:delete' }, (result, qc) => {
+    forgetExam(qc, id);
+    void qc.invalidateQueries({ queryKey: keys.account });
+    onDone(result);
+  });
+
+export const useUpdateExam = (onDone: (exam: ExamView) => void) =>
+  useCall({ name: 'exams:update' }, (result, qc) => {
+    storeExam(qc, result);
+    onDone(result);
+  });
+
+/** E-mails the exam; a sent e-mail moves the exam's share counter, worth one call to show it right. */
+export const useShareEmail = (
+  examId: string,
+  onDone: (result: MethodResult<'share:email'>, args: MethodArgs<'share:email'>) => void,
+) =>
+  useCall({ name: 'share:email' }, (r, qc, args) => {
+    onDone(r, args);
+    if (r.sent) void qc.invalidateQueries({ queryKey: examKeys.exam(examId) });
+  });
+
+/** A new PIN for the public page: the exam carries it, so the cached exam takes it at once. */
+export const useRotatePin = (exam: ExamView, onDone: () => void) =>
+  useCall({ name: 'share:rotate-pin' }, (r, qc) => {
+    storeExam(qc, { ...exam, public_page_pin: r.pin });
+    onDone();
+  });
+
+const storeEmbed = (qc: QueryClient, examId: string, token: string | null, snippet: string | null): void => {
+  qc.setQueryData<EmbedView>(examKeys.embed(examId), (old) => ({
+    enabled: token !== null,
+    token,
+    snippet,
+    view_count: old?.view_count ?? 0,
+  }));
+};
+
+export const useEnableEmbed = (examId: string, onDone: () => void) =>
+  useCall({ name: 'share:embed-enable' }, (r, qc) => {
+    storeEmbed(qc, examId, r.token, r.iframe_snippet);
+    onDone();
+  });
+
+export const useRevokeEmbed = (examId: string, onDone: () => void) =>
+  useCall({ name: 'share:embed-revoke' }, (_r, qc) => {
+    storeEmbed(qc, examId, null, null);
+    onDone();
+  });
+
+/** Reads the embed again (after a lost answer the service says it did turn on). */
+export const useRefreshEmbed = (examId: string) => useRefresh(examKeys.embed(examId));
+/** Reads the report again (after a lost answer the service says it did change). */
+export const useRefreshReport = (examId: string) => useRefresh(examKeys.report(examId));
+
+export const useSignReport = (examId: string, onDone: () => void) =>
+  useCall({ name: 'reports:sign' }, (s, qc) => {
+    qc.setQueryData<{ report: ReportView | null }>(examKeys.report(examId), (old) =>
+      old?.report ? { report: { ...old.report, signed: true, signature: s } } : old,
+    );
+    onDone();
+  });
+
+/** The report's PDF is dropped with the report it showed. */
+export const useDeleteReport = (examId: string, onDone: () => void) =>
+  useCall({ name: 'reports:delete' }, (_r, qc) => {
+    qc.setQueryData(examKeys.report(examId), { report: null });
+    qc.removeQueries({ queryKey: examKeys.reportPdf(examId) });
+    onDone();
+  });
+
+export const useUploadReport = (examId: string, onDone: () => void) =>
+  useCall({ name: 'reports:upload' }, (r, qc) => {
+    qc.setQueryData(examKeys.report(examId), r);
+    qc.removeQueries({ queryKey: examKeys.reportPdf(examId) });
+    onDone();
+  });
+
+/** The patient's sheet: opened in the system's PDF viewer (desktop) or handed over as a download. */
+export const useHandout = (onDone: (result: MethodResult<'share:handout'>) => void) =>
+  useCall({ name: 'share:handout' }, (r) => onDone(r));

@@ -1,6 +1,5 @@
-import { Alert, Button, Group, Loader, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { Alert, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import type { ExamView } from '../../../../preload/contract';
@@ -10,6 +9,8 @@ import { useLanguage } from '../../components/use-language';
 import { ExamStatusBadge, ExamTypeBadge, formatDateTime } from './exam-badges';
 import { useExamPages } from './exam-queries';
 import { matchesFilter } from './exam-filter';
+import { VirtualList } from '../../components/virtual-list';
+import { Loading } from '../../components/loading';
 
 const ROW_HEIGHT = 72;
 
@@ -100,16 +101,7 @@ export function ExamsPage() {
   const loaded = useMemo(() => pages.data?.pages.flatMap((p) => p.exams) ?? [], [pages.data]);
   const total = pages.data?.pages.at(-1)?.total ?? 0;
   const shown = useMemo(() => loaded.filter((e) => matchesFilter(e, query)), [loaded, query]);
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count: shown.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 6,
-    getItemKey: (i) => shown[i]?.id ?? i,
-  });
-  const items = virtualizer.getVirtualItems();
-  const lastIndex = items.at(-1)?.index ?? -1;
+  const [lastIndex, setLastIndex] = useState(-1);
   const filtering = query.trim() !== '';
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = pages;
 
@@ -145,7 +137,7 @@ export function ExamsPage() {
         data-testid="exams-filter"
         type="search"
       />
-      {pages.isPending && <Loader aria-label={t('common.loading')} />}
+      {pages.isPending && <Loading />}
       <ErrorAlert error={pages.error} />
       {pages.data && loaded.length === 0 && (
         <Text c="dimmed" data-testid="exams-empty">
@@ -163,36 +155,18 @@ export function ExamsPage() {
         />
       )}
       {shown.length > 0 && (
-        <div
-          ref={scrollRef}
-          style={{ height: 'calc(100vh - 290px)', overflowY: 'auto' }}
-          data-testid="exams-list"
-          role="region"
-          aria-label={t('exams.listLabel')}
-          tabIndex={-1}
+        <VirtualList
+          items={shown}
+          keyOf={(exam) => exam.id}
+          rowHeight={ROW_HEIGHT}
+          overscan={6}
+          height="calc(100vh - 290px)"
+          box={{ testId: 'exams-list', role: 'region', label: t('exams.listLabel'), focusable: true }}
+          rowStyle={{ right: 4 }}
+          onLastIndex={setLastIndex}
         >
-          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-            {items.map((row) => {
-              const exam = shown[row.index];
-              if (!exam) return null;
-              return (
-                <div
-                  key={row.key}
-                  style={{
-                    position: 'absolute',
-                    top: 0,
-                    left: 0,
-                    right: 4,
-                    height: ROW_HEIGHT,
-                    transform: `translateY(${row.start}px)`,
-                  }}
-                >
-                  <ExamRow exam={exam} />
-                </div>
-              );
-            })}
-          </div>
-        </div>
+          {(exam) => <ExamRow exam={exam} />}
+        </VirtualList>
       )}
       {isFetchingNextPage && !filtering && (
         <Text size="sm" c="dimmed" data-testid="exams-loading-more">

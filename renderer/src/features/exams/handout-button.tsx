@@ -5,10 +5,11 @@ import { Alert, Button, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ExamView } from '../../../../preload/contract';
-import { useAppInfo, useCall } from '../../app/queries';
+import { useAppInfo } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 import { useLanguage } from '../../components/use-language';
 import { downloadBytes } from '../../components/download';
+import { useHandout } from './exam-queries';
 
 export function HandoutButton({ exam }: { exam: ExamView }) {
   const { t } = useTranslation();
@@ -16,7 +17,7 @@ export function HandoutButton({ exam }: { exam: ExamView }) {
   const desktop = useAppInfo().data?.transport === 'ipc';
   // The note's text key, not its words: they follow a language switch while the note is shown.
   const [note, setNote] = useState<{ key: string; file?: string } | null>(null);
-  const sheet = useCall({ name: 'share:handout' }, (r) => {
+  const sheet = useHandout((r) => {
     if (r.opened) return setNote({ key: 'exams.share.printOpened' });
     downloadBytes(r.pdf_base64, r.file_name, 'application/pdf');
     setNote({ key: desktop ? 'exams.share.printNotOpened' : 'exams.share.printDownloaded', file: r.file_name });

@@ -1,17 +1,17 @@
-import { Alert, Anchor, Button, Group, Image, List, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Image, List, Paper, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import type { ExamView } from '../../../../preload/contract';
-import { keys, useCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 import { formatBytes, formatDate, formatNumber } from '../../components/format';
 import { useLanguage } from '../../components/use-language';
-import { ConfirmModal } from './confirm-modal';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { ExamStatusBadge, formatDateTime } from './exam-badges';
 import { useExamOutlet } from './exam-layout';
-import { forgetExam, usePatientExams, useThumbnail, useShareOnReady } from './exam-queries';
+import { useDeleteExam, usePatientExams, useThumbnail, useShareOnReady } from './exam-queries';
+import { Loading } from '../../components/loading';
 
 function Thumbnail({ exam }: { exam: ExamView }) {
   const { t } = useTranslation();
@@ -25,7 +25,7 @@ function Thumbnail({ exam }: { exam: ExamView }) {
       data-testid="exam-thumbnail"
       data-state={thumb.data ? (thumb.data.ready ? 'ready' : 'not-ready') : thumb.error ? 'error' : 'loading'}
     >
-      {thumb.isPending && <Loader aria-label={t('common.loading')} />}
+      {thumb.isPending && <Loading />}
       {thumb.data?.ready && (
         <Image
           src={`data:${thumb.data.content_type};base64,${thumb.data.base64}`}
@@ -57,7 +57,7 @@ function OtherExams({ exam }: { exam: ExamView }) {
       <Title order={3} size="h5" mb="xs">
         {t('exams.overview.otherExams')}
       </Title>
-      {others.isPending && <Loader size="sm" aria-label={t('common.loading')} />}
+      {others.isPending && <Loading size="sm" />}
       <ErrorAlert error={others.error} />
       {others.data && others.data.exams.length === 0 && (
         <Text size="sm" c="dimmed">
@@ -91,11 +91,10 @@ export function OverviewPanel() {
   const { exam } = useExamOutlet();
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState(false);
-  const remove = useCall({ name: 'exams:delete' }, (result, qc) => {
-    forgetExam(qc, exam.id);
-    void qc.invalidateQueries({ queryKey: keys.account });
-    void navigate('/exams', { state: { deleted: exam.name, already: result.already_deleted } });
-  });
+  const remove = useDeleteExam(
+    exam.id,
+    (result) => void navigate('/exams', { state: { deleted: exam.name, already: result.already_deleted } }),
+  );
   const autoShare = useShareOnReady(exam.id);
   const none = t('exams.overview.none');
   const facts: [string, ReactNode, string][] = [
@@ -178,7 +177,7 @@ export function OverviewPanel() {
         {remove.error && remove.error.code !== 'not_found' && <ErrorAlert error={remove.error} />}
         {remove.error?.code === 'not_found' && <Alert color="gray">{t('exams.overview.alreadyDeleted')}</Alert>}
       </div>
-      <ConfirmModal
+      <ConfirmDialog
         opened={confirming}
         title={t('exams.overview.deleteTitle')}
         body={t('exams.overview.deleteBody', { name: exam.name, patient })}

@@ -2,23 +2,29 @@ import { Alert, Anchor, Button, Group, Loader, Paper, Stack, Text, Title } from 
 import { Dropzone } from '@mantine/dropzone';
 import type { FileRejection } from '@mantine/dropzone';
 import '@mantine/dropzone/styles.css';
-import { useQueryClient } from '@tanstack/react-query';
 import { QRCodeSVG } from 'qrcode.react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ExamView, ReportView } from '../../../../preload/contract';
-import { useCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 import { formatBytes } from '../../components/format';
 import { toBase64 } from '../../components/pdf/base64';
 import { PdfView } from '../../components/pdf/pdf-view';
 import { useLanguage } from '../../components/use-language';
-import { ConfirmModal } from './confirm-modal';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { formatDateTime } from './exam-badges';
 import { useExamOutlet } from './exam-layout';
-import { examKeys, useReport, useReportPdf } from './exam-queries';
+import {
+  useDeleteReport,
+  useRefreshReport,
+  useReport,
+  useReportPdf,
+  useSignReport,
+  useUploadReport,
+} from './exam-queries';
 import { checkReportFile, MAX_REPORT_BYTES } from './report-file';
 import type { PdfProblem } from './report-file';
+import { Loading } from '../../components/loading';
 
 type Picked = { name: string; bytes: Uint8Array };
 
@@ -124,18 +130,9 @@ function ReportDetails({ exam, report }: { exam: ExamView; report: ReportView })
   const [viewing, setViewing] = useState(false);
   const [confirm, setConfirm] = useState<'sign' | 'delete' | null>(null);
   const pdf = useReportPdf(exam.id, viewing);
-  const cache = useQueryClient();
-  const sign = useCall({ name: 'reports:sign' }, (s, qc) => {
-    qc.setQueryData<{ report: ReportView | null }>(examKeys.report(exam.id), (old) =>
-      old?.report ? { report: { ...old.report, signed: true, signature: s } } : old,
-    );
-    setConfirm(null);
-  });
-  const remove = useCall({ name: 'reports:delete' }, (_r, qc) => {
-    qc.setQueryData(examKeys.report(exam.id), { report: null });
-    qc.removeQueries({ queryKey: examKeys.reportPdf(exam.id) });
-    setConfirm(null);
-  });
+  const refresh = useRefreshReport(exam.id);
+  const sign = useSignReport(exam.id, () => setConfirm(null));
+  const remove = useDeleteReport(exam.id, () => setConfirm(null));
   // A lost answer is shown beside the report, with what the look found: the question is over.
   useEffect(() => {
     if (sign.error?.code === 'maybe_done') setConfirm(null);
@@ -182,8 +179,7 @@ function ReportDetails({ exam, report }: { exam: ExamView; report: ReportView })
         error={sign.error ?? remove.error ?? pdf.error}
         check={sign.error ? { action: 'report_sign', exam_id: exam.id } : undefined}
         onFound={(f) => {
-          if (f.action === 'report_sign' && f.signed)
-            void cache.invalidateQueries({ queryKey: examKeys.report(exam.id) });
+          if (f.action === 'report_sign' && f.signed) refresh();
         }}
       />
       <Signature report={report} />
@@ -196,7 +192,7 @@ function ReportDetails({ exam, report }: { exam: ExamView; report: ReportView })
       {viewing && pdf.data && (
         <PdfView base64={pdf.data.base64} label={t('exams.report.title')} layout={{ kind: 'paged' }} />
       )}
-      <ConfirmModal
+      <ConfirmDialog
         opened={confirm === 'sign'}
         title={t('exams.report.signTitle')}
         body={t('exams.report.signBody')}
@@ -206,7 +202,7 @@ function ReportDetails({ exam, report }: { exam: ExamView; report: ReportView })
         onClose={() => setConfirm(null)}
         testId="report-sign-modal"
       />
-      <ConfirmModal
+      <ConfirmDialog
         opened={confirm === 'delete'}
         title={t('exams.report.deleteTitle')}
         body={t('exams.report.deleteBody', { name })}
@@ -226,12 +222,10 @@ export function ReportPanel() {
   const { t } = useTranslation();
   const { exam } = useExamOutlet();
   const report = useReport(exam.id);
-  const cache = useQueryClient();
+  const refresh = useRefreshReport(exam.id);
   const [pending, setPending] = useState<Picked | null>(null);
   const [done, setDone] = useState(false);
-  const upload = useCall({ name: 'reports:upload' }, (r, qc) => {
-    qc.setQueryData(examKeys.report(exam.id), r);
-    qc.removeQueries({ queryKey: examKeys.reportPdf(exam.id) });
+  const upload = useUploadReport(exam.id, () => {
     setPending(null);
     setDone(true);
   });
@@ -252,13 +246,12 @@ export function ReportPanel() {
         <Title order={3} size="h4">
           {t('exams.report.title')}
         </Title>
-        {report.isPending && <Loader aria-label={t('common.loading')} />}
+        {report.isPending && <Loading />}
         <ErrorAlert
           error={report.error ?? upload.error}
           check={!report.error && upload.error ? { action: 'report_upload', exam_id: exam.id } : undefined}
           onFound={(f) => {
-            if (f.action === 'report_upload' && f.present)
-              void cache.invalidateQueries({ queryKey: examKeys.report(exam.id) });
+            if (f.action === 'report_upload' && f.present) refresh();
           }}
         />
         {done && (
@@ -290,7 +283,7 @@ export function ReportPanel() {
           </>
         )}
       </Stack>
-      <ConfirmModal
+      <ConfirmDialog
         opened={pending !== null}
         title={t('exams.report.replaceTitle')}
         body={t('exams.report.replaceBody', { name: current?.filename ?? '', next: pending?.name ?? '' })}

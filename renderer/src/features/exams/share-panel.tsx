@@ -4,7 +4,6 @@ import {
   Button,
   Checkbox,
   Group,
-  Loader,
   Paper,
   Select,
   Stack,
@@ -13,25 +12,34 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
 import { QRCodeSVG } from 'qrcode.react';
 import { useForm, type UseFormReturnType } from '@mantine/form';
 import type { TFunction } from 'i18next';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import type { EmbedView, ExamView, ReferrerView, ShareSent } from '../../../../preload/contract';
-import { useCall } from '../../app/queries';
+import type { ExamView, ReferrerView, ShareSent } from '../../../../preload/contract';
 import { useCheckedForm } from '../../components/checked-form';
 import { ErrorAlert } from '../../components/error-alert';
 import { formatNumber } from '../../components/format';
 import { useLanguage } from '../../components/use-language';
-import { ConfirmModal } from './confirm-modal';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CopyField } from './copy-field';
 import { parseEmails } from './emails';
 import { useExamOutlet } from './exam-layout';
-import { examKeys, storeExam, useEmbed, usePublicPage, useReferrers } from './exam-queries';
+import {
+  useEmbed,
+  useEnableEmbed,
+  usePublicPage,
+  useReferrers,
+  useRefreshEmbed,
+  useRevokeEmbed,
+  useRotatePin,
+  useShareEmail,
+  useStoreExam,
+} from './exam-queries';
 import { HandoutButton } from './handout-button';
+import { Loading } from '../../components/loading';
 
 type EmailValues = { to: string; cc: string; message: string; locale: 'es' | 'en' | 'pt' };
 
@@ -127,12 +135,8 @@ function EmailSection({ exam }: { exam: ExamView }) {
   const [result, setResult] = useState<(ShareSent & { to: string[] }) | null>(null);
   // The share counter when the e-mail was sent: after a lost answer, a higher count means it went out.
   const [sharesBefore, setSharesBefore] = useState<number | undefined>(undefined);
-  const cache = useQueryClient();
-  const share = useCall({ name: 'share:email' }, (r, qc, args) => {
-    setResult({ ...r, to: args.to });
-    // A sent e-mail moves the exam's share counter: worth one call to show it right.
-    if (r.sent) void qc.invalidateQueries({ queryKey: examKeys.exam(exam.id) });
-  });
+  const store = useStoreExam();
+  const share = useShareEmail(exam.id, (r, args) => setResult({ ...r, to: args.to }));
   const resultRef = useRef<HTMLDivElement>(null);
   // The answer appears under the form: bring it into view so "not sent" is never missed.
   useEffect(() => {
@@ -200,7 +204,7 @@ function EmailSection({ exam }: { exam: ExamView }) {
           before={{ ...(sharesBefore !== undefined ? { shares: sharesBefore } : {}) }}
           onFound={(f) => {
             if (f.action === 'share' && exam.counters)
-              storeExam(cache, { ...exam, counters: { ...exam.counters, shares: f.shares } });
+              store({ ...exam, counters: { ...exam.counters, shares: f.shares } });
           }}
         />
         {result && <ShareResult result={result} />}
@@ -263,9 +267,8 @@ function PinSection({ exam }: { exam: ExamView }) {
   const [confirming, setConfirming] = useState(false);
   const [rotated, setRotated] = useState(false);
   const [pinBefore, setPinBefore] = useState<string | null>(null);
-  const cache = useQueryClient();
-  const rotate = useCall({ name: 'share:rotate-pin' }, (r, qc) => {
-    storeExam(qc, { ...exam, public_page_pin: r.pin });
+  const store = useStoreExam();
+  const rotate = useRotatePin(exam, () => {
     setConfirming(false);
     setRotated(true);
   });
@@ -283,7 +286,7 @@ function PinSection({ exam }: { exam: ExamView }) {
         <Title order={3} size="h5">
           {t('exams.share.pinTitle')}
         </Title>
-        {page.isPending && <Loader size="sm" aria-label={t('common.loading')} />}
+        {page.isPending && <Loading size="sm" />}
         <ErrorAlert error={page.error} />
         <Group align="flex-start" wrap="nowrap" gap="lg">
           <Stack gap="sm" style={{ flex: 1, minWidth: 0 }}>
@@ -320,7 +323,7 @@ function PinSection({ exam }: { exam: ExamView }) {
               check={{ action: 'rotate_pin', exam_id: exam.id }}
               before={{ pin: pinBefore }}
               onFound={(f) => {
-                if (f.action === 'rotate_pin') storeExam(cache, { ...exam, public_page_pin: f.pin });
+                if (f.action === 'rotate_pin') store({ ...exam, public_page_pin: f.pin });
               }}
             />
           </Stack>
@@ -337,7 +340,7 @@ function PinSection({ exam }: { exam: ExamView }) {
           )}
         </Group>
       </Stack>
-      <ConfirmModal
+      <ConfirmDialog
         opened={confirming}
         title={t('exams.share.rotateTitle')}
         body={t('exams.share.rotateBody')}
@@ -359,27 +362,13 @@ function PinSection({ exam }: { exam: ExamView }) {
 function useEmbedCalls(examId: string) {
   const [confirming, setConfirming] = useState(false);
   const [revoked, setRevoked] = useState(false);
-  const cache = useQueryClient();
-  const enable = useCall({ name: 'share:embed-enable' }, (r, qc) => {
-    qc.setQueryData<EmbedView>(examKeys.embed(examId), (old) => ({
-      enabled: true,
-      token: r.token,
-      snippet: r.iframe_snippet,
-      view_count: old?.view_count ?? 0,
-    }));
-    setRevoked(false);
-  });
-  const revoke = useCall({ name: 'share:embed-revoke' }, (_r, qc) => {
-    qc.setQueryData<EmbedView>(examKeys.embed(examId), (old) => ({
-      enabled: false,
-      token: null,
-      snippet: null,
-      view_count: old?.view_count ?? 0,
-    }));
+  const refresh = useRefreshEmbed(examId);
+  const enable = useEnableEmbed(examId, () => setRevoked(false));
+  const revoke = useRevokeEmbed(examId, () => {
     setConfirming(false);
     setRevoked(true);
   });
-  return { confirming, setConfirming, revoked, cache, enable, revoke };
+  return { confirming, setConfirming, revoked, refresh, enable, revoke };
 }
 
 function EmbedSection({ exam }: { exam: ExamView }) {
@@ -390,7 +379,7 @@ function EmbedSection({ exam }: { exam: ExamView }) {
   // (the service itself would use that name for an embed enabled without a title).
   const neutralTitle = t(`examType.${exam.exam_type}`);
   const form = useForm({ initialValues: { title: neutralTitle, showYear: true, showType: true } });
-  const { confirming, setConfirming, revoked, cache, enable, revoke } = useEmbedCalls(exam.id);
+  const { confirming, setConfirming, revoked, refresh, enable, revoke } = useEmbedCalls(exam.id);
   const state = embed.data;
   return (
     <Paper withBorder p="md" data-testid="share-embed" data-enabled={state ? String(state.enabled) : undefined}>
@@ -398,13 +387,12 @@ function EmbedSection({ exam }: { exam: ExamView }) {
         <Title order={3} size="h5">
           {t('exams.share.embedTitle')}
         </Title>
-        {embed.isPending && <Loader size="sm" aria-label={t('common.loading')} />}
+        {embed.isPending && <Loading size="sm" />}
         <ErrorAlert
           error={embed.error ?? enable.error ?? revoke.error}
           check={!embed.error && enable.error ? { action: 'embed_enable', exam_id: exam.id } : undefined}
           onFound={(f) => {
-            if (f.action === 'embed_enable' && f.enabled)
-              void cache.invalidateQueries({ queryKey: examKeys.embed(exam.id) });
+            if (f.action === 'embed_enable' && f.enabled) refresh();
           }}
         />
         {state?.enabled && state.snippet && (
@@ -472,7 +460,7 @@ function EmbedSection({ exam }: { exam: ExamView }) {
           </form>
         )}
       </Stack>
-      <ConfirmModal
+      <ConfirmDialog
         opened={confirming}
         title={t('exams.share.revokeTitle')}
         body={t('exams.share.revokeBody')}

@@ -1,6 +1,6 @@
 import { Badge, Group, Pagination, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { ImplantView } from '../../../../preload/contract';
+import type { ImplantPageView, ImplantView } from '../../../../preload/contract';
 
 /** Millimetres in the reader's language (4,1 in Spanish, 4.1 in English). */
 export function useMm(): (n: number) => string {
@@ -125,5 +125,31 @@ export function Pager({
         />
       </nav>
     </Group>
+  );
+}
+
+type PagedProps = {
+  page: ImplantPageView;
+  caption: string;
+  testId: string;
+  hideBrand?: boolean;
+  offset: number;
+  onOffset: (o: number) => void;
+};
+
+/** One page of catalog entries and the pager under it. */
+export function PagedTable({ page, caption, testId, hideBrand, offset, onOffset }: PagedProps) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <ImplantTable implants={page.implants} caption={caption} testId={testId} hideBrand={hideBrand} />
+      <Pager
+        total={page.total}
+        limit={page.limit}
+        offset={offset}
+        onOffset={onOffset}
+        label={t('implants.pager.label')}
+      />
+    </>
   );
 }

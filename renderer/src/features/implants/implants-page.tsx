@@ -1,16 +1,4 @@
-import {
-  Alert,
-  Button,
-  Group,
-  Loader,
-  ScrollArea,
-  Stack,
-  Tabs,
-  Text,
-  TextInput,
-  Title,
-  UnstyledButton,
-} from '@mantine/core';
+import { Alert, Button, Group, ScrollArea, Stack, Tabs, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -19,9 +7,10 @@ import { DecimalInput } from '../../components/decimal-input';
 import type { DecimalResult, DecimalRule } from '../../components/decimal';
 import type { ImplantSizeView } from '../../../../preload/contract';
 import { ErrorAlert } from '../../components/error-alert';
-import { ImplantTable, Pager, useMm } from './implant-table';
+import { ImplantTable, PagedTable, useMm } from './implant-table';
 import type { SizeQuery } from './implant-queries';
 import { useImplantBrands, useImplantModels, useImplantSearch, useImplantSize } from './implant-queries';
+import { Loading } from '../../components/loading';
 
 function BrandsPanel() {
   const { t } = useTranslation();
@@ -35,7 +24,7 @@ function BrandsPanel() {
         <Text fw={600} size="sm" id="implant-brands-title">
           {t('implants.brandsTitle')}
         </Text>
-        {brands.isPending && <Loader size="sm" aria-label={t('common.loading')} />}
+        {brands.isPending && <Loading size="sm" />}
         <ErrorAlert error={brands.error} />
         <ScrollArea h="calc(100vh - 280px)" type="auto" offsetScrollbars>
           <ul
@@ -64,24 +53,17 @@ function BrandsPanel() {
       </Stack>
       <Stack gap="sm" style={{ flex: 1, minWidth: 0 }}>
         {!brand && <Text c="dimmed">{t('implants.pickBrand')}</Text>}
-        {brand && models.isPending && <Loader aria-label={t('common.loading')} />}
+        {brand && models.isPending && <Loading />}
         <ErrorAlert error={models.error} />
         {brand && models.data && (
-          <>
-            <ImplantTable
-              implants={models.data.implants}
-              caption={t('implants.modelsOf', { brand, count: models.data.total })}
-              testId="implant-models"
-              hideBrand
-            />
-            <Pager
-              total={models.data.total}
-              limit={models.data.limit}
-              offset={offset}
-              onOffset={setOffset}
-              label={t('implants.pager.label')}
-            />
-          </>
+          <PagedTable
+            page={models.data}
+            caption={t('implants.modelsOf', { brand, count: models.data.total })}
+            testId="implant-models"
+            hideBrand
+            offset={offset}
+            onOffset={setOffset}
+          />
         )}
       </Stack>
     </Group>
@@ -121,26 +103,19 @@ function SearchPanel() {
           </Button>
         </Group>
       </form>
-      {query && results.isPending && <Loader aria-label={t('common.loading')} />}
+      {query && results.isPending && <Loading />}
       <ErrorAlert error={results.error} />
       {query && results.data && results.data.implants.length === 0 && (
         <Text c="dimmed">{t('implants.noResults', { query })}</Text>
       )}
       {query && results.data && results.data.implants.length > 0 && (
-        <>
-          <ImplantTable
-            implants={results.data.implants}
-            caption={t('implants.searchResults', { query, count: results.data.total })}
-            testId="implant-search-results"
-          />
-          <Pager
-            total={results.data.total}
-            limit={results.data.limit}
-            offset={offset}
-            onOffset={setOffset}
-            label={t('implants.pager.label')}
-          />
-        </>
+        <PagedTable
+          page={results.data}
+          caption={t('implants.searchResults', { query, count: results.data.total })}
+          testId="implant-search-results"
+          offset={offset}
+          onOffset={setOffset}
+        />
       )}
     </Stack>
   );
@@ -168,20 +143,13 @@ function SizeResults({
   return (
     <Stack gap="md">
       {data.implants.length > 0 ? (
-        <>
-          <ImplantTable
-            implants={data.implants}
-            caption={t('implants.exactTitle', { asked, count: data.total })}
-            testId="implant-exact"
-          />
-          <Pager
-            total={data.total}
-            limit={data.limit}
-            offset={offset}
-            onOffset={onOffset}
-            label={t('implants.pager.label')}
-          />
-        </>
+        <PagedTable
+          page={data}
+          caption={t('implants.exactTitle', { asked, count: data.total })}
+          testId="implant-exact"
+          offset={offset}
+          onOffset={onOffset}
+        />
       ) : (
         <Text data-testid="implant-no-exact">{t('implants.noExact', { asked })}</Text>
       )}
@@ -288,7 +256,7 @@ function SizePanel() {
           </Text>
         )}
       </form>
-      {size && results.isPending && <Loader aria-label={t('common.loading')} />}
+      {size && results.isPending && <Loading />}
       <ErrorAlert error={results.error} />
       {size && results.data && (
         <SizeResults size={size} data={results.data} asked={asked} offset={offset} onOffset={setOffset} />

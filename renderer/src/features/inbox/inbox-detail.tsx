@@ -14,12 +14,10 @@ import {
   Title,
 } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
-import type { QueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { InboxItem, UploadJobView } from '../../../../preload/contract';
-import { keys, useCall, useUploads } from '../../app/queries';
-import { upsertById } from '../../app/merge';
+import { useUploads } from '../../app/queries';
 import { useCheckedForm } from '../../components/checked-form';
 import { ErrorAlert } from '../../components/error-alert';
 import { ExamLinks } from '../../components/exam-links';
@@ -31,9 +29,10 @@ import { changedFields, inboxSchema, isCalendarDate, toForm } from './inbox-form
 import { IncompleteFiles } from './incomplete-files';
 import { SeriesList } from './series-list';
 import { ShareFields } from './share-fields';
-import { statusColor } from './status';
+import { statusColor, studyFacts } from './status';
 import { ReceivedFrom, SenderStopped } from './received-from';
 import { StudyWarnings } from './warnings';
+import { useDismissStudy, useUpdateStudy, useUploadStudy } from './inbox-queries';
 
 /** The study's title, its date, modality, size and export folder, and its status. */
 function StudyHeading({ item }: { item: InboxItem }) {
@@ -46,14 +45,7 @@ function StudyHeading({ item }: { item: InboxItem }) {
           {item.description || t('inbox.untitledStudy')}
         </Title>
         <Text size="sm" c="dimmed">
-          {[
-            formatDate(item.study_date, lang),
-            item.modality,
-            t('inbox.filesCount', { count: item.files }),
-            formatBytes(item.bytes, lang),
-          ]
-            .filter(Boolean)
-            .join(' · ')}
+          {studyFacts(item, t, lang)}
         </Text>
         {item.received_from ? (
           <ReceivedFrom from={item.received_from} />
@@ -257,18 +249,10 @@ export function InboxDetail({ item, onUploaded }: { item: InboxItem; onUploaded:
   });
   const editable = item.status === 'review';
   const job = useUploads().data?.find((j) => j.id === item.job_id);
-  const storeItem = (updated: InboxItem, qc: QueryClient): void => {
-    qc.setQueryData(keys.inbox, (old: InboxItem[] | undefined) => upsertById(old, [updated]));
-  };
-  const update = useCall({ name: 'inbox:update' }, storeItem);
-  const toggleSeries = useCall({ name: 'inbox:update' }, storeItem);
-  const upload = useCall({ name: 'inbox:upload' }, (_r, qc) => {
-    void qc.invalidateQueries({ queryKey: keys.inbox });
-    void qc.invalidateQueries({ queryKey: keys.uploads });
-  });
-  const dismiss = useCall({ name: 'inbox:dismiss' }, (_r, qc, args) => {
-    qc.setQueryData(keys.inbox, (old: InboxItem[] | undefined) => old?.filter((i) => i.id !== args.id));
-  });
+  const update = useUpdateStudy();
+  const toggleSeries = useUpdateStudy();
+  const upload = useUploadStudy();
+  const dismiss = useDismissStudy();
 
   const changes = changedFields(form.values, item.fields);
   const dirty = Object.keys(changes).length > 0;

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Grid, Loader, SegmentedControl, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Grid, SegmentedControl, Stack, Text, Title } from '@mantine/core';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -11,6 +11,7 @@ import { InboxDetail } from './inbox-detail';
 import { InboxList } from './inbox-list';
 import { ServiceReachNotice } from './service-reach-notice';
 import { SkippedCopiesNotice } from './skipped-copies-notice';
+import { Loading } from '../../components/loading';
 
 type Filter = InboxStatus | 'all';
 
@@ -69,7 +70,7 @@ export function InboxPage() {
           </Anchor>
         </Alert>
       )}
-      {inbox.isPending && <Loader aria-label={t('common.loading')} />}
+      {inbox.isPending && <Loading />}
       <ErrorAlert error={inbox.error} />
       {inbox.data && items.length === 0 && (
         <Text c="dimmed" data-testid="inbox-empty">

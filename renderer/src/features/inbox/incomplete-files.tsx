@@ -1,7 +1,8 @@
-import { Alert, Button, Group, List, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, List, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { IncompleteFileView } from '../../../../preload/contract';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 
 const SHOWN = 12;
 
@@ -66,35 +67,22 @@ export function IncompleteFiles({
           </Button>
         </Group>
       </Stack>
-      <Modal
+      <ConfirmDialog
         opened={confirming}
-        onClose={() => setConfirming(false)}
         title={t('completeness.confirmTitle', { count: files.length })}
+        body={t('completeness.confirmText', { count: files.length })}
+        cancel={t('completeness.confirmCancel')}
+        confirm={t('completeness.confirmUpload', { count: files.length })}
+        danger
+        loading={pending}
         size="lg"
-        centered
-        closeButtonProps={{ 'aria-label': t('completeness.confirmCancel') }}
-        data-testid="incomplete-confirm"
+        onConfirm={() => void onUploadAnyway().finally(() => setConfirming(false))}
+        onClose={() => setConfirming(false)}
+        testId="incomplete-confirm"
+        confirmTestId="incomplete-confirm-upload"
       >
-        <Stack gap="md">
-          <Text size="sm">{t('completeness.confirmText', { count: files.length })}</Text>
-          <FileList files={files} testId="incomplete-confirm-list" />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirming(false)} data-testid="incomplete-confirm-cancel">
-              {t('completeness.confirmCancel')}
-            </Button>
-            <Button
-              color="red.9"
-              loading={pending}
-              onClick={() => {
-                void onUploadAnyway().finally(() => setConfirming(false));
-              }}
-              data-testid="incomplete-confirm-upload"
-            >
-              {t('completeness.confirmUpload', { count: files.length })}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+        <FileList files={files} testId="incomplete-confirm-list" />
+      </ConfirmDialog>
     </Alert>
   );
 }

@@ -3,12 +3,13 @@
 import { Alert, Anchor, CloseButton, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { keys, useCall, useSkippedCopies } from '../../app/queries';
+import { useSkippedCopies } from '../../app/queries';
+import { useDismissCopy } from './inbox-queries';
 
 export function SkippedCopiesNotice() {
   const { t } = useTranslation();
   const copies = useSkippedCopies().data ?? [];
-  const dismiss = useCall({ name: 'inbox:copy-dismiss' }, (list, qc) => qc.setQueryData(keys.copies, list));
+  const dismiss = useDismissCopy();
   if (copies.length === 0) return null;
   return (
     <Alert color="blue" variant="light" role="status" data-testid="skipped-copies" title={t('copies.title')}>

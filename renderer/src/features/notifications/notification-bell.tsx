@@ -11,15 +11,14 @@ import {
   Title,
   UnstyledButton,
 } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ContractError, Language, NotificationView, NotificationsState } from '../../../../preload/contract';
-import { keys, useCall, useKeysStatus } from '../../app/queries';
-import { useTransport } from '../../app/transport-context';
+import type { Language, NotificationView } from '../../../../preload/contract';
+import { useKeysStatus } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 import { formatTime } from '../../components/format';
 import { useLanguage } from '../../components/use-language';
+import { useMarkAllRead, useMarkRead, useNotifications, useRefreshNotifications } from './notification-queries';
 
 /** How old the list may be when the bell opens before it is asked for again. */
 const STALE_ON_OPEN_MS = 30_000;
@@ -102,26 +101,14 @@ function NotificationItem({ n, lang, onMarkRead }: { n: NotificationView; lang: 
 export function NotificationBell() {
   const { t } = useTranslation();
   const lang = useLanguage();
-  const transport = useTransport();
-  const qc = useQueryClient();
   const active = useKeysStatus().data?.active != null;
   const [opened, setOpened] = useState(false);
-  const list = useQuery<NotificationsState, ContractError>({
-    queryKey: keys.notifications,
-    queryFn: () => transport.call('notifications:list', {}),
-    // Kept fresh by the core's background checks (pushed), not by the window.
-    staleTime: Infinity,
-    enabled: active,
-  });
-  const set = (state: NotificationsState) => qc.setQueryData(keys.notifications, state);
-  const refresh = useCall({ name: 'notifications:list' }, (state) => set(state));
+  const list = useNotifications(active);
+  const refresh = useRefreshNotifications();
   // The button pressed disappears once read: focus goes to the panel's title, not to the page.
   const titleRef = useRef<HTMLHeadingElement>(null);
-  const markOne = useCall({ name: 'notifications:mark-read' }, (state) => {
-    set(state);
-    titleRef.current?.focus();
-  });
-  const markAll = useCall({ name: 'notifications:mark-all-read' }, (state) => set(state));
+  const markOne = useMarkRead(() => titleRef.current?.focus());
+  const markAll = useMarkAllRead();
   if (!active) return null;
   const unread = list.data?.unread_count ?? 0;
   const items = list.data?.notifications ?? [];

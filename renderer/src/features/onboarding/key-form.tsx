@@ -4,10 +4,10 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import type { AccountView, KeysStatus } from '../../../../preload/contract';
 import { kindOfKey } from '../../app/key-state';
-import { keys, useCall } from '../../app/queries';
 import { AccountSummary } from '../../components/account-summary';
 import { useCheckedForm } from '../../components/checked-form';
 import { ErrorAlert } from '../../components/error-alert';
+import { useSaveKey, useVerifyKey } from './onboarding-queries';
 
 type Props = {
   /** Called after the key is stored (in the keychain or, without one, for this session). */
@@ -71,13 +71,8 @@ export function KeyForm({ onSaved }: Props) {
       setSavedStatus(null);
     },
   });
-  const verify = useCall({ name: 'keys:verify' });
-  const save = useCall({ name: 'keys:save' }, (r, qc) => {
-    qc.setQueryData(keys.keys, r.status);
-    qc.setQueryData(keys.account, r.account);
-    void qc.invalidateQueries({ queryKey: keys.settings });
-    void qc.invalidateQueries({ queryKey: keys.inbox });
-  });
+  const verify = useVerifyKey();
+  const save = useSaveKey();
   const trimmed = form.values.key.trim();
   const kind = trimmed ? kindOfKey(trimmed) : null;
 

@@ -1,17 +1,4 @@
-import {
-  Alert,
-  Box,
-  Button,
-  Center,
-  Checkbox,
-  Grid,
-  Group,
-  Loader,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Box, Button, Center, Checkbox, Grid, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { QRCodeSVG } from 'qrcode.react';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -26,6 +13,7 @@ import type { PatientTransport } from './patient-transport';
 import { formatRutAsTyped, rutProblem } from './rut';
 import type { SignatureHandle } from './signature-field';
 import { SignatureField } from './signature-field';
+import { Loading } from '../../components/loading';
 
 /** How often the display asks whether a session started (a local call: it costs no API calls). */
 const POLL_MS = 1500;
@@ -298,7 +286,7 @@ function SigningForm({
               {t('patient.pdfFailed')}
             </Alert>
           )}
-          {!pdf && !pdfError && <Loader aria-label={t('common.loading')} />}
+          {!pdf && !pdfError && <Loading />}
           {pdf && (
             <PdfView
               base64={pdf}
@@ -317,7 +305,6 @@ function SigningForm({
 
 /** The patient display: idle, the consent to read and sign, then a thank-you that returns to idle by itself. */
 export function PatientPage({ transport }: { transport: PatientTransport }) {
-  const { t } = useTranslation();
   const [view, setView] = useState<PatientView>({ state: 'idle' });
   const [thanks, setThanks] = useState(false);
   const [ready, setReady] = useState(false);
@@ -366,7 +353,7 @@ export function PatientPage({ transport }: { transport: PatientTransport }) {
   if (!ready)
     return (
       <Center h="100vh">
-        <Loader aria-label={t('common.loading')} />
+        <Loading />
       </Center>
     );
   if (thanks)

@@ -1,13 +1,12 @@
-import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
-import type { QueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ReferrerSaved, ReferrerView } from '../../../../preload/contract';
-import { useCall } from '../../app/queries';
 import { useCheckedForm } from '../../components/checked-form';
 import { ErrorAlert } from '../../components/error-alert';
-import { referrersKey } from './referrer-queries';
+import { useCreateReferrer, useUpdateReferrer } from './referrer-queries';
+import { FormButtons } from '../../components/form-buttons';
 import { changedFields, emptyReferrer, referrerSchema, type ReferrerValues, valuesOf } from './referrer-form';
 
 type Props = {
@@ -64,18 +63,8 @@ export function ReferrerDialog({ referrer, onClose, onSaved }: Props) {
   const original = referrer ? valuesOf(referrer) : emptyReferrer;
   const form = useCheckedForm(referrerSchema, original, (code) => `referrers.problems.${code}`);
   const [unchanged, setUnchanged] = useState(false);
-  const refresh = (saved: ReferrerSaved, qc: QueryClient): void => {
-    // A sandbox key stores nothing: the list stays as the service has it.
-    if (!saved.sandbox) void qc.invalidateQueries({ queryKey: referrersKey });
-  };
-  const create = useCall({ name: 'referrers:create' }, (saved, qc) => {
-    refresh(saved, qc);
-    onSaved(saved, true);
-  });
-  const update = useCall({ name: 'referrers:update' }, (saved, qc) => {
-    refresh(saved, qc);
-    onSaved(saved, false);
-  });
+  const create = useCreateReferrer((saved) => onSaved(saved, true));
+  const update = useUpdateReferrer((saved) => onSaved(saved, false));
   const pending = create.isPending || update.isPending;
 
   const submit = (values: ReferrerValues): void => {
@@ -115,14 +104,12 @@ export function ReferrerDialog({ referrer, onClose, onSaved }: Props) {
             </Text>
           )}
           <ErrorAlert error={create.error ?? update.error} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={pending} data-testid="referrer-save">
-              {referrer ? t('referrers.saveChanges') : t('referrers.add')}
-            </Button>
-          </Group>
+          <FormButtons
+            submit={referrer ? t('referrers.saveChanges') : t('referrers.add')}
+            loading={pending}
+            onCancel={onClose}
+            testId="referrer-save"
+          />
         </Stack>
       </form>
     </Modal>

@@ -1,69 +1,15 @@
-import {
-  Alert,
-  Button,
-  Group,
-  Loader,
-  Modal,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Group, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ReferrerView } from '../../../../preload/contract';
-import { useCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
-import { referrersKey, useReferrers } from './referrer-queries';
+import { useDeleteReferrer, useReferrers } from './referrer-queries';
 import { ReferrerDialog } from './referrer-dialog';
 import { matchesSearch } from './referrer-form';
-
-/** A notice's text key and the name it names: its words follow the window's language while it is shown. */
-type Notice = { key: string; name: string; sandbox: boolean };
-
-function DeleteDialog({
-  referrer,
-  onClose,
-  onDeleted,
-}: {
-  referrer: ReferrerView;
-  onClose: () => void;
-  onDeleted: (sandbox: boolean) => void;
-}) {
-  const { t } = useTranslation();
-  const remove = useCall({ name: 'referrers:delete' }, (r, qc) => {
-    if (!r.sandbox) void qc.invalidateQueries({ queryKey: referrersKey });
-    onDeleted(r.sandbox);
-  });
-  return (
-    <Modal
-      opened
-      onClose={onClose}
-      title={t('referrers.deleteTitle')}
-      closeButtonProps={{ 'aria-label': t('common.close') }}
-    >
-      <Stack gap="md">
-        <Text>{t('referrers.deleteBody', { name: referrer.name })}</Text>
-        <ErrorAlert error={remove.error} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose} data-autofocus>
-            {t('common.cancel')}
-          </Button>
-          <Button
-            color="red.9"
-            onClick={() => remove.mutate({ id: referrer.id })}
-            loading={remove.isPending}
-            data-testid="referrer-delete-confirm"
-          >
-            {t('referrers.delete')}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
-  );
-}
+import { RowAction } from '../../components/row-action';
+import { ChangeNoticeAlert, DeleteDialog, deletedNotice, ListHeader, SandboxNotice } from '../../components/list-page';
+import type { ChangeNotice } from '../../components/list-page';
+import { Loading } from '../../components/loading';
 
 type TableProps = {
   shown: ReferrerView[];
@@ -98,23 +44,17 @@ function ReferrersTable({ shown, onEdit, onDelete }: TableProps) {
             <Table.Td>{r.phone ?? '—'}</Table.Td>
             <Table.Td>
               <Group gap="xs" justify="flex-end" wrap="nowrap">
-                <Button
-                  size="xs"
-                  variant="default"
+                <RowAction
+                  label={t('referrers.edit')}
+                  name={t('referrers.editOne', { name: r.name })}
                   onClick={() => onEdit(r)}
-                  aria-label={t('referrers.editOne', { name: r.name })}
-                >
-                  {t('referrers.edit')}
-                </Button>
-                <Button
-                  size="xs"
-                  variant="default"
-                  c="red.9"
+                />
+                <RowAction
+                  label={t('referrers.delete')}
+                  name={t('referrers.deleteOne', { name: r.name })}
                   onClick={() => onDelete(r)}
-                  aria-label={t('referrers.deleteOne', { name: r.name })}
-                >
-                  {t('referrers.delete')}
-                </Button>
+                  danger
+                />
               </Group>
             </Table.Td>
           </Table.Tr>
@@ -131,42 +71,25 @@ export function ReferrersPage() {
   const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<ReferrerView | 'new' | null>(null);
   const [deleting, setDeleting] = useState<ReferrerView | null>(null);
-  const [notice, setNotice] = useState<Notice | null>(null);
+  const [notice, setNotice] = useState<ChangeNotice | null>(null);
+  const remove = useDeleteReferrer((sb) => {
+    if (deleting) setNotice(deletedNotice('referrers', deleting.name, sb));
+    setDeleting(null);
+  });
   const all = list.data?.referrers;
   const shown = useMemo(() => (all ?? []).filter((r) => matchesSearch(r, search)), [all, search]);
   const sandbox = list.data?.sandbox === true;
 
   return (
     <Stack gap="md">
-      <Group justify="space-between" align="flex-start">
-        <div>
-          <Title order={2}>{t('referrers.title')}</Title>
-          <Text c="dimmed" size="sm">
-            {t('referrers.intro')}
-          </Text>
-        </div>
-        <Button onClick={() => setEditing('new')} data-testid="referrer-add">
-          {t('referrers.add')}
-        </Button>
-      </Group>
-      {sandbox && (
-        <Alert color="yellow" variant="light" title={t('referrers.sandboxTitle')} data-testid="referrers-sandbox">
-          <Text size="sm">{t('referrers.sandboxBody')}</Text>
-        </Alert>
-      )}
-      {notice && (
-        <Alert
-          color={notice.sandbox ? 'yellow' : 'green'}
-          variant="light"
-          role="status"
-          withCloseButton
-          closeButtonLabel={t('common.close')}
-          onClose={() => setNotice(null)}
-          data-testid="referrers-notice"
-        >
-          <Text size="sm">{t(notice.key, { name: notice.name })}</Text>
-        </Alert>
-      )}
+      <ListHeader
+        texts="referrers"
+        addLabel={t('referrers.add')}
+        onAdd={() => setEditing('new')}
+        addTestId="referrer-add"
+      />
+      {sandbox && <SandboxNotice texts="referrers" />}
+      {notice && <ChangeNoticeAlert texts="referrers" notice={notice} onClose={() => setNotice(null)} />}
       <TextInput
         label={t('referrers.search')}
         placeholder={t('referrers.searchPlaceholder')}
@@ -176,7 +99,7 @@ export function ReferrersPage() {
         maw={420}
         data-testid="referrers-search"
       />
-      {list.isPending && <Loader aria-label={t('common.loading')} />}
+      {list.isPending && <Loading />}
       <ErrorAlert error={list.error} />
       {all && all.length === 0 && (
         <Text c="dimmed" data-testid="referrers-empty">
@@ -201,16 +124,11 @@ export function ReferrersPage() {
       )}
       {deleting && (
         <DeleteDialog
-          referrer={deleting}
+          texts="referrers"
+          item={deleting}
+          remove={remove}
           onClose={() => setDeleting(null)}
-          onDeleted={(sb) => {
-            setNotice({
-              sandbox: sb,
-              name: deleting.name,
-              key: sb ? 'referrers.deletedSandbox' : 'referrers.deleted',
-            });
-            setDeleting(null);
-          }}
+          testId="referrer-delete"
         />
       )}
     </Stack>

@@ -1,16 +1,12 @@
 import { Alert, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import type { CaFileView, ContractError } from '../../../../preload/contract';
-import { useCall } from '../../app/queries';
-import { useTransport } from '../../app/transport-context';
+import type { CaFileView } from '../../../../preload/contract';
 import { useCheckedForm } from '../../components/checked-form';
 import { ErrorAlert } from '../../components/error-alert';
 import { useSavedDraft } from './saved-draft';
-
-const CA_KEY = ['network-ca-file'] as const;
+import { useCaFile, useSaveCaFile } from './settings-queries';
 
 /** True for a full path on this computer or a Windows one (C:\…, \\server\share\…). */
 export function fullPathOk(path: string): boolean {
@@ -48,18 +44,13 @@ const caDraft = (view: CaFileView): { path: string } => ({ path: view.path ?? ''
 /** Settings → Network: the extra certificate authority (CA) file (a TLS-inspecting firewall's root). */
 export function CaFileSection() {
   const { t } = useTranslation();
-  const transport = useTransport();
-  const current = useQuery<CaFileView, ContractError>({
-    queryKey: CA_KEY,
-    queryFn: () => transport.call('network:ca-file', {}),
-  });
+  const current = useCaFile();
   const view = current.data;
   // Checked on Save, and from then on as typed; the path follows the saved settings until edited.
   const form = useCheckedForm(caSchema, { path: '' }, (code) => `network.${code}`, { recheckAfterSubmit: true });
   const { edited, saved } = useSavedDraft(form, view, caDraft);
   const [done, setDone] = useState<'caSaved' | 'caRemoved' | null>(null);
-  const save = useCall({ name: 'network:ca-file-save' }, (result, client, args) => {
-    client.setQueryData(CA_KEY, result);
+  const save = useSaveCaFile((result, args) => {
     saved();
     form.reset();
     form.setValues(caDraft(result));

@@ -1,12 +1,13 @@
-import { Alert, Badge, Button, Group, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Loader, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { ConnectionCheckView, ConnectionStep, Language } from '../../../../preload/contract';
 import { CONNECTION_STEPS } from '../../../../preload/contract/vocabulary';
-import { useCall } from '../../app/queries';
 import { ClockSkewAlert } from '../../components/clock-skew-alert';
 import { ErrorAlert } from '../../components/error-alert';
 import { formatDecimal } from '../../components/format';
 import { useLanguage } from '../../components/use-language';
+import { useConnectionCheck } from './settings-queries';
+import { SettingsSection } from './settings-section';
 
 type T = ReturnType<typeof useTranslation>['t'];
 
@@ -110,53 +111,48 @@ function StepRow({ report, step }: { report: ConnectionCheckView; step: Connecti
 /** Settings → Connection: "Check the connection", step by step, each step's result in words. */
 export function ConnectionCheckSection() {
   const { t } = useTranslation();
-  const check = useCall({ name: 'network:check' });
+  const check = useConnectionCheck();
   const report = check.data;
   return (
-    <Paper withBorder p="lg" component="section" aria-labelledby="settings-connection">
-      <Stack gap="md">
-        <Title order={3} id="settings-connection">
-          {t('netcheck.title')}
-        </Title>
-        <Text size="sm">{t('netcheck.intro')}</Text>
-        <Group>
-          <Button onClick={() => check.mutate({})} loading={check.isPending} data-testid="check-connection">
-            {t('netcheck.run')}
-          </Button>
-          {check.isPending && (
-            <Group gap="xs">
-              <Loader size="sm" aria-hidden />
-              <Text size="sm">{t('netcheck.running')}</Text>
-            </Group>
-          )}
-        </Group>
-        <ErrorAlert error={check.error} />
-        {report && (
-          <>
-            <Alert
-              color={report.ok ? 'green' : 'red'}
-              // The light green's own title colour is too pale on its background (axe: contrast).
-              styles={report.ok ? { title: { color: '#1b5e20' } } : undefined}
-              title={
-                report.ok
-                  ? t('netcheck.works')
-                  : t('netcheck.failedAt', { step: t(`netcheck.step.${report.failed_step ?? 'dns'}`) })
-              }
-              data-testid="check-verdict"
-            >
-              {report.ok ? t('netcheck.worksBody') : report.failed_step && problemWords(report, report.failed_step, t)}
-            </Alert>
-            <ClockSkewAlert skewMs={report.clock_skew_ms} testId="check-clock-skew" />
-            <Table data-testid="check-steps" verticalSpacing="xs" aria-label={t('netcheck.tableLabel')}>
-              <Table.Tbody>
-                {CONNECTION_STEPS.map((step) => (
-                  <StepRow key={step} report={report} step={step} />
-                ))}
-              </Table.Tbody>
-            </Table>
-          </>
+    <SettingsSection id="connection" title={t('netcheck.title')}>
+      <Text size="sm">{t('netcheck.intro')}</Text>
+      <Group>
+        <Button onClick={() => check.mutate({})} loading={check.isPending} data-testid="check-connection">
+          {t('netcheck.run')}
+        </Button>
+        {check.isPending && (
+          <Group gap="xs">
+            <Loader size="sm" aria-hidden />
+            <Text size="sm">{t('netcheck.running')}</Text>
+          </Group>
         )}
-      </Stack>
-    </Paper>
+      </Group>
+      <ErrorAlert error={check.error} />
+      {report && (
+        <>
+          <Alert
+            color={report.ok ? 'green' : 'red'}
+            // The light green's own title colour is too pale on its background (axe: contrast).
+            styles={report.ok ? { title: { color: '#1b5e20' } } : undefined}
+            title={
+              report.ok
+                ? t('netcheck.works')
+                : t('netcheck.failedAt', { step: t(`netcheck.step.${report.failed_step ?? 'dns'}`) })
+            }
+            data-testid="check-verdict"
+          >
+            {report.ok ? t('netcheck.worksBody') : report.failed_step && problemWords(report, report.failed_step, t)}
+          </Alert>
+          <ClockSkewAlert skewMs={report.clock_skew_ms} testId="check-clock-skew" />
+          <Table data-testid="check-steps" verticalSpacing="xs" aria-label={t('netcheck.tableLabel')}>
+            <Table.Tbody>
+              {CONNECTION_STEPS.map((step) => (
+                <StepRow key={step} report={report} step={step} />
+              ))}
+            </Table.Tbody>
+          </Table>
+        </>
+      )}
+    </SettingsSection>
   );
 }

@@ -1,27 +1,20 @@
 import { Button, Group, NativeSelect, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Settings } from '../../../../preload/contract';
-import { keys, useCall } from '../../app/queries';
-import { useTransport } from '../../app/transport-context';
+import { useSettingsCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
+import { useConsentDisplays } from './settings-queries';
 
 const COUNTRIES = ['CL', 'AR', 'BO', 'BR', 'CO', 'CR', 'EC', 'ES', 'MX', 'PE', 'PY', 'UY', 'US', 'VE'];
 
 /** Informed consent: the country (Chile asks for the RUT), the folder for signed copies, the patient's display. */
 export function ConsentSection({ settings }: { settings: Settings }) {
   const { t } = useTranslation();
-  const transport = useTransport();
   const [folder, setFolder] = useState(settings.consent.copies_folder ?? '');
   const [saved, setSaved] = useState(false);
-  const displays =
-    useQuery({
-      queryKey: ['consent-displays'],
-      queryFn: () => transport.call('consent:displays', {}),
-      staleTime: 60_000,
-    }).data ?? [];
-  const update = useCall({ name: 'consent:settings' }, (s, qc) => qc.setQueryData(keys.settings, s));
+  const displays = useConsentDisplays().data ?? [];
+  const update = useSettingsCall('consent:settings');
   const country = COUNTRIES.includes(settings.consent.country_code)
     ? COUNTRIES
     : [settings.consent.country_code, ...COUNTRIES];

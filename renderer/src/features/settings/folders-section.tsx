@@ -1,14 +1,17 @@
-import { Button, Group, NativeSelect, NumberInput, Paper, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, NativeSelect, NumberInput, Paper, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import type { FolderExamType, Settings, WatchFolder } from '../../../../preload/contract';
-import { keys, useCall } from '../../app/queries';
+import { usePickFolder, useSettingsCall } from '../../app/queries';
 import { useTransport } from '../../app/transport-context';
 import { useCheckedForm } from '../../components/checked-form';
 import { ErrorAlert } from '../../components/error-alert';
 import { folderExamTypeOptions, folderModeOptions, wholeNumber } from './options';
 import { FolderShareRule } from './share-rule-fields';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { RowAction } from '../../components/row-action';
+import { SettingsSection } from './settings-section';
 
 const DEFAULT_SETTLE = 30;
 
@@ -16,8 +19,8 @@ function FolderRow({ folder }: { folder: WatchFolder }) {
   const { t } = useTranslation();
   const [settle, setSettle] = useState<number | string>(folder.settle_seconds);
   const [confirming, setConfirming] = useState(false);
-  const update = useCall({ name: 'folders:update' }, (s, qc) => qc.setQueryData(keys.settings, s));
-  const remove = useCall({ name: 'folders:remove' }, (s, qc) => qc.setQueryData(keys.settings, s));
+  const update = useSettingsCall('folders:update');
+  const remove = useSettingsCall('folders:remove');
   const saveSettle = (): void => {
     const n = wholeNumber(settle, 1, 3600);
     if (n === null) return setSettle(folder.settle_seconds);
@@ -31,33 +34,27 @@ function FolderRow({ folder }: { folder: WatchFolder }) {
           <Text fw={600} ff="monospace" size="sm" truncate="start" title={folder.path}>
             <bdi dir="ltr">{folder.path}</bdi>
           </Text>
-          {confirming ? (
-            <Group gap="xs" wrap="nowrap">
-              <Text size="sm">{t('settings.folders.confirmRemove')}</Text>
-              <Button
-                size="xs"
-                color="red.9"
-                onClick={() => remove.mutate({ id: folder.id })}
-                loading={remove.isPending}
-              >
-                {t('common.remove')}
-              </Button>
-              <Button size="xs" variant="default" onClick={() => setConfirming(false)}>
-                {t('common.cancel')}
-              </Button>
-            </Group>
-          ) : (
-            <Button
-              size="xs"
-              variant="default"
-              color="red"
-              onClick={() => setConfirming(true)}
-              aria-label={t('settings.folders.removeFolder', { path: folder.path })}
-            >
-              {t('common.remove')}
-            </Button>
-          )}
+          <RowAction
+            label={t('common.remove')}
+            name={t('settings.folders.removeFolder', { path: folder.path })}
+            onClick={() => setConfirming(true)}
+          />
         </Group>
+        <ConfirmDialog
+          opened={confirming}
+          title={t('settings.folders.confirmRemove')}
+          confirm={t('common.remove')}
+          danger
+          loading={remove.isPending}
+          error={remove.error}
+          onConfirm={() => remove.mutate({ id: folder.id }, { onSuccess: () => setConfirming(false) })}
+          onClose={() => setConfirming(false)}
+          testId="folder-remove"
+        >
+          <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>
+            <bdi dir="ltr">{folder.path}</bdi>
+          </Text>
+        </ConfirmDialog>
         <Group align="flex-end" grow>
           <NativeSelect
             size="xs"
@@ -92,7 +89,7 @@ function FolderRow({ folder }: { folder: WatchFolder }) {
           />
         </Group>
         <FolderShareRule folder={folder} />
-        <ErrorAlert error={update.error ?? remove.error} />
+        <ErrorAlert error={update.error} />
       </Stack>
     </Paper>
   );
@@ -119,8 +116,8 @@ function AddFolder() {
     settle: DEFAULT_SETTLE,
     polling: false,
   });
-  const add = useCall({ name: 'folders:add' }, (s, qc) => qc.setQueryData(keys.settings, s));
-  const pick = useCall({ name: 'folders:pick' });
+  const add = useSettingsCall('folders:add');
+  const pick = usePickFolder();
   const desktop = transport.kind === 'ipc';
   const submit = ({ path, examType, mode, settle, polling }: NewFolder): void => {
     add.mutate(
@@ -202,20 +199,15 @@ function AddFolder() {
 export function FoldersSection({ settings }: { settings: Settings }) {
   const { t } = useTranslation();
   return (
-    <Paper withBorder p="lg" component="section" aria-labelledby="settings-folders">
-      <Stack gap="md">
-        <Title order={3} id="settings-folders">
-          {t('settings.folders.title')}
-        </Title>
-        {settings.watch_folders.length === 0 ? (
-          <Text c="dimmed" size="sm">
-            {t('settings.folders.none')}
-          </Text>
-        ) : (
-          settings.watch_folders.map((f) => <FolderRow key={f.id} folder={f} />)
-        )}
-        <AddFolder />
-      </Stack>
-    </Paper>
+    <SettingsSection id="folders" title={t('settings.folders.title')}>
+      {settings.watch_folders.length === 0 ? (
+        <Text c="dimmed" size="sm">
+          {t('settings.folders.none')}
+        </Text>
+      ) : (
+        settings.watch_folders.map((f) => <FolderRow key={f.id} folder={f} />)
+      )}
+      <AddFolder />
+    </SettingsSection>
   );
 }

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LanguageSetting, Settings } from '../../../../preload/contract';
 import { applyLanguage, effectiveLanguage } from '../../app/i18n';
-import { keys, useAppInfo, useCall } from '../../app/queries';
+import { useAppInfo, useSettingsCall } from '../../app/queries';
 import { HandoutPaperSelect } from './handout-paper';
 import { SaveRow } from './save-row';
 import { wholeNumber } from './options';
@@ -14,7 +14,7 @@ export function GeneralSection({ settings }: { settings: Settings }) {
   const [template, setTemplate] = useState(settings.exam_name_template);
   const [expiration, setExpiration] = useState<number | string>(settings.default_expiration_days ?? '');
   const [saved, setSaved] = useState(false);
-  const update = useCall({ name: 'settings:update' }, (s, qc) => qc.setQueryData(keys.settings, s));
+  const update = useSettingsCall('settings:update');
   const systemLanguage = useAppInfo().data?.system_language;
   const setLanguage = (language: LanguageSetting): void => {
     applyLanguage(effectiveLanguage(language, systemLanguage ?? navigator.language));

@@ -2,12 +2,12 @@
 import { NativeSelect } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Settings } from '../../../../preload/contract';
-import { keys, useCall } from '../../app/queries';
+import { useSettingsCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 
 export function HandoutPaperSelect({ settings }: { settings: Settings }) {
   const { t } = useTranslation();
-  const update = useCall({ name: 'settings:update' }, (s, qc) => qc.setQueryData(keys.settings, s));
+  const update = useSettingsCall('settings:update');
   return (
     <>
       <NativeSelect

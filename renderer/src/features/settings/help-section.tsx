@@ -3,66 +3,60 @@
 // page cannot open a folder, it names the folder. "Save a support bundle" makes the ZIP of
 // `scanbridge support-bundle` in main and saves it through the browser's download (the desktop app
 // asks where to save it).
-import { Alert, Button, Code, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Code, Group, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { useCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 import { formatBytes } from '../../components/format';
 import { downloadBytes } from '../../components/download';
 import { useLanguage } from '../../components/use-language';
+import { useOpenLogFolder, useSupportBundle } from './settings-queries';
+import { SettingsSection } from './settings-section';
 
 export function HelpSection() {
   const { t } = useTranslation();
   const lang = useLanguage();
-  const folder = useCall({ name: 'support:open-log-folder' });
-  const bundle = useCall({ name: 'support:bundle' }, (r) =>
-    downloadBytes(r.zip_base64, r.file_name, 'application/zip'),
-  );
+  const folder = useOpenLogFolder();
+  const bundle = useSupportBundle((r) => downloadBytes(r.zip_base64, r.file_name, 'application/zip'));
   return (
-    <Paper withBorder p="lg" component="section" aria-labelledby="settings-help">
-      <Stack gap="md">
-        <Title order={3} id="settings-help">
-          {t('help.title')}
-        </Title>
-        <Text size="sm">{t('help.intro')}</Text>
-        <Group>
-          <Button
-            variant="default"
-            onClick={() => folder.mutate({})}
-            loading={folder.isPending}
-            data-testid="help-open-logs"
-          >
-            {t('help.openLogs')}
-          </Button>
-          <Button onClick={() => bundle.mutate({})} loading={bundle.isPending} data-testid="help-save-bundle">
-            {t('help.saveBundle')}
-          </Button>
-        </Group>
-        <Text size="sm" c="dimmed">
-          {t('help.bundleHint')}
-        </Text>
-        {bundle.isPending && <Text size="sm">{t('help.preparing')}</Text>}
-        {folder.data &&
-          (folder.data.opened ? (
-            <Text size="sm" data-testid="help-logs-opened">
-              {t('help.logsOpened')}
-            </Text>
-          ) : (
-            <Alert color="blue" data-testid="help-logs-path" title={t('help.logsHere')}>
-              <Code block>{folder.data.path}</Code>
-            </Alert>
-          ))}
-        {bundle.data && !bundle.isPending && (
-          <Alert color="teal" data-testid="help-bundle-saved" title={t('help.bundleSavedTitle')}>
-            {t('help.bundleSaved', {
-              name: bundle.data.file_name,
-              entries: bundle.data.entries,
-              size: formatBytes(bundle.data.bytes, lang),
-            })}
+    <SettingsSection id="help" title={t('help.title')}>
+      <Text size="sm">{t('help.intro')}</Text>
+      <Group>
+        <Button
+          variant="default"
+          onClick={() => folder.mutate({})}
+          loading={folder.isPending}
+          data-testid="help-open-logs"
+        >
+          {t('help.openLogs')}
+        </Button>
+        <Button onClick={() => bundle.mutate({})} loading={bundle.isPending} data-testid="help-save-bundle">
+          {t('help.saveBundle')}
+        </Button>
+      </Group>
+      <Text size="sm" c="dimmed">
+        {t('help.bundleHint')}
+      </Text>
+      {bundle.isPending && <Text size="sm">{t('help.preparing')}</Text>}
+      {folder.data &&
+        (folder.data.opened ? (
+          <Text size="sm" data-testid="help-logs-opened">
+            {t('help.logsOpened')}
+          </Text>
+        ) : (
+          <Alert color="blue" data-testid="help-logs-path" title={t('help.logsHere')}>
+            <Code block>{folder.data.path}</Code>
           </Alert>
-        )}
-        <ErrorAlert error={folder.error ?? bundle.error} />
-      </Stack>
-    </Paper>
+        ))}
+      {bundle.data && !bundle.isPending && (
+        <Alert color="teal" data-testid="help-bundle-saved" title={t('help.bundleSavedTitle')}>
+          {t('help.bundleSaved', {
+            name: bundle.data.file_name,
+            entries: bundle.data.entries,
+            size: formatBytes(bundle.data.bytes, lang),
+          })}
+        </Alert>
+      )}
+      <ErrorAlert error={folder.error ?? bundle.error} />
+    </SettingsSection>
   );
 }

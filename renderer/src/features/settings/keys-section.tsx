@@ -1,24 +1,21 @@
-import { Alert, Badge, Button, Divider, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import type { QueryClient } from '@tanstack/react-query';
+import { Alert, Badge, Button, Divider, Group, Paper, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { KeyKind, KeysStatus } from '../../../../preload/contract';
-import { keys, useCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 import { KeyForm } from '../onboarding/key-form';
+import { useActivateKey, useRemoveKey } from './settings-queries';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { RowAction } from '../../components/row-action';
+import { SettingsSection } from './settings-section';
 
 function Slot({ kind, status }: { kind: KeyKind; status: KeysStatus }) {
   const { t } = useTranslation();
   const slot = status[kind];
   const active = status.active === kind;
   const [confirming, setConfirming] = useState(false);
-  const onDone = (s: KeysStatus, qc: QueryClient): void => {
-    qc.setQueryData(keys.keys, s);
-    void qc.invalidateQueries({ queryKey: keys.account });
-    void qc.invalidateQueries({ queryKey: keys.settings });
-  };
-  const activate = useCall({ name: 'keys:activate' }, onDone);
-  const remove = useCall({ name: 'keys:remove' }, onDone);
+  const activate = useActivateKey();
+  const remove = useRemoveKey();
   const name = kind === 'live' ? t('keys.live') : t('keys.sandbox');
   return (
     <Paper withBorder p="md" data-testid={`key-slot-${kind}`}>
@@ -44,34 +41,26 @@ function Slot({ kind, status }: { kind: KeyKind; status: KeysStatus }) {
               {t('keys.activate')}
             </Button>
           )}
-          {slot.present &&
-            (confirming ? (
-              <>
-                <Text size="sm">{t('keys.confirmRemove')}</Text>
-                <Button
-                  size="xs"
-                  color="red.9"
-                  onClick={() => remove.mutate({ kind }, { onSettled: () => setConfirming(false) })}
-                  loading={remove.isPending}
-                >
-                  {t('common.remove')}
-                </Button>
-                <Button size="xs" variant="default" onClick={() => setConfirming(false)}>
-                  {t('common.cancel')}
-                </Button>
-              </>
-            ) : (
-              <Button
-                size="xs"
-                variant="default"
-                onClick={() => setConfirming(true)}
-                aria-label={t('keys.removeKey', { kind: name })}
-              >
-                {t('common.remove')}
-              </Button>
-            ))}
+          {slot.present && (
+            <RowAction
+              label={t('common.remove')}
+              name={t('keys.removeKey', { kind: name })}
+              onClick={() => setConfirming(true)}
+            />
+          )}
         </Group>
       </Group>
+      <ConfirmDialog
+        opened={confirming}
+        title={t('keys.confirmRemove')}
+        body={`${name} · ${t('keys.stored', { hint: slot.hint ?? '' })}`}
+        confirm={t('common.remove')}
+        danger
+        loading={remove.isPending}
+        onConfirm={() => remove.mutate({ kind }, { onSettled: () => setConfirming(false) })}
+        onClose={() => setConfirming(false)}
+        testId={`key-remove-${kind}`}
+      />
       <ErrorAlert error={activate.error ?? remove.error} />
     </Paper>
   );
@@ -81,31 +70,26 @@ function Slot({ kind, status }: { kind: KeyKind; status: KeysStatus }) {
 export function KeysSection({ status }: { status: KeysStatus }) {
   const { t } = useTranslation();
   return (
-    <Paper withBorder p="lg" component="section" aria-labelledby="settings-keys">
-      <Stack gap="md">
-        <Title order={3} id="settings-keys">
-          {t('keys.title')}
-        </Title>
-        {!status.keychain.available && (
-          <Alert color="yellow" variant="light" title={t('errors.keychain_unavailable.title')}>
-            <Text size="sm">
-              {t(
-                !status.keychain.available && status.keychain.reason === 'no_module'
-                  ? 'errors.keychain_unavailable.no_module_action'
-                  : 'errors.keychain_unavailable.action',
-              )}
-            </Text>
-          </Alert>
-        )}
-        <Slot kind="live" status={status} />
-        <Slot kind="sandbox" status={status} />
-        <Divider />
-        <Text fw={600}>{t('keys.addTitle')}</Text>
-        <Text size="sm" c="dimmed">
-          {t('keys.addHelp')}
-        </Text>
-        <KeyForm />
-      </Stack>
-    </Paper>
+    <SettingsSection id="keys" title={t('keys.title')}>
+      {!status.keychain.available && (
+        <Alert color="yellow" variant="light" title={t('errors.keychain_unavailable.title')}>
+          <Text size="sm">
+            {t(
+              !status.keychain.available && status.keychain.reason === 'no_module'
+                ? 'errors.keychain_unavailable.no_module_action'
+                : 'errors.keychain_unavailable.action',
+            )}
+          </Text>
+        </Alert>
+      )}
+      <Slot kind="live" status={status} />
+      <Slot kind="sandbox" status={status} />
+      <Divider />
+      <Text fw={600}>{t('keys.addTitle')}</Text>
+      <Text size="sm" c="dimmed">
+        {t('keys.addHelp')}
+      </Text>
+      <KeyForm />
+    </SettingsSection>
   );
 }

@@ -1,16 +1,12 @@
 import { Alert, Button, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import type { ContractError, ProxySettingsView } from '../../../../preload/contract';
-import { useCall } from '../../app/queries';
-import { useTransport } from '../../app/transport-context';
+import type { ProxySettingsView } from '../../../../preload/contract';
 import { useCheckedForm } from '../../components/checked-form';
 import { ErrorAlert } from '../../components/error-alert';
 import { useSavedDraft } from './saved-draft';
-
-const PROXY_KEY = ['network-proxy'] as const;
+import { useProxy, useSaveProxy } from './settings-queries';
 
 /** True for an address the core accepts: http(s)://host[:port], no login, no path. */
 export function proxyAddressOk(address: string): boolean {
@@ -69,12 +65,7 @@ const proxyDraft = (view: ProxySettingsView): { url: string; user: string } => (
 /** Settings → Network: the proxy's address, user and password (kept in the keychain, never shown back). */
 export function NetworkSection() {
   const { t } = useTranslation();
-  const transport = useTransport();
-  const qc = useQueryClient();
-  const current = useQuery<ProxySettingsView, ContractError>({
-    queryKey: PROXY_KEY,
-    queryFn: () => transport.call('network:proxy', {}),
-  });
+  const current = useProxy();
   const view = current.data;
   // Checked on Save, and from then on as typed; the address and user follow the saved settings until edited.
   const form = useCheckedForm(proxySchema, { url: '', user: '', password: '' }, (code) => `network.${code}`, {
@@ -82,13 +73,11 @@ export function NetworkSection() {
   });
   const { edited, saved } = useSavedDraft(form, view, proxyDraft);
   const [done, setDone] = useState<'saved' | 'removed' | null>(null);
-  const save = useCall({ name: 'network:proxy-save' }, (result, client, args) => {
-    client.setQueryData(PROXY_KEY, result);
+  const save = useSaveProxy((result, args) => {
     saved();
     form.reset();
     form.setValues({ ...proxyDraft(result), password: '' });
     setDone(args.url ? 'saved' : 'removed');
-    void qc.invalidateQueries({ queryKey: ['account'] });
   });
   const submit = ({ url, user, password }: { url: string; user: string; password: string }): void => {
     const address = url.trim();

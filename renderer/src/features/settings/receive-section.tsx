@@ -1,24 +1,9 @@
-import {
-  Alert,
-  Group,
-  NativeSelect,
-  NumberInput,
-  Paper,
-  Stack,
-  Switch,
-  Text,
-  Textarea,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Group, NativeSelect, NumberInput, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import type { GetInputPropsReturnType } from '@mantine/form';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import type { ContractError, FolderExamType, ReceiveSettings, ReceiveView } from '../../../../preload/contract';
-import { useCall } from '../../app/queries';
-import { useTransport } from '../../app/transport-context';
+import type { FolderExamType, ReceiveSettings, ReceiveView } from '../../../../preload/contract';
 import { useCheckedForm } from '../../components/checked-form';
 import { ErrorAlert } from '../../components/error-alert';
 import { folderExamTypeOptions, folderModeOptions, wholeNumber } from './options';
@@ -26,7 +11,8 @@ import { ReceiveStatusView } from './receive-status';
 import { SaveRow } from './save-row';
 import { draftOf, ruleAddressesSchema, ruleOfDraft, type RuleDraft, SourceShareRule } from './share-rule-fields';
 
-const RECEIVE_KEY = ['receive'] as const;
+import { useReceive, useUpdateReceive } from './settings-queries';
+import { SettingsSection } from './settings-section';
 
 /** Allow-list text (one per line, or commas) as entries. */
 const entriesOf = (text: string): string[] =>
@@ -38,26 +24,12 @@ const entriesOf = (text: string): string[] =>
 /** "Receive from scanners (DICOM)": the listener's settings, what to type into the scanner, and its state. */
 export function ReceiveSection() {
   const { t } = useTranslation();
-  const transport = useTransport();
-  const view = useQuery<ReceiveView, ContractError>({
-    queryKey: RECEIVE_KEY,
-    queryFn: () => transport.call('receive:get', {}),
-    // The state changes on its own (associations, a port taken): looked at again every few seconds.
-    refetchInterval: 3000,
-  });
+  const view = useReceive();
   return (
-    <Paper withBorder p="lg" component="section" aria-labelledby="settings-receive" data-testid="settings-receive">
-      <Stack gap="md">
-        <Title order={3} id="settings-receive">
-          {t('receive.title')}
-        </Title>
-        <Text size="sm" c="dimmed">
-          {t('receive.intro')}
-        </Text>
-        <ErrorAlert error={view.error} />
-        {view.data && <ReceiveForm view={view.data} />}
-      </Stack>
-    </Paper>
+    <SettingsSection id="receive" title={t('receive.title')} intro={t('receive.intro')} testId="settings-receive">
+      <ErrorAlert error={view.error} />
+      {view.data && <ReceiveForm view={view.data} />}
+    </SettingsSection>
   );
 }
 
@@ -87,14 +59,13 @@ const valuesOf = (s: ReceiveSettings): ReceiveValues => ({
 
 function ReceiveForm({ view }: { view: ReceiveView }) {
   const { t } = useTranslation();
-  const qc = useQueryClient();
   const s = view.settings;
   // Numbers out of range fall back to the saved ones; only the share rule's addresses can stop a save,
   // and their problem stays until the next Save (it quotes them as they were then).
   const schema = useMemo(() => z.object({ share: z.object({ to: ruleAddressesSchema(t) }) }), [t]);
   const form = useCheckedForm<ReceiveValues>(schema, valuesOf(s), undefined, { clearInputErrorOnChange: false });
   const [saved, setSaved] = useState(false);
-  const update = useCall({ name: 'receive:update' }, (v) => qc.setQueryData(RECEIVE_KEY, v));
+  const update = useUpdateReceive();
   const save = (): void => {
     setSaved(false);
     if (form.validate().hasErrors) return;

@@ -1,4 +1,4 @@
-import { Loader, Stack, Text, Title } from '@mantine/core';
+import { Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useAppInfo, useKeysStatus, useSettings } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
@@ -12,6 +12,7 @@ import { KeysSection } from './keys-section';
 import { NetworkSection } from './network-section';
 import { ReceiveSection } from './receive-section';
 import { UploadSection } from './upload-section';
+import { Loading } from '../../components/loading';
 
 /** Settings: watch folders, upload options, language and names, keys. */
 export function SettingsPage() {
@@ -22,7 +23,7 @@ export function SettingsPage() {
   return (
     <Stack gap="lg" maw={980}>
       <Title order={2}>{t('settings.title')}</Title>
-      {settings.isPending && <Loader aria-label={t('common.loading')} />}
+      {settings.isPending && <Loading />}
       <ErrorAlert error={settings.error ?? status.error} />
       {settings.data && (
         <>

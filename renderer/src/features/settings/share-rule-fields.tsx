@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { z } from 'zod';
 import type { ShareRuleView, WatchFolder } from '../../../../preload/contract';
-import { keys, useCall } from '../../app/queries';
+import { useSettingsCall } from '../../app/queries';
 import { useCheckedForm } from '../../components/checked-form';
 import { ErrorAlert } from '../../components/error-alert';
 import { parseEmails } from '../exams/emails';
@@ -115,7 +115,7 @@ export function FolderShareRule({ folder }: { folder: WatchFolder }) {
     clearInputErrorOnChange: false,
     onValuesChange: () => setSaved(false),
   });
-  const update = useCall({ name: 'folders:update' }, (s, qc) => qc.setQueryData(keys.settings, s));
+  const update = useSettingsCall('folders:update');
   const save = (): void => {
     setSaved(false);
     if (form.validate().hasErrors) return;

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import type { CompressSetting, Settings, UploadMode } from '../../../../preload/contract';
-import { keys, useCall } from '../../app/queries';
+import { useSettingsCall } from '../../app/queries';
 import { useCheckedForm } from '../../components/checked-form';
 import { DecimalInput } from '../../components/decimal-input';
 import type { DecimalResult } from '../../components/decimal';
@@ -34,7 +34,7 @@ export function UploadSection({ settings }: { settings: Settings }) {
   });
   const { limit } = form.values;
   const [saved, setSaved] = useState(false);
-  const update = useCall({ name: 'settings:update' }, (s, qc) => qc.setQueryData(keys.settings, s));
+  const update = useSettingsCall('settings:update');
   const save = (): void => {
     setSaved(false);
     if (form.validate().hasErrors) return;

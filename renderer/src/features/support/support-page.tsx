@@ -1,32 +1,25 @@
-import { Alert, Badge, Button, Group, Loader, NavLink, Paper, Stack, Text, Title } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Badge, Button, Group, NavLink, Paper, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ContractError, MethodResult, TicketView } from '../../../../preload/contract';
-import { useTransport } from '../../app/transport-context';
+import type { TicketView } from '../../../../preload/contract';
 import { ErrorAlert } from '../../components/error-alert';
 import { formatTime } from '../../components/format';
 import { useLanguage } from '../../components/use-language';
 import { TicketDetail } from './ticket-detail';
 import { TicketForm } from './ticket-form';
-
-const TICKETS = ['support-tickets'] as const;
+import { useRefreshTickets, useTickets } from './support-queries';
+import { Loading } from '../../components/loading';
 
 /** Help and support: the account's requests, a new request, and support's replies. */
 export function SupportPage() {
   const { t } = useTranslation();
   const lang = useLanguage();
-  const transport = useTransport();
-  const qc = useQueryClient();
   const [view, setView] = useState<{ kind: 'none' } | { kind: 'new' } | { kind: 'ticket'; id: string }>({
     kind: 'none',
   });
   const [testTicket, setTestTicket] = useState<TicketView | null>(null);
-  const list = useQuery<MethodResult<'support:list'>, ContractError>({
-    queryKey: TICKETS,
-    queryFn: () => transport.call('support:list', {}),
-    staleTime: 60_000,
-  });
+  const list = useTickets();
+  const refresh = useRefreshTickets();
   const tickets = list.data?.tickets ?? [];
   const created = (ticket: TicketView) => {
     if (ticket.test_mode) {
@@ -35,7 +28,7 @@ export function SupportPage() {
       return;
     }
     setTestTicket(null);
-    void qc.invalidateQueries({ queryKey: TICKETS });
+    refresh();
     setView({ kind: 'ticket', id: ticket.id });
   };
   return (
@@ -75,7 +68,7 @@ export function SupportPage() {
       >
         <div>
           <Paper withBorder p="xs" component="nav" aria-label={t('support.listLabel')}>
-            {list.isPending && <Loader size="sm" aria-label={t('common.loading')} />}
+            {list.isPending && <Loading size="sm" />}
             {list.data && tickets.length === 0 && (
               <Text size="sm" c="dimmed" p="sm" data-testid="tickets-empty">
                 {t('support.empty')}
@@ -106,11 +99,7 @@ export function SupportPage() {
         </div>
         <div>
           {view.kind === 'new' && (
-            <TicketForm
-              onCreated={created}
-              onCancel={() => setView({ kind: 'none' })}
-              onFoundOnService={() => void qc.invalidateQueries({ queryKey: TICKETS })}
-            />
+            <TicketForm onCreated={created} onCancel={() => setView({ kind: 'none' })} onFoundOnService={refresh} />
           )}
           {view.kind === 'ticket' && <TicketDetail key={view.id} id={view.id} />}
           {view.kind === 'none' && (

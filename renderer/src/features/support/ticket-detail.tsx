@@ -1,28 +1,22 @@
-import { Badge, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { ContractError, MethodResult } from '../../../../preload/contract';
-import { useTransport } from '../../app/transport-context';
 import { ErrorAlert } from '../../components/error-alert';
 import { formatTime } from '../../components/format';
 import { useLanguage } from '../../components/use-language';
+import { useTicket } from './support-queries';
+import { Loading } from '../../components/loading';
 
 /** One ticket: what was asked, and support's replies oldest first. */
 export function TicketDetail({ id }: { id: string }) {
   const { t, i18n } = useTranslation();
   const lang = useLanguage();
-  const transport = useTransport();
-  const detail = useQuery<MethodResult<'support:get'>, ContractError>({
-    queryKey: ['support-ticket', id],
-    queryFn: () => transport.call('support:get', { id }),
-    staleTime: 60_000,
-  });
+  const detail = useTicket(id);
   const d = detail.data;
   const statusKey = `support.status.${d?.ticket.status ?? ''}`;
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="ticket-title" data-testid="ticket-detail">
       <Stack gap="sm">
-        {detail.isPending && <Loader aria-label={t('common.loading')} />}
+        {detail.isPending && <Loading />}
         <ErrorAlert error={detail.error} />
         {d && (
           <>

@@ -13,16 +13,15 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { type UseQueryResult, useQuery } from '@tanstack/react-query';
+import { type UseQueryResult } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import type { ContractError, Diagnostics, TicketCategory, TicketView } from '../../../../preload/contract';
-import { useCall } from '../../app/queries';
-import { useTransport } from '../../app/transport-context';
 import { useCheckedForm } from '../../components/checked-form';
 import { ErrorAlert } from '../../components/error-alert';
 import { CATEGORIES } from './categories';
+import { useCreateTicket, useDiagnostics } from './support-queries';
 
 type Props = {
   onCreated: (ticket: TicketView) => void;
@@ -94,7 +93,6 @@ const ticketSchema = z.object({
 /** A new support request; the diagnostics summary is shown in full before it can be attached. */
 export function TicketForm({ onCreated, onCancel, onFoundOnService }: Props) {
   const { t } = useTranslation();
-  const transport = useTransport();
   // Checked on Send, and from then on as typed.
   const form = useCheckedForm<TicketValues>(
     ticketSchema,
@@ -105,13 +103,8 @@ export function TicketForm({ onCreated, onCancel, onFoundOnService }: Props) {
   const { withDiagnostics } = form.values;
   // The subject as sent: after a lost answer, the list is searched for it (not for what is typed since).
   const [sentSubject, setSentSubject] = useState('');
-  const diagnostics = useQuery<Diagnostics, ContractError>({
-    queryKey: ['support-diagnostics'],
-    queryFn: () => transport.call('support:diagnostics', {}),
-    enabled: withDiagnostics,
-    staleTime: 0,
-  });
-  const create = useCall({ name: 'support:create' }, (ticket) => onCreated(ticket));
+  const diagnostics = useDiagnostics(withDiagnostics);
+  const create = useCreateTicket(onCreated);
   const missing = Object.keys(form.errors).length > 0;
   const submit = ({ subject, message, category, examId }: TicketValues) => {
     // What is sent is what the operator read: wait for the summary before sending.

@@ -4,7 +4,6 @@ import {
   Badge,
   Button,
   Group,
-  Loader,
   Paper,
   Radio,
   Select,
@@ -14,23 +13,18 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { z } from 'zod';
-import type { ContractError, InboxItem, TakesView } from '../../../../preload/contract';
-import { useAppInfo, useCall, useInbox, useUploads } from '../../app/queries';
-import { useTransport } from '../../app/transport-context';
+import type { InboxItem, TakesView } from '../../../../preload/contract';
+import { useAppInfo, useInbox, usePickFolder, useUploads } from '../../app/queries';
 import { useCheckedForm } from '../../components/checked-form';
 import { ErrorAlert } from '../../components/error-alert';
 import { formatBytes } from '../../components/format';
 import { useLanguage } from '../../components/use-language';
-
-const takesKey = (examId: string) => ['takes', examId] as const;
-
-/** The exam's takes change only when this app adds one: a minute's staleness costs nothing. */
-const STALE_MS = 60_000;
+import { useAddTake, useRefreshTakes, useTakes } from './takes-queries';
+import { Loading } from '../../components/loading';
 
 /**
  * Extra takes of one exam: the takes it has, and "Add a take" from a folder or an inbox study.
@@ -40,14 +34,8 @@ const STALE_MS = 60_000;
 export function TakesPanel() {
   const { examId = '' } = useParams();
   const { t } = useTranslation();
-  const transport = useTransport();
-  const qc = useQueryClient();
-  const exam = useQuery<TakesView, ContractError>({
-    queryKey: takesKey(examId),
-    queryFn: () => transport.call('takes:get', { exam_id: examId }),
-    staleTime: STALE_MS,
-    enabled: examId !== '',
-  });
+  const exam = useTakes(examId);
+  const refresh = useRefreshTakes(examId);
   const uploads = useUploads();
   const jobs = useMemo(
     () => (uploads.data ?? []).filter((j) => j.extra_take?.exam_id === examId),
@@ -59,15 +47,15 @@ export function TakesPanel() {
     .join(',');
   // A take that finished uploading is now on the service: read the exam again (one call).
   useEffect(() => {
-    if (readyJobs) void qc.invalidateQueries({ queryKey: takesKey(examId) });
-  }, [readyJobs, examId, qc]);
+    if (readyJobs) refresh();
+  }, [readyJobs, refresh]);
 
   const [adding, setAdding] = useState(false);
   // Stays after the take is sent, so the link to its progress does not vanish under the pointer.
   const [queued, setQueued] = useState(false);
   const reasonId = useId();
 
-  if (exam.isPending) return <Loader aria-label={t('common.loading')} />;
+  if (exam.isPending) return <Loading />;
   if (exam.error) return <ErrorAlert error={exam.error} />;
   const view = exam.data;
   const blocked = view.blocked;
@@ -145,7 +133,7 @@ export function TakesPanel() {
           onQueued={() => {
             setAdding(false);
             setQueued(true);
-            void qc.invalidateQueries({ queryKey: takesKey(examId) });
+            refresh();
           }}
         />
       )}
@@ -253,8 +241,8 @@ function AddTakeForm({ view, onClose, onQueued }: { view: TakesView; onClose: ()
     { validateInputOnChange: ['label'] },
   );
   const { source } = form.values;
-  const pick = useCall({ name: 'folders:pick' });
-  const add = useCall({ name: 'takes:add' }, () => onQueued());
+  const pick = usePickFolder();
+  const add = useAddTake(onQueued);
   // The form opens from a button: the caret goes where the first thing to write is.
   const labelRef = useRef<HTMLInputElement>(null);
   useEffect(() => labelRef.current?.focus(), []);

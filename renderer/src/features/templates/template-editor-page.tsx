@@ -1,18 +1,16 @@
-import { Alert, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import type { TemplateSaved, TemplateView } from '../../../../preload/contract';
-import { useCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 import type { EditorDraft } from './editor-state';
 import { draftOf, newDraft, pagesInput, templateChanges } from './editor-state';
-import { templateKey, templatesKey, useTemplate } from './template-queries';
+import { useCreateTemplate, useTemplate, useUpdateTemplate } from './template-queries';
 import { MiniSheet } from './slot-sheet';
 import { TemplateEditor } from './template-editor';
-
-/** A notice's text key and the layout it names: its words follow the window's language while it is shown. */
-export type TemplatesNotice = { key: string; name: string; sandbox: boolean };
+import type { ChangeNotice } from '../../components/list-page';
+import { Loading } from '../../components/loading';
 
 /** A ready-made layout: shown, never editable; it can be copied into a new own layout. */
 function SystemTemplateView({ template }: { template: TemplateView }) {
@@ -76,7 +74,7 @@ export function TemplateEditorPage() {
   const leaving = useRef(false);
   const source = useTemplate(templateId ? undefined : from);
   const done = (saved: TemplateSaved, created: boolean): void => {
-    const notice: TemplatesNotice = {
+    const notice: ChangeNotice = {
       sandbox: saved.sandbox,
       name: saved.template.name,
       key: saved.sandbox ? 'templates.savedSandbox' : created ? 'templates.created' : 'templates.updated',
@@ -84,17 +82,8 @@ export function TemplateEditorPage() {
     leaving.current = true;
     void navigate('/templates', { state: { notice } });
   };
-  const create = useCall({ name: 'templates:create' }, (saved, qc) => {
-    if (!saved.sandbox) void qc.invalidateQueries({ queryKey: templatesKey });
-    done(saved, true);
-  });
-  const update = useCall({ name: 'templates:update' }, (saved, qc) => {
-    if (!saved.sandbox) {
-      qc.setQueryData(templateKey(saved.template.id), saved.template);
-      void qc.invalidateQueries({ queryKey: templatesKey });
-    }
-    done(saved, false);
-  });
+  const create = useCreateTemplate((saved) => done(saved, true));
+  const update = useUpdateTemplate((saved) => done(saved, false));
 
   const initial = useMemo<EditorDraft | null>(() => {
     if (templateId) return editing.data && !editing.data.is_default ? draftOf(editing.data) : null;
@@ -105,7 +94,7 @@ export function TemplateEditorPage() {
 
   const loading = templateId ? editing.isPending : from ? source.isPending : false;
   const loadError = templateId ? editing.error : from ? source.error : null;
-  if (loading) return <Loader aria-label={t('common.loading')} />;
+  if (loading) return <Loading />;
   if (loadError) return <ErrorAlert error={loadError} />;
   if (templateId && editing.data?.is_default) return <SystemTemplateView template={editing.data} />;
   if (!initial) return <ErrorAlert error={{ code: 'not_found', message: 'Template not found.' }} />;

@@ -1,16 +1,4 @@
-import {
-  Alert,
-  Button,
-  Group,
-  Modal,
-  Paper,
-  ScrollArea,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Alert, Button, Group, Paper, ScrollArea, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DecimalInput } from '../../components/decimal-input';
@@ -20,6 +8,7 @@ import { draftProblems, emptyPage, MAX_PAGES, MAX_SLOTS, pagesInput, slotOf } fr
 import type { Rect } from './geometry';
 import { clampRect, newSlotRect, percent, round } from './geometry';
 import { SlotSheet } from './slot-sheet';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 
 type Props = {
   title: string;
@@ -175,24 +164,19 @@ function PageTabs({
 function LeaveModal({ onStay, onLeave }: { onStay: () => void; onLeave: () => void }) {
   const { t } = useTranslation();
   return (
-    <Modal
+    <ConfirmDialog
       opened
-      onClose={onStay}
       title={t('templates.leaveTitle')}
-      closeButtonProps={{ 'aria-label': t('common.close') }}
-    >
-      <Stack gap="md">
-        <Text>{t('templates.leaveBody')}</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onStay} data-autofocus data-testid="template-keep-editing">
-            {t('templates.keepEditing')}
-          </Button>
-          <Button color="red.9" onClick={onLeave} data-testid="template-discard">
-            {t('templates.discard')}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+      body={t('templates.leaveBody')}
+      cancel={t('templates.keepEditing')}
+      confirm={t('templates.discard')}
+      danger
+      onConfirm={onLeave}
+      onClose={onStay}
+      testId="template-leave"
+      cancelTestId="template-keep-editing"
+      confirmTestId="template-discard"
+    />
   );
 }
 

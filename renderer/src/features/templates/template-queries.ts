@@ -1,5 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import type { ContractError, TemplateList, TemplateView } from '../../../../preload/contract';
+import type {
+  ContractError,
+  MethodArgs,
+  TemplateList,
+  TemplateSaved,
+  TemplateView,
+} from '../../../../preload/contract';
+import { refreshUnlessSandbox, useCall } from '../../app/queries';
 import { useTransport } from '../../app/transport-context';
 
 export const templatesKey = ['templates'] as const;
@@ -34,3 +41,24 @@ export function useTemplate(id: string | undefined) {
     error: cached ? null : one.error,
   };
 }
+
+export const useCreateTemplate = (onDone: (saved: TemplateSaved) => void) =>
+  useCall({ name: 'templates:create' }, (saved, qc) => {
+    refreshUnlessSandbox(qc, templatesKey, saved);
+    onDone(saved);
+  });
+
+export const useUpdateTemplate = (onDone: (saved: TemplateSaved, args: MethodArgs<'templates:update'>) => void) =>
+  useCall({ name: 'templates:update' }, (saved, qc, args) => {
+    if (!saved.sandbox) {
+      qc.setQueryData(templateKey(saved.template.id), saved.template);
+      void qc.invalidateQueries({ queryKey: templatesKey });
+    }
+    onDone(saved, args);
+  });
+
+export const useDeleteTemplate = (onDone: (sandbox: boolean) => void) =>
+  useCall({ name: 'templates:delete' }, (r, qc) => {
+    refreshUnlessSandbox(qc, templatesKey, r);
+    onDone(r.sandbox);
+  });

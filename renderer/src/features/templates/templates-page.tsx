@@ -1,70 +1,18 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Group,
-  Loader,
-  Modal,
-  Paper,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Badge, Button, Group, Modal, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { z } from 'zod';
 import type { TemplateView } from '../../../../preload/contract';
-import { useCall } from '../../app/queries';
 import { useCheckedForm } from '../../components/checked-form';
 import { ErrorAlert } from '../../components/error-alert';
-import { templatesKey, useTemplates } from './template-queries';
+import { useDeleteTemplate, useTemplates, useUpdateTemplate } from './template-queries';
 import { MiniSheet } from './slot-sheet';
-import type { TemplatesNotice } from './template-editor-page';
-
-function DeleteDialog({
-  template,
-  onClose,
-  onDeleted,
-}: {
-  template: TemplateView;
-  onClose: () => void;
-  onDeleted: (sandbox: boolean) => void;
-}) {
-  const { t } = useTranslation();
-  const remove = useCall({ name: 'templates:delete' }, (r, qc) => {
-    if (!r.sandbox) void qc.invalidateQueries({ queryKey: templatesKey });
-    onDeleted(r.sandbox);
-  });
-  return (
-    <Modal
-      opened
-      onClose={onClose}
-      title={t('templates.deleteTitle')}
-      closeButtonProps={{ 'aria-label': t('common.close') }}
-    >
-      <Stack gap="md">
-        <Text>{t('templates.deleteBody', { name: template.name })}</Text>
-        <ErrorAlert error={remove.error} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose} data-autofocus>
-            {t('common.cancel')}
-          </Button>
-          <Button
-            color="red.9"
-            onClick={() => remove.mutate({ id: template.id })}
-            loading={remove.isPending}
-            data-testid="template-delete-confirm"
-          >
-            {t('templates.delete')}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
-  );
-}
+import { RowAction } from '../../components/row-action';
+import { ChangeNoticeAlert, DeleteDialog, deletedNotice, ListHeader, SandboxNotice } from '../../components/list-page';
+import type { ChangeNotice } from '../../components/list-page';
+import { Loading } from '../../components/loading';
+import { FormButtons } from '../../components/form-buttons';
 
 /** A layout's new name; the message is a problem code (`templates.problems.<code>`). */
 const renameSchema = z.object({ name: z.string().trim().min(1, 'name_required') });
@@ -80,10 +28,7 @@ function RenameDialog({
 }) {
   const { t } = useTranslation();
   const form = useCheckedForm(renameSchema, { name: template.name }, (code) => `templates.problems.${code}`);
-  const rename = useCall({ name: 'templates:update' }, (r, qc, args) => {
-    if (!r.sandbox) void qc.invalidateQueries({ queryKey: templatesKey });
-    onRenamed(r.template.name || (args.name ?? ''), r.sandbox);
-  });
+  const rename = useUpdateTemplate((r, args) => onRenamed(r.template.name || (args.name ?? ''), r.sandbox));
   const submit = ({ name }: { name: string }): void => {
     const next = name.trim();
     if (next === template.name) return onClose();
@@ -107,14 +52,12 @@ function RenameDialog({
             data-testid="template-rename-input"
           />
           <ErrorAlert error={rename.error} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={rename.isPending} data-testid="template-rename-save">
-              {t('common.save')}
-            </Button>
-          </Group>
+          <FormButtons
+            submit={t('common.save')}
+            loading={rename.isPending}
+            onCancel={onClose}
+            testId="template-rename-save"
+          />
         </Stack>
       </form>
     </Modal>
@@ -182,34 +125,25 @@ function TemplateCard({
               </>
             ) : (
               <>
-                <Button
-                  size="xs"
-                  variant="default"
+                <RowAction
+                  label={t('templates.edit')}
+                  name={t('templates.editOne', { name: template.name })}
                   onClick={open}
-                  aria-label={t('templates.editOne', { name: template.name })}
-                  data-testid="template-edit"
-                >
-                  {t('templates.edit')}
-                </Button>
-                <Button
-                  size="xs"
-                  variant="default"
+                  testId="template-edit"
+                />
+                <RowAction
+                  label={t('templates.rename')}
+                  name={t('templates.renameOne', { name: template.name })}
                   onClick={onRename}
-                  aria-label={t('templates.renameOne', { name: template.name })}
-                  data-testid="template-rename"
-                >
-                  {t('templates.rename')}
-                </Button>
-                <Button
-                  size="xs"
-                  variant="default"
-                  c="red.9"
+                  testId="template-rename"
+                />
+                <RowAction
+                  label={t('templates.delete')}
+                  name={t('templates.deleteOne', { name: template.name })}
                   onClick={onDelete}
-                  aria-label={t('templates.deleteOne', { name: template.name })}
-                  data-testid="template-delete"
-                >
-                  {t('templates.delete')}
-                </Button>
+                  danger
+                  testId="template-delete"
+                />
               </>
             )}
           </Group>
@@ -225,10 +159,14 @@ export function TemplatesPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const list = useTemplates();
-  const [notice, setNotice] = useState<TemplatesNotice | null>(
-    (location.state as { notice?: TemplatesNotice } | null)?.notice ?? null,
+  const [notice, setNotice] = useState<ChangeNotice | null>(
+    (location.state as { notice?: ChangeNotice } | null)?.notice ?? null,
   );
   const [deleting, setDeleting] = useState<TemplateView | null>(null);
+  const remove = useDeleteTemplate((sb) => {
+    if (deleting) setNotice(deletedNotice('templates', deleting.name, sb));
+    setDeleting(null);
+  });
   const [renaming, setRenaming] = useState<TemplateView | null>(null);
   const templates = list.data?.templates ?? [];
   const own = templates.filter((x) => !x.is_default);
@@ -236,36 +174,15 @@ export function TemplatesPage() {
   const sandbox = list.data?.sandbox === true;
   return (
     <Stack gap="md">
-      <Group justify="space-between" align="flex-start">
-        <div>
-          <Title order={2}>{t('templates.title')}</Title>
-          <Text c="dimmed" size="sm">
-            {t('templates.intro')}
-          </Text>
-        </div>
-        <Button onClick={() => void navigate('/templates/new')} data-testid="template-new">
-          {t('templates.new')}
-        </Button>
-      </Group>
-      {sandbox && (
-        <Alert color="yellow" variant="light" title={t('templates.sandboxTitle')} data-testid="templates-sandbox">
-          <Text size="sm">{t('templates.sandboxBody')}</Text>
-        </Alert>
-      )}
-      {notice && (
-        <Alert
-          color={notice.sandbox ? 'yellow' : 'green'}
-          variant="light"
-          role="status"
-          withCloseButton
-          closeButtonLabel={t('common.close')}
-          onClose={() => setNotice(null)}
-          data-testid="templates-notice"
-        >
-          <Text size="sm">{t(notice.key, { name: notice.name })}</Text>
-        </Alert>
-      )}
-      {list.isPending && <Loader aria-label={t('common.loading')} />}
+      <ListHeader
+        texts="templates"
+        addLabel={t('templates.new')}
+        onAdd={() => void navigate('/templates/new')}
+        addTestId="template-new"
+      />
+      {sandbox && <SandboxNotice texts="templates" />}
+      {notice && <ChangeNoticeAlert texts="templates" notice={notice} onClose={() => setNotice(null)} />}
+      {list.isPending && <Loading />}
       <ErrorAlert error={list.error} />
       {list.data && (
         <>
@@ -321,16 +238,11 @@ export function TemplatesPage() {
       )}
       {deleting && (
         <DeleteDialog
-          template={deleting}
+          texts="templates"
+          item={deleting}
+          remove={remove}
           onClose={() => setDeleting(null)}
-          onDeleted={(sb) => {
-            setNotice({
-              sandbox: sb,
-              name: deleting.name,
-              key: sb ? 'templates.deletedSandbox' : 'templates.deleted',
-            });
-            setDeleting(null);
-          }}
+          testId="template-delete"
         />
       )}
     </Stack>

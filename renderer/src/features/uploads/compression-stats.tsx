@@ -31,6 +31,57 @@ export function compressingBadge(t: TFunction, c: UploadCompressionView, lang: '
     : t('uploads.compression.compressing');
 }
 
+/** Sizes and percent of a part done, for the words of the stats line. */
+const partDone = (done: number, total: number, lang: 'es' | 'en') => ({
+  total: formatBytes(total, lang),
+  percent: percent(done, total),
+});
+
+/** The stats line's words and which stage they speak of. */
+function statsLine(
+  job: UploadJobView,
+  c: UploadCompressionView,
+  t: TFunction,
+  lang: 'es' | 'en',
+): { stage: 'done' | 'compressing' | 'sending'; text: string } {
+  const eta =
+    job.eta_seconds !== null && job.eta_seconds > 0 && job.phase !== 'paused'
+      ? ` · ${t('uploads.eta', { time: formatDuration(job.eta_seconds) })}`
+      : '';
+  const study = formatBytes(c.study_bytes, lang);
+  const ratio = ratioText(c.ratio, lang);
+  if (job.phase === 'ready')
+    return {
+      stage: 'done',
+      text: t('uploads.compression.readyStats', {
+        files: job.files_total,
+        study,
+        sent: formatBytes(job.bytes_total, lang),
+        ratio,
+      }),
+    };
+  const compressed = partDone(c.study_bytes_done, c.study_bytes, lang);
+  if (c.state === 'compressing')
+    return {
+      stage: 'compressing',
+      text:
+        t('uploads.compression.compressStats', { done: formatBytes(c.study_bytes_done, lang), ...compressed }) + eta,
+    };
+  const running = job.phase === 'uploading' && job.rate > 0;
+  // The archive is sent while it is written: how far compressing got, until it is done.
+  const alongside =
+    c.study_bytes_done < c.study_bytes
+      ? ` · ${t('uploads.compression.stillCompressing', { percent: compressed.percent })}`
+      : '';
+  const sent = t('uploads.compression.sendingStats', {
+    sent: formatBytes(job.bytes_sent, lang),
+    ...partDone(job.bytes_sent, job.bytes_total, lang),
+    study,
+    ratio,
+  });
+  return { stage: 'sending', text: sent + (running ? ` · ${formatRate(job.rate, lang)}${eta}` : '') + alongside };
+}
+
 /**
  * The line under a compressed upload, in words: what is being compressed, or what goes on the wire
  * against the study's own size, the rate on the wire and the time left.
@@ -38,50 +89,10 @@ export function compressingBadge(t: TFunction, c: UploadCompressionView, lang: '
 export function CompressionStats({ job, c }: { job: UploadJobView; c: UploadCompressionView }) {
   const { t } = useTranslation();
   const lang = useLanguage();
-  const eta =
-    job.eta_seconds !== null && job.eta_seconds > 0 && job.phase !== 'paused'
-      ? ` · ${t('uploads.eta', { time: formatDuration(job.eta_seconds) })}`
-      : '';
-  if (job.phase === 'ready')
-    return (
-      <Text size="sm" data-testid="upload-stats" data-compression="done">
-        {t('uploads.compression.readyStats', {
-          files: job.files_total,
-          study: formatBytes(c.study_bytes, lang),
-          sent: formatBytes(job.bytes_total, lang),
-          ratio: ratioText(c.ratio, lang),
-        })}
-      </Text>
-    );
-  if (c.state === 'compressing')
-    return (
-      <Text size="sm" data-testid="upload-stats" data-compression="compressing">
-        {t('uploads.compression.compressStats', {
-          done: formatBytes(c.study_bytes_done, lang),
-          total: formatBytes(c.study_bytes, lang),
-          percent: percent(c.study_bytes_done, c.study_bytes),
-        })}
-        {eta}
-      </Text>
-    );
-  const running = job.phase === 'uploading' && job.rate > 0;
-  // The archive is sent while it is written: how far compressing got, until it is done.
-  const alongside =
-    c.study_bytes_done < c.study_bytes
-      ? ` · ${t('uploads.compression.stillCompressing', { percent: percent(c.study_bytes_done, c.study_bytes) })}`
-      : '';
+  const { stage, text } = statsLine(job, c, t, lang);
   return (
-    <Text size="sm" data-testid="upload-stats" data-compression="sending">
-      {t('uploads.compression.sendingStats', {
-        sent: formatBytes(job.bytes_sent, lang),
-        total: formatBytes(job.bytes_total, lang),
-        percent: percent(job.bytes_sent, job.bytes_total),
-        study: formatBytes(c.study_bytes, lang),
-        ratio: ratioText(c.ratio, lang),
-      })}
-      {running ? ` · ${formatRate(job.rate, lang)}` : ''}
-      {running ? eta : ''}
-      {alongside}
+    <Text size="sm" data-testid="upload-stats" data-compression={stage}>
+      {text}
     </Text>
   );
 }

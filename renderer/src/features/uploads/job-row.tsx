@@ -1,9 +1,6 @@
 import { Alert, Badge, Button, Group, Paper, Progress, Stack, Text } from '@mantine/core';
-import type { QueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { UploadJobView } from '../../../../preload/contract';
-import { upsertNewer } from '../../app/merge';
-import { keys, useCall } from '../../app/queries';
 import { errorTexts } from '../../components/error-texts';
 import { ErrorAlert } from '../../components/error-alert';
 import { ExamLinks } from '../../components/exam-links';
@@ -11,19 +8,8 @@ import { formatBytes, formatDuration, formatRate, formatTime, percent } from '..
 import { useLanguage } from '../../components/use-language';
 import { actionsFor, jobErrorCode, phaseColor } from './job-phase';
 import { CompressionStats, compressedProgress, compressingBadge } from './compression-stats';
-
-const storeJob = (job: UploadJobView, qc: QueryClient): void => {
-  qc.setQueryData(keys.uploads, (old: UploadJobView[] | undefined) => upsertNewer(old, [job]));
-};
-
-/** The row's controls share one set of calls so their errors show in one place. */
-function useJobActions() {
-  const pause = useCall({ name: 'uploads:pause' }, storeJob);
-  const resume = useCall({ name: 'uploads:resume' }, storeJob);
-  const cancel = useCall({ name: 'uploads:cancel' }, storeJob);
-  const retry = useCall({ name: 'uploads:retry' }, storeJob);
-  return { pause, resume, cancel, retry };
-}
+import { useJobActions } from './upload-queries';
+import { RowAction } from '../../components/row-action';
 
 type JobActions = ReturnType<typeof useJobActions>;
 
@@ -65,16 +51,12 @@ function JobControls({ job, can, actions }: ControlsProps) {
         </Button>
       )}
       {can.cancel && (
-        <Button
-          size="xs"
-          variant="default"
-          color="red"
+        <RowAction
+          label={t('uploads.cancel')}
           onClick={() => actions.cancel.mutate({ id: job.id })}
           loading={actions.cancel.isPending}
-          data-testid="upload-cancel"
-        >
-          {t('uploads.cancel')}
-        </Button>
+          testId="upload-cancel"
+        />
       )}
     </Group>
   );

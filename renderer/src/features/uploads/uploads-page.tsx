@@ -1,29 +1,20 @@
-import { Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useMemo, useRef } from 'react';
+import { Button, Group, Stack, Text, Title } from '@mantine/core';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { keys, useCall, useUploads } from '../../app/queries';
+import { useUploads } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
 import { JobRow } from './job-row';
 import { FINISHED, sortJobs } from './job-phase';
+import { useClearFinished } from './upload-queries';
+import { VirtualList } from '../../components/virtual-list';
+import { Loading } from '../../components/loading';
 
 /** Every upload job, running ones first; virtualised so a long history stays smooth. */
 export function UploadsPage() {
   const { t } = useTranslation();
   const uploads = useUploads();
   const jobs = useMemo(() => sortJobs(uploads.data ?? []), [uploads.data]);
-  const clear = useCall(
-    { name: 'uploads:clear-finished' },
-    (_r, qc) => void qc.invalidateQueries({ queryKey: keys.uploads }),
-  );
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count: jobs.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => 150,
-    overscan: 4,
-    getItemKey: (i) => jobs[i]?.id ?? i,
-  });
+  const clear = useClearFinished();
   const finished = jobs.filter((j) => FINISHED.has(j.phase)).length;
   return (
     <Stack gap="md">
@@ -39,7 +30,7 @@ export function UploadsPage() {
           {t('uploads.clearFinished', { count: finished })}
         </Button>
       </Group>
-      {uploads.isPending && <Loader aria-label={t('common.loading')} />}
+      {uploads.isPending && <Loading />}
       <ErrorAlert error={uploads.error ?? clear.error} />
       {uploads.data && jobs.length === 0 && (
         <Text c="dimmed" data-testid="uploads-empty">
@@ -47,38 +38,18 @@ export function UploadsPage() {
         </Text>
       )}
       {jobs.length > 0 && (
-        <div
-          ref={scrollRef}
-          style={{ height: 'calc(100vh - 170px)', overflowY: 'auto' }}
-          data-testid="uploads-list"
-          role="region"
-          aria-label={t('uploads.listLabel')}
+        <VirtualList
+          items={jobs}
+          keyOf={(job) => job.id}
+          rowHeight={150}
+          measure
+          overscan={4}
+          height="calc(100vh - 170px)"
+          box={{ testId: 'uploads-list', role: 'region', label: t('uploads.listLabel') }}
+          rowStyle={{ paddingBottom: 10, paddingRight: 4 }}
         >
-          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-            {virtualizer.getVirtualItems().map((row) => {
-              const job = jobs[row.index];
-              if (!job) return null;
-              return (
-                <div
-                  key={row.key}
-                  data-index={row.index}
-                  ref={virtualizer.measureElement}
-                  style={{
-                    position: 'absolute',
-                    top: 0,
-                    left: 0,
-                    right: 0,
-                    transform: `translateY(${row.start}px)`,
-                    paddingBottom: 10,
-                    paddingRight: 4,
-                  }}
-                >
-                  <JobRow job={job} />
-                </div>
-              );
-            })}
-          </div>
-        </div>
+          {(job) => <JobRow job={job} />}
+        </VirtualList>
       )}
     </Stack>
   );

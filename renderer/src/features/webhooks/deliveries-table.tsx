@@ -1,25 +1,17 @@
-import { Badge, Button, Group, Loader, Table, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { Badge, Button, Group, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { ContractError, MethodResult } from '../../../../preload/contract';
-import { useTransport } from '../../app/transport-context';
 import { ErrorAlert } from '../../components/error-alert';
 import { formatTime } from '../../components/format';
 import { useLanguage } from '../../components/use-language';
 import { eventKey } from './event-types';
-
-export const deliveriesKey = (id: string) => ['webhook-deliveries', id] as const;
+import { useDeliveries } from './webhook-queries';
+import { Loading } from '../../components/loading';
 
 /** The last deliveries of one subscription: when, which event, the result, the answer and the retries. */
 export function DeliveriesTable({ id }: { id: string }) {
   const { t, i18n } = useTranslation();
   const lang = useLanguage();
-  const transport = useTransport();
-  const q = useQuery<MethodResult<'webhooks:deliveries'>, ContractError>({
-    queryKey: deliveriesKey(id),
-    queryFn: () => transport.call('webhooks:deliveries', { id }),
-    staleTime: 30_000,
-  });
+  const q = useDeliveries(id);
   const rows = q.data?.deliveries ?? [];
   return (
     <div data-testid="webhook-deliveries">
@@ -31,7 +23,7 @@ export function DeliveriesTable({ id }: { id: string }) {
           {t('common.refresh')}
         </Button>
       </Group>
-      {q.isPending && <Loader size="sm" aria-label={t('common.loading')} />}
+      {q.isPending && <Loading size="sm" />}
       <ErrorAlert error={q.error} />
       {q.data && rows.length === 0 && (
         <Text size="sm" c="dimmed">

@@ -5,7 +5,8 @@ import type { WebhookEventName } from '../../../../preload/contract';
  * The renderer takes only types from the contract, so the list is written here; the check below
  * fails the type-check when the contract gains an event this list lacks.
  */
-export const EVENTS = [
+/** What happens to an exam and its report: the service both notifies these and records them in the activity log. */
+export const EXAM_EVENTS = [
   'exam.created',
   'exam.confirmed',
   'exam.updated',
@@ -14,8 +15,9 @@ export const EVENTS = [
   'exam.extra_added',
   'report.published',
   'report.signed',
-  'test.ping',
 ] as const satisfies readonly WebhookEventName[];
+
+export const EVENTS = [...EXAM_EVENTS, 'test.ping'] as const satisfies readonly WebhookEventName[];
 type Unlisted = Exclude<WebhookEventName, (typeof EVENTS)[number]>;
 export const EVERY_EVENT_LISTED: [Unlisted] extends [never] ? true : Unlisted = true;
 

@@ -1,12 +1,13 @@
-import { Alert, Badge, Button, Group, Modal, Paper, Stack, Switch, Text } from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, Stack, Switch, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { WebhookView } from '../../../../preload/contract';
-import { useCall } from '../../app/queries';
 import { ErrorAlert } from '../../components/error-alert';
-import { DeliveriesTable, deliveriesKey } from './deliveries-table';
+import { DeliveriesTable } from './deliveries-table';
 import { eventKey } from './event-types';
-import { WEBHOOKS } from './webhook-query-keys';
+import { usePingWebhook, useRemoveWebhook, useUpdateWebhook } from './webhook-queries';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { RowAction } from '../../components/row-action';
 
 /** What the subscription is: its description, the URL it posts to and the start of its secret. */
 function WebhookIdentity({ hook }: { hook: WebhookView }) {
@@ -31,25 +32,18 @@ type DeleteProps = { opened: boolean; url: string; onClose: () => void; onConfir
 function DeleteWebhookModal({ opened, url, onClose, onConfirm, loading }: DeleteProps) {
   const { t } = useTranslation();
   return (
-    <Modal
+    <ConfirmDialog
       opened={opened}
-      onClose={onClose}
       title={t('webhooks.deleteTitle')}
-      centered
-      closeButtonProps={{ 'aria-label': t('common.close') }}
-    >
-      <Stack>
-        <Text size="sm">{t('webhooks.deleteBody', { url })}</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button color="red.9" onClick={onConfirm} loading={loading} data-testid="webhook-delete-confirm">
-            {t('webhooks.deleteConfirm')}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+      body={t('webhooks.deleteBody', { url })}
+      confirm={t('webhooks.deleteConfirm')}
+      danger
+      loading={loading}
+      onConfirm={onConfirm}
+      onClose={onClose}
+      testId="webhook-delete-modal"
+      confirmTestId="webhook-delete-confirm"
+    />
   );
 }
 
@@ -59,17 +53,12 @@ export function WebhookCard({ hook }: { hook: WebhookView }) {
   const [showDeliveries, setShowDeliveries] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [pinged, setPinged] = useState<boolean | null>(null);
-  const update = useCall({ name: 'webhooks:update' }, (_w, qc) => void qc.invalidateQueries({ queryKey: WEBHOOKS }));
-  const test = useCall({ name: 'webhooks:test' }, (r, qc) => {
+  const update = useUpdateWebhook();
+  const test = usePingWebhook(hook.id, (r) => {
     setPinged(r.delivered);
     setShowDeliveries(true);
-    void qc.invalidateQueries({ queryKey: deliveriesKey(hook.id) });
-    void qc.invalidateQueries({ queryKey: WEBHOOKS });
   });
-  const remove = useCall({ name: 'webhooks:remove' }, (_r, qc) => {
-    setConfirming(false);
-    void qc.invalidateQueries({ queryKey: WEBHOOKS });
-  });
+  const remove = useRemoveWebhook(() => setConfirming(false));
   const autoDisabled = !hook.enabled && !!hook.disabled_reason;
   const label = hook.description || hook.url;
   return (
@@ -146,15 +135,7 @@ export function WebhookCard({ hook }: { hook: WebhookView }) {
           >
             {showDeliveries ? t('webhooks.hideDeliveries') : t('webhooks.showDeliveries')}
           </Button>
-          <Button
-            size="xs"
-            variant="default"
-            c="red.9"
-            onClick={() => setConfirming(true)}
-            data-testid="webhook-delete"
-          >
-            {t('webhooks.delete')}
-          </Button>
+          <RowAction label={t('webhooks.delete')} onClick={() => setConfirming(true)} danger testId="webhook-delete" />
         </Group>
         {showDeliveries && <DeliveriesTable id={hook.id} />}
       </Stack>

@@ -1,14 +1,13 @@
-import { Button, Checkbox, Group, Paper, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
+import { Checkbox, Paper, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import type { CreatedWebhookView, WebhookEventName } from '../../../../preload/contract';
-import { useCall } from '../../app/queries';
 import { useCheckedForm } from '../../components/checked-form';
 import { ErrorAlert } from '../../components/error-alert';
 import { eventKey, EVENTS, urlProblem } from './event-types';
-import { WEBHOOKS } from './webhook-query-keys';
+import { useCreateWebhook, useRefreshWebhooks } from './webhook-queries';
+import { FormButtons } from '../../components/form-buttons';
 
 /** What the window checks before asking the service; each message is a key under `webhooks.`. */
 const webhookSchema = z.object({
@@ -36,8 +35,8 @@ export function WebhookForm({
   );
   // The address as sent: after a lost answer, the list is searched for it (not for what is typed since).
   const [sentUrl, setSentUrl] = useState('');
-  const cache = useQueryClient();
-  const create = useCall({ name: 'webhooks:create' }, (w) => onCreated(w));
+  const refresh = useRefreshWebhooks();
+  const create = useCreateWebhook(onCreated);
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="webhook-form-title">
       <form
@@ -85,17 +84,15 @@ export function WebhookForm({
             error={create.error}
             check={{ action: 'webhook_create', url: sentUrl }}
             onFound={(f) => {
-              if (f.action === 'webhook_create' && f.matches > 0) void cache.invalidateQueries({ queryKey: WEBHOOKS });
+              if (f.action === 'webhook_create' && f.matches > 0) refresh();
             }}
           />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onCancel}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={create.isPending} data-testid="webhook-create">
-              {t('webhooks.create')}
-            </Button>
-          </Group>
+          <FormButtons
+            submit={t('webhooks.create')}
+            loading={create.isPending}
+            onCancel={onCancel}
+            testId="webhook-create"
+          />
         </Stack>
       </form>
     </Paper>

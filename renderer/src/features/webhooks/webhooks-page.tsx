@@ -1,32 +1,26 @@
-import { Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ContractError, CreatedWebhookView, MethodResult } from '../../../../preload/contract';
-import { useTransport } from '../../app/transport-context';
+import type { CreatedWebhookView } from '../../../../preload/contract';
 import { ErrorAlert } from '../../components/error-alert';
-import { WEBHOOKS } from './webhook-query-keys';
 import { SecretOnce } from './secret-once';
 import { WebhookCard } from './webhook-card';
 import { WebhookForm } from './webhook-form';
+import { useRefreshWebhooks, useWebhooks } from './webhook-queries';
+import { Loading } from '../../components/loading';
 
 /** Integrations: the addresses the service notifies when exams and reports change (webhooks). */
 export function WebhooksPage() {
   const { t } = useTranslation();
-  const transport = useTransport();
-  const qc = useQueryClient();
   const [adding, setAdding] = useState(false);
   // Held only in this component's state: gone once dismissed or when the page is left.
   const [secret, setSecret] = useState<string | null>(null);
-  const list = useQuery<MethodResult<'webhooks:list'>, ContractError>({
-    queryKey: WEBHOOKS,
-    queryFn: () => transport.call('webhooks:list', {}),
-    staleTime: 5 * 60_000,
-  });
+  const list = useWebhooks();
+  const refresh = useRefreshWebhooks();
   const created = (w: CreatedWebhookView) => {
     setAdding(false);
     setSecret(w.secret);
-    void qc.invalidateQueries({ queryKey: WEBHOOKS });
+    refresh();
   };
   const hooks = list.data?.webhooks ?? [];
   return (
@@ -47,7 +41,7 @@ export function WebhooksPage() {
       {secret && <SecretOnce secret={secret} onDone={() => setSecret(null)} />}
       {adding && <WebhookForm onCreated={created} onCancel={() => setAdding(false)} />}
       <ErrorAlert error={list.error} />
-      {list.isPending && <Loader aria-label={t('common.loading')} />}
+      {list.isPending && <Loading />}
       {list.data && hooks.length === 0 && !adding && (
         <Text c="dimmed" data-testid="webhooks-empty">
           {t('webhooks.empty')}

@@ -1,2 +1,0 @@
-/** Cache key of the subscription list. */
-export const WEBHOOKS = ['webhooks'] as const;
