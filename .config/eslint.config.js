@@ -163,7 +163,7 @@ export default tseslint.config(
               'consent sits below the agent, beside upload and watch',
             ),
             zone(
-              'main/core/handover',
+              'main/core/handout',
               core('dicom', 'upload', 'watch', 'receive', 'consent', 'agent', 'bridge', 'cli'),
               2,
               'handover (the patient sheet, share-on-ready) sits below the agent, beside upload, and reads only the API',

@@ -82,7 +82,7 @@ async function buildCli() {
     entryPoints: {
       cli: 'main/cli.ts',
       'scan-worker': 'main/core/dicom/scan-worker.ts',
-      // Imported by the deflate workers by URL (main/core/upload/deflate-pool.ts).
+      // Imported by the deflate workers by URL (main/core/upload/compression/deflate-pool.ts).
       libdeflate: 'node_modules/libdeflate/index.js',
     },
     outdir: staging,
@@ -133,7 +133,7 @@ if (!onlyCli) {
     banner: { js: esmRequireBanner },
   });
 
-  // The desktop app's deflate workers import main/.build/libdeflate.mjs (main/core/upload/deflate-pool.ts).
+  // The desktop app's deflate workers import main/.build/libdeflate.mjs (main/core/upload/compression/deflate-pool.ts).
   await esbuild.build({
     ...common,
     entryPoints: ['node_modules/libdeflate/index.js'],

@@ -17,21 +17,21 @@ import { canonicalFolder } from '../folder-identity';
 import { appDataDir } from '../paths';
 import { ensurePrivateDir, tightenPrivateTree } from '../private-fs';
 import { resolveConfigDir } from '../settings/config-dir';
-import { describeCut, fitFieldsToService } from '../upload/field-limits';
-import { readFirstRecord } from '../upload/journal';
+import { describeCut, fitFieldsToService } from '../upload/plan/field-limits';
+import { readFirstRecord } from '../upload/journal/journal';
 import {
   describeIncomplete,
   type IncompleteFile,
   incompleteFiles,
   withoutIncomplete,
-} from '../upload/study-completeness';
-import { acquireStudyLock, folderKey, pruneStudyLocks, type StudyLock, studyKey } from '../upload/study-lock';
-import { examsPortFromClient } from '../upload/api-port';
-import { type EngineOptions, UploadJob, type UploadResult } from '../upload/engine';
-import { UploadError } from '../upload/upload-errors';
-import { findFolderJobs, pruneFinishedJobs } from '../upload/job-store';
-import { sweepOrphanArchives } from '../upload/archive-sweep';
-import { MAX_NAME_LENGTH, MAX_PATIENT_ID_LENGTH, MAX_PATIENT_NAME_LENGTH } from '../upload/limits';
+} from '../upload/plan/study-completeness';
+import { acquireStudyLock, folderKey, pruneStudyLocks, type StudyLock, studyKey } from '../upload/journal/study-lock';
+import { examsPortFromClient } from '../upload/ports/api-port';
+import { type EngineOptions, UploadJob, type UploadResult } from '../upload/job/engine';
+import { UploadError } from '../upload/ports/upload-errors';
+import { findFolderJobs, pruneFinishedJobs } from '../upload/state/job-store';
+import { sweepOrphanArchives } from '../upload/job/archive-sweep';
+import { MAX_NAME_LENGTH, MAX_PATIENT_ID_LENGTH, MAX_PATIENT_NAME_LENGTH } from '../upload/plan/limits';
 import {
   formatBytes,
   type JobPlan,
@@ -39,13 +39,13 @@ import {
   type PlanFileInput,
   type RequestedMode,
   settingsHash,
-} from '../upload/plan';
-import type { ExamFields, ExamType, ExamsPort } from '../upload/ports';
+} from '../upload/plan/plan';
+import type { ExamFields, ExamType, ExamsPort } from '../upload/ports/ports';
 import { EXAM_TYPES } from '../../../preload/contract/vocabulary';
 import { type CliCommand, type CliIo, parseCommandLine, UsageError } from './io';
 import { parseShareTo, shareAfterUpload } from './upload-share';
 import type { ApiClient } from '../api';
-import type { ShareIntent, SummaryRecord } from '../upload/journal';
+import type { ShareIntent, SummaryRecord } from '../upload/journal/journal';
 import { type KeychainDeps, openSession } from './command-session';
 import { closeCommandLog, openCommandLog } from './command-log';
 import { errorCode, type Logger, studyHash } from '../log';
@@ -53,9 +53,14 @@ import { progressPrinter } from './upload-progress';
 import { uploadFailureText } from './cli-messages';
 import { uploadWords, type UploadWords } from './upload-words';
 import { terminalLanguage, type WordsLanguage } from '../net/failure-words';
-import { chooseTransport, COMPRESS_SETTINGS, type CompressSetting, worthSampling } from '../upload/compression-choice';
-import { deflateWorkerCount, sharedDeflatePool } from '../upload/deflate-pool';
-import { readLinkRates } from '../upload/link-rate';
+import {
+  chooseTransport,
+  COMPRESS_SETTINGS,
+  type CompressSetting,
+  worthSampling,
+} from '../upload/compression/compression-choice';
+import { deflateWorkerCount, sharedDeflatePool } from '../upload/compression/deflate-pool';
+import { readLinkRates } from '../upload/compression/link-rate';
 
 export type UploadCommandDeps = KeychainDeps;
 

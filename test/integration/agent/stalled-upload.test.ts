@@ -6,7 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { UploadJobView } from '@preload/contract';
-import type { EngineOptions } from '@main/core/upload/engine';
+import type { EngineOptions } from '@main/core/upload/job/engine';
 import { MemorySecretStore } from '@main/core/secrets';
 import { writeCbctExport, writeRadiograph } from '../../fixtures/dicom/generate';
 import { api } from '../../support/emulator';

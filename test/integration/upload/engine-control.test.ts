@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { UploadJob, type UploadEvent } from '@main/core/upload/engine';
-import { UploadError } from '@main/core/upload/upload-errors';
-import { readJournal } from '@main/core/upload/journal';
-import { planUpload } from '@main/core/upload/plan';
+import { UploadJob, type UploadEvent } from '@main/core/upload/job/engine';
+import { UploadError } from '@main/core/upload/ports/upload-errors';
+import { readJournal } from '@main/core/upload/journal/journal';
+import { planUpload } from '@main/core/upload/plan/plan';
 import {
   connect,
   examsNamed,

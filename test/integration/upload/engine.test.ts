@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { UploadJob } from '@main/core/upload/engine';
-import { planUpload } from '@main/core/upload/plan';
+import { UploadJob } from '@main/core/upload/job/engine';
+import { planUpload } from '@main/core/upload/plan/plan';
 import {
   connect,
   examsNamed,

@@ -22,7 +22,7 @@ async function cycles(path: string, code: string): Promise<{ rule: string; messa
 
 // The agent's queue imports the upload plan (queue/upload-queue.ts → upload/plan.ts): a plan that
 // imported the queue back would close a cycle.
-const PLAN = 'main/core/upload/plan.ts';
+const PLAN = 'main/core/upload/plan/plan.ts';
 
 describe('import cycle lint rules', () => {
   it('catch a type import that closes a cycle, naming the way round and the architecture section', async () => {
@@ -33,7 +33,7 @@ describe('import cycle lint rules', () => {
     expect(found).toHaveLength(1);
     expect(found[0]?.rule).toBe('cycles/no-import-cycle');
     expect(found[0]?.message).toContain(
-      'main/core/upload/plan.ts → main/core/agent/queue/upload-queue.ts → main/core/upload/plan.ts',
+      'main/core/upload/plan/plan.ts → main/core/agent/queue/upload-queue.ts → main/core/upload/plan/plan.ts',
     );
     expect(found[0]?.message).toContain('main/ARCHITECTURE.md §6');
   });

@@ -8,17 +8,17 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { AgentStatus, UploadJobView, UploadPhase } from '../../../../preload/contract';
-import { UploadJob } from '../../upload/engine';
-import type { EngineOptions, UploadEvent, UploadResult } from '../../upload/engine';
-import { UploadError } from '../../upload/upload-errors';
-import { planUpload } from '../../upload/plan';
-import { chooseTransport } from '../../upload/compression-choice';
-import { deflateWorkerCount, holdDeflatePool } from '../../upload/deflate-pool';
-import type { JobPlan } from '../../upload/plan';
-import { TARGET_ENGINE_OPTIONS } from '../../upload/target';
-import type { UploadTarget } from '../../upload/target';
-import { uploadLockKeys, withStudyLock } from '../../upload/study-lock';
-import { TokenBucket } from '../../upload/token-bucket';
+import { UploadJob } from '../../upload/job/engine';
+import type { EngineOptions, UploadEvent, UploadResult } from '../../upload/job/engine';
+import { UploadError } from '../../upload/ports/upload-errors';
+import { planUpload } from '../../upload/plan/plan';
+import { chooseTransport } from '../../upload/compression/compression-choice';
+import { deflateWorkerCount, holdDeflatePool } from '../../upload/compression/deflate-pool';
+import type { JobPlan } from '../../upload/plan/plan';
+import { TARGET_ENGINE_OPTIONS } from '../../upload/state/target';
+import type { UploadTarget } from '../../upload/state/target';
+import { uploadLockKeys, withStudyLock } from '../../upload/journal/study-lock';
+import { TokenBucket } from '../../upload/transfer/token-bucket';
 import { newJobView, readyView, reduceJobView, replannedView } from './job-view';
 import {
   FINISHED,

@@ -16,7 +16,7 @@ import {
   statusFailure,
   STATUS_CAUSES,
 } from '@main/core/net/failure-class';
-import { createAgents, putWithRetry, TransferError } from '@main/core/upload/transfer';
+import { createAgents, putWithRetry, TransferError } from '@main/core/upload/transfer/transfer';
 
 /** status → class, as the clinic needs it: a time-out resumes, a refusal needs a change. */
 const STATUS_TABLE: [number, string, string][] = [

@@ -18,17 +18,23 @@ import {
   type StudySample,
   type TransportInput,
   worthSampling,
-} from '@main/core/upload/compression-choice';
-import { type ChunkTask, type Codec, DeflatePool, STREAM_CODEC, streamCodec } from '@main/core/upload/deflate-pool';
-import { archiveOverhead, type ArchiveFile, writeDeflatedArchive } from '@main/core/upload/deflated-zip';
+} from '@main/core/upload/compression/compression-choice';
+import {
+  type ChunkTask,
+  type Codec,
+  DeflatePool,
+  STREAM_CODEC,
+  streamCodec,
+} from '@main/core/upload/compression/deflate-pool';
+import { archiveOverhead, type ArchiveFile, writeDeflatedArchive } from '@main/core/upload/compression/deflated-zip';
 import {
   LINK_RATE_FILE,
   blendRate,
   readLinkRates,
   recordDeflateRate,
   recordUploadRate,
-} from '@main/core/upload/link-rate';
-import { planUpload } from '@main/core/upload/plan';
+} from '@main/core/upload/compression/link-rate';
+import { planUpload } from '@main/core/upload/plan/plan';
 import { phantomSlice } from '@support/phantom';
 
 const MB = 1e6;

@@ -6,13 +6,19 @@ import { buffer } from 'node:stream/consumers';
 import { crc32 } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPromise } from 'yauzl';
-import { CHUNK_BYTES, DeflatePool, STREAM_CODEC, streamCodec, WHOLE_FILE_BYTES } from '@main/core/upload/deflate-pool';
+import {
+  CHUNK_BYTES,
+  DeflatePool,
+  STREAM_CODEC,
+  streamCodec,
+  WHOLE_FILE_BYTES,
+} from '@main/core/upload/compression/deflate-pool';
 import {
   type ArchiveBudget,
   type ArchiveFile,
   type PackState,
   writeDeflatedArchive,
-} from '@main/core/upload/deflated-zip';
+} from '@main/core/upload/compression/deflated-zip';
 import { phantomSlice } from '@support/phantom';
 
 /** Every entry of a ZIP as yauzl reads it (sizes validated), with the CRC-32 it declares. */

@@ -1,9 +1,9 @@
 // What a job reads off its journal: the progress already accounted for, and whether the exam's
 // upload links are still good enough to start a transfer.
 import { describe, expect, it } from 'vitest';
-import { linksExpired, progressBaseline } from '@main/core/upload/job-records';
-import { applyRecord, initialState } from '@main/core/upload/journal-replay';
-import type { JournalRecord } from '@main/core/upload/journal';
+import { linksExpired, progressBaseline } from '@main/core/upload/state/job-records';
+import { applyRecord, initialState } from '@main/core/upload/journal/journal-replay';
+import type { JournalRecord } from '@main/core/upload/journal/journal';
 import { plannedRecord } from '@support/journal-plans';
 
 const created = (expiresAt: number): JournalRecord => ({

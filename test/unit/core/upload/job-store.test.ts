@@ -9,9 +9,9 @@ import {
   listUnfinishedJobs,
   newJournalPath,
   pruneFinishedJobs,
-} from '@main/core/upload/job-store';
-import { acquireStudyLock, folderKey, lockHolder } from '@main/core/upload/study-lock';
-import { Journal } from '@main/core/upload/journal';
+} from '@main/core/upload/state/job-store';
+import { acquireStudyLock, folderKey, lockHolder } from '@main/core/upload/journal/study-lock';
+import { Journal } from '@main/core/upload/journal/journal';
 import { plannedRecord } from '@support/journal-plans';
 
 describe('upload job store', () => {
