@@ -11,7 +11,7 @@ import { environmentCredentials } from '../credentials';
 import type { SecretStore } from '../secrets/secret-store';
 import type { Settings as StoredSettings } from '../settings';
 import { Emitter } from '../emitter';
-import type { EngineOptions } from '../upload/job/engine';
+import type { EngineOptions } from '../upload/job';
 import type { FolderWatcherOptions, WatchFolderConfig } from '../watch';
 import { Ledger, newAgentId } from '../watch';
 import { agentEvents } from './agent-events';

@@ -4,7 +4,7 @@
 // sends each exam's e-mail once. What happened is shown on the exam's Summary (share:on-ready).
 import type { ShareOnReadyView } from '../../../preload/contract';
 import { ShareOutbox, type ShareRecord } from '../handout/share-on-ready';
-import { readyShareIntents } from '../upload/state/share-intents';
+import { readyShareIntents } from '../upload/state';
 import type { Logger } from './host/contract-host';
 import type { ServiceConnection } from './service/service-connection';
 import { errorCode } from '../log';

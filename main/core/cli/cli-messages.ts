@@ -8,7 +8,7 @@ import { type ApiErrorCode } from '../api/api-errors';
 import { diskFullIn, diskFullWords } from '../disk-full';
 import { netFailureWords, type WordsLanguage } from '../net/failure-words';
 import { type NetFailure, netFailureBehind } from '../net/net-failure';
-import { UploadError } from '../upload/ports/upload-errors';
+import { UploadError } from '../upload/ports';
 import { uploadErrorWords } from './upload-words';
 
 function formatWait(seconds: number): string {

@@ -2,12 +2,12 @@
 // redraws itself on a terminal (every 250 ms) or repeats every 2 s when stderr is a file or a pipe.
 // Every line is in the terminal's language (upload-words.ts).
 import { escapeForTerminal } from '../dicom';
-import type { UploadEvent } from '../upload/job/engine';
-import type { CompressionTotals, Totals } from '../upload/state/progress';
+import type { UploadEvent } from '../upload/job';
+import type { CompressionTotals, Totals } from '../upload/state';
 import type { WordsLanguage } from '../net/failure-words';
 import type { CliIo } from './io';
 import { durationIn, noticeWords, uploadWords } from './upload-words';
-import { formatBytes } from '../upload/plan/plan';
+import { formatBytes } from '../upload/plan';
 
 /** Renders engine events as human progress lines on stderr. */
 export function progressPrinter(

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { ApiClient } from '../api';
 import { ApiError } from '../api/api-errors';
 import { ShareOutbox, type ShareRecord } from '../handout/share-on-ready';
-import type { ShareIntent } from '../upload/journal/journal';
+import type { ShareIntent } from '../upload/journal';
 import { apiErrorText } from './cli-messages';
 import { terminalLanguage } from '../net/failure-words';
 import type { CliIo } from './io';

@@ -6,10 +6,10 @@ import { ApiError, apiFailure } from '../api/api-errors';
 import { failureWords } from '../net/failure-class';
 import type { WordsLanguage } from '../net/failure-words';
 import { clockSkewWords } from '../net/clock-words';
-import { journalDamageWords } from '../upload/state/journal-damage-words';
+import { journalDamageWords } from '../upload/state';
 import type { NoticeCode, NoticeParams, UploadErrorCode } from '../upload';
-import type { UploadError } from '../upload/ports/upload-errors';
-import type { ChoiceWhy } from '../upload/compression/compression-choice';
+import type { UploadError } from '../upload/ports';
+import type { ChoiceWhy } from '../upload/compression';
 
 /** The upload modes as a Spanish sentence says them (the flag's values stay `files` / `zip`). */
 const modeEs = (mode: string): string => (mode === 'zip' ? 'en un ZIP' : 'archivo por archivo');

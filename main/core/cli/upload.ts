@@ -17,35 +17,40 @@ import { canonicalFolder } from '../folder-identity';
 import { appDataDir } from '../paths';
 import { ensurePrivateDir, tightenPrivateTree } from '../private-fs';
 import { resolveConfigDir } from '../settings/config-dir';
-import { describeCut, fitFieldsToService } from '../upload/plan/field-limits';
-import { readFirstRecord } from '../upload/journal/journal';
 import {
+  describeCut,
   describeIncomplete,
+  fitFieldsToService,
+  formatBytes,
   type IncompleteFile,
   incompleteFiles,
-  withoutIncomplete,
-} from '../upload/plan/study-completeness';
-import { acquireStudyLock, folderKey, pruneStudyLocks, type StudyLock, studyKey } from '../upload/journal/study-lock';
-import { examsPortFromClient } from '../upload/ports/api-port';
-import { type EngineOptions, UploadJob, type UploadResult } from '../upload/job/engine';
-import { UploadError } from '../upload/ports/upload-errors';
-import { findFolderJobs, pruneFinishedJobs } from '../upload/state/job-store';
-import { sweepOrphanArchives } from '../upload/job/archive-sweep';
-import { MAX_NAME_LENGTH, MAX_PATIENT_ID_LENGTH, MAX_PATIENT_NAME_LENGTH } from '../upload/plan/limits';
-import {
-  formatBytes,
   type JobPlan,
-  planUpload,
+  MAX_NAME_LENGTH,
+  MAX_PATIENT_ID_LENGTH,
+  MAX_PATIENT_NAME_LENGTH,
   type PlanFileInput,
+  planUpload,
   type RequestedMode,
   settingsHash,
-} from '../upload/plan/plan';
-import type { ExamFields, ExamType, ExamsPort } from '../upload/ports/ports';
+  withoutIncomplete,
+} from '../upload/plan';
+import {
+  acquireStudyLock,
+  folderKey,
+  pruneStudyLocks,
+  readFirstRecord,
+  type ShareIntent,
+  studyKey,
+  type StudyLock,
+  type SummaryRecord,
+} from '../upload/journal';
+import { type ExamFields, type ExamsPort, examsPortFromClient, type ExamType, UploadError } from '../upload/ports';
+import { type EngineOptions, sweepOrphanArchives, UploadJob, type UploadResult } from '../upload/job';
+import { findFolderJobs, pruneFinishedJobs } from '../upload/state';
 import { EXAM_TYPES } from '../../../preload/contract/vocabulary';
 import { type CliCommand, type CliIo, parseCommandLine, UsageError } from './io';
 import { parseShareTo, shareAfterUpload } from './upload-share';
 import type { ApiClient } from '../api';
-import type { ShareIntent, SummaryRecord } from '../upload/journal/journal';
 import { type KeychainDeps, openSession } from './command-session';
 import { closeCommandLog, openCommandLog } from './command-log';
 import { errorCode, type Logger, studyHash } from '../log';
@@ -57,10 +62,11 @@ import {
   chooseTransport,
   COMPRESS_SETTINGS,
   type CompressSetting,
+  deflateWorkerCount,
+  readLinkRates,
+  sharedDeflatePool,
   worthSampling,
-} from '../upload/compression/compression-choice';
-import { deflateWorkerCount, sharedDeflatePool } from '../upload/compression/deflate-pool';
-import { readLinkRates } from '../upload/compression/link-rate';
+} from '../upload/compression';
 
 export type UploadCommandDeps = KeychainDeps;
 

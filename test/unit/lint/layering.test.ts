@@ -51,9 +51,7 @@ describe('layering lint rules', () => {
     ).toHaveLength(1);
     expect(await problems('main/core/dicom/probe.ts', "export { Ledger } from '../watch/ledger';\n")).toHaveLength(1);
     expect(await problems('main/core/upload/probe.ts', "export { Ledger } from '../watch/ledger';\n")).toHaveLength(1);
-    expect(await problems('main/core/watch/probe.ts', "export { UploadJob } from '../upload/engine';\n")).toHaveLength(
-      1,
-    );
+    expect(await problems('main/core/watch/probe.ts', "export { UploadJob } from '../upload/job';\n")).toHaveLength(1);
     expect(await problems('main/core/upload/probe.ts', "export { startAgent } from '../agent';\n")).toHaveLength(1);
     // The DICOM listener sits beside watch: neither imports the other.
     expect(await problems('main/core/receive/probe.ts', "export { Ledger } from '../watch/ledger';\n")).toHaveLength(1);
@@ -101,6 +99,46 @@ describe('layering lint rules', () => {
     expect(await problems('main/core/agent/pipeline/probe.ts', downward)).toEqual([]);
     expect(
       await problems('main/core/agent/handlers/probe.ts', "export type { Watchers } from '../pipeline/watchers';\n"),
+    ).toEqual([]);
+  });
+
+  it("keep upload's rooms in their order (ports at the bottom, job on top)", async () => {
+    const up = await problems('main/core/upload/ports/probe.ts', "export type { UploadJob } from '../job';\n");
+    expect(up).toHaveLength(1);
+    expect(up[0]).toContain('main/ARCHITECTURE.md §2');
+    expect(
+      await problems('main/core/upload/plan/probe.ts', "export { Journal } from '../journal/journal';\n"),
+    ).toHaveLength(1);
+    expect(
+      await problems('main/core/upload/journal/probe.ts', "export { jobsDir } from '../state/job-store';\n"),
+    ).toHaveLength(1);
+    expect(
+      await problems('main/core/upload/state/probe.ts', "export { UploadJob } from '../job/engine';\n"),
+    ).toHaveLength(1);
+    // Downward is fine.
+    const downward =
+      "export { planUpload } from '../plan/plan';\nexport { Journal } from '../journal/journal';\nexport { jobsDir } from '../state/job-store';\n";
+    expect(await problems('main/core/upload/job/probe.ts', downward)).toEqual([]);
+    expect(
+      await problems('main/core/upload/compression/probe.ts', "export { planUpload } from '../plan/plan';\n"),
+    ).toEqual([]);
+  });
+
+  it("let the rest of main/ reach upload's rooms through their entry points only", async () => {
+    const deep = await problems('main/core/agent/probe.ts', "export { UploadJob } from '../upload/job/engine';\n");
+    expect(deep).toHaveLength(1);
+    expect(deep[0]).toContain("through its entry point ('upload/job')");
+    expect(
+      await problems('main/core/cli/probe.ts', "export { formatBytes } from '../upload/plan/plan';\n"),
+    ).toHaveLength(1);
+    expect(await problems('main/core/probe.ts', "export { jobsDir } from './upload/state/job-store';\n")).toHaveLength(
+      1,
+    );
+    expect(
+      await problems(
+        'main/core/agent/probe.ts',
+        "export { UploadJob } from '../upload/job';\nexport { jobsDir } from '../upload/state';\nexport { planUpload } from '../upload';\n",
+      ),
     ).toEqual([]);
   });
 

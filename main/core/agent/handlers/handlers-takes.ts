@@ -4,7 +4,7 @@ import { relative, sep } from 'node:path';
 import type { TakeBlock, TakesView } from '../../../../preload/contract';
 import type { Exam } from '../../api';
 import { scanFolder } from '../../dicom';
-import type { ExamFields } from '../../upload/ports/ports';
+import type { ExamFields } from '../../upload/ports';
 import type { Handlers } from '../host/contract-host';
 import { ContractFailure } from '../host/contract-host';
 import type { HandlerContext } from './handler-context';

@@ -10,7 +10,7 @@ import { errorCode, type Logger } from '../../log';
 
 export { ContractFailure };
 import { KeychainUnavailableError } from '../../secrets/keychain-errors';
-import { UploadError } from '../../upload/ports/upload-errors';
+import { UploadError } from '../../upload/ports';
 
 /** Handler of each method, receiving its parsed arguments. */
 export type Handlers = {

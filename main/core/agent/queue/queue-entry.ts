@@ -4,14 +4,14 @@
 // the line for the next one, was paused by staff, or waits for staff.
 // Also the entry's form on disk (upload-list-store.ts) and back, and what the queue is given
 // (options, settings) and tells (hooks).
-import type { CompressSetting } from '../../upload/compression/compression-choice';
+import type { CompressSetting } from '../../upload/compression';
 import type { UploadJobView, UploadPhase } from '../../../../preload/contract';
-import type { EngineOptions, UploadJob, UploadResult } from '../../upload/job/engine';
-import type { PlanFileInput, RequestedMode } from '../../upload/plan/plan';
-import type { ExamFields, ExamsPort } from '../../upload/ports/ports';
+import type { EngineOptions, UploadJob, UploadResult } from '../../upload/job';
+import type { PlanFileInput, RequestedMode } from '../../upload/plan';
+import type { ExamFields, ExamsPort } from '../../upload/ports';
 import type { Logger } from '../host/contract-host';
-import type { UploadTarget } from '../../upload/state/target';
-import type { ShareIntent } from '../../upload/journal/journal';
+import type { UploadTarget } from '../../upload/state';
+import type { ShareIntent } from '../../upload/journal';
 import type { JobRecord } from './upload-list-store';
 
 /** What to upload: a study's files and the exam fields staff confirmed (or the prefill, in auto mode). */

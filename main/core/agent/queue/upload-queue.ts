@@ -8,17 +8,13 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { AgentStatus, UploadJobView, UploadPhase } from '../../../../preload/contract';
-import { UploadJob } from '../../upload/job/engine';
-import type { EngineOptions, UploadEvent, UploadResult } from '../../upload/job/engine';
-import { UploadError } from '../../upload/ports/upload-errors';
-import { planUpload } from '../../upload/plan/plan';
-import { chooseTransport } from '../../upload/compression/compression-choice';
-import { deflateWorkerCount, holdDeflatePool } from '../../upload/compression/deflate-pool';
-import type { JobPlan } from '../../upload/plan/plan';
-import { TARGET_ENGINE_OPTIONS } from '../../upload/state/target';
-import type { UploadTarget } from '../../upload/state/target';
-import { uploadLockKeys, withStudyLock } from '../../upload/journal/study-lock';
-import { TokenBucket } from '../../upload/transfer/token-bucket';
+import { type EngineOptions, type UploadEvent, UploadJob, type UploadResult } from '../../upload/job';
+import { UploadError } from '../../upload/ports';
+import { type JobPlan, planUpload } from '../../upload/plan';
+import { chooseTransport, deflateWorkerCount, holdDeflatePool } from '../../upload/compression';
+import { TARGET_ENGINE_OPTIONS, type UploadTarget } from '../../upload/state';
+import { uploadLockKeys, withStudyLock } from '../../upload/journal';
+import { TokenBucket } from '../../upload/transfer';
 import { newJobView, readyView, reduceJobView, replannedView } from './job-view';
 import {
   FINISHED,
