@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MethodName, MethodResult } from '@preload/contract';
 import { ContractFailure, parseArgs, toContractFailure } from '@main/core/agent/host/contract-host';
-import { createDirectoryHandlers } from '@main/core/agent/handlers/handlers-directory';
+import { createDirectoryHandlers } from '@main/core/agent/handlers/handlers-referrers';
 import { createImplantsHandlers } from '@main/core/agent/handlers/handlers-implants';
 import { createTemplatesHandlers } from '@main/core/agent/handlers/handlers-templates';
 import { ServiceConnection } from '@main/core/agent/service/service-connection';

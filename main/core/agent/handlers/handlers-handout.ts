@@ -1,8 +1,8 @@
 // `share:handout`: the patient's printed sheet (handover/patient-sheet.ts) on the paper of the
 // settings. The desktop prints it through the system's print dialog; the window always gets the
 // bytes too (browser mode downloads them, as does the desktop when the dialog could not be shown).
-import { SheetUnavailableError, readSheetData } from '../../handout/sheet-data';
-import { renderPatientSheet } from '../../handout/patient-sheet';
+import { SheetUnavailableError, readSheetData } from '../../handout/handout-data';
+import { renderPatientSheet } from '../../handout/handout-pdf';
 import { ContractFailure, type Handlers } from '../host/contract-host';
 import type { HandlerContext } from './handler-context';
 

@@ -5,7 +5,7 @@ import type { Handlers } from '../host/contract-host';
 import type { HandlerContext } from './handler-context';
 import { createActivityHandlers } from './handlers-activity';
 import { createConsentHandlers } from './handlers-consent';
-import { createDirectoryHandlers } from './handlers-directory';
+import { createDirectoryHandlers } from './handlers-referrers';
 import { createExamsHandlers } from './handlers-exams';
 import { createImplantsHandlers } from './handlers-implants';
 import { createReceiveHandlers } from './handlers-receive';

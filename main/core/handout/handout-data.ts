@@ -2,7 +2,7 @@
 // type, date, viewer link and password), its public page and PIN (GET /exams/{id}/access-pin) and
 // the clinic's name (GET /me). Three reads, no write.
 import type { ApiClient } from '../api';
-import type { SheetData } from './patient-sheet';
+import type { SheetData } from './handout-pdf';
 
 export type SheetReader = {
   exams: Pick<ApiClient['exams'], 'get' | 'getAccessPin'>;
