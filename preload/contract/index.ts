@@ -6,7 +6,7 @@ import { activityMethods } from './activity-methods';
 import type { NotificationsState } from './activity-methods';
 import { appMethods } from './app-methods';
 import { consentMethods } from './consent-methods';
-import { directoryMethods } from './referrers-methods';
+import { referrersMethods } from './referrers-methods';
 import { examsMethods } from './exams-methods';
 import { implantsMethods } from './implants-methods';
 import { inboxMethods } from './inbox-methods';
@@ -61,7 +61,7 @@ export const methods = {
   ...takesMethods,
   ...consentMethods,
   ...patientMethods,
-  ...directoryMethods,
+  ...referrersMethods,
   ...templatesMethods,
   ...implantsMethods,
   ...examsMethods,

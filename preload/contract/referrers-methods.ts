@@ -1,4 +1,4 @@
-// The clinic's directory of referring dentists (API v1 §2.9, §4.6). Sandbox keys read an empty list
+// The clinic's referrers, the dentists who send patients (API v1 §2.9, §4.6). Sandbox keys read an empty list
 // and store nothing, so every answer says whether a sandbox key was used.
 import { z } from 'zod';
 import { id, method, noArgs } from './method';
@@ -36,7 +36,7 @@ export const referrerFields = z
   })
   .strict();
 
-export const directoryMethods = {
+export const referrersMethods = {
   'referrers:list': method<ReferrerList>()(noArgs),
   'referrers:create': method<ReferrerSaved>()(referrerFields.partial({ email: true, phone: true, specialty: true })),
   /** Sends only the fields given (the window passes the ones the user changed). */

@@ -1,6 +1,6 @@
 // Share-on-ready in the app: after every exam that becomes ready, and once at start-up (an agent
 // killed between "ready" and "shared" owes that e-mail), the intents journaled with recent uploads
-// (upload/share-intents.ts) are delivered through the outbox (handover/share-on-ready.ts), which
+// (upload/share-intents.ts) are delivered through the outbox (handout/share-on-ready.ts), which
 // sends each exam's e-mail once. What happened is shown on the exam's Summary (share:on-ready).
 import type { ShareOnReadyView } from '../../../preload/contract';
 import { ShareOutbox, type ShareRecord } from '../handout/share-on-ready';

@@ -30,7 +30,7 @@ export type UpdateReferrerRequest = {
 
 const referrer = (id: string, ...rest: (string | number)[]): ApiPath => apiPath('referrers', id, ...rest);
 
-/** Referrer directory endpoints (§4.6). */
+/** Referrers endpoints (§4.6). */
 export function referrersApi(t: Transport) {
   return {
     /** GET /referrers: sorted by name. */

@@ -5,8 +5,8 @@ import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ApiError, isApiError } from '../api/api-errors';
 import { escapeForTerminal } from '../dicom';
-import { readSheetData, SheetUnavailableError } from '../handout/handout-data';
-import { renderPatientSheet } from '../handout/handout-pdf';
+import { readHandoutData, HandoutUnavailableError } from '../handout/handout-data';
+import { renderHandout } from '../handout/handout-pdf';
 import { SHEET_LANGUAGES, type SheetLanguage } from '../handout/sheet-texts';
 import { openSettingsStore } from '../settings/store';
 import { apiErrorText } from './cli-messages';
@@ -73,16 +73,16 @@ export function createHandoutCommand(deps: KeychainDeps): CliCommand {
       };
       let data;
       try {
-        data = await readSheetData(session.client, examId, io.signal);
+        data = await readHandoutData(session.client, examId, io.signal);
       } catch (err) {
         log.warn('handout: the exam could not be read', { exam_id: examId, code: errorCode(err) });
-        if (err instanceof SheetUnavailableError)
+        if (err instanceof HandoutUnavailableError)
           return fail(err.code === 'not_ready' ? words.notReady(examId) : words.noPublicPage(examId));
         if (isApiError(err, 'not_found')) return fail(words.notFound(examId));
         if (err instanceof ApiError) return fail(apiErrorText(err, terminalLanguage(io.env)));
         throw err;
       }
-      const sheet = await renderPatientSheet(data, { language, paper: settings.handout.paper });
+      const sheet = await renderHandout(data, { language, paper: settings.handout.paper });
       const file = resolve(out);
       try {
         await writeFile(file, sheet.bytes);

@@ -1,5 +1,5 @@
 // `scanbridge upload --share-to <e-mail>[,<e-mail>]`: the exam is e-mailed once it is ready, exactly
-// once per exam (handover/share-on-ready.ts), also across interruptions and reruns: the intent is
+// once per exam (handout/share-on-ready.ts), also across interruptions and reruns: the intent is
 // journaled with the upload, and a rerun of a finished upload finds the e-mail already sent.
 import { z } from 'zod';
 import type { ApiClient } from '../api';

@@ -2,16 +2,16 @@
 // type, date, viewer link and password), its public page and PIN (GET /exams/{id}/access-pin) and
 // the clinic's name (GET /me). Three reads, no write.
 import type { ApiClient } from '../api';
-import type { SheetData } from './handout-pdf';
+import type { HandoutData } from './handout-pdf';
 
-export type SheetReader = {
+export type HandoutReader = {
   exams: Pick<ApiClient['exams'], 'get' | 'getAccessPin'>;
   account: Pick<ApiClient['account'], 'me'>;
 };
 
 /** The sheet cannot be made: the exam has no public page yet (not ready), or no PIN. */
-export class SheetUnavailableError extends Error {
-  override name = 'SheetUnavailableError';
+export class HandoutUnavailableError extends Error {
+  override name = 'HandoutUnavailableError';
   constructor(readonly code: 'not_ready' | 'no_public_page') {
     super(
       code === 'not_ready'
@@ -21,16 +21,20 @@ export class SheetUnavailableError extends Error {
   }
 }
 
-export async function readSheetData(client: SheetReader, examId: string, signal?: AbortSignal): Promise<SheetData> {
+export async function readHandoutData(
+  client: HandoutReader,
+  examId: string,
+  signal?: AbortSignal,
+): Promise<HandoutData> {
   const options = signal ? { signal } : undefined;
   const [exam, page, me] = await Promise.all([
     client.exams.get(examId, options),
     client.exams.getAccessPin(examId, options),
     client.account.me(options),
   ]);
-  if (exam.status && exam.status !== 'ready') throw new SheetUnavailableError('not_ready');
+  if (exam.status && exam.status !== 'ready') throw new HandoutUnavailableError('not_ready');
   const pin = page.pin || exam.public_page_pin;
-  if (!page.public_url || !pin) throw new SheetUnavailableError('no_public_page');
+  if (!page.public_url || !pin) throw new HandoutUnavailableError('no_public_page');
   return {
     clinicName: me.clinic_name ?? '',
     patientName: exam.patient_name ?? '',

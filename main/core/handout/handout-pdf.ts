@@ -11,8 +11,8 @@ import { SHEET_TEXTS, type SheetLanguage, type SheetTexts } from './sheet-texts'
 export type PaperSize = 'A4' | 'A5';
 export const PAPER_SIZES: readonly PaperSize[] = ['A4', 'A5'];
 
-/** What the sheet shows (gathered from the service by sheet-data.ts). */
-export type SheetData = {
+/** What the sheet shows (gathered from the service by handout-data.ts). */
+export type HandoutData = {
   clinicName: string;
   patientName: string;
   examName: string;
@@ -25,7 +25,7 @@ export type SheetData = {
   password: string | null;
 };
 
-export type SheetOptions = { language: SheetLanguage; paper: PaperSize };
+export type HandoutOptions = { language: SheetLanguage; paper: PaperSize };
 
 type Fonts = { regular: PDFFont; bold: PDFFont; mono: PDFFont; monoBold: PDFFont };
 
@@ -159,7 +159,7 @@ class Writer {
 }
 
 /** The public page, its PIN and the QR code of its address, side by side. */
-function drawAccess(w: Writer, data: SheetData, t: SheetTexts): void {
+function drawAccess(w: Writer, data: HandoutData, t: SheetTexts): void {
   const qrSize = 132 * w.s;
   const columnWidth = w.width - qrSize - 16 * w.s;
   const top = w.y;
@@ -174,9 +174,9 @@ function drawAccess(w: Writer, data: SheetData, t: SheetTexts): void {
 }
 
 /** The sheet as a PDF. */
-export async function renderPatientSheet(
-  data: SheetData,
-  opts: SheetOptions,
+export async function renderHandout(
+  data: HandoutData,
+  opts: HandoutOptions,
 ): Promise<{ bytes: Uint8Array; pages: number }> {
   const t = SHEET_TEXTS[opts.language];
   const doc = await PDFDocument.create();

@@ -1,8 +1,8 @@
-// `share:handout`: the patient's printed sheet (handover/patient-sheet.ts) on the paper of the
+// `share:handout`: the patient's printed sheet (handout/handout-pdf.ts) on the paper of the
 // settings. The desktop prints it through the system's print dialog; the window always gets the
 // bytes too (browser mode downloads them, as does the desktop when the dialog could not be shown).
-import { SheetUnavailableError, readSheetData } from '../../handout/handout-data';
-import { renderPatientSheet } from '../../handout/handout-pdf';
+import { HandoutUnavailableError, readHandoutData } from '../../handout/handout-data';
+import { renderHandout } from '../../handout/handout-pdf';
 import { ContractFailure, type Handlers } from '../host/contract-host';
 import type { HandlerContext } from './handler-context';
 
@@ -18,9 +18,9 @@ export function createHandoutHandlers(ctx: HandlerContext): Pick<Handlers, 'shar
     'share:handout': async (args) => {
       let data;
       try {
-        data = await readSheetData(ctx.service.require(), args.exam_id);
+        data = await readHandoutData(ctx.service.require(), args.exam_id);
       } catch (e) {
-        if (e instanceof SheetUnavailableError)
+        if (e instanceof HandoutUnavailableError)
           throw new ContractFailure(
             'conflict',
             e.code === 'not_ready'
@@ -29,7 +29,7 @@ export function createHandoutHandlers(ctx: HandlerContext): Pick<Handlers, 'shar
           );
         throw e;
       }
-      const sheet = await renderPatientSheet(data, {
+      const sheet = await renderHandout(data, {
         language: args.language,
         paper: ctx.settingsStore.get().handout.paper,
       });

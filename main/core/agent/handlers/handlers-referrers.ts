@@ -1,4 +1,4 @@
-// The referrer directory on the service (API v1 §4.6). A sandbox key reads an empty list and stores
+// The referrers on the service (API v1 §4.6). A sandbox key reads an empty list and stores
 // nothing (§5.5): every answer carries `sandbox` so the window can say so.
 import type { ReferrerView } from '../../../../preload/contract';
 import type { Referrer, UpdateReferrerRequest } from '../../api';
@@ -15,7 +15,7 @@ export function referrerView(r: Referrer): ReferrerView {
 const orNull = <T>(v: T | null | undefined): T | null => v ?? null;
 
 /** Handlers of the `referrers:*` methods. */
-export function createDirectoryHandlers(
+export function createReferrersHandlers(
   ctx: Pick<HandlerContext, 'service'>,
 ): Pick<Handlers, 'referrers:list' | 'referrers:create' | 'referrers:update' | 'referrers:delete'> {
   return {

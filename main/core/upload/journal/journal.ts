@@ -33,7 +33,7 @@ const examType = z.enum(EXAM_TYPES);
 const mode = z.enum(['files', 'zip']);
 
 /**
- * Whom to e-mail the exam once it is ready (share-on-ready, handover/share-on-ready.ts). Kept in the
+ * Whom to e-mail the exam once it is ready (share-on-ready, handout/share-on-ready.ts). Kept in the
  * plan and in the summary, so the intent outlives a crash and the compaction of the journal.
  */
 export const shareIntentSchema = z.object({

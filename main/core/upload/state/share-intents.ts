@@ -1,7 +1,7 @@
 // The share-on-ready intents the journals hold: for each exam that became ready with a `share` in
 // its plan, whom to e-mail it to. The journal is where the intent is kept (written with the plan,
 // carried into the summary), so an agent that died between "ready" and "shared" finds it again on
-// its next start; handover/share-on-ready.ts keeps what was sent, so nothing goes out twice.
+// its next start; handout/share-on-ready.ts keeps what was sent, so nothing goes out twice.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readFirstRecord, readJournal, type ShareIntent } from '../journal/journal';
