@@ -13,10 +13,10 @@ import { KeychainUnavailableError } from '../secrets/keychain-errors';
 import type { Settings } from '../settings';
 import { openSettingsStore } from '../settings/store';
 import type { Logger } from '../log';
-import { withCommandLog } from './command-log';
-import { openCommandNetwork } from './command-network';
-import type { KeychainDeps } from './command-session';
-import { type CliCommand, type CliIo, parseCommandLine } from './io';
+import { withCommandLog } from './session/command-log';
+import { openCommandNetwork } from './session/command-network';
+import type { KeychainDeps } from './session/command-session';
+import { type CliCommand, type CliIo, parseCommandLine } from './session/io';
 
 const HELP = `Usage: scanbridge doctor [--json]
 

@@ -9,13 +9,13 @@ import { readHandoutData, HandoutUnavailableError } from '../handout/handout-dat
 import { renderHandout } from '../handout/handout-pdf';
 import { SHEET_LANGUAGES, type SheetLanguage } from '../handout/sheet-texts';
 import { openSettingsStore } from '../settings/store';
-import { apiErrorText } from './cli-messages';
+import { apiErrorText } from './words/cli-messages';
 import { terminalLanguage } from '../net/failure-words';
 import { errorCode } from '../log';
-import { withCommandLog } from './command-log';
-import { type KeychainDeps, openSession } from './command-session';
-import { type CliCommand, type CliIo, parseCommandLine, UsageError } from './io';
-import { handoutWords } from './serve-words';
+import { withCommandLog } from './session/command-log';
+import { type KeychainDeps, openSession } from './session/command-session';
+import { type CliCommand, type CliIo, parseCommandLine, UsageError } from './session/io';
+import { handoutWords } from './words/serve-words';
 
 const HELP = `Usage: scanbridge handout <exam_id> --out <file.pdf> [--lang es|en]
 

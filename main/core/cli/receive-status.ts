@@ -1,7 +1,7 @@
 // The listener's state changes as human lines (for `receive`, `serve` and `watch` on stderr): each
 // association that ended and each new problem, once.
 import type { ReceiveStatus } from '../../../preload/contract';
-import type { ReceiveWords } from './receive-words';
+import type { ReceiveWords } from './words/receive-words';
 
 export type Seen = { at: string; errors: number };
 

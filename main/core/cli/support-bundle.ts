@@ -16,8 +16,8 @@ import { appDataDir } from '../paths';
 import { PRIVATE_FILE_MODE } from '../private-fs';
 import { openSettingsStore } from '../settings/store';
 import { commandConnectionCheck } from './doctor';
-import type { KeychainDeps } from './command-session';
-import { type CliCommand, type CliIo, parseCommandLine, UsageError } from './io';
+import type { KeychainDeps } from './session/command-session';
+import { type CliCommand, type CliIo, parseCommandLine, UsageError } from './session/io';
 
 const HELP = `Usage: scanbridge support-bundle --out <file.zip> [--days <n>]
 

@@ -5,8 +5,8 @@ import { escapeForTerminal } from '../dicom';
 import type { UploadEvent } from '../upload/job';
 import type { CompressionTotals, Totals } from '../upload/state';
 import type { WordsLanguage } from '../net/failure-words';
-import type { CliIo } from './io';
-import { durationIn, noticeWords, uploadWords } from './upload-words';
+import type { CliIo } from './session/io';
+import { durationIn, noticeWords, uploadWords } from './words/upload-words';
 import { formatBytes } from '../upload/plan';
 
 /** Renders engine events as human progress lines on stderr. */

@@ -6,10 +6,10 @@ import type { ApiClient } from '../api';
 import { ApiError } from '../api/api-errors';
 import { ShareOutbox, type ShareRecord } from '../handout/share-on-ready';
 import type { ShareIntent } from '../upload/journal';
-import { apiErrorText } from './cli-messages';
+import { apiErrorText } from './words/cli-messages';
 import { terminalLanguage } from '../net/failure-words';
-import type { CliIo } from './io';
-import { UsageError } from './io';
+import type { CliIo } from './session/io';
+import { UsageError } from './session/io';
 
 const email = z.email().max(320);
 

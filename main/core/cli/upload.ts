@@ -48,15 +48,15 @@ import { type ExamFields, type ExamsPort, examsPortFromClient, type ExamType, Up
 import { type EngineOptions, sweepOrphanArchives, UploadJob, type UploadResult } from '../upload/job';
 import { findFolderJobs, pruneFinishedJobs } from '../upload/state';
 import { EXAM_TYPES } from '../../../preload/contract/vocabulary';
-import { type CliCommand, type CliIo, parseCommandLine, UsageError } from './io';
+import { type CliCommand, type CliIo, parseCommandLine, UsageError } from './session/io';
 import { parseShareTo, shareAfterUpload } from './upload-share';
 import type { ApiClient } from '../api';
-import { type KeychainDeps, openSession } from './command-session';
-import { closeCommandLog, openCommandLog } from './command-log';
+import { type KeychainDeps, openSession } from './session/command-session';
+import { closeCommandLog, openCommandLog } from './session/command-log';
 import { errorCode, type Logger, studyHash } from '../log';
 import { progressPrinter } from './upload-progress';
-import { uploadFailureText } from './cli-messages';
-import { uploadWords, type UploadWords } from './upload-words';
+import { uploadFailureText } from './words/cli-messages';
+import { uploadWords, type UploadWords } from './words/upload-words';
 import { terminalLanguage, type WordsLanguage } from '../net/failure-words';
 import {
   chooseTransport,

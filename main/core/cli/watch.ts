@@ -4,7 +4,7 @@
 import { basename, join, relative, sep } from 'node:path';
 import type { ActivityEvents, Agent } from '../agent';
 import { startAgent } from '../agent';
-import { closeCommandLog, openCommandLog } from './command-log';
+import { closeCommandLog, openCommandLog } from './session/command-log';
 import { diskFullIn, diskFullWords } from '../disk-full';
 import { escapeForTerminal } from '../dicom';
 import { canonicalFolder, folderIdentity } from '../folder-identity';
@@ -12,12 +12,12 @@ import { appDataDir } from '../paths';
 import { securePrivateFolders } from '../private-fs';
 import { resolveConfigDir } from '../settings/config-dir';
 import type { IncompleteReason, WatchFolderConfig } from '../watch';
-import type { CliCommand, CliIo } from './io';
-import { parseCommandLine, UsageError } from './io';
-import { type KeychainDeps, openSession } from './command-session';
-import { printUploadFailures } from './upload-failure-lines';
+import type { CliCommand, CliIo } from './session/io';
+import { parseCommandLine, UsageError } from './session/io';
+import { type KeychainDeps, openSession } from './session/command-session';
+import { printUploadFailures } from './words/upload-failure-lines';
 import { terminalLanguage } from '../net/failure-words';
-import { watchWords, type WatchWords } from './watch-words';
+import { watchWords, type WatchWords } from './words/watch-words';
 
 export type WatchCommandDeps = KeychainDeps;
 

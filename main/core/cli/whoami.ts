@@ -6,10 +6,10 @@ import { type Credentials, CredentialsError, resolveCredentials } from '../crede
 import { KeychainUnavailableError } from '../secrets/keychain-errors';
 import type { SecretStore } from '../secrets/secret-store';
 import { openSettingsStore } from '../settings/store';
-import { type CliCommand, type CliIo, parseCommandLine } from './io';
-import { apiErrorText, credentialsText, keychainText } from './cli-messages';
+import { type CliCommand, type CliIo, parseCommandLine } from './session/io';
+import { apiErrorText, credentialsText, keychainText } from './words/cli-messages';
 import { terminalLanguage, type WordsLanguage } from '../net/failure-words';
-import { openCommandNetwork } from './command-network';
+import { openCommandNetwork } from './session/command-network';
 
 export type WhoamiDeps = {
   /** The OS keychain store (built by the caller, so the core never imports the native module). */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiError } from '@main/core/api/api-errors';
-import { apiErrorText } from '@main/core/cli/cli-messages';
+import { apiErrorText } from '@main/core/cli/words/cli-messages';
 import { EmulatorProcess } from '../../support/emulator';
 import { clientFor, readyExam } from '../../support/api-clients';
 

@@ -1,7 +1,7 @@
 // The words `scanbridge receive` prints, in the terminal's language (terminalLanguage). Lines name
 // the sender's AE title and address, exam ids and counts; never patient data.
-import type { WordsLanguage } from '../net/failure-words';
-import { formatBytes } from '../upload/plan';
+import type { WordsLanguage } from '../../net/failure-words';
+import { formatBytes } from '../../upload/plan';
 
 export type ReceiveWords = {
   association: (callingAet: string, address: string, outcome: 'released' | 'aborted', objects: number) => string;

@@ -2,14 +2,14 @@
 // its progress line, the engine's notices (said from their codes and facts, not from the English
 // message) and the failure that stopped it. Numbers follow the language too ("1,5 MB" in Spanish).
 // No patient data: lines carry exam ids, counts and file names from the disk (escaped by the caller).
-import { ApiError, apiFailure } from '../api/api-errors';
-import { failureWords } from '../net/failure-class';
-import type { WordsLanguage } from '../net/failure-words';
-import { clockSkewWords } from '../net/clock-words';
-import { journalDamageWords } from '../upload/state';
-import type { NoticeCode, NoticeParams, UploadErrorCode } from '../upload';
-import type { UploadError } from '../upload/ports';
-import type { ChoiceWhy } from '../upload/compression';
+import { ApiError, apiFailure } from '../../api/api-errors';
+import { failureWords } from '../../net/failure-class';
+import type { WordsLanguage } from '../../net/failure-words';
+import { clockSkewWords } from '../../net/clock-words';
+import { journalDamageWords } from '../../upload/state';
+import type { NoticeCode, NoticeParams, UploadErrorCode } from '../../upload';
+import type { UploadError } from '../../upload/ports';
+import type { ChoiceWhy } from '../../upload/compression';
 
 /** The upload modes as a Spanish sentence says them (the flag's values stay `files` / `zip`). */
 const modeEs = (mode: string): string => (mode === 'zip' ? 'en un ZIP' : 'archivo por archivo');

@@ -2,9 +2,9 @@
 // `upload`, `whoami` and `handout` speak it): a network failure that is understood (the proxy's
 // login, a certificate, the clock, DNS…) in its own words, anything else as the error says it.
 // Lines carry no patient data: the caller's prefix names the export folder or the job.
-import type { UploadJobView } from '../../../preload/contract';
-import type { Agent, JobOrigin } from '../agent';
-import { netFailureWords, type WordsLanguage } from '../net/failure-words';
+import type { UploadJobView } from '../../../../preload/contract';
+import type { Agent, JobOrigin } from '../../agent';
+import { netFailureWords, type WordsLanguage } from '../../net/failure-words';
 
 /** What the queue does next with a job that failed for good: said after the failure. */
 export type AfterFailure = 'export_changes' | 'window' | 'none';

@@ -1,7 +1,7 @@
 // The words `scanbridge watch` prints, in the terminal's language (terminalLanguage). Lines name
 // the export by its path under the watched folder, exam ids and counts; never patient data.
-import type { WordsLanguage } from '../net/failure-words';
-import { formatBytes } from '../upload/plan';
+import type { WordsLanguage } from '../../net/failure-words';
+import { formatBytes } from '../../upload/plan';
 
 export type WatchWords = {
   loose: string;

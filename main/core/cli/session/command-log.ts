@@ -1,7 +1,7 @@
 // The log a command writes (CONTRACTS.md §3): the day's file in the data folder, with warnings and
 // errors also on the terminal's stderr for the commands that run unattended (watch, receive, serve).
-import { errorCode, type FileLog, openLog } from '../log';
-import { appDataDir } from '../paths';
+import { errorCode, type FileLog, openLog } from '../../log';
+import { appDataDir } from '../../paths';
 import type { CliIo } from './io';
 
 /** Opens the command's log and writes its first line. */

@@ -1,6 +1,6 @@
 // The words `scanbridge serve` and `scanbridge handout` print on stderr, in the terminal's language
 // (terminalLanguage). They name folders, ports and exam ids; never patient data.
-import type { WordsLanguage } from '../net/failure-words';
+import type { WordsLanguage } from '../../net/failure-words';
 
 export type ServeWords = {
   noWindow: (dir: string) => string;

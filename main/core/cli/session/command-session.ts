@@ -1,16 +1,16 @@
 // Pieces every service-facing command shares: checking the folders it was given and turning the
 // configured credentials into an API client, with the same plain messages everywhere.
 import { opendir, stat } from 'node:fs/promises';
-import { type ApiClient, createApiClient } from '../api/client';
-import { escapeForTerminal } from '../dicom';
-import { CredentialsError, resolveCredentials } from '../credentials';
-import { KeychainUnavailableError } from '../secrets/keychain-errors';
-import type { SecretStore } from '../secrets/secret-store';
-import { openSettingsStore } from '../settings/store';
+import { type ApiClient, createApiClient } from '../../api/client';
+import { escapeForTerminal } from '../../dicom';
+import { CredentialsError, resolveCredentials } from '../../credentials';
+import { KeychainUnavailableError } from '../../secrets/keychain-errors';
+import type { SecretStore } from '../../secrets/secret-store';
+import { openSettingsStore } from '../../settings/store';
 import { openCommandNetwork } from './command-network';
 import type { CliIo } from './io';
-import { credentialsText, folderProblemText, keychainText } from './cli-messages';
-import { terminalLanguage, type WordsLanguage } from '../net/failure-words';
+import { credentialsText, folderProblemText, keychainText } from '../words/cli-messages';
+import { terminalLanguage, type WordsLanguage } from '../../net/failure-words';
 
 /** What a command needs from its caller: the OS keychain, built outside the core (native module). */
 export type KeychainDeps = {

@@ -2,14 +2,14 @@
 // there is one, else the environment's (HTTPS_PROXY, HTTP_PROXY, NO_PROXY), and the trusted CAs
 // (SCANBRIDGE_CA_FILE, else the CA file saved in Settings; NODE_EXTRA_CA_CERTS). Every command that
 // reaches the service starts here.
-import { type Network, networkFrom, useNetwork } from '../net/network';
-import { settingsProxyFor } from '../net/settings-proxy';
-import { keychainText } from './cli-messages';
-import { terminalLanguage, trustFileWords } from '../net/failure-words';
-import { TrustFileError } from '../net/trust';
-import type { SecretStore } from '../secrets/secret-store';
-import type { Settings } from '../settings/settings-schema';
-import { openSettingsStore } from '../settings/store';
+import { type Network, networkFrom, useNetwork } from '../../net/network';
+import { settingsProxyFor } from '../../net/settings-proxy';
+import { keychainText } from '../words/cli-messages';
+import { terminalLanguage, trustFileWords } from '../../net/failure-words';
+import { TrustFileError } from '../../net/trust';
+import type { SecretStore } from '../../secrets/secret-store';
+import type { Settings } from '../../settings/settings-schema';
+import { openSettingsStore } from '../../settings/store';
 import type { CliIo } from './io';
 
 /**

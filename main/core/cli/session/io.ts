@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import type { WordsLanguage } from '../net/failure-words';
+import type { WordsLanguage } from '../../net/failure-words';
 
 /** What a CLI command may touch: its arguments, its output streams and its environment. */
 export type CliIo = {
