@@ -228,6 +228,17 @@ export default tseslint.config(
                 ['./index.ts'],
               ),
             ),
+            // §2: the rooms of the cli, bottom to top: words/; session/; the commands (cli/*.ts).
+            zone('main/core/cli/words', 'main/core/cli/session', 2, 'cli/words/ imports no other part of the cli'),
+            zone('main/core/cli/words', 'main/core/cli/*.ts', 2, 'cli/words/ imports no other part of the cli'),
+            zone('main/core/cli/session', 'main/core/cli/*.ts', 2, 'cli/session/ imports only cli/words/ of the cli'),
+            zone(
+              ['main/index.ts', 'main/cli.ts', 'main/demo', 'main/windows', 'main/ipc', 'main/adapters'],
+              'main/core/cli/session',
+              2,
+              "Outside the cli, import cli/session/ through its entry point ('cli/session'), not its files",
+              ['./index.ts'],
+            ),
             zone(
               [
                 'main/core/settings',

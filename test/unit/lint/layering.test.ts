@@ -142,6 +142,26 @@ describe('layering lint rules', () => {
     ).toEqual([]);
   });
 
+  it("keep the cli's rooms in their order (words, session, the commands)", async () => {
+    const up = await problems('main/core/cli/words/probe.ts', "export { UsageError } from '../session/io';\n");
+    expect(up).toHaveLength(1);
+    expect(up[0]).toContain('cli/words/ imports no other part of the cli');
+    expect(
+      await problems('main/core/cli/words/probe.ts', "export type { CliCommand } from '../whoami';\n"),
+    ).toHaveLength(1);
+    expect(
+      await problems('main/core/cli/session/probe.ts', "export { createServeCommand } from '../serve';\n"),
+    ).toHaveLength(1);
+    expect(await problems('main/cli.ts', "export { UsageError } from './core/cli/session/io';\n")).toHaveLength(1);
+    expect(
+      await problems(
+        'main/core/cli/probe.ts',
+        "export { UsageError } from './session/io';\nexport { serveWords } from './words/serve-words';\n",
+      ),
+    ).toEqual([]);
+    expect(await problems('main/cli.ts', "export { UsageError } from './core/cli/session';\n")).toEqual([]);
+  });
+
   it('keep test/ out of main/', async () => {
     expect(
       await problems('main/core/agent/probe.ts', "export { EmulatorProcess } from '../../../test/support/emulator';\n"),
