@@ -4,7 +4,7 @@
 // Levels are interleaved and the best of 12 rounds kept (the least disturbed one).
 // Run with `npx tsx test/bench/deflate-levels.ts`; main/core/upload/README.md has its figures.
 import { constants, deflateRawSync } from 'node:zlib';
-import { phantomSlice } from '../support/phantom';
+import { phantomSlice } from '../support/data/phantom';
 
 const LEVELS = [1, 2, 3, 4, 6];
 const ROUNDS = 12;

@@ -22,8 +22,8 @@ import { deflateWorkerCount, holdDeflatePool } from '../../main/core/upload/comp
 import { UploadJob } from '../../main/core/upload/job/engine';
 import { readLinkRates } from '../../main/core/upload/compression/link-rate';
 import { planUpload, type PlanFileInput } from '../../main/core/upload/plan/plan';
-import { EmulatorProcess } from '../support/emulator';
-import { writePhantomSeries } from '../support/phantom';
+import { EmulatorProcess } from '../support/emulator/emulator';
+import { writePhantomSeries } from '../support/data/phantom';
 import type { Bench, BenchFigure, BenchSection } from './types';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));

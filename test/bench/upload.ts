@@ -24,7 +24,7 @@ import { UploadJob } from '../../main/core/upload/job/engine';
 import { planUpload, type PlanFileInput } from '../../main/core/upload/plan/plan';
 import type { UploadMode } from '../../main/core/upload/ports/ports';
 import { writeCtSeries } from '../fixtures/dicom/generate';
-import { EmulatorProcess } from '../support/emulator';
+import { EmulatorProcess } from '../support/emulator/emulator';
 import { cliNodeOptions } from '../support/repo-paths';
 import type { Bench, BenchFigure, BenchSection } from './types';
 

@@ -5,7 +5,7 @@
 // in English in depth, the listener's address and the sheet's paper, read back after a reload;
 // the folder's address receives the exam too.
 import type { Page } from '@playwright/test';
-import { api } from '../support/emulator';
+import { api } from '../support/emulator/emulator';
 import { dropCbctExport } from '../support/e2e/scanner-exports';
 import { expect, test } from '../support/e2e/app-fixtures';
 import { addWatchFolder, checkScreen, onboard, texts, type Lang } from '../support/e2e/ui-steps';

@@ -7,7 +7,7 @@ import { createReferrersHandlers } from '@main/core/agent/handlers/handlers-refe
 import { createImplantsHandlers } from '@main/core/agent/handlers/handlers-implants';
 import { createTemplatesHandlers } from '@main/core/agent/handlers/handlers-templates';
 import { ServiceConnection } from '@main/core/agent/service/service-connection';
-import { api, EmulatorProcess } from '../../support/emulator';
+import { api, EmulatorProcess } from '../../support/emulator/emulator';
 
 let emulator: EmulatorProcess;
 beforeAll(async () => {

@@ -4,8 +4,8 @@ import type { ApiClient } from '@main/core/api/client';
 import { ApiError } from '@main/core/api/api-errors';
 import { apiErrorText } from '@main/core/cli/words/cli-messages';
 import type { TransportEvent } from '@main/core/api/http';
-import { EmulatorProcess } from '../../support/emulator';
-import { attempts, clientFor } from '../../support/api-clients';
+import { EmulatorProcess } from '../../support/emulator/emulator';
+import { attempts, clientFor } from '../../support/harness/api-clients';
 
 type Armed = { armed: { target: string; mode: string; count: number; match?: string }[] };
 

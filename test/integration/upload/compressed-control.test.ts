@@ -21,7 +21,7 @@ import {
   recording,
   uploadScene,
   zipStoredHashes,
-} from '@support/upload-harness';
+} from '@support/harness/upload-harness';
 
 type Armed = { armed: unknown[] };
 

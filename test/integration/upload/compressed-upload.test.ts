@@ -18,7 +18,7 @@ import {
   phantomFiles,
   uploadScene,
   zipStoredHashes,
-} from '@support/upload-harness';
+} from '@support/harness/upload-harness';
 
 describe('compressed zip mode', () => {
   const ctx = uploadScene('sb-compress-');

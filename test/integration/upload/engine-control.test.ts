@@ -13,7 +13,7 @@ import {
   recording,
   storedHashes,
   uploadScene,
-} from '../../support/upload-harness';
+} from '../../support/harness/upload-harness';
 
 describe('upload engine: pause, cancel, bandwidth, progress, rate limit', () => {
   // 0.001: the 1-hour rate window lasts 3.6 s, so a Free key's 100 calls refill quickly.

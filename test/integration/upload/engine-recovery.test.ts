@@ -16,7 +16,7 @@ import {
   recording,
   storedHashes,
   uploadScene,
-} from '../../support/upload-harness';
+} from '../../support/harness/upload-harness';
 
 describe('upload engine: crashes, interruptions and changed files', () => {
   // Short-lived upload URLs (2 s) to test a resume after they expired.

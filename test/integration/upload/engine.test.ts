@@ -11,7 +11,7 @@ import {
   remainingCalls,
   storedHashes,
   uploadScene,
-} from '../../support/upload-harness';
+} from '../../support/harness/upload-harness';
 
 describe('upload engine against the emulator', () => {
   const ctx = uploadScene('sb-engine-');

@@ -16,7 +16,15 @@ import {
   TARGET_ENGINE_OPTIONS,
   type UploadTarget,
 } from '@main/core/upload/state/target';
-import { connect, expectedHashes, failure, FAST, makeFiles, sha256, uploadScene } from '../../support/upload-harness';
+import {
+  connect,
+  expectedHashes,
+  failure,
+  FAST,
+  makeFiles,
+  sha256,
+  uploadScene,
+} from '../../support/harness/upload-harness';
 
 describe('upload target: extra takes', () => {
   const ctx = uploadScene('sb-target-', { urlTtl: 3 });

@@ -11,8 +11,8 @@ import { examsPortFromClient } from '@main/core/upload/ports/api-port';
 import { UploadJob } from '@main/core/upload/job/engine';
 import { planUpload } from '@main/core/upload/plan/plan';
 import { UploadError } from '@main/core/upload/ports/upload-errors';
-import { LostAnswerProxy } from '../../support/lost-answer-proxy';
-import { FAST, makeFiles, uploadScene } from '../../support/upload-harness';
+import { LostAnswerProxy } from '../../support/network/lost-answer-proxy';
+import { FAST, makeFiles, uploadScene } from '../../support/harness/upload-harness';
 
 describe('upload engine: time-outs answered by the server', () => {
   const ctx = uploadScene('sb-timeout-answers-');

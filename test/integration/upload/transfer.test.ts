@@ -10,8 +10,8 @@ import {
   TransferError,
   type TransferAgents,
 } from '@main/core/upload/transfer/transfer';
-import { EmulatorProcess } from '../../support/emulator';
-import { connect, fileSha, sha256 } from '../../support/upload-harness';
+import { EmulatorProcess } from '../../support/emulator/emulator';
+import { connect, fileSha, sha256 } from '../../support/harness/upload-harness';
 
 describe('presigned PUT transfer', () => {
   let emu: EmulatorProcess;

@@ -164,7 +164,10 @@ describe('layering lint rules', () => {
 
   it('keep test/ out of main/', async () => {
     expect(
-      await problems('main/core/agent/probe.ts', "export { EmulatorProcess } from '../../../test/support/emulator';\n"),
+      await problems(
+        'main/core/agent/probe.ts',
+        "export { EmulatorProcess } from '../../../test/support/emulator/emulator';\n",
+      ),
     ).toHaveLength(1);
     expect(
       await problems(

@@ -35,7 +35,7 @@ import {
   recordUploadRate,
 } from '@main/core/upload/compression/link-rate';
 import { planUpload } from '@main/core/upload/plan/plan';
-import { phantomSlice } from '@support/phantom';
+import { phantomSlice } from '@support/data/phantom';
 
 const MB = 1e6;
 /** A 400-slice CBCT of 512 KiB slices (210 MB), compressing 2.2×, on a machine deflating 60 MB/s. */

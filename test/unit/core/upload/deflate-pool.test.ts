@@ -14,7 +14,7 @@ import {
   streamCodec,
   WHOLE_FILE_BYTES,
 } from '@main/core/upload/compression/deflate-pool';
-import { phantomSlice } from '@support/phantom';
+import { phantomSlice } from '@support/data/phantom';
 import { repoRoot } from '@support/repo-paths';
 
 describe('the deflate pool', () => {

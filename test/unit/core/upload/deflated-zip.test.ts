@@ -19,7 +19,7 @@ import {
   type PackState,
   writeDeflatedArchive,
 } from '@main/core/upload/compression/deflated-zip';
-import { phantomSlice } from '@support/phantom';
+import { phantomSlice } from '@support/data/phantom';
 
 /** Every entry of a ZIP as yauzl reads it (sizes validated), with the CRC-32 it declares. */
 async function readZip(path: string): Promise<Map<string, { data: Buffer; crc: number; method: number }>> {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { linksExpired, progressBaseline } from '@main/core/upload/state/job-records';
 import { applyRecord, initialState } from '@main/core/upload/journal/journal-replay';
 import type { JournalRecord } from '@main/core/upload/journal/journal';
-import { plannedRecord } from '@support/journal-plans';
+import { plannedRecord } from '@support/data/journal-plans';
 
 const created = (expiresAt: number): JournalRecord => ({
   t: 'created',

@@ -12,7 +12,7 @@ import {
 } from '@main/core/upload/state/job-store';
 import { acquireStudyLock, folderKey, lockHolder } from '@main/core/upload/journal/study-lock';
 import { Journal } from '@main/core/upload/journal/journal';
-import { plannedRecord } from '@support/journal-plans';
+import { plannedRecord } from '@support/data/journal-plans';
 
 describe('upload job store', () => {
   let data: string;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Journal, readFirstRecord, readJournal, readJournalChecked } from '@main/core/upload/journal/journal';
 import { replayJournal } from '@main/core/upload/journal/journal-replay';
-import { plannedRecord } from '@support/journal-plans';
+import { plannedRecord } from '@support/data/journal-plans';
 
 describe('upload journal', () => {
   let dir: string;

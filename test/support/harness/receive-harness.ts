@@ -3,7 +3,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { cliBin, cliNodeOptions, repoRoot } from './repo-paths';
+import { cliBin, cliNodeOptions, repoRoot } from '../repo-paths';
 
 export type ReceiveCli = {
   child: ChildProcess;

@@ -6,7 +6,7 @@
 import { build } from 'esbuild';
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from './repo-paths';
+import { repoRoot } from '../repo-paths';
 
 /** Where the bundle is written (git-ignored). */
 export const emulatorBundle = join(repoRoot, 'test', '.build', 'emulator.mjs');

@@ -1,7 +1,7 @@
 // Shared pieces of the agent's integration tests: the agent started against the emulator, and polling.
-import type { MethodArgs, MethodName, MethodResult } from '../../preload/contract';
-import { startAgent, type Agent, type AgentOptions } from '../../main/core/agent';
-import type { EmulatorProcess } from './emulator';
+import type { MethodArgs, MethodName, MethodResult } from '../../../preload/contract';
+import { startAgent, type Agent, type AgentOptions } from '../../../main/core/agent';
+import type { EmulatorProcess } from '../emulator/emulator';
 
 export type AgentCall = <M extends MethodName>(name: M, args: MethodArgs<M>) => Promise<MethodResult<M>>;
 export type AgentHarness = { agent: Agent; call: AgentCall };

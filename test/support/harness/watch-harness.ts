@@ -4,9 +4,9 @@ import { copyFile, mkdir, open, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { EventEmitter } from 'node:events';
-import { writeCtSeries } from '../fixtures/dicom/generate';
-import type { WrittenSeries } from '../fixtures/dicom/generate';
-import type { WatchFolderConfig } from '../../main/core/watch';
+import { writeCtSeries } from '../../fixtures/dicom/generate';
+import type { WrittenSeries } from '../../fixtures/dicom/generate';
+import type { WatchFolderConfig } from '../../../main/core/watch';
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

@@ -3,7 +3,7 @@
 // a compressor (it deflates about 2–2.5×), unlike a constant test pattern. Also its opposite:
 // slices of pure noise, which do not compress.
 import { open } from 'node:fs/promises';
-import { writeCtSeries, type WrittenSeries } from '../fixtures/dicom/generate';
+import { writeCtSeries, type WrittenSeries } from '../../fixtures/dicom/generate';
 
 export type PhantomOptions = {
   slices: number;

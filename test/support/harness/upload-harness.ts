@@ -4,15 +4,15 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { expect } from 'vitest';
-import { createApiClient, type ApiClient } from '../../main/core/api';
-import { examsPortFromClient } from '../../main/core/upload/ports/api-port';
-import type { UploadEvent } from '../../main/core/upload/job/engine';
-import { UploadError } from '../../main/core/upload/ports/upload-errors';
-import type { PlanFileInput } from '../../main/core/upload/plan/plan';
-import type { CreatedExam, ExamsPort } from '../../main/core/upload/ports/ports';
-import type { EmulatorOptions, EmulatorProcess } from './emulator';
-import { emulatorScene, type EmulatorScene } from './emulator-scene';
-import { writePhantomSeries } from './phantom';
+import { createApiClient, type ApiClient } from '../../../main/core/api';
+import { examsPortFromClient } from '../../../main/core/upload/ports/api-port';
+import type { UploadEvent } from '../../../main/core/upload/job/engine';
+import { UploadError } from '../../../main/core/upload/ports/upload-errors';
+import type { PlanFileInput } from '../../../main/core/upload/plan/plan';
+import type { CreatedExam, ExamsPort } from '../../../main/core/upload/ports/ports';
+import type { EmulatorOptions, EmulatorProcess } from '../emulator/emulator';
+import { emulatorScene, type EmulatorScene } from '../emulator/emulator-scene';
+import { writePhantomSeries } from '../data/phantom';
 
 export type UploadScene = EmulatorScene & {
   /** `<scratch>/<name>`, made if missing. */

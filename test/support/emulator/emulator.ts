@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { emulatorCommand } from './emulator-bundle';
-import { repoRoot } from './repo-paths';
+import { repoRoot } from '../repo-paths';
 
 export type EmulatorKeys = Record<'free' | 'pro' | 'clinica' | 'ultra' | 'sandbox' | 'readonly', string>;
 export type EmulatorInfo = { base_url: string; control_url: string; ca_file?: string; keys: EmulatorKeys };

@@ -4,10 +4,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { MethodArgs, MethodName, MethodResult } from '../../preload/contract';
-import type { EmulatorProcess } from './emulator';
-import { emulatorScene, type EmulatorScene } from './emulator-scene';
-import { repoRoot } from './repo-paths';
+import type { MethodArgs, MethodName, MethodResult } from '../../../preload/contract';
+import type { EmulatorProcess } from '../emulator/emulator';
+import { emulatorScene, type EmulatorScene } from '../emulator/emulator-scene';
+import { repoRoot } from '../repo-paths';
 
 const root = repoRoot;
 

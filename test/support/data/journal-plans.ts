@@ -2,7 +2,7 @@
 // and what a journal on disk records (the exam, the files stored), for tests that kill an upload.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PlannedRecord } from '../../main/core/upload/journal/journal';
+import type { PlannedRecord } from '../../../main/core/upload/journal/journal';
 
 /** A plan of files `f0.dcm`, `f1.dcm`… of `sizes` bytes under `root` (defaults: three files of 10, 11 and 12 bytes in files mode). */
 export function plannedRecord(

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { beforeAll } from 'vitest';
-import { createApiClient, type ApiClient, type ApiClientOptions } from '../../main/core/api/client';
-import type { CreatedExam, UploadFile } from '../../main/core/api/exam-schemas';
-import type { TransportEvent } from '../../main/core/api/http';
-import type { EmulatorKeys, EmulatorProcess } from './emulator';
-import { emulatorScene } from './emulator-scene';
+import { createApiClient, type ApiClient, type ApiClientOptions } from '../../../main/core/api/client';
+import type { CreatedExam, UploadFile } from '../../../main/core/api/exam-schemas';
+import type { TransportEvent } from '../../../main/core/api/http';
+import type { EmulatorKeys, EmulatorProcess } from '../emulator/emulator';
+import { emulatorScene } from '../emulator/emulator-scene';
 
 export type Recorded = { client: ApiClient; events: TransportEvent[] };
 
