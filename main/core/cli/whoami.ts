@@ -1,7 +1,7 @@
-import { type Account } from '../api/account';
+import { type Account } from '../api/endpoints/account';
 import { type ApiClientOptions, createApiClient } from '../api/client';
-import { ApiError } from '../api/api-errors';
-import type { RateLimitState } from '../api/rate-meter';
+import { ApiError } from '../api/http/api-errors';
+import type { RateLimitState } from '../api/http/rate-meter';
 import { type Credentials, CredentialsError, resolveCredentials } from '../credentials';
 import { KeychainUnavailableError } from '../secrets/keychain-errors';
 import type { SecretStore } from '../secrets/secret-store';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '@main/core/api/client';
-import { ApiError } from '@main/core/api/api-errors';
+import { ApiError } from '@main/core/api/http/api-errors';
 import { EmulatorProcess } from '../../support/emulator/emulator';
 import { clientFor, type Recorded } from '../../support/harness/api-clients';
 

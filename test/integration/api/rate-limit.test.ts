@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiError } from '@main/core/api/api-errors';
+import type { ApiError } from '@main/core/api/http/api-errors';
 import { EmulatorProcess } from '../../support/emulator/emulator';
 import { attempts, clientFor, must } from '../../support/harness/api-clients';
 

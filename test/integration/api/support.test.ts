@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TicketCategory } from '@main/core/api/support';
+import type { TicketCategory } from '@main/core/api/endpoints/support';
 import { proClientScene } from '../../support/harness/api-clients';
 
 describe('client: support tickets against the emulator', () => {

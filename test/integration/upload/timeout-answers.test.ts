@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '@main/core/api';
-import { apiFailure, ApiError } from '@main/core/api/api-errors';
+import { apiFailure, ApiError } from '@main/core/api/http/api-errors';
 import { examsPortFromClient } from '@main/core/upload/ports/api-port';
 import { UploadJob } from '@main/core/upload/job/engine';
 import { planUpload } from '@main/core/upload/plan/plan';

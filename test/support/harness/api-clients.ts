@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { beforeAll } from 'vitest';
 import { createApiClient, type ApiClient, type ApiClientOptions } from '../../../main/core/api/client';
-import type { CreatedExam, UploadFile } from '../../../main/core/api/exam-schemas';
-import type { TransportEvent } from '../../../main/core/api/http';
+import type { CreatedExam, UploadFile } from '../../../main/core/api/endpoints/exam-schemas';
+import type { TransportEvent } from '../../../main/core/api/http/http';
 import type { EmulatorKeys, EmulatorProcess } from '../emulator/emulator';
 import { emulatorScene } from '../emulator/emulator-scene';
 

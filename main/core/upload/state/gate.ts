@@ -1,5 +1,5 @@
 // A latch transfers wait on while a job is paused.
-import { abortReason } from '../../api/retry';
+import { abortReason } from '../../api/http/retry';
 
 export class Gate {
   private waiters: (() => void)[] = [];

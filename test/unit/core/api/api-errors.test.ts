@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, errorFromAnswer } from '@main/core/api/api-errors';
+import { ApiError, errorFromAnswer } from '@main/core/api/http/api-errors';
 import { apiErrorText } from '@main/core/cli/words/cli-messages';
 
 const body = (code: string, extra: Record<string, unknown> = {}) => ({

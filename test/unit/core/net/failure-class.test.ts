@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { apiFailure, errorFromAnswer } from '@main/core/api/api-errors';
+import { apiFailure, errorFromAnswer } from '@main/core/api/http/api-errors';
 import {
   FAILURE_CAUSES,
   failureWords,

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { CallOptions, Transport } from './http';
-import { apiPath } from './http';
-import { paginateCursor } from './paging';
-import { optNumber, optString } from './api-schema';
+import type { CallOptions, Transport } from '../http/http';
+import { apiPath } from '../http/http';
+import { paginateCursor } from '../http/paging';
+import { optNumber, optString } from '../http/api-schema';
 
 /** One activity log entry (§2.13); `action` is e.g. `exam.created`. */
 export const activityEntrySchema = z.looseObject({

@@ -1,4 +1,4 @@
-import packageJson from '../../../package.json' with { type: 'json' };
+import packageJson from '../../../../package.json' with { type: 'json' };
 
 /** The app's version, from package.json. */
 export const APP_VERSION: string = packageJson.version;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { apiPath, type CallOptions, type Transport } from './http';
-import { optBoolean, optNumber, optString } from './api-schema';
+import { apiPath, type CallOptions, type Transport } from '../http/http';
+import { optBoolean, optNumber, optString } from '../http/api-schema';
 
 /** GET /me (API-v1.md §2.1), plus fields the service may add (clinic, key type, rate limit). */
 export const accountSchema = z.looseObject({

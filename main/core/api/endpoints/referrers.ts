@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { CallOptions, Transport } from './http';
-import { apiPath, type ApiPath } from './http';
-import { deletedSchema, type Deleted, optString } from './api-schema';
+import type { CallOptions, Transport } from '../http/http';
+import { apiPath, type ApiPath } from '../http/http';
+import { deletedSchema, type Deleted, optString } from '../http/api-schema';
 
 /** A referring dentist (§2.9). Sandbox keys get mocks with ids `rfr_test_…`, stored nowhere. */
 export const referrerSchema = z.looseObject({

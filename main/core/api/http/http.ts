@@ -1,8 +1,8 @@
 import got, { type Got, type Response } from 'got';
 import { z } from 'zod';
-import { judgeDateFailure } from '../net/cert-time';
-import { classifyNetFailure, type NetFailure, neverReachedService } from '../net/net-failure';
-import { proxyLabel, type NetAgents, type Network, type ProxyRoute } from '../net/network';
+import { judgeDateFailure } from '../../net/cert-time';
+import { classifyNetFailure, type NetFailure, neverReachedService } from '../../net/net-failure';
+import { proxyLabel, type NetAgents, type Network, type ProxyRoute } from '../../net/network';
 import { ApiError, errorFromAnswer } from './api-errors';
 import { parseRetryAfter, type RateMeter } from './rate-meter';
 import type { ServiceClock } from './service-clock';

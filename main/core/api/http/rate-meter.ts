@@ -1,4 +1,4 @@
-import { Emitter } from '../emitter';
+import { Emitter } from '../../emitter';
 
 /** What the client knows about its key's rate limit, as of `lastUpdated`. */
 export type RateLimitState = {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { apiPath, type CallOptions, type Transport } from './http';
-import { optNumber, optString, type PageQuery } from './api-schema';
+import { apiPath, type CallOptions, type Transport } from '../http/http';
+import { optNumber, optString, type PageQuery } from '../http/api-schema';
 
 /** A global catalog entry (§2.11); length and diameter in millimetres. */
 export const implantSchema = z.looseObject({

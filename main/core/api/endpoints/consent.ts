@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { CallOptions, Transport } from './http';
-import { apiPath, type ApiPath } from './http';
-import { optBoolean, optString } from './api-schema';
+import type { CallOptions, Transport } from '../http/http';
+import { apiPath, type ApiPath } from '../http/http';
+import { optBoolean, optString } from '../http/api-schema';
 
 /** A consent record (§2.6): `status` is pending or signed; `hash` is the SHA-256 of the signed PDF. */
 export const consentSchema = z.looseObject({

@@ -4,10 +4,10 @@ import { z } from 'zod';
 export type FieldProblem = { field: string; message: string };
 
 /** Codes of client errors: the API's own codes plus the client-side ones (see ErrorCode). */
-export type { ApiErrorCode } from '../../../preload/contract/error-codes';
-import type { ApiErrorCode } from '../../../preload/contract/error-codes';
-import type { NetFailure } from '../net/net-failure';
-import { type Failure, failureOfCause, networkCodeFailure, statusFailure } from '../net/failure-class';
+export type { ApiErrorCode } from '../../../../preload/contract/error-codes';
+import type { ApiErrorCode } from '../../../../preload/contract/error-codes';
+import type { NetFailure } from '../../net/net-failure';
+import { type Failure, failureOfCause, networkCodeFailure, statusFailure } from '../../net/failure-class';
 
 type ErrorInit = {
   status?: number;

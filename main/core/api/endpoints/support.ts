@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { CallOptions, Transport } from './http';
-import { apiPath } from './http';
-import { optBoolean, optNumber, optString } from './api-schema';
+import type { CallOptions, Transport } from '../http/http';
+import { apiPath } from '../http/http';
+import { optBoolean, optNumber, optString } from '../http/api-schema';
 
 export type TicketCategory = 'general' | 'bug' | 'billing' | 'feature_request' | 'account' | 'viewer';
 

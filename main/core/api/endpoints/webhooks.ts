@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { CallOptions, Transport } from './http';
-import { apiPath, type ApiPath } from './http';
-import { deletedSchema, type Deleted, optBoolean, optNumber, optString } from './api-schema';
+import type { CallOptions, Transport } from '../http/http';
+import { apiPath, type ApiPath } from '../http/http';
+import { deletedSchema, type Deleted, optBoolean, optNumber, optString } from '../http/api-schema';
 
 /** Event types of §6.1. */
 export type WebhookEventType =

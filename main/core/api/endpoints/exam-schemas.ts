@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { ExamType, RadiographSubtype } from '../../../preload/contract/vocabulary';
-import { optBoolean, optNumber, optString, uploadUrlSchema } from './api-schema';
+import type { ExamType, RadiographSubtype } from '../../../../preload/contract/vocabulary';
+import { optBoolean, optNumber, optString, uploadUrlSchema } from '../http/api-schema';
 
 export type { ExamType, RadiographSubtype };
 export type ShareLocale = 'es' | 'en' | 'pt';

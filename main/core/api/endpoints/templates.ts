@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { CallOptions, Transport } from './http';
-import { apiPath, type ApiPath } from './http';
-import { deletedSchema, type Deleted, optString } from './api-schema';
+import type { CallOptions, Transport } from '../http/http';
+import { apiPath, type ApiPath } from '../http/http';
+import { deletedSchema, type Deleted, optString } from '../http/api-schema';
 
 /** A picture slot on a report plate; coordinates are fractions of the page (0..1). */
 export type TemplateSlot = { x: number; y: number; w: number; h: number; label?: string };

@@ -1,6 +1,6 @@
-import type { CallOptions, Transport } from './http';
-import { apiPath, type ApiPath } from './http';
-import { paginateOffset } from './paging';
+import type { CallOptions, Transport } from '../http/http';
+import { apiPath, type ApiPath } from '../http/http';
+import { paginateOffset } from '../http/paging';
 import {
   type AccessPin,
   accessPinSchema,
@@ -35,7 +35,7 @@ import {
   type Thumbnail,
   type UpdateExamRequest,
 } from './exam-schemas';
-import type { PageQuery } from './api-schema';
+import type { PageQuery } from '../http/api-schema';
 
 export type * from './exam-schemas';
 
