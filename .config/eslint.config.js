@@ -28,10 +28,10 @@ const core = (...dirs) => dirs.map((d) => `main/core/${d}`);
 const room = (...names) => names.map((n) => `main/core/agent/${n}`);
 /** The rooms of upload, bottom to top: each imports only the rooms below it. */
 const UPLOAD_ROOMS = ['ports', 'transfer', 'plan', 'compression', 'journal', 'state', 'job'];
-/** Every part of main/ outside upload: it reaches upload's rooms through their entry points only. */
-const OUTSIDE_UPLOAD = [
+/** The parts of main/; `outside(dir)` is every part but one, for the entry-point zones. */
+const MAIN_PARTS = [
   ...core('agent', 'api', 'bridge', 'cli', 'consent', 'diagnose', 'dicom', 'handout', 'log', 'net'),
-  ...core('receive', 'secrets', 'settings', 'watch'),
+  ...core('receive', 'secrets', 'settings', 'upload', 'watch'),
   'main/core/*.ts',
   'main/index.ts',
   'main/cli.ts',
@@ -40,6 +40,18 @@ const OUTSIDE_UPLOAD = [
   'main/ipc',
   'main/adapters',
 ];
+const outside = (dir) => MAIN_PARTS.filter((p) => p !== dir);
+/** Zones that let the rest of main/ reach each room of `dir` through its entry point (index.ts) only. */
+const throughEntryPoints = (dir, rooms, what) =>
+  rooms.map((name) =>
+    zone(
+      outside(dir),
+      `${dir}/${name}`,
+      2,
+      `Outside ${what}, import ${name}/ through its entry point ('${dir.slice('main/core/'.length)}/${name}'), not its files`,
+      ['./index.ts'],
+    ),
+  );
 
 /** The raw-IPC rule (§5); repeated in blocks that add selectors of their own, since a later block replaces the options. */
 const rawIpc = [
@@ -218,15 +230,21 @@ export default tseslint.config(
                       .join(', ')} of upload`,
               ),
             ),
-            // §2: the rest of main/ reaches a room of upload through its entry point (index.ts).
-            ...UPLOAD_ROOMS.map((name) =>
-              zone(
-                OUTSIDE_UPLOAD,
-                `main/core/upload/${name}`,
-                2,
-                `Outside upload, import upload/${name}/ through its entry point ('upload/${name}'), not its files`,
-                ['./index.ts'],
-              ),
+            // §2: the rest of main/ reaches a room of upload, or of the api client, through its entry point.
+            ...throughEntryPoints('main/core/upload', UPLOAD_ROOMS, 'upload'),
+            ...throughEntryPoints('main/core/api', ['http', 'endpoints'], 'the api client'),
+            // §2: the rooms of the api client: http/ (the transport), endpoints/ on it, client.ts on top.
+            zone(
+              'main/core/api/http',
+              ['main/core/api/endpoints', 'main/core/api/client.ts', 'main/core/api/index.ts'],
+              2,
+              'api/http/ imports no other part of the api client',
+            ),
+            zone(
+              'main/core/api/endpoints',
+              ['main/core/api/client.ts', 'main/core/api/index.ts'],
+              2,
+              'api/endpoints/ imports only api/http/ of the api client',
             ),
             // §2: the rooms of the cli, bottom to top: words/; session/; the commands (cli/*.ts).
             zone('main/core/cli/words', 'main/core/cli/session', 2, 'cli/words/ imports no other part of the cli'),

@@ -1,4 +1,4 @@
-import { keyKindOf, type KeyKind } from './api/http/sandbox';
+import { keyKindOf, type KeyKind } from './api/http';
 import type { SecretStore } from './secrets/secret-store';
 import { apiBaseUrlSchema, type Settings } from './settings/settings-schema';
 

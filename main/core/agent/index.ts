@@ -5,7 +5,7 @@
 // is built by a named builder of its folder; startAgent only puts them together, in order.
 import { join } from 'node:path';
 import type { Language, Settings } from '../../../preload/contract';
-import { APP_VERSION } from '../api/http/user-agent';
+import { APP_VERSION } from '../api/http';
 import type { ConsentDesk, PatientDisplayPort } from '../consent/desk';
 import { environmentCredentials } from '../credentials';
 import type { SecretStore } from '../secrets/secret-store';

@@ -1,7 +1,7 @@
 // `scanbridge doctor [--json]` (CONTRACTS.md §2): the connection check from the command line. Each
 // step on its own line, a failure in words (the terminal's language), a non-zero exit when a step
 // failed; with --json the last stdout line is the whole report as one object.
-import { CLOCK_SKEW_WARN_MS } from '../api/http/service-clock';
+import { CLOCK_SKEW_WARN_MS } from '../api/http';
 import { clockSkewWords } from '../net/clock-words';
 import { baseUrlOf, CredentialsError, resolveCredentials } from '../credentials';
 import type { CheckReport, CheckStep } from '../diagnose/check-report';

@@ -3,7 +3,7 @@
 // the app's language, else the system's. The last stdout line is {"file":…,"pages":N}.
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { ApiError, isApiError } from '../api/http/api-errors';
+import { ApiError, isApiError } from '../api/http';
 import { escapeForTerminal } from '../dicom';
 import { readHandoutData, HandoutUnavailableError } from '../handout/handout-data';
 import { renderHandout } from '../handout/handout-pdf';

@@ -8,7 +8,7 @@ import { arch, release } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildDiagnostics } from '../agent/handlers/diagnostics';
 import { readUploadList } from '../agent/queue/upload-list-store';
-import { APP_VERSION } from '../api/http/user-agent';
+import { APP_VERSION } from '../api/http';
 import { bundleContent, bundleZip } from '../diagnose/support-bundle';
 import { logDirOf } from '../log';
 import { terminalLanguage } from '../net/failure-words';

@@ -3,7 +3,7 @@
 // journaled with the upload, and a rerun of a finished upload finds the e-mail already sent.
 import { z } from 'zod';
 import type { ApiClient } from '../api';
-import { ApiError } from '../api/http/api-errors';
+import { ApiError } from '../api/http';
 import { ShareOutbox, type ShareRecord } from '../handout/share-on-ready';
 import type { ShareIntent } from '../upload/journal';
 import { apiErrorText } from './words/cli-messages';

@@ -12,7 +12,7 @@ import {
   terminalSafeJson,
 } from '../dicom';
 import type { ScanResult, Study } from '../dicom';
-import { sleep } from '../api/http/retry';
+import { sleep } from '../api/http';
 import { canonicalFolder } from '../folder-identity';
 import { appDataDir } from '../paths';
 import { ensurePrivateDir, tightenPrivateTree } from '../private-fs';

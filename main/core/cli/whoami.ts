@@ -1,7 +1,6 @@
-import { type Account } from '../api/endpoints/account';
+import type { Account } from '../api/endpoints';
 import { type ApiClientOptions, createApiClient } from '../api/client';
-import { ApiError } from '../api/http/api-errors';
-import type { RateLimitState } from '../api/http/rate-meter';
+import { ApiError, type RateLimitState } from '../api/http';
 import { type Credentials, CredentialsError, resolveCredentials } from '../credentials';
 import { KeychainUnavailableError } from '../secrets/keychain-errors';
 import type { SecretStore } from '../secrets/secret-store';

@@ -18,7 +18,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { ApiClient } from '../api';
-import { isApiError } from '../api/http/api-errors';
+import { isApiError } from '../api/http';
 import { writeJsonAtomic } from '../atomic-file';
 
 export type ShareLocale = 'es' | 'en' | 'pt';

@@ -1,4 +1,4 @@
-import type { KeyKind } from '../api/http/sandbox';
+import type { KeyKind } from '../api/http';
 
 /** The proxy's login, kept beside the API keys (the proxy's address is in the settings file). */
 export type ProxySecretName = 'proxy_user' | 'proxy_password';

@@ -142,6 +142,22 @@ describe('layering lint rules', () => {
     ).toEqual([]);
   });
 
+  it("keep the api client's rooms in their order, and reach them through their entry points", async () => {
+    const up = await problems('main/core/api/http/probe.ts', "export type { Account } from '../endpoints/account';\n");
+    expect(up).toHaveLength(1);
+    expect(up[0]).toContain('api/http/ imports no other part of the api client');
+    expect(
+      await problems('main/core/api/endpoints/probe.ts', "export { createApiClient } from '../client';\n"),
+    ).toHaveLength(1);
+    expect(
+      await problems('main/core/api/endpoints/probe.ts', "export { ApiError } from '../http/api-errors';\n"),
+    ).toEqual([]);
+    const deep = await problems('main/core/upload/probe.ts', "export { ApiError } from '../api/http/api-errors';\n");
+    expect(deep).toHaveLength(1);
+    expect(deep[0]).toContain("through its entry point ('api/http')");
+    expect(await problems('main/core/upload/probe.ts', "export { ApiError } from '../api/http';\n")).toEqual([]);
+  });
+
   it("keep the cli's rooms in their order (words, session, the commands)", async () => {
     const up = await problems('main/core/cli/words/probe.ts', "export { UsageError } from '../session/io';\n");
     expect(up).toHaveLength(1);

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { methods } from '../../../../preload/contract';
 import type { ContractError, EventName, Events, MethodName, MethodResult, Methods } from '../../../../preload/contract';
 import type { ErrorCode } from '../../../../preload/contract/error-codes';
-import { ApiError } from '../../api/http/api-errors';
+import { ApiError } from '../../api/http';
 import { ContractFailure, maybeDoneFailure } from '../../contract-failure';
 import { errorCode, type Logger } from '../../log';
 

@@ -1,10 +1,9 @@
 // The command line's words for the API client's errors (the window has its own, translated, in
 // renderer/locales). Plain words in the terminal's language (English or Spanish); never the service's own
 // message, which may echo submitted patient data.
-import type { ApiError } from '../../api/http/api-errors';
+import type { ApiError, ApiErrorCode } from '../../api/http';
 import type { CredentialsError, CredentialsProblem } from '../../credentials';
 import type { KeychainProblem, KeychainUnavailableError } from '../../secrets/keychain-errors';
-import { type ApiErrorCode } from '../../api/http/api-errors';
 import { diskFullIn, diskFullWords } from '../../disk-full';
 import { netFailureWords, type WordsLanguage } from '../../net/failure-words';
 import { type NetFailure, netFailureBehind } from '../../net/net-failure';

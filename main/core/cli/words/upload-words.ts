@@ -2,7 +2,7 @@
 // its progress line, the engine's notices (said from their codes and facts, not from the English
 // message) and the failure that stopped it. Numbers follow the language too ("1,5 MB" in Spanish).
 // No patient data: lines carry exam ids, counts and file names from the disk (escaped by the caller).
-import { ApiError, apiFailure } from '../../api/http/api-errors';
+import { ApiError, apiFailure } from '../../api/http';
 import { failureWords } from '../../net/failure-class';
 import type { WordsLanguage } from '../../net/failure-words';
 import { clockSkewWords } from '../../net/clock-words';

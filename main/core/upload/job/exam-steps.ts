@@ -3,7 +3,7 @@
 // expire, confirm it, and leave nothing half-made behind after a final failure or a cancel.
 // UploadJob (engine.ts) decides when each step runs; the steps decide what the journal says.
 import { randomUUID } from 'node:crypto';
-import { backoffDelayMs, sleep } from '../../api/http/retry';
+import { backoffDelayMs, CLOCK_SKEW_WARN_MS, sleep } from '../../api/http';
 import {
   ControlSignal,
   DURABILITY,
@@ -15,7 +15,6 @@ import {
 import { isAbortError, UploadError } from '../ports/upload-errors';
 import { orphanRemovedMessage } from '../ports/failure-text';
 import { uploadFailureOf } from './failures';
-import { CLOCK_SKEW_WARN_MS } from '../../api/http/service-clock';
 import { diskFullIn } from '../../disk-full';
 import { clockSkewWords } from '../../net/clock-words';
 import { clockSkewOf, createdRecordOf, summaryOf, zipWireSize } from '../state/job-records';

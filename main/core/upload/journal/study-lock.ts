@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { folderIdentity } from '../../folder-identity';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../../private-fs';
-import { sleep } from '../../api/http/retry';
+import { sleep } from '../../api/http';
 import { UploadError } from '../ports/upload-errors';
 
 const holderSchema = z.object({

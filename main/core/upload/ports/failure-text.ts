@@ -1,6 +1,6 @@
 // Plain words for a transient fault the engine gave up on. "Could not be reached" sent staff to
 // check the cable when the service was up and answering 500: say which of the two it was.
-import { ApiError } from '../../api/http/api-errors';
+import { ApiError } from '../../api/http';
 import { statusFailure } from '../../net/failure-class';
 import { netFailureWords } from '../../net/failure-words';
 import type { ExamsPortError } from './ports';

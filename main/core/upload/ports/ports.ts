@@ -1,9 +1,9 @@
 // What the upload engine needs from the service, in its own minimal terms, so the engine does not
 // depend on the API client's shape (the adapter is api-port.ts). The exam's fields are the
 // service's own (api/exam-schemas.ts), less the expiry, which the queue sets once the exam is ready.
-import type { ExamFields as ServiceExamFields } from '../../api/endpoints/exam-schemas';
+import type { ExamFields as ServiceExamFields } from '../../api/endpoints';
 
-export type { ExamType } from '../../api/endpoints/exam-schemas';
+export type { ExamType } from '../../api/endpoints';
 export type UploadMode = 'files' | 'zip';
 
 /** The exam fields a job sends on creation (API-v1.md §2.2), without the upload part. */

@@ -1,6 +1,6 @@
 // The upload engine's vocabulary: its options and their defaults, the job's statuses and events,
 // the result of a run, and the internal signals the job's loop and its transfers exchange.
-import type { BackoffPolicy } from '../../api/http/retry';
+import type { BackoffPolicy } from '../../api/http';
 import type { Durability, JournalRecord } from '../journal/journal';
 import type { ExamsPort, UploadMode } from '../ports/ports';
 import type { Totals } from './progress';

@@ -1,5 +1,5 @@
 // A latch transfers wait on while a job is paused.
-import { abortReason } from '../../api/http/retry';
+import { abortReason } from '../../api/http';
 
 export class Gate {
   private waiters: (() => void)[] = [];

@@ -4,7 +4,7 @@ import { readdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { folderIdentity } from '../../folder-identity';
 import { ensurePrivateDir } from '../../private-fs';
-import { sleep } from '../../api/http/retry';
+import { sleep } from '../../api/http';
 import { folderKey, lockHolder } from '../journal/study-lock';
 import { parseTakeHandle } from './target';
 import { readFirstRecord, readJournal, type SummaryRecord } from '../journal/journal';

@@ -1,5 +1,5 @@
 // One bandwidth limit shared by every concurrent transfer of a job (or of the whole app).
-import { sleep } from '../../api/http/retry';
+import { sleep } from '../../api/http';
 
 /**
  * A token bucket in "theoretical arrival time" form: each `take(n)` reserves n / rate seconds of

@@ -5,7 +5,7 @@ import { type Agent as HttpAgent, type ClientRequest, request as httpRequest, ty
 import { type Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
 import { z } from 'zod';
-import { abortReason, backoffDelayMs, type BackoffPolicy, sleep, whenAborted } from '../../api/http/retry';
+import { abortReason, backoffDelayMs, type BackoffPolicy, sleep, whenAborted } from '../../api/http';
 import { statusFailure } from '../../net/failure-class';
 import { transferRouter, type TransferRouter } from '../../net/transfer-agents';
 
