@@ -81,7 +81,7 @@ async function buildCli() {
     ...common,
     entryPoints: {
       cli: 'main/cli.ts',
-      'scan-worker': 'main/core/dicom/scan-worker.ts',
+      'scan-worker': 'main/core/dicom/scan/scan-worker.ts',
       // Imported by the deflate workers by URL (main/core/upload/compression/deflate-pool.ts).
       libdeflate: 'node_modules/libdeflate/index.js',
     },
@@ -123,10 +123,10 @@ if (!onlyCli) {
     banner: { js: "const __scanbridge_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
   });
 
-  // The desktop app's scan worker threads load main/.build/scan-worker.js (see main/core/dicom/scan-pool.ts).
+  // The desktop app's scan worker threads load main/.build/scan-worker.js (see main/core/dicom/scan/scan-pool.ts).
   await esbuild.build({
     ...common,
-    entryPoints: ['main/core/dicom/scan-worker.ts'],
+    entryPoints: ['main/core/dicom/scan/scan-worker.ts'],
     outfile: 'main/.build/scan-worker.js',
     format: 'esm',
     target: 'node22',

@@ -49,7 +49,9 @@ describe('layering lint rules', () => {
     expect(
       await problems('main/core/api/probe.ts', "export { planUpload } from '../api/../upload/plan';\n"),
     ).toHaveLength(1);
-    expect(await problems('main/core/dicom/probe.ts', "export { Ledger } from '../watch/ledger';\n")).toHaveLength(1);
+    expect(
+      await problems('main/core/dicom/layering-probe.ts', "export { Ledger } from '../watch/ledger';\n"),
+    ).toHaveLength(1);
     expect(await problems('main/core/upload/probe.ts', "export { Ledger } from '../watch/ledger';\n")).toHaveLength(1);
     expect(await problems('main/core/watch/probe.ts', "export { UploadJob } from '../upload/job';\n")).toHaveLength(1);
     expect(await problems('main/core/upload/probe.ts', "export { startAgent } from '../agent';\n")).toHaveLength(1);

@@ -9,7 +9,7 @@
 // thread instead, so a scan never depends on workers.
 import { Worker } from 'node:worker_threads';
 import { probeFileSync } from './probe';
-import type { FileProbe, ScanProgress } from './dicom-types';
+import type { FileProbe, ScanProgress } from '../header/dicom-types';
 
 const WORKER_COUNT = 2;
 const IDLE_STOP_MS = 15_000;

@@ -2,8 +2,8 @@
 // (by folder) and the list of skipped files, with the warnings the inbox shows.
 import { createHash } from 'node:crypto';
 import { basename, dirname, relative, sep } from 'node:path';
-import { localToday } from './dates';
-import { suggestExamType } from './exam-type';
+import { localToday } from '../header/dates';
+import { suggestExamType } from '../header/exam-type';
 import type {
   DicomHeader,
   FileProbe,
@@ -14,7 +14,7 @@ import type {
   Study,
   StudyFile,
   StudyWarning,
-} from './dicom-types';
+} from '../header/dicom-types';
 import { comparePaths } from './walk';
 
 type DicomFile = { path: string; size: number; header: DicomHeader };

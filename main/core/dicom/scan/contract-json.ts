@@ -1,6 +1,6 @@
 // The JSON printed by `scanbridge scan --json` (CONTRACTS.md §2): the contract's fields plus a
 // few harmless extras, but no per-file lists, so the output stays small for large exports.
-import type { ScanResult, Skipped, Study } from './dicom-types';
+import type { ScanResult, Skipped, Study } from '../header/dicom-types';
 import { comparePaths } from './walk';
 
 export type SeriesJson = {

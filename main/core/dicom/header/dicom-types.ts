@@ -1,7 +1,7 @@
 // Shapes produced by the DICOM reader. The snake_case fields of `Study` are the JSON shape of
 // CONTRACTS.md §2 (`scanbridge scan --json`); the rest are extras the upload engine and watcher use.
 
-import type { ExamType } from '../../../preload/contract/vocabulary';
+import type { ExamType } from '../../../../preload/contract/vocabulary';
 
 /** Exam types of API v1 (API-v1.md §2.2), as the contract defines them. */
 export type { ExamType };

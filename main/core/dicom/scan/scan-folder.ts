@@ -5,7 +5,7 @@ import { access, opendir, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { groupProbes } from './group';
 import { probeFiles } from './scan-pool';
-import type { FileProbe, ScanProgress, ScanResult } from './dicom-types';
+import type { FileProbe, ScanProgress, ScanResult } from '../header/dicom-types';
 import { walkFiles } from './walk';
 
 export type ScanOptions = {

@@ -2,7 +2,7 @@
 // watcher and the upload ledger compare it to tell "same export again" from "new or changed files".
 import { createHash } from 'node:crypto';
 import { comparePaths } from './walk';
-import type { Study } from './dicom-types';
+import type { Study } from '../header/dicom-types';
 
 /** sha256 (hex) over the sorted relative paths and sizes of a set of files. */
 export function fileSetFingerprint(files: readonly { relative_path: string; size: number }[]): string {

@@ -4,10 +4,10 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import type { ParseStep } from './header';
-import { INITIAL_PREFIX_BYTES, parseDicomPrefix } from './header';
-import { looksLikeMesh, meshFormatOfExtension } from './mesh';
-import type { FileProbe, ProbeOutcome } from './dicom-types';
+import type { ParseStep } from '../header/header';
+import { INITIAL_PREFIX_BYTES, parseDicomPrefix } from '../header/header';
+import { looksLikeMesh, meshFormatOfExtension } from '../header/mesh';
+import type { FileProbe, ProbeOutcome } from '../header/dicom-types';
 
 type Decide = (bytes: Uint8Array, fileSize: number) => ParseStep;
 
