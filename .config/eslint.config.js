@@ -230,9 +230,17 @@ export default tseslint.config(
                       .join(', ')} of upload`,
               ),
             ),
-            // §2: the rest of main/ reaches a room of upload, or of the api client, through its entry point.
+            // §2: the rest of main/ reaches a room of upload, the api client or the DICOM reader through its entry point.
             ...throughEntryPoints('main/core/upload', UPLOAD_ROOMS, 'upload'),
             ...throughEntryPoints('main/core/api', ['http', 'endpoints'], 'the api client'),
+            ...throughEntryPoints('main/core/dicom', ['header', 'scan'], 'the DICOM reader'),
+            // §2: the rooms of the DICOM reader: header/ (one file) below scan/ (a folder).
+            zone(
+              'main/core/dicom/header',
+              'main/core/dicom/scan',
+              2,
+              'dicom/header/ imports no other part of the DICOM reader',
+            ),
             // §2: the rooms of the api client: http/ (the transport), endpoints/ on it, client.ts on top.
             zone(
               'main/core/api/http',

@@ -1,15 +1,28 @@
-// The DICOM reader's public face: header reading, folder scanning, study grouping, fingerprints.
-export { cleanText, escapeForTerminal, hasUnsafeText, limitText, terminalSafeJson } from './header/clean-text';
-export { scanResultToJson } from './scan/contract-json';
-export type { ScanJson, StudyJson, SeriesJson } from './scan/contract-json';
-export { parseDicomDate } from './header/dates';
-export { suggestExamType } from './header/exam-type';
-export { fileSetFingerprint, studyFingerprint } from './scan/fingerprint';
-export { groupProbes } from './scan/group';
-export { parseDicomPrefix } from './header/header';
-export { parsePersonName, prefillName } from './header/person-name';
-export { probeFile as readDicomHeader, probeFileSync as readDicomHeaderSync } from './scan/probe';
-export { ScanFolderError, scanFolder } from './scan/scan-folder';
-export type { ScanOptions } from './scan/scan-folder';
-export { scanPoolStatus, stopScanWorkers } from './scan/scan-pool';
-export type * from './header/dicom-types';
+// The DICOM reader's public face: header reading (header/), folder scanning, study grouping and
+// fingerprints (scan/).
+export {
+  cleanText,
+  escapeForTerminal,
+  hasUnsafeText,
+  limitText,
+  parseDicomDate,
+  parseDicomPrefix,
+  parsePersonName,
+  prefillName,
+  suggestExamType,
+  terminalSafeJson,
+} from './header';
+export type * from './header';
+export {
+  fileSetFingerprint,
+  groupProbes,
+  readDicomHeader,
+  readDicomHeaderSync,
+  ScanFolderError,
+  scanFolder,
+  scanPoolStatus,
+  scanResultToJson,
+  stopScanWorkers,
+  studyFingerprint,
+} from './scan';
+export type { ScanJson, ScanOptions, SeriesJson, StudyJson } from './scan';

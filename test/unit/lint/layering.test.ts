@@ -160,6 +160,19 @@ describe('layering lint rules', () => {
     expect(await problems('main/core/upload/probe.ts', "export { ApiError } from '../api/http';\n")).toEqual([]);
   });
 
+  it("keep the DICOM reader's rooms in their order, and reach them through their entry points", async () => {
+    const up = await problems('main/core/dicom/header/probe.ts', "export { walkFiles } from '../scan/walk';\n");
+    expect(up).toHaveLength(1);
+    expect(up[0]).toContain('dicom/header/ imports no other part of the DICOM reader');
+    expect(
+      await problems('main/core/dicom/scan/probe.ts', "export { parseDicomPrefix } from '../header/header';\n"),
+    ).toEqual([]);
+    expect(
+      await problems('main/core/watch/probe.ts', "export { cleanText } from '../dicom/header/clean-text';\n"),
+    ).toHaveLength(1);
+    expect(await problems('main/core/watch/probe.ts', "export { cleanText } from '../dicom/header';\n")).toEqual([]);
+  });
+
   it("keep the cli's rooms in their order (words, session, the commands)", async () => {
     const up = await problems('main/core/cli/words/probe.ts', "export { UsageError } from '../session/io';\n");
     expect(up).toHaveLength(1);

@@ -1,7 +1,7 @@
 // Exam fields made acceptable to the service before a plan is made: cleaned of control characters
 // and broken Unicode, and cut to the service's lengths with a warning naming the field (a 10 KB
 // PatientName used to make the create fail, with no way to correct it from the command line).
-import { cleanText, limitText } from '../../dicom/header/clean-text';
+import { cleanText, limitText } from '../../dicom';
 import { MAX_NAME_LENGTH, MAX_PATIENT_ID_LENGTH, MAX_PATIENT_NAME_LENGTH, MAX_REASON_LENGTH } from './limits';
 import type { ExamFields } from '../ports/ports';
 
