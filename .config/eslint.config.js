@@ -26,6 +26,32 @@ const zone = (target, from, section, what, except) => ({
 });
 const core = (...dirs) => dirs.map((d) => `main/core/${d}`);
 const room = (...names) => names.map((n) => `main/core/agent/${n}`);
+/** The rooms of upload, bottom to top: each imports only the rooms below it. */
+const UPLOAD_ROOMS = ['ports', 'transfer', 'plan', 'compression', 'journal', 'state', 'job'];
+/** The parts of main/; `outside(dir)` is every part but one, for the entry-point zones. */
+const MAIN_PARTS = [
+  ...core('agent', 'api', 'bridge', 'cli', 'consent', 'diagnose', 'dicom', 'handout', 'log', 'net'),
+  ...core('receive', 'secrets', 'settings', 'upload', 'watch'),
+  'main/core/*.ts',
+  'main/index.ts',
+  'main/cli.ts',
+  'main/demo',
+  'main/windows',
+  'main/ipc',
+  'main/adapters',
+];
+const outside = (dir) => MAIN_PARTS.filter((p) => p !== dir);
+/** Zones that let the rest of main/ reach each room of `dir` through its entry point (index.ts) only. */
+const throughEntryPoints = (dir, rooms, what) =>
+  rooms.map((name) =>
+    zone(
+      outside(dir),
+      `${dir}/${name}`,
+      2,
+      `Outside ${what}, import ${name}/ through its entry point ('${dir.slice('main/core/'.length)}/${name}'), not its files`,
+      ['./index.ts'],
+    ),
+  );
 
 /** The raw-IPC rule (§5); repeated in blocks that add selectors of their own, since a later block replaces the options. */
 const rawIpc = [
@@ -131,7 +157,7 @@ export default tseslint.config(
             // §2: the core's own order.
             zone(
               'main/core/api',
-              core('dicom', 'diagnose', 'upload', 'watch', 'receive', 'consent', 'handover', 'agent', 'bridge', 'cli'),
+              core('dicom', 'diagnose', 'upload', 'watch', 'receive', 'consent', 'handout', 'agent', 'bridge', 'cli'),
               2,
               'api is the lowest layer of the core: it imports no other part of it',
             ),
@@ -144,7 +170,7 @@ export default tseslint.config(
                 'watch',
                 'receive',
                 'consent',
-                'handover',
+                'handout',
                 'agent',
                 'bridge',
                 'cli',
@@ -155,45 +181,45 @@ export default tseslint.config(
             ),
             zone(
               'main/core/diagnose',
-              core('upload', 'watch', 'receive', 'consent', 'handover', 'agent', 'bridge', 'cli'),
+              core('upload', 'watch', 'receive', 'consent', 'handout', 'agent', 'bridge', 'cli'),
               2,
               'diagnose (connection check, support bundle) sits on api and net, below the agent',
             ),
             zone(
               'main/core/dicom',
-              core('api', 'upload', 'watch', 'receive', 'consent', 'handover', 'agent', 'bridge', 'cli'),
+              core('api', 'upload', 'watch', 'receive', 'consent', 'handout', 'agent', 'bridge', 'cli'),
               2,
               'dicom is the lowest layer of the core: it imports no other part of it',
             ),
             zone(
               'main/core/upload',
-              core('watch', 'receive', 'consent', 'handover', 'agent', 'bridge', 'cli'),
+              core('watch', 'receive', 'consent', 'handout', 'agent', 'bridge', 'cli'),
               2,
               'upload sits below the agent and beside watch',
             ),
             zone(
               'main/core/watch',
-              core('api', 'upload', 'receive', 'consent', 'handover', 'agent', 'bridge', 'cli'),
+              core('api', 'upload', 'receive', 'consent', 'handout', 'agent', 'bridge', 'cli'),
               2,
               'watch sits below the agent and beside upload',
             ),
             zone(
               'main/core/receive',
-              core('api', 'upload', 'watch', 'consent', 'handover', 'agent', 'bridge', 'cli'),
+              core('api', 'upload', 'watch', 'consent', 'handout', 'agent', 'bridge', 'cli'),
               2,
               'receive (the DICOM listener) sits below the agent, beside watch and upload',
             ),
             zone(
               'main/core/consent',
-              core('upload', 'watch', 'receive', 'handover', 'agent', 'bridge', 'cli'),
+              core('upload', 'watch', 'receive', 'handout', 'agent', 'bridge', 'cli'),
               2,
               'consent sits below the agent, beside upload and watch',
             ),
             zone(
-              'main/core/handover',
+              'main/core/handout',
               core('dicom', 'upload', 'watch', 'receive', 'consent', 'agent', 'bridge', 'cli'),
               2,
-              'handover (the patient sheet, share-on-ready) sits below the agent, beside upload, and reads only the API',
+              "handout (the patient's printed sheet, share-on-ready) sits below the agent, beside upload, and reads only the API",
             ),
             zone('main/core/agent', core('bridge', 'cli'), 2, 'the agent sits below the front ends (bridge, cli)'),
             zone('main/core/bridge', core('cli'), 2, 'the bridge sits below the cli'),
@@ -218,6 +244,54 @@ export default tseslint.config(
               ['inbox', ['service', 'background', 'pipeline', 'handlers'], 'inbox/ imports only host/ and queue/'],
               ['pipeline', ['service', 'background', 'handlers'], 'pipeline/ imports only host/, queue/ and inbox/'],
             ].map(([name, above, what]) => zone(`main/core/agent/${name}`, room(...above), 2, what)),
+            // §2: the rooms of upload, bottom to top: ports; transfer; plan; compression; journal; state; job.
+            ...UPLOAD_ROOMS.slice(0, -1).map((name, i) =>
+              zone(
+                `main/core/upload/${name}`,
+                UPLOAD_ROOMS.slice(i + 1).map((above) => `main/core/upload/${above}`),
+                2,
+                i === 0
+                  ? 'upload/ports/ imports no other room of upload'
+                  : `upload/${name}/ imports only ${UPLOAD_ROOMS.slice(0, i)
+                      .map((below) => `${below}/`)
+                      .join(', ')} of upload`,
+              ),
+            ),
+            // §2: the rest of main/ reaches a room of upload, the api client or the DICOM reader through its entry point.
+            ...throughEntryPoints('main/core/upload', UPLOAD_ROOMS, 'upload'),
+            ...throughEntryPoints('main/core/api', ['http', 'endpoints'], 'the api client'),
+            ...throughEntryPoints('main/core/dicom', ['header', 'scan'], 'the DICOM reader'),
+            // §2: the rooms of the DICOM reader: header/ (one file) below scan/ (a folder).
+            zone(
+              'main/core/dicom/header',
+              'main/core/dicom/scan',
+              2,
+              'dicom/header/ imports no other part of the DICOM reader',
+            ),
+            // §2: the rooms of the api client: http/ (the transport), endpoints/ on it, client.ts on top.
+            zone(
+              'main/core/api/http',
+              ['main/core/api/endpoints', 'main/core/api/client.ts', 'main/core/api/index.ts'],
+              2,
+              'api/http/ imports no other part of the api client',
+            ),
+            zone(
+              'main/core/api/endpoints',
+              ['main/core/api/client.ts', 'main/core/api/index.ts'],
+              2,
+              'api/endpoints/ imports only api/http/ of the api client',
+            ),
+            // §2: the rooms of the cli, bottom to top: words/; session/; the commands (cli/*.ts).
+            zone('main/core/cli/words', 'main/core/cli/session', 2, 'cli/words/ imports no other part of the cli'),
+            zone('main/core/cli/words', 'main/core/cli/*.ts', 2, 'cli/words/ imports no other part of the cli'),
+            zone('main/core/cli/session', 'main/core/cli/*.ts', 2, 'cli/session/ imports only cli/words/ of the cli'),
+            zone(
+              ['main/index.ts', 'main/cli.ts', 'main/demo', 'main/windows', 'main/ipc', 'main/adapters'],
+              'main/core/cli/session',
+              2,
+              "Outside the cli, import cli/session/ through its entry point ('cli/session'), not its files",
+              ['./index.ts'],
+            ),
             zone(
               [
                 'main/core/settings',
@@ -236,7 +310,7 @@ export default tseslint.config(
                 'main/core/log',
                 'main/core/i18n',
               ],
-              core('dicom', 'upload', 'watch', 'receive', 'consent', 'handover', 'agent', 'bridge', 'cli'),
+              core('dicom', 'upload', 'watch', 'receive', 'consent', 'handout', 'agent', 'bridge', 'cli'),
               2,
               'settings, secrets, paths and credentials are helpers below every layer',
             ),

@@ -1,7 +1,5 @@
 // `scanbridge` command line: the same core the desktop app runs, without a window (CONTRACTS.md §2).
-import type { CliCommand, CliIo } from './core/cli/io';
-import { UsageError } from './core/cli/io';
-import { keepSelfSignalsCatchable, stopSignals } from './core/cli/console-signals';
+import { type CliCommand, type CliIo, keepSelfSignalsCatchable, stopSignals, UsageError } from './core/cli/session';
 import { dirname } from 'node:path';
 import { diskFullWords, isNoSpace } from './core/disk-full';
 import { terminalLanguage } from './core/net/failure-words';

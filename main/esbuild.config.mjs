@@ -81,8 +81,8 @@ async function buildCli() {
     ...common,
     entryPoints: {
       cli: 'main/cli.ts',
-      'scan-worker': 'main/core/dicom/scan-worker.ts',
-      // Imported by the deflate workers by URL (main/core/upload/deflate-pool.ts).
+      'scan-worker': 'main/core/dicom/scan/scan-worker.ts',
+      // Imported by the deflate workers by URL (main/core/upload/compression/deflate-pool.ts).
       libdeflate: 'node_modules/libdeflate/index.js',
     },
     outdir: staging,
@@ -123,17 +123,17 @@ if (!onlyCli) {
     banner: { js: "const __scanbridge_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
   });
 
-  // The desktop app's scan worker threads load main/.build/scan-worker.js (see main/core/dicom/scan-pool.ts).
+  // The desktop app's scan worker threads load main/.build/scan-worker.js (see main/core/dicom/scan/scan-pool.ts).
   await esbuild.build({
     ...common,
-    entryPoints: ['main/core/dicom/scan-worker.ts'],
+    entryPoints: ['main/core/dicom/scan/scan-worker.ts'],
     outfile: 'main/.build/scan-worker.js',
     format: 'esm',
     target: 'node22',
     banner: { js: esmRequireBanner },
   });
 
-  // The desktop app's deflate workers import main/.build/libdeflate.mjs (main/core/upload/deflate-pool.ts).
+  // The desktop app's deflate workers import main/.build/libdeflate.mjs (main/core/upload/compression/deflate-pool.ts).
   await esbuild.build({
     ...common,
     entryPoints: ['node_modules/libdeflate/index.js'],

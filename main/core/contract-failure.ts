@@ -2,7 +2,7 @@
 // the contract's list (translated by the window) and a technical message. It lives below every layer
 // so that feature services (consent, …) raise it without importing the agent.
 import type { ErrorCode } from '../../preload/contract/error-codes';
-import { ApiError } from './api/api-errors';
+import { ApiError } from './api/http';
 
 /** A failure with a stable code the window translates (ContractError on the wire). */
 export class ContractFailure extends Error {

@@ -1,5 +1,5 @@
 import type { KeyKind } from '../../preload/contract';
-import { keyKindOf } from './api/sandbox';
+import { keyKindOf } from './api/http';
 import { t, type Language } from './i18n';
 import type { SecretStore } from './secrets/secret-store';
 import { apiBaseUrlSchema, type Settings } from './settings/settings-schema';

@@ -19,7 +19,7 @@ const folderFields = z
   .strict();
 
 // Control characters (NUL, ESC…) and lone surrogates: an exam was once named "\ud800". The core
-// checks the same (main/core/dicom/clean-text.ts); the window is told at once.
+// checks the same (main/core/dicom/header/clean-text.ts); the window is told at once.
 const UNSAFE_TEXT =
   // eslint-disable-next-line no-control-regex
   /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;

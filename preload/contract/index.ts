@@ -6,7 +6,7 @@ import { activityMethods } from './activity-methods';
 import type { NotificationsState } from './activity-methods';
 import { appMethods } from './app-methods';
 import { consentMethods } from './consent-methods';
-import { directoryMethods } from './directory-methods';
+import { referrersMethods } from './referrers-methods';
 import { examsMethods } from './exams-methods';
 import { implantsMethods } from './implants-methods';
 import { inboxMethods } from './inbox-methods';
@@ -34,7 +34,7 @@ export type * from './activity-methods';
 export type * from './webhooks-methods';
 export type * from './takes-methods';
 export type * from './types-consent';
-export type * from './directory-methods';
+export type * from './referrers-methods';
 export type * from './templates-methods';
 export type * from './implants-methods';
 export { patientMethodNames } from './patient-methods';
@@ -61,7 +61,7 @@ export const methods = {
   ...takesMethods,
   ...consentMethods,
   ...patientMethods,
-  ...directoryMethods,
+  ...referrersMethods,
   ...templatesMethods,
   ...implantsMethods,
   ...examsMethods,

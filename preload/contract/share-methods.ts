@@ -11,7 +11,7 @@ export type PublicPage = { pin: string; clinic_slug: string | null; public_url: 
 export type RotatedPin = { pin: string; rotated_at: string | null };
 export type EmbedView = { enabled: boolean; token: string | null; snippet: string | null; view_count: number };
 /** The patient's printed sheet (PDF); `opened`: the desktop showed the system's print dialog for it. */
-export type HandoutSheet = { pdf_base64: string; file_name: string; opened: boolean };
+export type HandoutPdf = { pdf_base64: string; file_name: string; opened: boolean };
 /** The e-mail an upload asked for once its exam is ready (share-on-ready), and what became of it. */
 export type ShareOnReadyView = {
   state: 'sending' | 'sent' | 'not_sent' | 'failed';
@@ -50,7 +50,7 @@ export const shareMethods = {
   ),
   'share:embed-revoke': method<{ revoked: true }>()(byExam),
   'share:on-ready': method<ShareOnReadyView | null>()(byExam),
-  'share:handout': method<HandoutSheet>()(
+  'share:handout': method<HandoutPdf>()(
     z.object({ exam_id: id, language: z.enum(['es', 'en']), open: z.boolean() }).strict(),
   ),
 } as const;

@@ -5,7 +5,7 @@
 // Run with `npx tsx test/bench/deflate-levels.ts`; it prints its figures, and
 // main/core/upload/README.md ("Codecs") says what was chosen from them.
 import { constants, deflateRawSync } from 'node:zlib';
-import { phantomSlice } from '../support/phantom';
+import { phantomSlice } from '../support/data/phantom';
 
 const LEVELS = [1, 2, 3, 4, 6];
 const ROUNDS = 12;

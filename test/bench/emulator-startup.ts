@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { EmulatorProcess } from '../support/emulator';
+import { EmulatorProcess } from '../support/emulator/emulator';
 import type { Bench } from './types';
 
 /**

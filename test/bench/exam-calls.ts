@@ -6,10 +6,10 @@ import { chromium, type Page } from '@playwright/test';
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { EmulatorProcess, type EmulatorInfo } from '../support/emulator';
+import { EmulatorProcess, type EmulatorInfo } from '../support/emulator/emulator';
 import { remainingCalls, seedExam } from '../support/e2e/exam-seeds';
 import { ServeProcess } from '../support/e2e/serve-process';
-import { LostAnswerProxy } from '../support/lost-answer-proxy';
+import { LostAnswerProxy } from '../support/network/lost-answer-proxy';
 import type { Bench } from './types';
 
 export type ExamCallFigures = {

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { startAgent } from '../../main/core/agent';
 import { scaledPollClock } from '../../main/core/agent/background/poll-scheduler';
 import { MemorySecretStore } from '../../main/core/secrets';
-import { api, EmulatorProcess, type EmulatorKeys } from '../support/emulator';
+import { api, EmulatorProcess, type EmulatorKeys } from '../support/emulator/emulator';
 import type { Bench } from './types';
 
 export type SeenCall = { at: number; method: string; path: string; status: number; retryAfter: string | null };

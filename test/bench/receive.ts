@@ -17,11 +17,18 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeCtSeries } from '../fixtures/dicom/generate';
-import { EmulatorProcess } from '../support/emulator';
-import { DCMTK_ENV, dcmtk, listeningPort, type ReceiveCli, startReceive, storescu } from '../support/receive-harness';
-import { waitFor } from '../support/watch-harness';
+import { EmulatorProcess } from '../support/emulator/emulator';
+import {
+  DCMTK_ENV,
+  dcmtk,
+  listeningPort,
+  type ReceiveCli,
+  startReceive,
+  storescu,
+} from '../support/harness/receive-harness';
+import { waitFor } from '../support/harness/watch-harness';
 import type { BenchSection } from './types';
-import { freePort } from '../support/free-port';
+import { freePort } from '../support/network/free-port';
 import { cliNodeOptions } from '../support/repo-paths';
 
 const SLICES = 600;

@@ -2,7 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { buildEmulatorBundle } from '../support/emulator-bundle';
+import { buildEmulatorBundle } from '../support/emulator/emulator-bundle';
 import type { Bench, BenchSection } from './types';
 
 const benches: { file: string; exportName: string }[] = [

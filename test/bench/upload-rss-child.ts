@@ -8,9 +8,9 @@ import { createReadStream, readdirSync, statSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { createApiClient } from '../../main/core/api';
-import { examsPortFromClient } from '../../main/core/upload/api-port';
-import { UploadJob } from '../../main/core/upload/engine';
-import { planUpload } from '../../main/core/upload/plan';
+import { examsPortFromClient } from '../../main/core/upload/ports/api-port';
+import { UploadJob } from '../../main/core/upload/job/engine';
+import { planUpload } from '../../main/core/upload/plan/plan';
 
 const [dir = '', mode = 'files', flag] = process.argv.slice(2);
 const peakMb = (): number => process.resourceUsage().maxRSS / 1024;

@@ -19,12 +19,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import got from 'got';
 import { createApiClient, type ApiClient } from '../../main/core/api';
-import { examsPortFromClient } from '../../main/core/upload/api-port';
-import { UploadJob } from '../../main/core/upload/engine';
-import { planUpload, type PlanFileInput } from '../../main/core/upload/plan';
-import type { UploadMode } from '../../main/core/upload/ports';
+import { examsPortFromClient } from '../../main/core/upload/ports/api-port';
+import { UploadJob } from '../../main/core/upload/job/engine';
+import { planUpload, type PlanFileInput } from '../../main/core/upload/plan/plan';
+import type { UploadMode } from '../../main/core/upload/ports/ports';
 import { writeCtSeries } from '../fixtures/dicom/generate';
-import { EmulatorProcess } from '../support/emulator';
+import { EmulatorProcess } from '../support/emulator/emulator';
 import { cliNodeOptions } from '../support/repo-paths';
 import type { Bench, BenchFigure, BenchSection } from './types';
 

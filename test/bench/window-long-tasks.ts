@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { ServeProcess } from '../support/e2e/serve-process';
 import { writeCtSeries } from '../fixtures/dicom/generate';
-import { EmulatorProcess } from '../support/emulator';
+import { EmulatorProcess } from '../support/emulator/emulator';
 import type { Bench } from './types';
 
 type TraceEvent = {

@@ -1,7 +1,7 @@
 // The activity log and the notifications: entries filtered by action, older ones loaded with the
 // cursor (in depth in Spanish), and a notification (a support reply) marked read in the bell and on
 // the service (in depth in English); every screen is checked in both languages.
-import { api, type EmulatorInfo } from '../support/emulator';
+import { api, type EmulatorInfo } from '../support/emulator/emulator';
 import { expect, test } from '../support/e2e/app-fixtures';
 import { tabTo } from '../support/e2e/keyboard';
 import { checkScreenInBoth, onboard, texts } from '../support/e2e/ui-steps';

@@ -3,7 +3,7 @@
 // fault are the CLI's tests (test/integration/faults/clock-skew.test.ts).
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { EmulatorProcess } from '../support/emulator';
+import { EmulatorProcess } from '../support/emulator/emulator';
 import { expect, test } from '../support/e2e/app-fixtures';
 import { ServeProcess } from '../support/e2e/serve-process';
 import { checkScreenInBoth, onboard, texts } from '../support/e2e/ui-steps';

@@ -6,7 +6,7 @@ import { mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { writePhantomSeries } from '../support/phantom';
+import { writePhantomSeries } from '../support/data/phantom';
 import { expect, test } from '../support/e2e/app-fixtures';
 import type { Page } from '@playwright/test';
 import {

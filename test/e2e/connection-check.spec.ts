@@ -7,11 +7,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'node:https';
-import { EmulatorProcess } from '../support/emulator';
+import { EmulatorProcess } from '../support/emulator/emulator';
 import { expect, test } from '../support/e2e/app-fixtures';
 import { ServeProcess } from '../support/e2e/serve-process';
 import { checkScreen, type Lang, screenshot, texts } from '../support/e2e/ui-steps';
-import { startTinyproxy, type Tinyproxy } from '../support/tinyproxy';
+import { startTinyproxy, type Tinyproxy } from '../support/network/tinyproxy';
 
 let emulator: EmulatorProcess;
 let proxy: Tinyproxy;

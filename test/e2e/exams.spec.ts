@@ -4,7 +4,7 @@
 // viewed, signed and deleted, and the exam deleted. The share flow is done with the keyboard alone.
 // The flow runs once, in Spanish; each of its screens is checked in Spanish and in English.
 import { execFileSync } from 'node:child_process';
-import { api } from '../support/emulator';
+import { api } from '../support/emulator/emulator';
 import { makePdf, seedExam, uploadThroughApp } from '../support/e2e/exam-seeds';
 import { expect, test } from '../support/e2e/app-fixtures';
 import { tabTo } from '../support/e2e/keyboard';

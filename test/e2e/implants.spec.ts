@@ -2,7 +2,7 @@
 // matches (within 0.5 mm) marked as such, the same ones the service answers; brands lead to their
 // models, page by page; a free-text search finds a product line. The flow runs in Spanish; each
 // screen is checked in Spanish and in English.
-import { api } from '../support/emulator';
+import { api } from '../support/emulator/emulator';
 import { expect, test } from '../support/e2e/app-fixtures';
 import { checkScreenInBoth, onboard, switchLanguage, texts, type Lang } from '../support/e2e/ui-steps';
 

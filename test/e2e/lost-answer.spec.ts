@@ -4,7 +4,7 @@
 // have been done, looks once, and says what it found — and the service holds exactly one e-mail,
 // one webhook, one ticket. The flow runs in Spanish; each screen is checked in Spanish and in
 // English.
-import { api } from '../support/emulator';
+import { api } from '../support/emulator/emulator';
 import { seedExam } from '../support/e2e/exam-seeds';
 import { expect, test } from '../support/e2e/app-fixtures';
 import { checkScreenInBoth, onboard, texts, type Lang } from '../support/e2e/ui-steps';

@@ -6,10 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeCtSeries } from '../fixtures/dicom/generate';
-import { dcmtk, storescu } from '../support/receive-harness';
+import { dcmtk, storescu } from '../support/harness/receive-harness';
 import { expect, test } from '../support/e2e/app-fixtures';
 import { checkScreenInBoth, onboard, texts, type Lang } from '../support/e2e/ui-steps';
-import { freePort } from '../support/free-port';
+import { freePort } from '../support/network/free-port';
 
 const lang: Lang = 'es';
 test.describe('in es', () => {

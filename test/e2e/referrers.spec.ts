@@ -2,7 +2,7 @@
 // the service with what was typed; an edit and a delete reach it too; a bad e-mail is caught before
 // anything is sent; a sandbox key says nothing is kept. The flow runs in Spanish; each screen is
 // checked in Spanish and in English.
-import { api } from '../support/emulator';
+import { api } from '../support/emulator/emulator';
 import { expect, test } from '../support/e2e/app-fixtures';
 import { checkScreenInBoth, onboard, texts } from '../support/e2e/ui-steps';
 

@@ -1,7 +1,7 @@
 // The service goes away in the middle of an upload (its process is restarted on the same data) and
 // the job still ends "ready", with one exam on the service: the window shows it all the way.
 import { rmSync } from 'node:fs';
-import { EmulatorProcess } from '../support/emulator';
+import { EmulatorProcess } from '../support/emulator/emulator';
 import { listExams } from '../support/e2e/service-calls';
 import { dropCbctExport } from '../support/e2e/scanner-exports';
 import { expect, test } from '../support/e2e/app-fixtures';

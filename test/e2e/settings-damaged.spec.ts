@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newWatchFolder, openSettingsStore, readSettingsDamage } from '../../main/core/settings';
-import { EmulatorProcess } from '../support/emulator';
+import { EmulatorProcess } from '../support/emulator/emulator';
 import { expect, test } from '../support/e2e/app-fixtures';
 import { ServeProcess } from '../support/e2e/serve-process';
 import { checkScreenInBoth, onboard, texts } from '../support/e2e/ui-steps';

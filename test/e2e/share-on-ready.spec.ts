@@ -5,7 +5,7 @@
 // in English in depth, the listener's address and the sheet's paper, read back after a reload;
 // the folder's address receives the exam too.
 import type { Page } from '@playwright/test';
-import { api } from '../support/emulator';
+import { api } from '../support/emulator/emulator';
 import { dropCbctExport } from '../support/e2e/scanner-exports';
 import { expect, test } from '../support/e2e/app-fixtures';
 import { addWatchFolder, checkScreen, onboard, texts, type Lang } from '../support/e2e/ui-steps';
@@ -16,20 +16,20 @@ type Texts = ReturnType<typeof texts>;
 /** The folder's rule: a bad address refused in the window's language, then (in depth) a good one saved. */
 async function setFolderRule(page: Page, t: Texts, lang: Lang, address: string, inDepth: boolean): Promise<void> {
   const rule = page.getByTestId('folder-share-rule');
-  await rule.getByLabel(t('handover.rule.to'), { exact: true }).fill(`${address}, recepcion@`);
-  await rule.getByRole('button', { name: t('handover.rule.save') }).click();
-  await expect(rule).toContainText(t('handover.rule.badEmails', { list: 'recepcion@' }));
-  await rule.getByLabel(t('handover.rule.locale'), { exact: true }).selectOption(lang);
+  await rule.getByLabel(t('handout.rule.to'), { exact: true }).fill(`${address}, recepcion@`);
+  await rule.getByRole('button', { name: t('handout.rule.save') }).click();
+  await expect(rule).toContainText(t('handout.rule.badEmails', { list: 'recepcion@' }));
+  await rule.getByLabel(t('handout.rule.locale'), { exact: true }).selectOption(lang);
   if (!inDepth) return checkScreen(page, `settings-share-rule-${lang}`, { fullPage: true });
-  await rule.getByLabel(t('handover.rule.to'), { exact: true }).fill(address);
-  await rule.getByRole('button', { name: t('handover.rule.save') }).click();
-  await expect(rule.getByRole('status')).toHaveText(t('handover.rule.saved'));
+  await rule.getByLabel(t('handout.rule.to'), { exact: true }).fill(address);
+  await rule.getByRole('button', { name: t('handout.rule.save') }).click();
+  await expect(rule.getByRole('status')).toHaveText(t('handout.rule.saved'));
 
   const listener = page.getByTestId('settings-receive');
   await listener.getByTestId('receive-share-to').fill('pacs.en@clinica.example');
   await listener.getByTestId('receive-save').click();
   await expect(listener.getByRole('status')).toHaveText(t('common.saved'));
-  await page.getByLabel(t('handover.paper.label'), { exact: true }).selectOption('A5');
+  await page.getByLabel(t('handout.paper.label'), { exact: true }).selectOption('A5');
   await listener.getByTestId('receive-share-rule').evaluate((el) => el.scrollIntoView({ block: 'center' }));
   await checkScreen(page, `settings-share-rule-${lang}`, { fullPage: true });
 

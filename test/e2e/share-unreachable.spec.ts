@@ -1,7 +1,7 @@
 // A watch folder that goes away (a share dropped; here the folder is renamed away) is said in the
 // Inbox with the time it went, and the notice goes once the folder is back and watched again.
 import { renameSync } from 'node:fs';
-import { EmulatorProcess } from '../support/emulator';
+import { EmulatorProcess } from '../support/emulator/emulator';
 import { expect, test } from '../support/e2e/app-fixtures';
 import { ServeProcess } from '../support/e2e/serve-process';
 import { addWatchFolder, checkScreenInBoth, onboard, texts } from '../support/e2e/ui-steps';

@@ -2,7 +2,7 @@
 // through the emulator's control API shown in order, and what reached the service (the summary, and
 // never the key). A test key's request is "test, not sent". The flow runs in Spanish; each screen
 // is checked in Spanish and in English.
-import { api } from '../support/emulator';
+import { api } from '../support/emulator/emulator';
 import { expect, test } from '../support/e2e/app-fixtures';
 import { checkScreen, checkScreenInBoth, onboard, texts, type Lang } from '../support/e2e/ui-steps';
 

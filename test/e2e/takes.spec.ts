@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { writeCbctExport } from '../fixtures/dicom/generate';
-import { api, type EmulatorInfo } from '../support/emulator';
+import { api, type EmulatorInfo } from '../support/emulator/emulator';
 import { expect, test } from '../support/e2e/app-fixtures';
 import { checkScreenInBoth, onboard, texts, type Lang } from '../support/e2e/ui-steps';
 

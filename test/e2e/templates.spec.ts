@@ -3,7 +3,7 @@
 // coordinates; the editor works with the keyboard alone; ready-made layouts offer no edit. The flow
 // runs in Spanish; each screen is checked in Spanish and in English.
 import type { Locator, Page } from '@playwright/test';
-import { api } from '../support/emulator';
+import { api } from '../support/emulator/emulator';
 import { expect, test } from '../support/e2e/app-fixtures';
 import { tabTo } from '../support/e2e/keyboard';
 import { checkScreenInBoth, onboard, texts, type Lang } from '../support/e2e/ui-steps';

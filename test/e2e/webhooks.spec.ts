@@ -5,7 +5,7 @@
 // in Spanish and in English.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { api } from '../support/emulator';
+import { api } from '../support/emulator/emulator';
 import { expect, test } from '../support/e2e/app-fixtures';
 import { checkScreenInBoth, onboard, texts, type Lang } from '../support/e2e/ui-steps';
 

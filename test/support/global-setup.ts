@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildEmulatorBundle } from './emulator-bundle';
+import { buildEmulatorBundle } from './emulator/emulator-bundle';
 
 /**
  * Before any suite runs: the emulator's bundle (emulator-bundle.ts), the scratch folder for test

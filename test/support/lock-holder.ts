@@ -3,7 +3,7 @@
 // Waits until <startAtMs> (so that several holders try at the same instant), tries once, prints
 // one JSON line ({"acquired":true} or {"acquired":false,"pid":N}), holds for <holdMs>, then exits
 // normally (which frees the lock) — or is killed by the test first.
-import { acquireStudyLock } from '../../main/core/upload/study-lock';
+import { acquireStudyLock } from '../../main/core/upload/journal/study-lock';
 
 const [dataDir, startAt, holdMs, ...keys] = process.argv.slice(2);
 if (!dataDir || !startAt || !holdMs || keys.length === 0)

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createApiClient } from '@main/core/api';
 import { writeCtSeries } from '@fixtures/dicom/generate';
-import { EmulatorProcess } from '@support/emulator';
-import { freePort } from '@support/free-port';
-import { storescu } from '@support/receive-harness';
+import { EmulatorProcess } from '@support/emulator/emulator';
+import { freePort } from '@support/network/free-port';
+import { storescu } from '@support/harness/receive-harness';
 import {
   appDataScanBridge,
   cDrive,

@@ -8,7 +8,7 @@ import type { ServiceConnection } from './service/service-connection';
 import { servicePorts } from './service-ports';
 import type { QueueHooks, UploadQueueOptions } from './queue/upload-queue';
 import { UploadQueue } from './queue/upload-queue';
-import { sweepOrphanArchives } from '../upload/archive-sweep';
+import { sweepOrphanArchives } from '../upload/job';
 
 export type QueueTuning = { uploadsBatchMs?: number } & Pick<
   UploadQueueOptions,

@@ -5,13 +5,13 @@
 // is built by a named builder of its folder; startAgent only puts them together, in order.
 import { join } from 'node:path';
 import type { Language, Settings } from '../../../preload/contract';
-import { APP_VERSION } from '../api/user-agent';
+import { APP_VERSION } from '../api/http';
 import type { ConsentDesk, PatientDisplayPort } from '../consent/desk';
 import { environmentCredentials } from '../credentials';
 import type { SecretStore } from '../secrets/secret-store';
 import type { Settings as StoredSettings } from '../settings';
 import { Emitter } from '../emitter';
-import type { EngineOptions } from '../upload/engine';
+import type { EngineOptions } from '../upload/job';
 import type { FolderWatcherOptions, WatchFolderConfig } from '../watch';
 import { Ledger, newAgentId } from '../watch';
 import { agentEvents } from './agent-events';
@@ -21,8 +21,7 @@ import { agentShutdown } from './agent-shutdown';
 import { registerBackgroundTasks } from './background/background-refreshes';
 import { NotificationFeed } from './background/notification-feed';
 import { agentPollScheduler } from './background/poll-gate';
-import type { PollClock } from './background/poll-scheduler';
-import type { PollScheduler } from './background/poll-scheduler';
+import type { PollClock, PollScheduler } from './background/poll-scheduler';
 import { openConsentDesk } from './consent-desk';
 import type { ContractHost } from './host/contract-host';
 import type { Logger } from '../log';

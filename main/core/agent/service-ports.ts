@@ -2,9 +2,8 @@
 // per API client, rebuilt when the key or the address changes), an extra take's port, and the
 // finishing touches of a ready exam (its expiry, its viewer link).
 import type { ApiClient } from '../api';
-import { examsPortFromClient } from '../upload/api-port';
-import type { ExamsPort } from '../upload/ports';
-import { extraTakePort } from '../upload/target';
+import { type ExamsPort, examsPortFromClient } from '../upload/ports';
+import { extraTakePort } from '../upload/state';
 import type { UploadQueueOptions } from './queue/upload-queue';
 import type { ServiceConnection } from './service/service-connection';
 

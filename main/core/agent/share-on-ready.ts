@@ -3,8 +3,8 @@
 // (upload/share-intents.ts) are delivered through the outbox (handover/share-on-ready.ts), which
 // sends each exam's e-mail once. What happened is shown on the exam's Summary (share:on-ready).
 import type { ShareOnReadyView } from '../../../preload/contract';
-import { ShareOutbox, type ShareRecord } from '../handover/share-on-ready';
-import { readyShareIntents } from '../upload/share-intents';
+import { ShareOutbox, type ShareRecord } from '../handout/share-on-ready';
+import { readyShareIntents } from '../upload/state';
 import type { Logger } from '../log';
 import type { ServiceConnection } from './service/service-connection';
 import { errorCode } from '../log';

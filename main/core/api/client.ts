@@ -1,21 +1,21 @@
-import { accountApi } from './account';
-import { activityApi, notificationsApi } from './activity';
-import { consentApi } from './consent';
-import { examsApi } from './exams';
-import { createTransport, DEFAULT_TIMEOUTS, type RateLimitMode, type Timeouts, type TransportEvent } from './http';
-import { implantsApi } from './implants';
+import { accountApi } from './endpoints/account';
+import { activityApi, notificationsApi } from './endpoints/activity';
+import { consentApi } from './endpoints/consent';
+import { examsApi } from './endpoints/exams';
+import { createTransport, DEFAULT_TIMEOUTS, type RateLimitMode, type Timeouts, type TransportEvent } from './http/http';
+import { implantsApi } from './endpoints/implants';
 import { currentNetwork, type Network } from '../net/network';
-import { RateMeter } from './rate-meter';
-import { referrersApi } from './referrers';
-import { ServiceClock } from './service-clock';
-import { reportsApi } from './reports';
-import { abortableSleep, DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry';
-import { isSandboxKey } from './sandbox';
+import { RateMeter } from './http/rate-meter';
+import { referrersApi } from './endpoints/referrers';
+import { ServiceClock } from './http/service-clock';
+import { reportsApi } from './endpoints/reports';
+import { abortableSleep, DEFAULT_RETRY_POLICY, type RetryPolicy } from './http/retry';
+import { isSandboxKey } from './http/sandbox';
 import type { KeyKind } from '../../../preload/contract';
-import { supportApi } from './support';
-import { templatesApi } from './templates';
-import { APP_VERSION, userAgent } from './user-agent';
-import { webhooksApi } from './webhooks';
+import { supportApi } from './endpoints/support';
+import { templatesApi } from './endpoints/templates';
+import { APP_VERSION, userAgent } from './http/user-agent';
+import { webhooksApi } from './endpoints/webhooks';
 
 export type ApiClientOptions = {
   /** e.g. `https://…/api/v1` */

@@ -1,7 +1,7 @@
 // `scanbridge doctor [--json]` (CONTRACTS.md §2): the connection check from the command line. Each
 // step on its own line, a failure in words (the terminal's language), a non-zero exit when a step
 // failed; with --json the last stdout line is the whole report as one object.
-import { CLOCK_SKEW_WARN_MS } from '../api/service-clock';
+import { CLOCK_SKEW_WARN_MS } from '../api/http';
 import { clockSkewWords } from '../net/clock-words';
 import { baseUrlOf, CredentialsError, resolveCredentials } from '../credentials';
 import type { ConnectionCheckView, ConnectionStep } from '../../../preload/contract';
@@ -14,10 +14,10 @@ import { KeychainUnavailableError } from '../secrets/keychain-errors';
 import type { Settings } from '../settings';
 import { openSettingsStore } from '../settings/store';
 import type { Logger } from '../log';
-import { withCommandLog } from './command-log';
-import { openCommandNetwork } from './command-network';
-import type { KeychainDeps } from './command-session';
-import { type CliCommand, type CliIo, parseCommandLine } from './io';
+import { withCommandLog } from './session/command-log';
+import { openCommandNetwork } from './session/command-network';
+import type { KeychainDeps } from './session/command-session';
+import { type CliCommand, type CliIo, parseCommandLine } from './session/io';
 
 /** A figure with the language's decimal mark ("569,2" in Spanish). */
 function decimal(n: number, digits: number, lang: Language): string {

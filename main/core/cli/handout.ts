@@ -3,18 +3,18 @@
 // the app's language, else the system's. The last stdout line is {"file":…,"pages":N}.
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { ApiError, isApiError } from '../api/api-errors';
+import { ApiError, isApiError } from '../api/http';
 import { escapeForTerminal } from '../dicom';
-import { readSheetData, SheetUnavailableError } from '../handover/sheet-data';
-import { renderPatientSheet } from '../handover/patient-sheet';
+import { readHandoutData, HandoutUnavailableError } from '../handout/handout-data';
+import { renderHandout } from '../handout/handout-pdf';
 import { type Language, LANGUAGES } from '../../../preload/contract';
 import { openSettingsStore } from '../settings/store';
-import { apiErrorText } from './cli-messages';
+import { apiErrorText } from './words/cli-messages';
 import { terminalLanguage } from '../net/failure-words';
 import { errorCode } from '../log';
-import { withCommandLog } from './command-log';
-import { type KeychainDeps, openSession } from './command-session';
-import { type CliCommand, type CliIo, parseCommandLine, UsageError } from './io';
+import { withCommandLog } from './session/command-log';
+import { type KeychainDeps, openSession } from './session/command-session';
+import { type CliCommand, type CliIo, parseCommandLine, UsageError } from './session/io';
 import { t } from '../i18n';
 
 /** The app's language when set, else the system's (LANG / LC_ALL), else English. */
@@ -53,10 +53,10 @@ export function createHandoutCommand(deps: KeychainDeps): CliCommand {
       };
       let data;
       try {
-        data = await readSheetData(session.client, examId, io.signal);
+        data = await readHandoutData(session.client, examId, io.signal);
       } catch (err) {
         log.warn('handout: the exam could not be read', { exam_id: examId, code: errorCode(err) });
-        if (err instanceof SheetUnavailableError)
+        if (err instanceof HandoutUnavailableError)
           return fail(
             t(lang, err.code === 'not_ready' ? 'cli.handout.notReady' : 'cli.handout.noPublicPage', { examId }),
           );
@@ -64,7 +64,7 @@ export function createHandoutCommand(deps: KeychainDeps): CliCommand {
         if (err instanceof ApiError) return fail(apiErrorText(err, lang));
         throw err;
       }
-      const sheet = await renderPatientSheet(data, { language, paper: settings.handout.paper });
+      const sheet = await renderHandout(data, { language, paper: settings.handout.paper });
       const file = resolve(out);
       try {
         await writeFile(file, sheet.bytes);

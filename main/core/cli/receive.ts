@@ -5,21 +5,21 @@
 import { join } from 'node:path';
 import type { Agent } from '../agent';
 import { RECEIVER_FOLDER_ID, startAgent } from '../agent';
-import { closeCommandLog, openCommandLog } from './command-log';
+import { closeCommandLog, openCommandLog } from './session/command-log';
 import { escapeForTerminal } from '../dicom';
 import { appDataDir } from '../paths';
 import { securePrivateFolders } from '../private-fs';
 import type { ReceiveConfig } from '../receive';
 import { resolveConfigDir } from '../settings/config-dir';
 import { DEFAULT_DICOM_LISTENER } from '../settings/settings-schema';
-import { type KeychainDeps, openSession } from './command-session';
-import type { CliCommand, CliIo } from './io';
-import { parseCommandLine, UsageError } from './io';
+import { type KeychainDeps, openSession } from './session/command-session';
+import type { CliCommand, CliIo } from './session/io';
+import { parseCommandLine, UsageError } from './session/io';
 import { receiveStatusLines } from './receive-status';
 import { t } from '../i18n';
 import { receiveProblemWords } from '../receive/problem-words';
 import { formatBytes } from '../format-bytes';
-import { printUploadFailures } from './upload-failure-lines';
+import { printUploadFailures } from './words/upload-failure-lines';
 import { terminalLanguage } from '../net/failure-words';
 
 const TYPES = { auto: 'from_dicom', cbct: 'cbct', radiografia: 'radiografia', mesh: 'mesh', atm: 'atm' } as const;

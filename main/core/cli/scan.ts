@@ -1,9 +1,9 @@
 // `scanbridge scan <dir> [--json]`: what the DICOM reader finds in an export folder (CONTRACTS.md §2).
 import { escapeForTerminal, ScanFolderError, scanFolder, scanResultToJson, terminalSafeJson } from '../dicom';
 import type { ScanResult, Study } from '../dicom';
-import type { CliCommand } from './io';
-import { UsageError } from './io';
-import { folderProblemText } from './cli-messages';
+import type { CliCommand } from './session/io';
+import { UsageError } from './session/io';
+import { folderProblemText } from './words/cli-messages';
 import { terminalLanguage } from '../net/failure-words';
 import { t, type Language } from '../i18n';
 import { formatBytes } from '../format-bytes';

@@ -5,17 +5,17 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startAgent } from '../agent';
-import { closeCommandLog, openCommandLog } from './command-log';
+import { closeCommandLog, openCommandLog } from './session/command-log';
 import { patientMethodNames } from '../../../preload/contract';
 import { startBridge } from '../bridge/server';
 import { appDataDir } from '../paths';
 import type { SecretStore } from '../secrets/secret-store';
-import type { CliCommand } from './io';
-import { parseCommandLine, UsageError } from './io';
-import { printUploadFailures } from './upload-failure-lines';
+import type { CliCommand } from './session/io';
+import { parseCommandLine, UsageError } from './session/io';
+import { printUploadFailures } from './words/upload-failure-lines';
 import { terminalLanguage } from '../net/failure-words';
 import { t } from '../i18n';
-import { listenReason } from './listen-reason';
+import { listenReason } from './words/listen-reason';
 
 export type ServeCommandDeps = {
   /** The OS keychain (built by the caller, so the core never imports the native module). */

@@ -9,7 +9,7 @@ import { arch, release } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildDiagnostics } from '../agent/handlers/diagnostics';
 import { readUploadList } from '../agent/queue/upload-list-store';
-import { APP_VERSION } from '../api/user-agent';
+import { APP_VERSION } from '../api/http';
 import { bundleContent, bundleZip } from '../diagnose/support-bundle';
 import { logDirOf } from '../log';
 import { terminalLanguage } from '../net/failure-words';
@@ -17,8 +17,8 @@ import { appDataDir } from '../paths';
 import { PRIVATE_FILE_MODE } from '../private-fs';
 import { openSettingsStore } from '../settings/store';
 import { commandConnectionCheck } from './doctor';
-import type { KeychainDeps } from './command-session';
-import { type CliCommand, type CliIo, parseCommandLine, UsageError } from './io';
+import type { KeychainDeps } from './session/command-session';
+import { type CliCommand, type CliIo, parseCommandLine, UsageError } from './session/io';
 
 /** The upload lists of the app, `scanbridge watch` and `scanbridge receive` (each agent keeps its own). */
 const UPLOAD_LISTS = [['agent'], ['watch', 'agent'], ['receive', 'agent']].map((p) => join(...p, 'uploads.json'));

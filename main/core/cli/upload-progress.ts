@@ -2,11 +2,11 @@
 // redraws itself on a terminal (every 250 ms) or repeats every 2 s when stderr is a file or a pipe.
 // Every line is in the terminal's language (upload-words.ts).
 import { escapeForTerminal } from '../dicom';
-import type { UploadEvent } from '../upload/engine';
-import type { CompressionTotals, Totals } from '../upload/progress';
+import type { UploadEvent } from '../upload/job';
+import type { CompressionTotals, Totals } from '../upload/state';
 import type { Language } from '../i18n';
-import type { CliIo } from './io';
-import { durationIn, noticeWords, uploadWords } from './upload-words';
+import type { CliIo } from './session/io';
+import { durationIn, noticeWords, uploadWords } from './words/upload-words';
 import { formatBytes } from '../format-bytes';
 
 /** Renders engine events as human progress lines on stderr. */

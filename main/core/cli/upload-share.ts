@@ -1,15 +1,15 @@
 // `scanbridge upload --share-to <e-mail>[,<e-mail>]`: the exam is e-mailed once it is ready, exactly
-// once per exam (handover/share-on-ready.ts), also across interruptions and reruns: the intent is
+// once per exam (handout/share-on-ready.ts), also across interruptions and reruns: the intent is
 // journaled with the upload, and a rerun of a finished upload finds the e-mail already sent.
 import { z } from 'zod';
 import type { ApiClient } from '../api';
-import { ApiError } from '../api/api-errors';
-import { ShareOutbox, type ShareRecord } from '../handover/share-on-ready';
+import { ApiError } from '../api/http';
+import { ShareOutbox, type ShareRecord } from '../handout/share-on-ready';
 import type { ShareIntent } from '../upload/journal';
-import { apiErrorText } from './cli-messages';
+import { apiErrorText } from './words/cli-messages';
 import { terminalLanguage } from '../net/failure-words';
-import type { CliIo } from './io';
-import { UsageError } from './io';
+import type { CliIo } from './session/io';
+import { UsageError } from './session/io';
 
 const email = z.email().max(320);
 

@@ -13,45 +13,59 @@ import {
 } from '../dicom';
 import type { ScanResult } from '../dicom';
 import { studyExamFields } from '../agent/inbox/inbox-prefill';
-import { sleep } from '../api/retry';
+import { sleep } from '../api/http';
 import { canonicalFolder } from '../folder-identity';
 import { appDataDir } from '../paths';
 import { ensurePrivateDir, tightenPrivateTree } from '../private-fs';
 import { resolveConfigDir } from '../settings/config-dir';
-import { describeCut, fitFieldsToService } from '../upload/field-limits';
-import { readFirstRecord } from '../upload/journal';
 import {
+  describeCut,
+  fitFieldsToService,
   describeIncomplete,
   type IncompleteFile,
   incompleteFiles,
   withoutIncomplete,
-} from '../upload/study-completeness';
-import { acquireStudyLock, folderKey, pruneStudyLocks, type StudyLock, studyKey } from '../upload/study-lock';
-import { examsPortFromClient } from '../upload/api-port';
-import { type EngineOptions, UploadJob, type UploadResult } from '../upload/engine';
-import { UploadError } from '../upload/upload-errors';
-import { findFolderJobs, pruneFinishedJobs } from '../upload/job-store';
-import { sweepOrphanArchives } from '../upload/archive-sweep';
-import { MAX_PATIENT_ID_LENGTH, MAX_PATIENT_NAME_LENGTH } from '../upload/limits';
+  MAX_PATIENT_ID_LENGTH,
+  MAX_PATIENT_NAME_LENGTH,
+  type JobPlan,
+  planUpload,
+  type PlanFileInput,
+  type RequestedMode,
+  settingsHash,
+} from '../upload/plan';
+import {
+  readFirstRecord,
+  acquireStudyLock,
+  folderKey,
+  pruneStudyLocks,
+  type StudyLock,
+  studyKey,
+} from '../upload/journal';
+import { examsPortFromClient, UploadError } from '../upload/ports';
+import { type EngineOptions, UploadJob, type UploadResult, sweepOrphanArchives } from '../upload/job';
+import { findFolderJobs, pruneFinishedJobs } from '../upload/state';
 import { formatBytes } from '../format-bytes';
-import { type JobPlan, planUpload, type PlanFileInput, type RequestedMode, settingsHash } from '../upload/plan';
 import type { ExamFields, ExamType, ExamsPort } from '../upload/ports';
-import { type CliCommand, type CliIo, parseCommandLine, UsageError } from './io';
+import { type CliCommand, type CliIo, parseCommandLine, UsageError } from './session/io';
 import { parseShareTo, shareAfterUpload } from './upload-share';
 import type { ApiClient } from '../api';
 import type { ShareIntent, SummaryRecord } from '../upload/journal';
-import { type KeychainDeps, openSession } from './command-session';
-import { closeCommandLog, openCommandLog } from './command-log';
+import { type KeychainDeps, openSession } from './session/command-session';
+import { closeCommandLog, openCommandLog } from './session/command-log';
 import { errorCode, type Logger, studyHash } from '../log';
 import { progressPrinter } from './upload-progress';
-import { uploadFailureText } from './cli-messages';
-import { uploadWords, type UploadWords } from './upload-words';
+import { uploadFailureText } from './words/cli-messages';
+import { uploadWords, type UploadWords } from './words/upload-words';
 import { terminalLanguage } from '../net/failure-words';
 import { t, type Language } from '../i18n';
-import { chooseTransport, worthSampling } from '../upload/compression-choice';
+import {
+  chooseTransport,
+  worthSampling,
+  deflateWorkerCount,
+  sharedDeflatePool,
+  readLinkRates,
+} from '../upload/compression';
 import { COMPRESS_SETTINGS, type CompressSetting, EXAM_TYPES } from '../../../preload/contract/vocabulary';
-import { deflateWorkerCount, sharedDeflatePool } from '../upload/deflate-pool';
-import { readLinkRates } from '../upload/link-rate';
 
 export type UploadCommandDeps = KeychainDeps;
 

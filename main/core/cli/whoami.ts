@@ -1,16 +1,16 @@
-import { type Account } from '../api/account';
+import { type Account } from '../api/endpoints';
 import { type ApiClientOptions, createApiClient } from '../api/client';
-import { ApiError } from '../api/api-errors';
-import type { RateLimitState } from '../api/rate-meter';
+import { ApiError } from '../api/http';
+import type { RateLimitState } from '../api/http';
 import { type Credentials, CredentialsError, resolveCredentials } from '../credentials';
 import { KeychainUnavailableError } from '../secrets/keychain-errors';
 import type { SecretStore } from '../secrets/secret-store';
 import { openSettingsStore } from '../settings/store';
-import { type CliCommand, type CliIo, parseCommandLine } from './io';
-import { apiErrorText, credentialsText, keychainText } from './cli-messages';
+import { type CliCommand, type CliIo, parseCommandLine } from './session/io';
+import { apiErrorText, credentialsText, keychainText } from './words/cli-messages';
 import { terminalLanguage } from '../net/failure-words';
 import { t, type Language } from '../i18n';
-import { openCommandNetwork } from './command-network';
+import { openCommandNetwork } from './session/command-network';
 import { formatBytes } from '../format-bytes';
 
 export type WhoamiDeps = {

@@ -14,7 +14,7 @@ import type {
   PatientView,
 } from '../../../preload/contract';
 import type { ApiClient, Consent } from '../api';
-import { isApiError } from '../api/api-errors';
+import { isApiError } from '../api/http';
 import { ContractFailure, maybeDoneFailure } from '../contract-failure';
 import { saveSignedCopy } from './copies';
 import { hashMatches } from './hash';

@@ -2,7 +2,7 @@
 // e-mailed link) are cleaned like every other text that enters (dicom/clean-text.ts: control
 // characters and broken UTF-16 removed, spaces trimmed) before they reach the service or the PDF.
 // What is left empty after cleaning — a name of NUL characters, say — is refused.
-import { cleanText } from '../dicom/clean-text';
+import { cleanText } from '../dicom';
 import { ContractFailure } from '../contract-failure';
 
 export type SignerTextCode = 'signer_name_required' | 'signer_document_required';

@@ -8,7 +8,7 @@
 // its presigned URL (which also measures the upload speed) and deletes the exam at once. It costs
 // three API calls and leaves an exam.created and exam.deleted event in the account's activity.
 import { randomBytes } from 'node:crypto';
-import { ApiError } from '../api/api-errors';
+import { ApiError } from '../api/http';
 import { createApiClient } from '../api/client';
 import { netFailureWords } from '../net/failure-words';
 import { classifyNetFailure } from '../net/net-failure';

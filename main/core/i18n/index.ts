@@ -12,12 +12,16 @@
 // language to switch. Interpolation does not escape: these are terminal lines and PDF texts, never HTML.
 import { createInstance, type i18n as I18n } from 'i18next';
 import type { Language } from '../../../preload/contract';
-import { errors as enErrors } from '../../../renderer/locales/en.json';
-import enCli from '../../../renderer/locales/en/cli.json';
-import enCore from '../../../renderer/locales/en/core.json';
-import { errors as esErrors } from '../../../renderer/locales/es.json';
-import esCli from '../../../renderer/locales/es/cli.json';
-import esCore from '../../../renderer/locales/es/core.json';
+// With the JSON attribute: Node's own loader (Playwright's specs import core modules) needs it.
+import en from '../../../renderer/locales/en.json' with { type: 'json' };
+import enCli from '../../../renderer/locales/en/cli.json' with { type: 'json' };
+import enCore from '../../../renderer/locales/en/core.json' with { type: 'json' };
+import es from '../../../renderer/locales/es.json' with { type: 'json' };
+import esCli from '../../../renderer/locales/es/cli.json' with { type: 'json' };
+import esCore from '../../../renderer/locales/es/core.json' with { type: 'json' };
+
+const enErrors = en.errors;
+const esErrors = es.errors;
 
 export type { Language } from '../../../preload/contract';
 
@@ -31,7 +35,7 @@ type Keys<T, Prefix extends string> = {
 /** A key of the core's or the command line's catalogue (checked against the English files). */
 export type TextKey = Keys<typeof enCore, 'core.'> | Keys<typeof enCli, 'cli.'> | Keys<typeof enErrors, 'errors.'>;
 
-/** The keys under `prefix`, without it: `KeysUnder<'core.sheet.'>` is 'title' | 'pin' | … */
+/** The keys under `prefix`, without it: `KeysUnder<'core.handout.'>` is 'title' | 'pin' | … */
 export type KeysUnder<Prefix extends string, K extends string = TextKey> = K extends `${Prefix}${infer Rest}`
   ? Rest
   : never;

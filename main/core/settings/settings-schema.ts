@@ -97,7 +97,7 @@ export type DicomListenerSettings = z.infer<typeof dicomListenerSchema>;
 
 export const DEFAULT_DICOM_LISTENER: DicomListenerSettings = dicomListenerSchema.parse({});
 
-/** The patient's printed sheet (handover/patient-sheet.ts): its paper size. */
+/** The patient's printed sheet (handout/handout-pdf.ts): its paper size. */
 export const handoutSettingsSchema = z.object({ paper: z.enum(['A4', 'A5']).default('A4') });
 export type HandoutSettings = z.infer<typeof handoutSettingsSchema>;
 

@@ -1,7 +1,7 @@
 // The test-only control API of CONTRACTS.md §1: fault injection on storage and API requests.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, EmulatorProcess, type EmulatorInfo } from '../../support/emulator';
-import { createExam, ErrorBody, expectOk, files, put } from '../../support/conformance-client';
+import { api, EmulatorProcess, type EmulatorInfo } from '../../support/emulator/emulator';
+import { createExam, ErrorBody, expectOk, files, put } from '../../support/emulator/conformance-client';
 
 let emu: EmulatorProcess;
 let info: EmulatorInfo;

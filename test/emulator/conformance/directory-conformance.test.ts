@@ -2,7 +2,7 @@
 // (API-v1.md §2.9–2.13, §4.6–4.10, §8.2).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { api, EmulatorProcess, type EmulatorInfo } from '../../support/emulator';
+import { api, EmulatorProcess, type EmulatorInfo } from '../../support/emulator/emulator';
 import {
   createExam,
   expectError,
@@ -17,7 +17,7 @@ import {
   sleep,
   stringsIn,
   unwrap,
-} from '../../support/conformance-client';
+} from '../../support/emulator/conformance-client';
 
 let emu: EmulatorProcess;
 let info: EmulatorInfo;

@@ -2,7 +2,7 @@
 // §4.4; CONTRACTS.md control API: /mail, /consent/{id}/sign-remote).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { api, EmulatorProcess, type EmulatorInfo } from '../../support/emulator';
+import { api, EmulatorProcess, type EmulatorInfo } from '../../support/emulator/emulator';
 import {
   expectError,
   expectOk,
@@ -15,7 +15,7 @@ import {
   readyExam,
   sha256Hex,
   stringsIn,
-} from '../../support/conformance-client';
+} from '../../support/emulator/conformance-client';
 
 let emu: EmulatorProcess;
 let info: EmulatorInfo;

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { api, EmulatorProcess, type EmulatorInfo } from '../../support/emulator';
+import { api, EmulatorProcess, type EmulatorInfo } from '../../support/emulator/emulator';
 import {
   CreatedZipExam,
   createExam,
@@ -22,7 +22,7 @@ import {
   put,
   readyExam,
   sleep,
-} from '../../support/conformance-client';
+} from '../../support/emulator/conformance-client';
 
 const URL_TTL = 120;
 let emu: EmulatorProcess;

@@ -1,8 +1,16 @@
 // Rate limits on the service clock (API-v1.md §7 429 answer, §8.1; CONTRACTS.md: presigned PUTs do not
 // count, POST /clock carries out rate-limit windows).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, EmulatorProcess, type EmulatorInfo } from '../../support/emulator';
-import { type ApiResult, burst, createExam, expectError, expectOk, files, put } from '../../support/conformance-client';
+import { api, EmulatorProcess, type EmulatorInfo } from '../../support/emulator/emulator';
+import {
+  type ApiResult,
+  burst,
+  createExam,
+  expectError,
+  expectOk,
+  files,
+  put,
+} from '../../support/emulator/conformance-client';
 
 let emu: EmulatorProcess;
 let info: EmulatorInfo;

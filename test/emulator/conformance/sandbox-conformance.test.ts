@@ -1,8 +1,8 @@
 // Sandbox keys, each bullet of API-v1.md §5.5 except the rate bucket (rate-limits.test.ts covers that).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { api, EmulatorProcess, type EmulatorInfo } from '../../support/emulator';
-import { expectOk, listIn, Obj, readyExam, stringsIn, unwrap } from '../../support/conformance-client';
+import { api, EmulatorProcess, type EmulatorInfo } from '../../support/emulator/emulator';
+import { expectOk, listIn, Obj, readyExam, stringsIn, unwrap } from '../../support/emulator/conformance-client';
 
 let emu: EmulatorProcess;
 let info: EmulatorInfo;

@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { api, EmulatorProcess, type EmulatorInfo } from '../../support/emulator';
+import { api, EmulatorProcess, type EmulatorInfo } from '../../support/emulator/emulator';
 import {
   createExam,
   expectError,
@@ -18,7 +18,7 @@ import {
   makePng,
   readyExam,
   unwrap,
-} from '../../support/conformance-client';
+} from '../../support/emulator/conformance-client';
 
 const ALL_SCOPES = [
   'exams:read',

@@ -1,7 +1,7 @@
 // --time-scale 0.001 (CONTRACTS.md §1): the 1-hour rate window lasts 3.6 s and the webhook retry schedule
 // runs a thousand times faster, in real time, without touching the clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, EmulatorProcess, type EmulatorInfo } from '../../support/emulator';
+import { api, EmulatorProcess, type EmulatorInfo } from '../../support/emulator/emulator';
 import {
   burst,
   createExam,
@@ -14,7 +14,7 @@ import {
   Receiver,
   sleep,
   waitFor,
-} from '../../support/conformance-client';
+} from '../../support/emulator/conformance-client';
 
 let emu: EmulatorProcess;
 let info: EmulatorInfo;

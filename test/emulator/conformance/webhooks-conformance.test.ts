@@ -2,7 +2,7 @@
 // §6; CONTRACTS.md --insecure-webhooks and POST /clock).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { api, EmulatorProcess, type EmulatorInfo } from '../../support/emulator';
+import { api, EmulatorProcess, type EmulatorInfo } from '../../support/emulator/emulator';
 import {
   burst,
   type Delivery,
@@ -25,7 +25,7 @@ import {
   stringsIn,
   unwrap,
   waitFor,
-} from '../../support/conformance-client';
+} from '../../support/emulator/conformance-client';
 
 const ALL_EVENTS = [
   'exam.created',

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, EmulatorProcess } from '../../support/emulator';
-import { createReadyExam, makePng, pdfText } from '../../support/emulator-reports';
+import { api, EmulatorProcess } from '../../support/emulator/emulator';
+import { createReadyExam, makePng, pdfText } from '../../support/emulator/emulator-reports';
 
 type Mail = { kind: string; to: string[]; subject: string; body: string; exam_id: string | null };
 

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, EmulatorProcess } from '../../support/emulator';
+import { api, EmulatorProcess } from '../../support/emulator/emulator';
 import {
   bytesFor,
   createExam,
@@ -16,9 +16,9 @@ import {
   uploadAll,
   type Json,
   type UploadUrl,
-} from '../../support/emulator-exams';
+} from '../../support/emulator/emulator-exams';
 import { readSpec, specEndpoints } from '../../support/spec-tables';
-import { WebhookReceiver } from '../../support/webhooks-receiver';
+import { WebhookReceiver } from '../../support/network/webhooks-receiver';
 
 type Route = { method: string; path: string; scope: string | null };
 type Fault = { target: string; mode: string; count: number; match?: string };

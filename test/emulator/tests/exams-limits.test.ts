@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, EmulatorProcess } from '../../support/emulator';
-import { createExam, filesBody, type Json } from '../../support/emulator-exams';
+import { api, EmulatorProcess } from '../../support/emulator/emulator';
+import { createExam, filesBody, type Json } from '../../support/emulator/emulator-exams';
 
 describe('emulator: plan limits of exams (Free plan)', () => {
   let emu: EmulatorProcess;

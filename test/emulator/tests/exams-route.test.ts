@@ -2,8 +2,15 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, EmulatorProcess } from '../../support/emulator';
-import { activityOf, createExam, filesBody, readyExam, uploadAll, type Json } from '../../support/emulator-exams';
+import { api, EmulatorProcess } from '../../support/emulator/emulator';
+import {
+  activityOf,
+  createExam,
+  filesBody,
+  readyExam,
+  uploadAll,
+  type Json,
+} from '../../support/emulator/emulator-exams';
 
 /** Parses a PNG far enough to prove it is real: signature, chunk CRCs, IHDR size, inflatable IDAT. */
 function readPng(buf: Buffer): { width: number; height: number; pixels: number } {

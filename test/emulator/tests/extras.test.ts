@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, EmulatorProcess } from '../../support/emulator';
+import { api, EmulatorProcess } from '../../support/emulator/emulator';
 import {
   activityOf,
   bytesFor,
@@ -9,7 +9,7 @@ import {
   readyExam,
   type Json,
   type UploadUrl,
-} from '../../support/emulator-exams';
+} from '../../support/emulator/emulator-exams';
 
 describe('emulator: extra takes', () => {
   let emu: EmulatorProcess;

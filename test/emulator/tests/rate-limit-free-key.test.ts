@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, EmulatorProcess } from '../../support/emulator';
+import { api, EmulatorProcess } from '../../support/emulator/emulator';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const header = (h: Headers, name: string): number => Number(h.get(name));

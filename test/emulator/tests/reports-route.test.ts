@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, EmulatorProcess } from '../../support/emulator';
-import { createReadyExam, makePdf } from '../../support/emulator-reports';
+import { api, EmulatorProcess } from '../../support/emulator/emulator';
+import { createReadyExam, makePdf } from '../../support/emulator/emulator-reports';
 
 type ReportGet = {
   url: string;

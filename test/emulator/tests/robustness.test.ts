@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, EmulatorProcess } from '../../support/emulator';
+import { api, EmulatorProcess } from '../../support/emulator/emulator';
 
 type Detail = { field: string; message: string };
 type Streamed = { status: number; body: string; sentAtResponse: number; ms: number };

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, EmulatorProcess } from '../../support/emulator';
-import { activityOf, createExam, filesBody, getPage, readyExam, type Json } from '../../support/emulator-exams';
+import { api, EmulatorProcess } from '../../support/emulator/emulator';
+import {
+  activityOf,
+  createExam,
+  filesBody,
+  getPage,
+  readyExam,
+  type Json,
+} from '../../support/emulator/emulator-exams';
 
 type Mail = {
   kind: string;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, EmulatorProcess } from '../../support/emulator';
-import { bytesFor, createExam, filesBody, put } from '../../support/emulator-exams';
+import { api, EmulatorProcess } from '../../support/emulator/emulator';
+import { bytesFor, createExam, filesBody, put } from '../../support/emulator/emulator-exams';
 
 describe('emulator: presigned URL lifetime (--url-ttl 1)', () => {
   let emu: EmulatorProcess;

@@ -2,8 +2,16 @@ import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, EmulatorProcess } from '../../support/emulator';
-import { bytesFor, createExam, filesBody, put, rawPut, readyExam, uploadAll } from '../../support/emulator-exams';
+import { api, EmulatorProcess } from '../../support/emulator/emulator';
+import {
+  bytesFor,
+  createExam,
+  filesBody,
+  put,
+  rawPut,
+  readyExam,
+  uploadAll,
+} from '../../support/emulator/emulator-exams';
 
 describe('emulator: presigned storage (PUT/GET) and confirm', () => {
   let emu: EmulatorProcess;

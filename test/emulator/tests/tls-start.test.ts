@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EmulatorProcess } from '@support/emulator';
+import { EmulatorProcess } from '@support/emulator/emulator';
 
 const started: EmulatorProcess[] = [];
 

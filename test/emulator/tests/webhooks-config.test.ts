@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, EmulatorProcess } from '../../support/emulator';
+import { api, EmulatorProcess } from '../../support/emulator/emulator';
 
 /** Webhook subscriptions without --insecure-webhooks: the URL policy, CRUD, secrets, scopes. */
 describe('emulator: webhook subscriptions (HTTPS only)', () => {

@@ -1,8 +1,8 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, EmulatorProcess } from '../../support/emulator';
-import { createReadyExam, makePdf } from '../../support/emulator-reports';
-import { WebhookReceiver } from '../../support/webhooks-receiver';
+import { api, EmulatorProcess } from '../../support/emulator/emulator';
+import { createReadyExam, makePdf } from '../../support/emulator/emulator-reports';
+import { WebhookReceiver } from '../../support/network/webhooks-receiver';
 
 type DeliveryItem = {
   id: string;

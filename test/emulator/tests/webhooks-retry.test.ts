@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, EmulatorProcess } from '../../support/emulator';
-import { createReadyExam, makePdf } from '../../support/emulator-reports';
-import { WebhookReceiver } from '../../support/webhooks-receiver';
+import { api, EmulatorProcess } from '../../support/emulator/emulator';
+import { createReadyExam, makePdf } from '../../support/emulator/emulator-reports';
+import { WebhookReceiver } from '../../support/network/webhooks-receiver';
 
 /**
  * The retry schedule in real time under --time-scale 0.001 (30 s → 30 ms, 2 min → 120 ms,

@@ -14,8 +14,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, EmulatorProcess } from '../../support/emulator';
-import { activityOf, bytesFor, createExam, type CreatedExam } from '../../support/emulator-exams';
+import { api, EmulatorProcess } from '../../support/emulator/emulator';
+import { activityOf, bytesFor, createExam, type CreatedExam } from '../../support/emulator/emulator-exams';
 
 type ZipInput = { name: string; data?: Buffer; zeros?: number; compress?: boolean } | { dir: string };
 

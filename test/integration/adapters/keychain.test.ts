@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYCHAIN_SERVICE, KeytarSecretStore } from '@main/adapters/keytar-secret-store';
 import { detectKeychain } from '@main/core/secrets/detect';
 import { openSettingsStore } from '@main/core/settings/store';
-import { EmulatorProcess } from '../../support/emulator';
+import { EmulatorProcess } from '../../support/emulator/emulator';
 import { repoRoot } from '@support/repo-paths';
 
 // These tests talk to a REAL OS keychain: gnome-keyring in a private D-Bus session, as

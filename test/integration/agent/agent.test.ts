@@ -8,9 +8,9 @@ import type { EventName, InboxItem, UploadJobView } from '@preload/contract';
 import type { Agent, Notice } from '@main/core/agent';
 import { MemorySecretStore } from '@main/core/secrets';
 import { writeCbctExport, writeRadiograph } from '../../fixtures/dicom/generate';
-import { api } from '../../support/emulator';
-import { emulatorScene } from '../../support/emulator-scene';
-import { agentOn, poller, type AgentCall } from '../../support/agent-harness';
+import { api } from '../../support/emulator/emulator';
+import { emulatorScene } from '../../support/emulator/emulator-scene';
+import { agentOn, poller, type AgentCall } from '../../support/harness/agent-harness';
 
 const ctx = emulatorScene({ scratch: 'sb-agent-' });
 

@@ -3,11 +3,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MethodName, MethodResult } from '@preload/contract';
 import { ContractFailure, parseArgs, toContractFailure } from '@main/core/agent/host/contract-host';
-import { createDirectoryHandlers } from '@main/core/agent/handlers/handlers-directory';
+import { createReferrersHandlers } from '@main/core/agent/handlers/handlers-referrers';
 import { createImplantsHandlers } from '@main/core/agent/handlers/handlers-implants';
 import { createTemplatesHandlers } from '@main/core/agent/handlers/handlers-templates';
 import { ServiceConnection } from '@main/core/agent/service/service-connection';
-import { api, EmulatorProcess } from '../../support/emulator';
+import { api, EmulatorProcess } from '../../support/emulator/emulator';
 
 let emulator: EmulatorProcess;
 beforeAll(async () => {
@@ -17,7 +17,7 @@ afterAll(async () => {
   await emulator?.dispose();
 });
 
-type BackOffice = ReturnType<typeof createDirectoryHandlers> &
+type BackOffice = ReturnType<typeof createReferrersHandlers> &
   ReturnType<typeof createTemplatesHandlers> &
   ReturnType<typeof createImplantsHandlers>;
 type Name = keyof BackOffice & MethodName;
@@ -27,7 +27,7 @@ function caller(kind: 'pro' | 'sandbox') {
   const service = new ServiceConnection('test', () => undefined);
   service.configure(emulator.info.base_url, emulator.info.keys[kind]);
   const handlers: BackOffice = {
-    ...createDirectoryHandlers({ service }),
+    ...createReferrersHandlers({ service }),
     ...createTemplatesHandlers({ service }),
     ...createImplantsHandlers({ service }),
   };

@@ -10,8 +10,8 @@ import { isContractError, methods, type MethodName } from '@preload/contract';
 import { id as idSchema } from '@preload/contract/method';
 import { startAgent, type Agent } from '@main/core/agent';
 import { MemorySecretStore } from '@main/core/secrets';
-import { emulatorScene } from '../../support/emulator-scene';
-import { LostAnswerProxy } from '../../support/lost-answer-proxy';
+import { emulatorScene } from '../../support/emulator/emulator-scene';
+import { LostAnswerProxy } from '../../support/network/lost-answer-proxy';
 
 const scene = emulatorScene({ scratch: 'sb-ids-' });
 let proxy: LostAnswerProxy;

@@ -9,7 +9,7 @@ import type { Agent } from '@main/core/agent';
 import { startAgent } from '@main/core/agent';
 import { MemorySecretStore } from '@main/core/secrets';
 import { makePdf, remainingCalls, seedExam } from '../../support/e2e/exam-seeds';
-import { api, EmulatorProcess } from '../../support/emulator';
+import { api, EmulatorProcess } from '../../support/emulator/emulator';
 
 let emulator: EmulatorProcess;
 let scratch: string;

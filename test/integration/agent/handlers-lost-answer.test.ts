@@ -13,11 +13,11 @@ import { ContractFailure } from '@main/core/agent/host/contract-host';
 import { MemorySecretStore } from '@main/core/secrets';
 import { writeCbctExport } from '../../fixtures/dicom/generate';
 import { makePdf, seedExam } from '../../support/e2e/exam-seeds';
-import { api } from '../../support/emulator';
-import { emulatorScene } from '../../support/emulator-scene';
-import { LostAnswerProxy } from '../../support/lost-answer-proxy';
-import { signaturePng } from '../../support/png-images';
-import { poller, type AgentHarness } from '../../support/agent-harness';
+import { api } from '../../support/emulator/emulator';
+import { emulatorScene } from '../../support/emulator/emulator-scene';
+import { LostAnswerProxy } from '../../support/network/lost-answer-proxy';
+import { signaturePng } from '../../support/data/png-images';
+import { poller, type AgentHarness } from '../../support/harness/agent-harness';
 
 const scene = emulatorScene({ emulator: { insecureWebhooks: true }, scratch: 'sb-lost-' });
 const waitFor = poller(30_000, 100);

@@ -7,9 +7,9 @@ import { dirname, join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemorySecretStore } from '@main/core/secrets';
 import { writeCbctExport } from '../../fixtures/dicom/generate';
-import { api } from '../../support/emulator';
-import { emulatorScene } from '../../support/emulator-scene';
-import { agentOn, poller } from '../../support/agent-harness';
+import { api } from '../../support/emulator/emulator';
+import { emulatorScene } from '../../support/emulator/emulator-scene';
+import { agentOn, poller } from '../../support/harness/agent-harness';
 
 const ctx = emulatorScene({ scratch: 'sb-agent-incomplete-' });
 

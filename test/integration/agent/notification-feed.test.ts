@@ -8,7 +8,7 @@ import type { NotificationsState } from '@preload/contract';
 import type { Notice } from '@main/core/agent';
 import { startAgent } from '@main/core/agent';
 import { MemorySecretStore } from '@main/core/secrets';
-import { api, EmulatorProcess } from '../../support/emulator';
+import { api, EmulatorProcess } from '../../support/emulator/emulator';
 
 let emulator: EmulatorProcess;
 let scratch: string;

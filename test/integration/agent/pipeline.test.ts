@@ -11,10 +11,10 @@ import type { InboxItem, UploadJobView } from '@preload/contract';
 import { startAgent } from '@main/core/agent';
 import { MemorySecretStore } from '@main/core/secrets';
 import { writeRadiograph } from '../../fixtures/dicom/generate';
-import { api, EmulatorProcess } from '../../support/emulator';
-import { smallSeries } from '../../support/watch-harness';
-import type { Proc } from '../../support/agent-processes';
-import { startServe, startWatch } from '../../support/agent-processes';
+import { api, EmulatorProcess } from '../../support/emulator/emulator';
+import { smallSeries } from '../../support/harness/watch-harness';
+import type { Proc } from '../../support/harness/agent-processes';
+import { startServe, startWatch } from '../../support/harness/agent-processes';
 
 let emulator: EmulatorProcess;
 let scratch: string;

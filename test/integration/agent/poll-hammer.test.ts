@@ -14,7 +14,7 @@ import { createApiClient } from '@main/core/api';
 import { scaledPollClock } from '@main/core/agent/background/poll-scheduler';
 import { MemorySecretStore } from '@main/core/secrets';
 import { countingProxy } from '../../bench/poll-budget';
-import { api, EmulatorProcess } from '../../support/emulator';
+import { api, EmulatorProcess } from '../../support/emulator/emulator';
 
 const TIME_SCALE = 0.002;
 const HOUR_MS = 3_600_000 * TIME_SCALE;

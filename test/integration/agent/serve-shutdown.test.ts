@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import type { UploadJobView } from '@preload/contract';
 import { newWatchFolder, openSettingsStore } from '@main/core/settings';
 import { writeCbctExport } from '../../fixtures/dicom/generate';
-import { api } from '../../support/emulator';
-import { serveScene, type Served } from '../../support/agent-processes';
-import { poller } from '../../support/agent-harness';
+import { api } from '../../support/emulator/emulator';
+import { serveScene, type Served } from '../../support/harness/agent-processes';
+import { poller } from '../../support/harness/agent-harness';
 
 const ctx = serveScene('sb-serve-stop-');
 const waitFor = poller(30_000, 50);

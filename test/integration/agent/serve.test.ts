@@ -4,7 +4,7 @@
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { serveScene } from '../../support/agent-processes';
+import { serveScene } from '../../support/harness/agent-processes';
 
 const ctx = serveScene('sb-serve-');
 

@@ -6,12 +6,12 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { UploadJobView } from '@preload/contract';
-import type { EngineOptions } from '@main/core/upload/engine';
+import type { EngineOptions } from '@main/core/upload/job/engine';
 import { MemorySecretStore } from '@main/core/secrets';
 import { writeCbctExport, writeRadiograph } from '../../fixtures/dicom/generate';
-import { api } from '../../support/emulator';
-import { emulatorScene } from '../../support/emulator-scene';
-import { agentOn, poller, type AgentHarness } from '../../support/agent-harness';
+import { api } from '../../support/emulator/emulator';
+import { emulatorScene } from '../../support/emulator/emulator-scene';
+import { agentOn, poller, type AgentHarness } from '../../support/harness/agent-harness';
 
 const ctx = emulatorScene({ scratch: 'sb-agent-stall-' });
 

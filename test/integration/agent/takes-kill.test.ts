@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import type { TakesView, UploadJobView } from '@preload/contract';
 import { createApiClient } from '@main/core/api';
 import { writeCbctExport } from '../../fixtures/dicom/generate';
-import { fileSha, sha256 } from '../../support/upload-harness';
-import { serveScene, type Served } from '../../support/agent-processes';
+import { fileSha, sha256 } from '../../support/harness/upload-harness';
+import { serveScene, type Served } from '../../support/harness/agent-processes';
 
 const ctx = serveScene('sb-takes-kill-');
 

@@ -14,9 +14,9 @@ import { createApiClient, type ApiClient } from '@main/core/api';
 import { startAgent } from '@main/core/agent';
 import { MemorySecretStore } from '@main/core/secrets';
 import { writeCbctExport } from '../../fixtures/dicom/generate';
-import { emulatorScene } from '../../support/emulator-scene';
-import { LostAnswerProxy } from '../../support/lost-answer-proxy';
-import { poller, type AgentCall, type AgentHarness } from '../../support/agent-harness';
+import { emulatorScene } from '../../support/emulator/emulator-scene';
+import { LostAnswerProxy } from '../../support/network/lost-answer-proxy';
+import { poller, type AgentCall, type AgentHarness } from '../../support/harness/agent-harness';
 
 const scene = emulatorScene({ scratch: 'sb-take-lost-' });
 const waitFor = poller(60_000, 50);

@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 import type { UploadJobView } from '@preload/contract';
 import { MemorySecretStore } from '@main/core/secrets';
 import { writeCbctExport, writeRadiograph } from '../../fixtures/dicom/generate';
-import { api } from '../../support/emulator';
-import { emulatorScene } from '../../support/emulator-scene';
-import { agentOn, poller, type AgentHarness } from '../../support/agent-harness';
+import { api } from '../../support/emulator/emulator';
+import { emulatorScene } from '../../support/emulator/emulator-scene';
+import { agentOn, poller, type AgentHarness } from '../../support/harness/agent-harness';
 
 const ctx = emulatorScene({ scratch: 'sb-agent-up-' });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EmulatorProcess } from '../../support/emulator';
-import { clientFor, must } from '../../support/api-clients';
+import { EmulatorProcess } from '../../support/emulator/emulator';
+import { clientFor, must } from '../../support/harness/api-clients';
 
 describe('client: account (GET /me) against the emulator', () => {
   let emu: EmulatorProcess;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiError } from '@main/core/api/api-errors';
-import { apiErrorText } from '@main/core/cli/cli-messages';
-import { EmulatorProcess } from '../../support/emulator';
-import { clientFor, readyExam } from '../../support/api-clients';
+import type { ApiError } from '@main/core/api/http/api-errors';
+import { apiErrorText } from '@main/core/cli/words/cli-messages';
+import { EmulatorProcess } from '../../support/emulator/emulator';
+import { clientFor, readyExam } from '../../support/harness/api-clients';
 
 describe('client: typed errors built from the emulator’s answers', () => {
   let emu: EmulatorProcess;

@@ -4,12 +4,12 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '@main/core/api/api-errors';
+import { ApiError } from '@main/core/api/http/api-errors';
 import { toContractError } from '@main/core/agent/host/contract-host';
-import { api } from '../../support/emulator';
-import { emulatorScene } from '../../support/emulator-scene';
-import { LostAnswerProxy } from '../../support/lost-answer-proxy';
-import { attempts, clientFor } from '../../support/api-clients';
+import { api } from '../../support/emulator/emulator';
+import { emulatorScene } from '../../support/emulator/emulator-scene';
+import { LostAnswerProxy } from '../../support/network/lost-answer-proxy';
+import { attempts, clientFor } from '../../support/harness/api-clients';
 
 const scene = emulatorScene();
 let proxy: LostAnswerProxy;

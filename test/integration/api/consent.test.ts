@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { ApiError } from '@main/core/api/api-errors';
-import { PNG_1X1_BASE64, proClientScene, readyExam } from '../../support/api-clients';
+import type { ApiError } from '@main/core/api/http/api-errors';
+import { PNG_1X1_BASE64, proClientScene, readyExam } from '../../support/harness/api-clients';
 
 const isPdf = (b: Uint8Array): boolean => Buffer.from(b.subarray(0, 5)).toString('latin1') === '%PDF-';
 

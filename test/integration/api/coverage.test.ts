@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '@main/core/api/client';
-import { ApiError } from '@main/core/api/api-errors';
-import { EmulatorProcess } from '../../support/emulator';
-import { clientFor, type Recorded } from '../../support/api-clients';
+import { ApiError } from '@main/core/api/http/api-errors';
+import { EmulatorProcess } from '../../support/emulator/emulator';
+import { clientFor, type Recorded } from '../../support/harness/api-clients';
 
 type Call = (c: ApiClient) => Promise<unknown>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { must, proClientScene } from '../../support/api-clients';
+import { must, proClientScene } from '../../support/harness/api-clients';
 
 describe('client: referrers and report templates against the emulator', () => {
   const ctx = proClientScene();

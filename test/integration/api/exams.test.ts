@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ZipFile } from 'yazl';
-import type { ApiError } from '@main/core/api/api-errors';
-import { clientFor, fileBytes, must, proClientScene, readyExam, uploadFiles } from '../../support/api-clients';
+import type { ApiError } from '@main/core/api/http/api-errors';
+import { clientFor, fileBytes, must, proClientScene, readyExam, uploadFiles } from '../../support/harness/api-clients';
 
 /** An uncompressed ZIP of `files`, built in memory. */
 async function zipOf(files: { name: string; size: number }[]): Promise<Buffer> {

@@ -1,11 +1,11 @@
 import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '@main/core/api/client';
-import { ApiError } from '@main/core/api/api-errors';
-import { apiErrorText } from '@main/core/cli/cli-messages';
-import type { TransportEvent } from '@main/core/api/http';
-import { EmulatorProcess } from '../../support/emulator';
-import { attempts, clientFor } from '../../support/api-clients';
+import { ApiError } from '@main/core/api/http/api-errors';
+import { apiErrorText } from '@main/core/cli/words/cli-messages';
+import type { TransportEvent } from '@main/core/api/http/http';
+import { EmulatorProcess } from '../../support/emulator/emulator';
+import { attempts, clientFor } from '../../support/harness/api-clients';
 
 type Armed = { armed: { target: string; mode: string; count: number; match?: string }[] };
 

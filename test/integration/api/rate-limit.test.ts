@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiError } from '@main/core/api/api-errors';
-import { EmulatorProcess } from '../../support/emulator';
-import { attempts, clientFor, must } from '../../support/api-clients';
+import type { ApiError } from '@main/core/api/http/api-errors';
+import { EmulatorProcess } from '../../support/emulator/emulator';
+import { attempts, clientFor, must } from '../../support/harness/api-clients';
 
 // --time-scale 0.001 turns the one-hour window into 3.6 s, so the Free plan's 100 requests per
 // hour run out in a burst and come back within seconds.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { minimalPdf, must, proClientScene, readyExam } from '../../support/api-clients';
+import { minimalPdf, must, proClientScene, readyExam } from '../../support/harness/api-clients';
 
 describe('client: radiology reports against the emulator', () => {
   const ctx = proClientScene();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '@main/core/api/client';
-import { EmulatorProcess } from '../../support/emulator';
-import { clientFor, must, readyExam } from '../../support/api-clients';
+import { EmulatorProcess } from '../../support/emulator/emulator';
+import { clientFor, must, readyExam } from '../../support/harness/api-clients';
 
 type Mail = { mail: { to: string[] }[] };
 

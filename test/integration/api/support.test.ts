@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TicketCategory } from '@preload/contract';
-import { proClientScene } from '../../support/api-clients';
+import { proClientScene } from '../../support/harness/api-clients';
 
 describe('client: support tickets against the emulator', () => {
   const ctx = proClientScene();

@@ -2,8 +2,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClientConfigError, createApiClient } from '@main/core/api/client';
-import type { ApiError } from '@main/core/api/api-errors';
-import { APP_VERSION } from '@main/core/api/user-agent';
+import type { ApiError } from '@main/core/api/http/api-errors';
+import { APP_VERSION } from '@main/core/api/http/user-agent';
 
 /** A GET /me answer as the spec describes it. */
 const me = {

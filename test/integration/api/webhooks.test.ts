@@ -3,8 +3,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '@main/core/api/client';
-import { EmulatorProcess } from '../../support/emulator';
-import { clientFor, must } from '../../support/api-clients';
+import { EmulatorProcess } from '../../support/emulator/emulator';
+import { clientFor, must } from '../../support/harness/api-clients';
 
 describe('client: webhook subscriptions against the emulator', () => {
   let emu: EmulatorProcess;

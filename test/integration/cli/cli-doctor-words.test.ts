@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EmulatorProcess } from '../../support/emulator';
+import { EmulatorProcess } from '../../support/emulator/emulator';
 import { cliBin, repoRoot } from '@support/repo-paths';
 
 let emu: EmulatorProcess;

@@ -5,8 +5,8 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, EmulatorProcess } from '@support/emulator';
-import { filesBody, readyExam } from '@support/emulator-exams';
+import { api, EmulatorProcess } from '@support/emulator/emulator';
+import { filesBody, readyExam } from '@support/emulator/emulator-exams';
 import { cliBin, repoRoot } from '@support/repo-paths';
 
 type Run = { code: number | null; stdout: string; stderr: string };

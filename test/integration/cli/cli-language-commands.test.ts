@@ -7,11 +7,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EmulatorProcess } from '@support/emulator';
-import { smallSeries, waitFor } from '@support/watch-harness';
+import { EmulatorProcess } from '@support/emulator/emulator';
+import { smallSeries, waitFor } from '@support/harness/watch-harness';
 import { openSettingsStore } from '@main/core/settings/store';
 import { cliBin, repoRoot } from '@support/repo-paths';
-import { listeningPort, type ReceiveCli, startReceive, storescu } from '@support/receive-harness';
+import { listeningPort, type ReceiveCli, startReceive, storescu } from '@support/harness/receive-harness';
 
 let emu: EmulatorProcess;
 let tmp: string;

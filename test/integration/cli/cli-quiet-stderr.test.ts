@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeCbctExport } from '../../fixtures/dicom/generate';
-import { EmulatorProcess } from '../../support/emulator';
+import { EmulatorProcess } from '../../support/emulator/emulator';
 import { ServeProcess } from '../../support/e2e/serve-process';
-import { dcmtk, listeningPort, startReceive, storescu } from '../../support/receive-harness';
+import { dcmtk, listeningPort, startReceive, storescu } from '../../support/harness/receive-harness';
 import { cliBin, cliNodeOptions, repoRoot } from '@support/repo-paths';
-import { poller } from '../../support/agent-harness';
+import { poller } from '../../support/harness/agent-harness';
 import { lastLogLines, logDirOf } from '@main/core/log';
 
 /** What Node prints for a process warning or a deprecation: `(node:1234) …Warning: …`, `DEP0005`. */

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeCbctExport } from '@fixtures/dicom/generate';
-import { EmulatorProcess } from '@support/emulator';
-import { LostAnswerProxy } from '@support/lost-answer-proxy';
+import { EmulatorProcess } from '@support/emulator/emulator';
+import { LostAnswerProxy } from '@support/network/lost-answer-proxy';
 import { cliBin, repoRoot } from '@support/repo-paths';
 
 type Run = { code: number | null; stdout: string; stderr: string };

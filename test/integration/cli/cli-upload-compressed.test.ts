@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '@main/core/api';
-import { EmulatorProcess } from '@support/emulator';
-import { writePhantomSeries } from '@support/phantom';
+import { EmulatorProcess } from '@support/emulator/emulator';
+import { writePhantomSeries } from '@support/data/phantom';
 import { cliBin, repoRoot } from '@support/repo-paths';
 
 type Run = { code: number | null; stdout: string; stderr: string };

@@ -10,9 +10,9 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createApiClient } from '@main/core/api';
 import { writeCbctExport } from '../../fixtures/dicom/generate';
-import { EmulatorProcess } from '../../support/emulator';
+import { EmulatorProcess } from '../../support/emulator/emulator';
 import { cliBin, repoRoot } from '@support/repo-paths';
-import { journalState } from '@support/journal-plans';
+import { journalState } from '@support/data/journal-plans';
 
 type Run = { code: number | null; stdout: string; stderr: string };
 

@@ -23,9 +23,9 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createApiClient } from '@main/core/api';
 import { type CbctExport, writeCbctExport, writeDicom } from '../../fixtures/dicom/generate';
-import { EmulatorProcess } from '../../support/emulator';
+import { EmulatorProcess } from '../../support/emulator/emulator';
 import { cliBin, repoRoot } from '@support/repo-paths';
-import { journalState } from '@support/journal-plans';
+import { journalState } from '@support/data/journal-plans';
 
 const bin = cliBin;
 const repo = repoRoot;

@@ -7,8 +7,8 @@ import { join, relative, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '@main/core/api';
 import { type CbctExport, writeCbctExport } from '../../fixtures/dicom/generate';
-import { EmulatorProcess } from '../../support/emulator';
-import { fileSha, sha256 } from '../../support/upload-harness';
+import { EmulatorProcess } from '../../support/emulator/emulator';
+import { fileSha, sha256 } from '../../support/harness/upload-harness';
 import { cliBin, repoRoot } from '@support/repo-paths';
 
 const bin = cliBin;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSettingsStore } from '@main/core/settings/store';
-import { EmulatorProcess } from '../../support/emulator';
+import { EmulatorProcess } from '../../support/emulator/emulator';
 import { cliBin } from '@support/repo-paths';
 
 const bin = cliBin;

@@ -11,8 +11,8 @@ import type { ApiClient } from '@main/core/api';
 import { ContractFailure } from '@main/core/agent/host/contract-host';
 import { PollScheduler } from '@main/core/agent/background/poll-scheduler';
 import { ConsentDesk, pagePatientDisplay } from '@main/core/consent/desk';
-import { api, EmulatorProcess } from '../../support/emulator';
-import { plainPng, signaturePng } from '../../support/png-images';
+import { api, EmulatorProcess } from '../../support/emulator/emulator';
+import { plainPng, signaturePng } from '../../support/data/png-images';
 
 // A drawn signature, as the patient display's pad writes it.
 const PNG = signaturePng().toString('base64');

@@ -9,9 +9,9 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type ReceiveConfig, type ReceivedStudy, ReceiveService } from '@main/core/receive';
 import { silentLogger } from '@main/core/log';
 import { writeCtSeries } from '@fixtures/dicom/generate';
-import { waitFor } from '@support/watch-harness';
-import { dcmtk } from '@support/receive-harness';
-import { mountSmallDisk, type SmallDisk } from '@support/small-disk';
+import { waitFor } from '@support/harness/watch-harness';
+import { dcmtk } from '@support/harness/receive-harness';
+import { mountSmallDisk, type SmallDisk } from '@support/data/small-disk';
 
 const src = mkdtempSync(join(tmpdir(), 'sb-receive-full-src-'));
 afterAll(() => rmSync(src, { recursive: true, force: true }));

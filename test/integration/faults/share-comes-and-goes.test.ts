@@ -7,8 +7,8 @@ import { mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EmulatorProcess } from '../../support/emulator';
-import { smallSeries, waitFor } from '../../support/watch-harness';
+import { EmulatorProcess } from '../../support/emulator/emulator';
+import { smallSeries, waitFor } from '../../support/harness/watch-harness';
 import { cliBin, repoRoot } from '@support/repo-paths';
 
 let emulator: EmulatorProcess;

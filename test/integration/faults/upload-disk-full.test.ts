@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createApiClient } from '@main/core/api';
 import { cliBin, repoRoot } from '@support/repo-paths';
-import { mountSmallDisk, type SmallDisk } from '@support/small-disk';
-import { waitFor } from '@support/watch-harness';
+import { mountSmallDisk, type SmallDisk } from '@support/data/small-disk';
+import { waitFor } from '@support/harness/watch-harness';
 import { writeCbctExport } from '../../fixtures/dicom/generate';
-import { EmulatorProcess } from '../../support/emulator';
+import { EmulatorProcess } from '../../support/emulator/emulator';
 
 type Run = { code: number | null; stdout: string; stderr: string };
 

@@ -6,9 +6,9 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, EmulatorProcess } from '../../support/emulator';
-import { smallSeries, waitFor } from '../../support/watch-harness';
-import { mountSmallDisk, type SmallDisk } from '@support/small-disk';
+import { api, EmulatorProcess } from '../../support/emulator/emulator';
+import { smallSeries, waitFor } from '../../support/harness/watch-harness';
+import { mountSmallDisk, type SmallDisk } from '@support/data/small-disk';
 import { cliBin, repoRoot } from '@support/repo-paths';
 
 let emulator: EmulatorProcess;

@@ -10,10 +10,10 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { localDay, studyHash } from '@main/core/log';
-import { emulatorScene } from '@support/emulator-scene';
-import { listeningPort, type ReceiveCli, startReceive, storescu } from '@support/receive-harness';
+import { emulatorScene } from '@support/emulator/emulator-scene';
+import { listeningPort, type ReceiveCli, startReceive, storescu } from '@support/harness/receive-harness';
 import { cliBin, cliNodeOptions, repoRoot } from '@support/repo-paths';
-import { waitFor } from '@support/watch-harness';
+import { waitFor } from '@support/harness/watch-harness';
 import { writeCtSeries, type WrittenSeries } from '@fixtures/dicom/generate';
 
 const running: ReceiveCli[] = [];

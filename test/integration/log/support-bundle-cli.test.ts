@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { openPromise } from 'yauzl';
 import { writeUploadList } from '@main/core/agent/queue/upload-list-store';
 import { daysBefore, localDay } from '@main/core/log';
-import { emulatorScene } from '@support/emulator-scene';
+import { emulatorScene } from '@support/emulator/emulator-scene';
 import { cliBin, cliNodeOptions, repoRoot } from '@support/repo-paths';
 import { writeCtSeries } from '@fixtures/dicom/generate';
 

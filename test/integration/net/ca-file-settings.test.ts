@@ -11,7 +11,7 @@ import type { MethodArgs, MethodName, MethodResult } from '@preload/contract';
 import { startAgent } from '@main/core/agent';
 import { MemorySecretStore } from '@main/core/secrets';
 import { openSettingsStore } from '@main/core/settings/store';
-import { EmulatorProcess } from '@support/emulator';
+import { EmulatorProcess } from '@support/emulator/emulator';
 import { cliBin, repoRoot } from '@support/repo-paths';
 
 type Run = { code: number | null; stdout: string; stderr: string };

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgent } from '@main/core/agent';
 import { MemorySecretStore } from '@main/core/secrets';
 import { writeCbctExport, type CbctExport } from '@fixtures/dicom/generate';
-import { DAY, DatedTls } from '@support/dated-tls';
+import { DAY, DatedTls } from '@support/network/dated-tls';
 import { cliBin, repoRoot } from '@support/repo-paths';
 
 type Run = { code: number | null; stdout: string; stderr: string };

@@ -14,9 +14,9 @@ import { openSettingsStore } from '@main/core/settings/store';
 import { createNetwork, directResolver } from '@main/core/net/network';
 import { resolveTrust } from '@main/core/net/trust';
 import { writeCbctExport, type CbctExport } from '@fixtures/dicom/generate';
-import { EmulatorProcess } from '@support/emulator';
+import { EmulatorProcess } from '@support/emulator/emulator';
 import { cliBin, repoRoot } from '@support/repo-paths';
-import { startTinyproxy, type Tinyproxy } from '@support/tinyproxy';
+import { startTinyproxy, type Tinyproxy } from '@support/network/tinyproxy';
 
 type Run = { code: number | null; stdout: string; stderr: string };
 

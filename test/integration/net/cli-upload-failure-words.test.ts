@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSettingsStore } from '@main/core/settings/store';
 import { writeCbctExport, type CbctExport } from '@fixtures/dicom/generate';
-import { storescu } from '@support/receive-harness';
+import { storescu } from '@support/harness/receive-harness';
 import { cliBin, repoRoot } from '@support/repo-paths';
-import { startTinyproxy, type Tinyproxy } from '@support/tinyproxy';
+import { startTinyproxy, type Tinyproxy } from '@support/network/tinyproxy';
 
 let proxy: Tinyproxy;
 let tmp: string;

@@ -7,7 +7,7 @@ import { reportStepWords } from '@main/core/diagnose/check-words';
 import { judgeCertTime } from '@main/core/net/cert-time';
 import { createNetwork, directResolver } from '@main/core/net/network';
 import { resolveTrust } from '@main/core/net/trust';
-import { DAY, DatedTls } from '@support/dated-tls';
+import { DAY, DatedTls } from '@support/network/dated-tls';
 
 const dated = DatedTls.create();
 afterAll(() => dated.close());

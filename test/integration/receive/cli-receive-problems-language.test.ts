@@ -2,18 +2,17 @@
 // under LANG=es_CL.UTF-8 say a port already in use, an object that is not DICOM and a full disk in
 // Spanish (the listener's state carries a code and its facts, worded by the command), and the same
 // lines stay English under en_US. The real bin, DCMTK's storescu as the scanner, a real tmpfs disk.
-import { spawn } from 'node:child_process';
-import { execFile } from 'node:child_process';
+import { spawn, execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor, smallSeries } from '@support/watch-harness';
+import { waitFor, smallSeries } from '@support/harness/watch-harness';
 import { cliBin, repoRoot } from '@support/repo-paths';
-import { dcmtk, listeningPort, type ReceiveCli, startReceive, storescu } from '@support/receive-harness';
-import { mountSmallDisk, type SmallDisk } from '@support/small-disk';
+import { dcmtk, listeningPort, type ReceiveCli, startReceive, storescu } from '@support/harness/receive-harness';
+import { mountSmallDisk, type SmallDisk } from '@support/data/small-disk';
 
 const exec = promisify(execFile);
 let tmp: string;

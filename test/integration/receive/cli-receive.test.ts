@@ -5,11 +5,18 @@ import { copyFile, mkdir, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, EmulatorProcess } from '@support/emulator';
-import { smallSeries, waitFor } from '@support/watch-harness';
+import { api, EmulatorProcess } from '@support/emulator/emulator';
+import { smallSeries, waitFor } from '@support/harness/watch-harness';
 import { writeRadiograph } from '@fixtures/dicom/generate';
 import type { WrittenSeries } from '@fixtures/dicom/generate';
-import { dcmtk, listeningPort, pixelHash, type ReceiveCli, startReceive, storescu } from '@support/receive-harness';
+import {
+  dcmtk,
+  listeningPort,
+  pixelHash,
+  type ReceiveCli,
+  startReceive,
+  storescu,
+} from '@support/harness/receive-harness';
 
 let emulator: EmulatorProcess;
 let scratch: string;

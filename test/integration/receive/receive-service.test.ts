@@ -9,8 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ListenError, type ReceiveConfig, type ReceivedStudy, ReceiveService } from '@main/core/receive';
 import { silentLogger } from '@main/core/log';
 import { writeCtSeries } from '@fixtures/dicom/generate';
-import { waitFor } from '@support/watch-harness';
-import { dcmtk, storescu } from '@support/receive-harness';
+import { waitFor } from '@support/harness/watch-harness';
+import { dcmtk, storescu } from '@support/harness/receive-harness';
 
 const dir = mkdtempSync(join(tmpdir(), 'sb-receive-svc-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LogFields, type LogMethod } from '@main/core/log';
 import { type ReceiveConfig, ReceiveService, studyDirName } from '@main/core/receive';
-import { dcmtk } from '@support/receive-harness';
-import { waitFor } from '@support/watch-harness';
+import { dcmtk } from '@support/harness/receive-harness';
+import { waitFor } from '@support/harness/watch-harness';
 import {
   abortRq,
   associateRq,
@@ -22,7 +22,7 @@ import {
   releaseRq,
   responseStatus,
   WireClient,
-} from '@support/dicom-wire';
+} from '@support/network/dicom-wire';
 
 const dir = mkdtempSync(join(tmpdir(), 'sb-store-channel-'));
 const config: ReceiveConfig = {

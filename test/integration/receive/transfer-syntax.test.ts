@@ -12,7 +12,7 @@ import { readDicomHeaderSync } from '@main/core/dicom';
 import { silentLogger } from '@main/core/log';
 import { type ReceiveConfig, ReceiveService } from '@main/core/receive';
 import { writeCtSeries, type WrittenSeries } from '@fixtures/dicom/generate';
-import { dcmtk, pixelData } from '@support/receive-harness';
+import { dcmtk, pixelData } from '@support/harness/receive-harness';
 
 const EXPLICIT_LE = '1.2.840.10008.1.2.1';
 const IMPLICIT_LE = '1.2.840.10008.1.2';

@@ -1,9 +1,9 @@
 // The lost-answer proxy itself: a lost answer still reaches the service once, and the client hears
 // nothing but a cut connection; other requests pass through untouched.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../../support/emulator';
-import { emulatorScene } from '../../support/emulator-scene';
-import { LostAnswerProxy } from '../../support/lost-answer-proxy';
+import { api } from '../../support/emulator/emulator';
+import { emulatorScene } from '../../support/emulator/emulator-scene';
+import { LostAnswerProxy } from '../../support/network/lost-answer-proxy';
 
 const scene = emulatorScene();
 let proxy: LostAnswerProxy;

@@ -3,10 +3,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UploadJob } from '@main/core/upload/engine';
-import { UploadError } from '@main/core/upload/upload-errors';
-import { planUpload } from '@main/core/upload/plan';
-import { connect, FAST, makeFiles, uploadScene } from '../../support/upload-harness';
+import { UploadJob } from '@main/core/upload/job/engine';
+import { UploadError } from '@main/core/upload/ports/upload-errors';
+import { planUpload } from '@main/core/upload/plan/plan';
+import { connect, FAST, makeFiles, uploadScene } from '../../support/harness/upload-harness';
 
 type Armed = { armed: { target: string; mode: string; count: number; match?: string }[] };
 

@@ -5,12 +5,12 @@
 import { appendFileSync, cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { archivePathOf } from '@main/core/upload/archive';
-import { sweepOrphanArchives } from '@main/core/upload/archive-sweep';
-import { UploadJob, type EngineOptions, type UploadEvent } from '@main/core/upload/engine';
-import { READ_CHUNK_BYTES } from '@main/core/upload/file-source';
-import { readJournal } from '@main/core/upload/journal';
-import { planUpload, type PlanFileInput } from '@main/core/upload/plan';
+import { archivePathOf } from '@main/core/upload/job/archive';
+import { sweepOrphanArchives } from '@main/core/upload/job/archive-sweep';
+import { UploadJob, type EngineOptions, type UploadEvent } from '@main/core/upload/job/engine';
+import { READ_CHUNK_BYTES } from '@main/core/upload/transfer/file-source';
+import { readJournal } from '@main/core/upload/journal/journal';
+import { planUpload, type PlanFileInput } from '@main/core/upload/plan/plan';
 import {
   connect,
   examsNamed,
@@ -21,7 +21,7 @@ import {
   recording,
   uploadScene,
   zipStoredHashes,
-} from '@support/upload-harness';
+} from '@support/harness/upload-harness';
 
 type Armed = { armed: unknown[] };
 

@@ -6,10 +6,10 @@
 import { copyFileSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { archivePathOf } from '@main/core/upload/archive';
-import { UploadJob, type UploadEvent } from '@main/core/upload/engine';
-import { readJournal } from '@main/core/upload/journal';
-import { planUpload, type PlanFileInput } from '@main/core/upload/plan';
+import { archivePathOf } from '@main/core/upload/job/archive';
+import { UploadJob, type UploadEvent } from '@main/core/upload/job/engine';
+import { readJournal } from '@main/core/upload/journal/journal';
+import { planUpload, type PlanFileInput } from '@main/core/upload/plan/plan';
 import {
   connect,
   examsNamed,
@@ -18,7 +18,7 @@ import {
   phantomFiles,
   uploadScene,
   zipStoredHashes,
-} from '@support/upload-harness';
+} from '@support/harness/upload-harness';
 
 describe('compressed zip mode', () => {
   const ctx = uploadScene('sb-compress-');

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { UploadJob, type UploadEvent } from '@main/core/upload/engine';
-import { UploadError } from '@main/core/upload/upload-errors';
-import { readJournal } from '@main/core/upload/journal';
-import { planUpload } from '@main/core/upload/plan';
+import { UploadJob, type UploadEvent } from '@main/core/upload/job/engine';
+import { UploadError } from '@main/core/upload/ports/upload-errors';
+import { readJournal } from '@main/core/upload/journal/journal';
+import { planUpload } from '@main/core/upload/plan/plan';
 import {
   connect,
   examsNamed,
@@ -13,7 +13,7 @@ import {
   recording,
   storedHashes,
   uploadScene,
-} from '../../support/upload-harness';
+} from '../../support/harness/upload-harness';
 
 describe('upload engine: pause, cancel, bandwidth, progress, rate limit', () => {
   // 0.001: the 1-hour rate window lasts 3.6 s, so a Free key's 100 calls refill quickly.

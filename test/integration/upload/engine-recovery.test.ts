@@ -1,10 +1,10 @@
 import { appendFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { UploadJob } from '@main/core/upload/engine';
-import { findFolderJobs } from '@main/core/upload/job-store';
-import { readJournal } from '@main/core/upload/journal';
-import { planUpload } from '@main/core/upload/plan';
-import type { ExamsPort } from '@main/core/upload/ports';
+import { UploadJob } from '@main/core/upload/job/engine';
+import { findFolderJobs } from '@main/core/upload/state/job-store';
+import { readJournal } from '@main/core/upload/journal/journal';
+import { planUpload } from '@main/core/upload/plan/plan';
+import type { ExamsPort } from '@main/core/upload/ports/ports';
 import {
   connect,
   examsNamed,
@@ -16,7 +16,7 @@ import {
   recording,
   storedHashes,
   uploadScene,
-} from '../../support/upload-harness';
+} from '../../support/harness/upload-harness';
 
 describe('upload engine: crashes, interruptions and changed files', () => {
   // Short-lived upload URLs (2 s) to test a resume after they expired.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { UploadJob } from '@main/core/upload/engine';
-import { planUpload } from '@main/core/upload/plan';
+import { UploadJob } from '@main/core/upload/job/engine';
+import { planUpload } from '@main/core/upload/plan/plan';
 import {
   connect,
   examsNamed,
@@ -11,7 +11,7 @@ import {
   remainingCalls,
   storedHashes,
   uploadScene,
-} from '../../support/upload-harness';
+} from '../../support/harness/upload-harness';
 
 describe('upload engine against the emulator', () => {
   const ctx = uploadScene('sb-engine-');

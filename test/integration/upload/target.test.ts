@@ -4,19 +4,27 @@
 // not "fixed" by announcing another take; and a third take is refused by the service, plainly.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '@main/core/api';
-import { UploadJob } from '@main/core/upload/engine';
-import { UploadError } from '@main/core/upload/upload-errors';
-import { findFolderJobs } from '@main/core/upload/job-store';
-import { planUpload } from '@main/core/upload/plan';
-import { ExamsPortError, type ExamFields, type ExamsPort } from '@main/core/upload/ports';
+import { UploadJob } from '@main/core/upload/job/engine';
+import { UploadError } from '@main/core/upload/ports/upload-errors';
+import { findFolderJobs } from '@main/core/upload/state/job-store';
+import { planUpload } from '@main/core/upload/plan/plan';
+import { ExamsPortError, type ExamFields, type ExamsPort } from '@main/core/upload/ports/ports';
 import {
   extraTakePort,
   parseTakeHandle,
   takeHandle,
   TARGET_ENGINE_OPTIONS,
   type UploadTarget,
-} from '@main/core/upload/target';
-import { connect, expectedHashes, failure, FAST, makeFiles, sha256, uploadScene } from '../../support/upload-harness';
+} from '@main/core/upload/state/target';
+import {
+  connect,
+  expectedHashes,
+  failure,
+  FAST,
+  makeFiles,
+  sha256,
+  uploadScene,
+} from '../../support/harness/upload-harness';
 
 describe('upload target: extra takes', () => {
   const ctx = uploadScene('sb-target-', { urlTtl: 3 });

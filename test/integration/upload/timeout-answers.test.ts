@@ -6,13 +6,13 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '@main/core/api';
-import { apiFailure, ApiError } from '@main/core/api/api-errors';
-import { examsPortFromClient } from '@main/core/upload/api-port';
-import { UploadJob } from '@main/core/upload/engine';
-import { planUpload } from '@main/core/upload/plan';
-import { UploadError } from '@main/core/upload/upload-errors';
-import { LostAnswerProxy } from '../../support/lost-answer-proxy';
-import { FAST, makeFiles, uploadScene } from '../../support/upload-harness';
+import { apiFailure, ApiError } from '@main/core/api/http/api-errors';
+import { examsPortFromClient } from '@main/core/upload/ports/api-port';
+import { UploadJob } from '@main/core/upload/job/engine';
+import { planUpload } from '@main/core/upload/plan/plan';
+import { UploadError } from '@main/core/upload/ports/upload-errors';
+import { LostAnswerProxy } from '../../support/network/lost-answer-proxy';
+import { FAST, makeFiles, uploadScene } from '../../support/harness/upload-harness';
 
 describe('upload engine: time-outs answered by the server', () => {
   const ctx = uploadScene('sb-timeout-answers-');

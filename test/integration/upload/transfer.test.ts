@@ -2,10 +2,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openFileRange } from '@main/core/upload/file-source';
-import { createAgents, putOnce, putWithRetry, TransferError, type TransferAgents } from '@main/core/upload/transfer';
-import { EmulatorProcess } from '../../support/emulator';
-import { connect, fileSha, sha256 } from '../../support/upload-harness';
+import { openFileRange } from '@main/core/upload/transfer/file-source';
+import {
+  createAgents,
+  putOnce,
+  putWithRetry,
+  TransferError,
+  type TransferAgents,
+} from '@main/core/upload/transfer/transfer';
+import { EmulatorProcess } from '../../support/emulator/emulator';
+import { connect, fileSha, sha256 } from '../../support/harness/upload-harness';
 
 describe('presigned PUT transfer', () => {
   let emu: EmulatorProcess;

@@ -9,8 +9,8 @@ import { chmodSync, chownSync, mkdirSync, mkdtempSync, renameSync, rmSync, statS
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, EmulatorProcess } from '../../support/emulator';
-import { smallSeries, waitFor } from '../../support/watch-harness';
+import { api, EmulatorProcess } from '../../support/emulator/emulator';
+import { smallSeries, waitFor } from '../../support/harness/watch-harness';
 import { cliBin, repoRoot } from '@support/repo-paths';
 
 let emulator: EmulatorProcess;

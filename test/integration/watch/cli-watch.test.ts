@@ -4,8 +4,8 @@ import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, EmulatorProcess } from '../../support/emulator';
-import { smallSeries, waitFor } from '../../support/watch-harness';
+import { api, EmulatorProcess } from '../../support/emulator/emulator';
+import { smallSeries, waitFor } from '../../support/harness/watch-harness';
 import { repoRoot } from '@support/repo-paths';
 
 const root = repoRoot;

@@ -2,8 +2,8 @@
 // fresh for every test and removed after it.
 import { test as base, expect } from '@playwright/test';
 import { rmSync } from 'node:fs';
-import { EmulatorProcess, type EmulatorOptions } from '../emulator';
-import { LostAnswerProxy } from '../lost-answer-proxy';
+import { EmulatorProcess, type EmulatorOptions } from '../emulator/emulator';
+import { LostAnswerProxy } from '../network/lost-answer-proxy';
 import { makeWatchFolder } from './scanner-exports';
 import { ServeProcess, type Keychain } from './serve-process';
 

@@ -1,8 +1,8 @@
 // Exams for the exam-workspace specs: one uploaded by the app itself (watch folder → inbox → upload
 // engine), others created straight on the service, and report PDFs made with pdf-lib.
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import type { EmulatorInfo } from '../emulator';
-import { api } from '../emulator';
+import type { EmulatorInfo } from '../emulator/emulator';
+import { api } from '../emulator/emulator';
 import { dropCbctExport } from './scanner-exports';
 import type { ServeProcess } from './serve-process';
 

@@ -1,6 +1,6 @@
 // Direct calls to the emulator's API v1, to check what the app did from the service's side.
-import type { EmulatorInfo } from '../emulator';
-import { api } from '../emulator';
+import type { EmulatorInfo } from '../emulator/emulator';
+import { api } from '../emulator/emulator';
 
 export type ExamSummary = {
   id: string;

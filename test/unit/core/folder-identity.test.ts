@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { canonicalFolder, folderIdentity, sameFolder } from '@main/core/folder-identity';
 import { FolderWatcher } from '@main/core/watch';
 import type { ExportReady } from '@main/core/watch';
-import { folderConfig, record, smallSeries, waitFor } from '@support/watch-harness';
+import { folderConfig, record, smallSeries, waitFor } from '@support/harness/watch-harness';
 
 let dir: string;
 beforeEach(() => {

@@ -20,27 +20,27 @@ async function cycles(path: string, code: string): Promise<{ rule: string; messa
     .map((m) => ({ rule: m.ruleId ?? '', message: m.message }));
 }
 
-// The agent's queue imports the upload plan (queue/upload-queue.ts → upload/plan.ts): a plan that
-// imported the queue back would close a cycle.
-const PLAN = 'main/core/upload/plan.ts';
+// The agent's queue imports the upload plan (queue/upload-queue.ts → upload/plan, the entry point of
+// plan.ts): a plan that imported the queue back would close a cycle.
+const PLAN = 'main/core/upload/plan/plan.ts';
 
 describe('import cycle lint rules', () => {
   it('catch a type import that closes a cycle, naming the way round and the architecture section', async () => {
     const found = await cycles(
       PLAN,
-      "import type { UploadQueue } from '../agent/queue/upload-queue';\nexport type Q = UploadQueue;\n",
+      "import type { UploadQueue } from '../../agent/queue/upload-queue';\nexport type Q = UploadQueue;\n",
     );
     expect(found).toHaveLength(1);
     expect(found[0]?.rule).toBe('cycles/no-import-cycle');
-    expect(found[0]?.message).toContain(
-      'main/core/upload/plan.ts → main/core/agent/queue/upload-queue.ts → main/core/upload/plan.ts',
-    );
+    // From the plan into the queue, and back through the plan's entry point.
+    expect(found[0]?.message).toContain('main/core/upload/plan/plan.ts → main/core/agent/queue/upload-queue.ts → ');
+    expect(found[0]?.message).toContain(' → main/core/upload/plan/index.ts → main/core/upload/plan/plan.ts.');
     expect(found[0]?.message).toContain('main/ARCHITECTURE.md §6');
   });
 
   it('catch a value import that closes a longer cycle, with both rules', async () => {
     // The agent's entry reaches the plan through the queue.
-    const found = await cycles(PLAN, "import { startAgent } from '../agent';\nexport const s = startAgent;\n");
+    const found = await cycles(PLAN, "import { startAgent } from '../../agent';\nexport const s = startAgent;\n");
     expect(found.map((f) => f.rule).sort()).toEqual(['cycles/no-import-cycle', 'import-x/no-cycle']);
   });
 

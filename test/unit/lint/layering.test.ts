@@ -49,11 +49,11 @@ describe('layering lint rules', () => {
     expect(
       await problems('main/core/api/probe.ts', "export { planUpload } from '../api/../upload/plan';\n"),
     ).toHaveLength(1);
-    expect(await problems('main/core/dicom/probe.ts', "export { Ledger } from '../watch/ledger';\n")).toHaveLength(1);
+    expect(
+      await problems('main/core/dicom/layering-probe.ts', "export { Ledger } from '../watch/ledger';\n"),
+    ).toHaveLength(1);
     expect(await problems('main/core/upload/probe.ts', "export { Ledger } from '../watch/ledger';\n")).toHaveLength(1);
-    expect(await problems('main/core/watch/probe.ts', "export { UploadJob } from '../upload/engine';\n")).toHaveLength(
-      1,
-    );
+    expect(await problems('main/core/watch/probe.ts', "export { UploadJob } from '../upload/job';\n")).toHaveLength(1);
     expect(await problems('main/core/upload/probe.ts', "export { startAgent } from '../agent';\n")).toHaveLength(1);
     // The DICOM listener sits beside watch: neither imports the other.
     expect(await problems('main/core/receive/probe.ts', "export { Ledger } from '../watch/ledger';\n")).toHaveLength(1);
@@ -104,9 +104,101 @@ describe('layering lint rules', () => {
     ).toEqual([]);
   });
 
+  it("keep upload's rooms in their order (ports at the bottom, job on top)", async () => {
+    const up = await problems('main/core/upload/ports/probe.ts', "export type { UploadJob } from '../job';\n");
+    expect(up).toHaveLength(1);
+    expect(up[0]).toContain('main/ARCHITECTURE.md §2');
+    expect(
+      await problems('main/core/upload/plan/probe.ts', "export { Journal } from '../journal/journal';\n"),
+    ).toHaveLength(1);
+    expect(
+      await problems('main/core/upload/journal/probe.ts', "export { jobsDir } from '../state/job-store';\n"),
+    ).toHaveLength(1);
+    expect(
+      await problems('main/core/upload/state/probe.ts', "export { UploadJob } from '../job/engine';\n"),
+    ).toHaveLength(1);
+    // Downward is fine.
+    const downward =
+      "export { planUpload } from '../plan/plan';\nexport { Journal } from '../journal/journal';\nexport { jobsDir } from '../state/job-store';\n";
+    expect(await problems('main/core/upload/job/probe.ts', downward)).toEqual([]);
+    expect(
+      await problems('main/core/upload/compression/probe.ts', "export { planUpload } from '../plan/plan';\n"),
+    ).toEqual([]);
+  });
+
+  it("let the rest of main/ reach upload's rooms through their entry points only", async () => {
+    const deep = await problems('main/core/agent/probe.ts', "export { UploadJob } from '../upload/job/engine';\n");
+    expect(deep).toHaveLength(1);
+    expect(deep[0]).toContain("through its entry point ('upload/job')");
+    expect(
+      await problems('main/core/cli/probe.ts', "export { formatBytes } from '../upload/plan/plan';\n"),
+    ).toHaveLength(1);
+    expect(await problems('main/core/probe.ts', "export { jobsDir } from './upload/state/job-store';\n")).toHaveLength(
+      1,
+    );
+    expect(
+      await problems(
+        'main/core/agent/probe.ts',
+        "export { UploadJob } from '../upload/job';\nexport { jobsDir } from '../upload/state';\nexport { planUpload } from '../upload';\n",
+      ),
+    ).toEqual([]);
+  });
+
+  it("keep the api client's rooms in their order, and reach them through their entry points", async () => {
+    const up = await problems('main/core/api/http/probe.ts', "export type { Account } from '../endpoints/account';\n");
+    expect(up).toHaveLength(1);
+    expect(up[0]).toContain('api/http/ imports no other part of the api client');
+    expect(
+      await problems('main/core/api/endpoints/probe.ts', "export { createApiClient } from '../client';\n"),
+    ).toHaveLength(1);
+    expect(
+      await problems('main/core/api/endpoints/probe.ts', "export { ApiError } from '../http/api-errors';\n"),
+    ).toEqual([]);
+    const deep = await problems('main/core/upload/probe.ts', "export { ApiError } from '../api/http/api-errors';\n");
+    expect(deep).toHaveLength(1);
+    expect(deep[0]).toContain("through its entry point ('api/http')");
+    expect(await problems('main/core/upload/probe.ts', "export { ApiError } from '../api/http';\n")).toEqual([]);
+  });
+
+  it("keep the DICOM reader's rooms in their order, and reach them through their entry points", async () => {
+    const up = await problems('main/core/dicom/header/probe.ts', "export { walkFiles } from '../scan/walk';\n");
+    expect(up).toHaveLength(1);
+    expect(up[0]).toContain('dicom/header/ imports no other part of the DICOM reader');
+    expect(
+      await problems('main/core/dicom/scan/probe.ts', "export { parseDicomPrefix } from '../header/header';\n"),
+    ).toEqual([]);
+    expect(
+      await problems('main/core/watch/probe.ts', "export { cleanText } from '../dicom/header/clean-text';\n"),
+    ).toHaveLength(1);
+    expect(await problems('main/core/watch/probe.ts', "export { cleanText } from '../dicom/header';\n")).toEqual([]);
+  });
+
+  it("keep the cli's rooms in their order (words, session, the commands)", async () => {
+    const up = await problems('main/core/cli/words/probe.ts', "export { UsageError } from '../session/io';\n");
+    expect(up).toHaveLength(1);
+    expect(up[0]).toContain('cli/words/ imports no other part of the cli');
+    expect(
+      await problems('main/core/cli/words/probe.ts', "export type { CliCommand } from '../whoami';\n"),
+    ).toHaveLength(1);
+    expect(
+      await problems('main/core/cli/session/probe.ts', "export { createServeCommand } from '../serve';\n"),
+    ).toHaveLength(1);
+    expect(await problems('main/cli.ts', "export { UsageError } from './core/cli/session/io';\n")).toHaveLength(1);
+    expect(
+      await problems(
+        'main/core/cli/probe.ts',
+        "export { UsageError } from './session/io';\nexport { serveWords } from './words/serve-words';\n",
+      ),
+    ).toEqual([]);
+    expect(await problems('main/cli.ts', "export { UsageError } from './core/cli/session';\n")).toEqual([]);
+  });
+
   it('keep test/ out of main/', async () => {
     expect(
-      await problems('main/core/agent/probe.ts', "export { EmulatorProcess } from '../../../test/support/emulator';\n"),
+      await problems(
+        'main/core/agent/probe.ts',
+        "export { EmulatorProcess } from '../../../test/support/emulator/emulator';\n",
+      ),
     ).toHaveLength(1);
     expect(
       await problems(

@@ -3,7 +3,7 @@
 // OS notification so the front desk sees it with the window closed.
 import type { NotificationsState, NotificationView } from '../../../../preload/contract';
 import type { ApiClient } from '../../api';
-import type { Notification, NotificationList } from '../../api/activity';
+import type { Notification, NotificationList } from '../../api/endpoints';
 import type { Notifier } from '../host/host-ports';
 
 const view = (n: Notification): NotificationView => ({

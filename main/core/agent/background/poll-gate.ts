@@ -1,7 +1,7 @@
 // What the poll scheduler reads before each background run: the active key's rate meter (its limit,
 // what is left, a 429's wait, when the window frees a slot). No key yet: nothing is known. And the
 // agent's one scheduler, built on that gate.
-import type { RateMeter } from '../../api/rate-meter';
+import type { RateMeter } from '../../api/http';
 import type { Logger } from '../../log';
 import type { PollClock, RateGate } from './poll-scheduler';
 import { PollScheduler } from './poll-scheduler';

@@ -33,7 +33,7 @@
 // The ceiling: whatever the tasks ask (2000 watches, a schedule of zero waits, a task that never
 // ends), everything this scheduler runs together stays within CEILING_SHARE × limit calls in any
 // rolling hour (40 on Free); a task whose one run would cost more than that never runs.
-import { isApiError } from '../../api/api-errors';
+import { isApiError } from '../../api/http';
 import type { PollTask } from '../../poll-task';
 
 /** The hourly limit assumed until the service tells us (X-RateLimit-Limit): the Free plan's. */

@@ -1,7 +1,7 @@
 // The activity log and the notifications (API-v1.md §4.10). Notifications go through the feed the
 // poll scheduler refreshes, so the bell, the list and the OS notifications agree.
 import type { ActivityView } from '../../../../preload/contract';
-import type { ActivityEntry } from '../../api/activity';
+import type { ActivityEntry } from '../../api/endpoints';
 import type { Handlers } from '../host/contract-host';
 import type { HandlerContext } from './handler-context';
 

@@ -3,7 +3,7 @@
 import type { ExamView } from '../../../../preload/contract';
 import type { Exam } from '../../api';
 import { isApiError } from '../../api';
-import type { UpdateExamRequest } from '../../api/exam-schemas';
+import type { UpdateExamRequest } from '../../api/endpoints';
 import type { Handlers } from '../host/contract-host';
 import { ContractFailure } from '../host/contract-host';
 import type { HandlerContext } from './handler-context';

@@ -1,8 +1,8 @@
 // `share:handout`: the patient's printed sheet (handover/patient-sheet.ts) on the paper of the
 // settings. The desktop prints it through the system's print dialog; the window always gets the
 // bytes too (browser mode downloads them, as does the desktop when the dialog could not be shown).
-import { SheetUnavailableError, readSheetData } from '../../handover/sheet-data';
-import { renderPatientSheet } from '../../handover/patient-sheet';
+import { HandoutUnavailableError, readHandoutData } from '../../handout/handout-data';
+import { renderHandout } from '../../handout/handout-pdf';
 import { t } from '../../i18n';
 import { ContractFailure, type Handlers } from '../host/contract-host';
 import type { HandlerContext } from './handler-context';
@@ -10,7 +10,7 @@ import type { HandlerContext } from './handler-context';
 /** A file name without the patient's name (it may end up in a downloads folder or a print queue). */
 export function handoutFileName(examId: string, language: string): string {
   const safe = examId.replace(/[^A-Za-z0-9_-]/g, '_');
-  return t(language === 'es' ? 'es' : 'en', 'core.sheet.fileName', { id: safe });
+  return t(language === 'es' ? 'es' : 'en', 'core.handout.fileName', { id: safe });
 }
 
 export function createHandoutHandlers(ctx: HandlerContext): Pick<Handlers, 'share:handout' | 'share:on-ready'> {
@@ -19,9 +19,9 @@ export function createHandoutHandlers(ctx: HandlerContext): Pick<Handlers, 'shar
     'share:handout': async (args) => {
       let data;
       try {
-        data = await readSheetData(ctx.service.require(), args.exam_id);
+        data = await readHandoutData(ctx.service.require(), args.exam_id);
       } catch (e) {
-        if (e instanceof SheetUnavailableError)
+        if (e instanceof HandoutUnavailableError)
           throw new ContractFailure(
             'conflict',
             e.code === 'not_ready'
@@ -30,7 +30,7 @@ export function createHandoutHandlers(ctx: HandlerContext): Pick<Handlers, 'shar
           );
         throw e;
       }
-      const sheet = await renderPatientSheet(data, {
+      const sheet = await renderHandout(data, {
         language: args.language,
         paper: ctx.settingsStore.get().handout.paper,
       });

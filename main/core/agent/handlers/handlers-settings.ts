@@ -1,7 +1,7 @@
 // The app's own settings on the contract: what the app is, its settings, the watch folders and the
 // API keys, with the account the active key belongs to.
 import { dirname } from 'node:path';
-import { APP_VERSION } from '../../api/user-agent';
+import { APP_VERSION } from '../../api/http';
 import type { SettingsPatch, WatchFolder } from '../../settings';
 import { dismissSettingsDamage, newWatchFolder } from '../../settings';
 import type { Handlers } from '../host/contract-host';

@@ -2,8 +2,8 @@
 // and the diagnostics summary the user reviews before it is attached.
 import { arch, release } from 'node:os';
 import type { Diagnostics, TicketView } from '../../../../preload/contract';
-import type { Ticket } from '../../api/support';
-import { APP_VERSION } from '../../api/user-agent';
+import type { Ticket } from '../../api/endpoints';
+import { APP_VERSION } from '../../api/http';
 import type { Handlers } from '../host/contract-host';
 import { bundleContent, bundleZip, supportBundleText } from '../../diagnose/support-bundle';
 import { localDay } from '../../log';

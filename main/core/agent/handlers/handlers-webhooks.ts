@@ -1,7 +1,7 @@
 // Webhook subscriptions (API-v1.md §4.5): the secret reaches the window only in the creation answer,
 // and is not kept anywhere in the core.
 import type { DeliveryView, WebhookView } from '../../../../preload/contract';
-import type { Delivery, Webhook } from '../../api/webhooks';
+import type { Delivery, Webhook } from '../../api/endpoints';
 import { ContractFailure } from '../host/contract-host';
 import type { Handlers } from '../host/contract-host';
 import type { HandlerContext } from './handler-context';

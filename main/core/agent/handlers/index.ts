@@ -5,7 +5,7 @@ import type { Handlers } from '../host/contract-host';
 import type { HandlerContext } from './handler-context';
 import { createActivityHandlers } from './handlers-activity';
 import { createConsentHandlers } from './handlers-consent';
-import { createDirectoryHandlers } from './handlers-directory';
+import { createReferrersHandlers } from './handlers-referrers';
 import { createExamsHandlers } from './handlers-exams';
 import { createImplantsHandlers } from './handlers-implants';
 import { createReceiveHandlers } from './handlers-receive';
@@ -38,7 +38,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     ...createWebhooksHandlers(ctx),
     ...createTakesHandlers(ctx),
     ...createConsentHandlers(ctx),
-    ...createDirectoryHandlers(ctx),
+    ...createReferrersHandlers(ctx),
     ...createTemplatesHandlers(ctx),
     ...createImplantsHandlers(ctx),
     ...createExamsHandlers(ctx),

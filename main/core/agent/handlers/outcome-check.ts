@@ -3,7 +3,7 @@
 // one read per look (the window asks once, when it shows the message), never a loop.
 import type { OutcomeCheck, OutcomeFinding } from '../../../../preload/contract/outcome-methods';
 import type { ApiClient } from '../../api';
-import { isApiError } from '../../api/api-errors';
+import { isApiError } from '../../api/http';
 
 /** The parts of the API client a look needs. */
 export type OutcomeReader = Pick<ApiClient, 'exams' | 'reports' | 'consent' | 'webhooks' | 'support'>;

@@ -4,13 +4,13 @@ import type { z } from 'zod';
 import { methods } from '../../../../preload/contract';
 import type { ContractError, EventName, Events, MethodName, MethodResult, Methods } from '../../../../preload/contract';
 import type { ErrorCode } from '../../../../preload/contract/error-codes';
-import { ApiError } from '../../api/api-errors';
+import { ApiError } from '../../api/http';
 import { ContractFailure, maybeDoneFailure } from '../../contract-failure';
 import { errorCode, type Logger } from '../../log';
 
 export { ContractFailure };
 import { KeychainUnavailableError } from '../../secrets/keychain-errors';
-import { UploadError } from '../../upload/upload-errors';
+import { UploadError } from '../../upload/ports';
 
 /** Handler of each method, receiving its parsed arguments. */
 export type Handlers = {

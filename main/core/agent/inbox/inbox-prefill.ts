@@ -4,7 +4,7 @@
 // exam fields: the inbox's proposal and `scanbridge upload` (cli/upload.ts) both start there.
 import type { ExamType, Skipped, Study, StudyWarning as DicomWarning } from '../../dicom';
 import type { InboxFields, InboxSeries, Language, StudyWarning } from '../../../../preload/contract';
-import { MAX_NAME_LENGTH } from '../../upload/limits';
+import { MAX_NAME_LENGTH } from '../../upload/plan';
 import { t } from '../../i18n';
 
 export { DEFAULT_NAME_TEMPLATE } from '../../settings/settings-schema';

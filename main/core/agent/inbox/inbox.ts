@@ -6,7 +6,7 @@ import type { InboxFields, InboxItem, InboxStatus, Language, ReceivedFromView } 
 import type { Skipped, Study } from '../../dicom';
 import { scanFolder, studyFingerprint } from '../../dicom';
 import type { ExamFields } from '../../upload/ports';
-import { type IncompleteFile, studyIncompleteFiles } from '../../upload/study-completeness';
+import { type IncompleteFile, studyIncompleteFiles } from '../../upload/plan';
 import type { WatchFolderConfig } from '../../watch';
 import { ContractFailure } from '../host/contract-host';
 import type { InboxRecord, InboxStore } from './inbox-store';

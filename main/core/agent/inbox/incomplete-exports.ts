@@ -2,7 +2,7 @@
 // without read permission) is never uploaded by itself. Its studies still reach the inbox, with
 // the files named, so the front desk knows why nothing is happening and can wait for the files or
 // upload the rest after confirming (Inbox.uploadRequest enforces the confirmation).
-import { studyIncompleteFiles } from '../../upload/study-completeness';
+import { studyIncompleteFiles } from '../../upload/plan';
 import type { ExportWaiting, WatchFolderConfig } from '../../watch';
 import type { Inbox } from './inbox';
 

@@ -3,7 +3,7 @@
 // say it in their own language).
 import type { UploadJobView } from '../../../../preload/contract';
 import { netFailureBehind } from '../../net/net-failure';
-import type { UploadError } from '../../upload/upload-errors';
+import type { UploadError } from '../../upload/ports';
 
 export function jobError(u: UploadError): NonNullable<UploadJobView['error']> {
   const net = netFailureBehind(u);

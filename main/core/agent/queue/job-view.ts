@@ -2,10 +2,10 @@
 // phase follow the engine, except the phases the run's outcome sets (ready, failed, cancelled, with
 // their error and side effects) and a pause the user asked for.
 import type { UploadJobView, UploadPhase } from '../../../../preload/contract';
-import type { JobStatus, UploadEvent } from '../../upload/engine';
+import type { JobStatus, UploadEvent } from '../../upload/job';
 import type { JobPlan } from '../../upload/plan';
 import type { ExamFields } from '../../upload/ports';
-import type { Totals } from '../../upload/progress';
+import type { Totals } from '../../upload/state';
 
 export const ENGINE_PHASE: Record<JobStatus, UploadPhase | null> = {
   planned: 'queued',

@@ -5,11 +5,11 @@
 // Also the entry's form on disk (upload-list-store.ts) and back, and what the queue is given
 // (options, settings) and tells (hooks).
 import type { CompressSetting, UploadJobView, UploadPhase } from '../../../../preload/contract';
-import type { EngineOptions, UploadJob, UploadResult } from '../../upload/engine';
+import type { EngineOptions, UploadJob, UploadResult } from '../../upload/job';
 import type { PlanFileInput, RequestedMode } from '../../upload/plan';
 import type { ExamFields, ExamsPort } from '../../upload/ports';
 import type { Logger } from '../../log';
-import type { UploadTarget } from '../../upload/target';
+import type { UploadTarget } from '../../upload/state';
 import type { ShareIntent } from '../../upload/journal';
 import type { JobRecord } from './upload-list-store';
 

@@ -1,9 +1,8 @@
 // The engine's view of the service for one queued job, resolved at each call: the key in use can
 // change (or be removed) while a job waits or runs, and a job must always speak with the current
 // one. For an extra take the port is its exam's (upload/target.ts).
-import { UploadError } from '../../upload/upload-errors';
-import type { ExamFields, ExamsPort } from '../../upload/ports';
-import type { UploadTarget } from '../../upload/target';
+import { type ExamFields, type ExamsPort, UploadError } from '../../upload/ports';
+import type { UploadTarget } from '../../upload/state';
 
 export type PortSource = {
   /** The port of the key in use, or null when there is none: the same object while that key stays in use. */

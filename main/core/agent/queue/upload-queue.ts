@@ -8,17 +8,13 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { AgentStatus, UploadJobView, UploadPhase } from '../../../../preload/contract';
-import { UploadJob } from '../../upload/engine';
-import type { EngineOptions, UploadEvent, UploadResult } from '../../upload/engine';
-import { UploadError } from '../../upload/upload-errors';
-import { planUpload } from '../../upload/plan';
-import { chooseTransport } from '../../upload/compression-choice';
-import { deflateWorkerCount, holdDeflatePool } from '../../upload/deflate-pool';
-import type { JobPlan } from '../../upload/plan';
-import { TARGET_ENGINE_OPTIONS } from '../../upload/target';
-import type { UploadTarget } from '../../upload/target';
-import { uploadLockKeys, withStudyLock } from '../../upload/study-lock';
-import { TokenBucket } from '../../upload/token-bucket';
+import { type EngineOptions, type UploadEvent, UploadJob, type UploadResult } from '../../upload/job';
+import { UploadError } from '../../upload/ports';
+import { type JobPlan, planUpload } from '../../upload/plan';
+import { chooseTransport, deflateWorkerCount, holdDeflatePool } from '../../upload/compression';
+import { TARGET_ENGINE_OPTIONS, type UploadTarget } from '../../upload/state';
+import { uploadLockKeys, withStudyLock } from '../../upload/journal';
+import { TokenBucket } from '../../upload/transfer';
 import { newJobView, readyView, reduceJobView, replannedView } from './job-view';
 import {
   FINISHED,

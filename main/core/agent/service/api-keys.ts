@@ -2,7 +2,7 @@
 // else in memory for this session only (the app stays usable without a keyring service). Key
 // values never go to the settings file, to logs or to the window: the window sees a four-character hint.
 import type { KeyKind, KeychainState, KeySlot } from '../../../../preload/contract';
-import { keyKindOf } from '../../api/sandbox';
+import { keyKindOf } from '../../api/http';
 import type { KeychainUnavailableError } from '../../secrets/keychain-errors';
 import { toKeychainError } from '../../secrets/keychain-errors';
 import type { SecretStore } from '../../secrets/secret-store';

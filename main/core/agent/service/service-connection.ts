@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { AccountView, RateState, ServiceReachView } from '../../../../preload/contract';
 import type { Account, ApiClient, TransportEvent } from '../../api';
 import { ClientConfigError, createApiClient, RateMeter } from '../../api';
-import type { RateLimitState } from '../../api/rate-meter';
+import type { RateLimitState } from '../../api/http';
 import { networkGeneration } from '../../net/network';
 import { ContractFailure } from '../host/contract-host';
 import { FreshExamReads, withFreshExamReads } from './fresh-exam-reads';

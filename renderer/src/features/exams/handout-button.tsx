@@ -1,4 +1,4 @@
-// "Print the patient's sheet": main makes the PDF (main/core/handover/patient-sheet.ts) in the
+// "Print the patient's sheet": main makes the PDF (main/core/handout/handout-pdf.ts) in the
 // window's language. The desktop app shows the system's print dialog for it; in browser mode (or
 // when the dialog could not be shown) the browser downloads it.
 import { Alert, Button, Stack, Text } from '@mantine/core';

@@ -11,8 +11,8 @@ export function HandoutPaperSelect({ settings }: { settings: Settings }) {
   return (
     <>
       <NativeSelect
-        label={t('handover.paper.label')}
-        description={t('handover.paper.help')}
+        label={t('handout.paper.label')}
+        description={t('handout.paper.help')}
         value={settings.handout_paper}
         w={320}
         data={[

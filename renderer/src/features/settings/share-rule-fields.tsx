@@ -26,9 +26,9 @@ export const draftOf = (rule: ShareRuleView | null): RuleDraft => ({
 /** The draft as the rule to save (null: no one), or the problem to show in the user's language. */
 export function ruleOfDraft(draft: RuleDraft, t: TFunction): { rule: ShareRuleView | null } | { problem: string } {
   const { ok, bad } = parseEmails(draft.to);
-  if (bad.length > 0) return { problem: t('handover.rule.badEmails', { list: bad.join(', ') }) };
+  if (bad.length > 0) return { problem: t('handout.rule.badEmails', { list: bad.join(', ') }) };
   const unique = ok.filter((a, i) => ok.findIndex((b) => b.toLowerCase() === a.toLowerCase()) === i);
-  if (unique.length > MAX_ADDRESSES) return { problem: t('handover.rule.tooMany') };
+  if (unique.length > MAX_ADDRESSES) return { problem: t('handout.rule.tooMany') };
   if (unique.length === 0) return { rule: null };
   return { rule: { to: unique, locale: draft.locale === '' ? null : draft.locale } };
 }
@@ -59,8 +59,8 @@ export function ShareRuleFields({
       <TextInput
         style={{ flex: 1 }}
         size={size}
-        label={t('handover.rule.to')}
-        description={t('handover.rule.toHelp')}
+        label={t('handout.rule.to')}
+        description={t('handout.rule.toHelp')}
         inputWrapperOrder={['label', 'input', 'description', 'error']}
         placeholder="dentista@clinica.cl"
         {...to}
@@ -72,10 +72,10 @@ export function ShareRuleFields({
       <NativeSelect
         w={240}
         size={size}
-        label={t('handover.rule.locale')}
+        label={t('handout.rule.locale')}
         {...locale}
         data={[
-          { value: '', label: t('handover.rule.localeDefault') },
+          { value: '', label: t('handout.rule.localeDefault') },
           ...(['es', 'en', 'pt'] as const).map((l) => ({ value: l, label: t(`exams.share.locales.${l}`) })),
         ]}
         data-testid={`${testId}-locale`}
@@ -98,7 +98,7 @@ export function SourceShareRule({
   return (
     <Stack gap={6} data-testid={`${testId}-rule`}>
       <Text size="sm" fw={600}>
-        {t('handover.rule.title')}
+        {t('handout.rule.title')}
       </Text>
       <ShareRuleFields to={to} locale={locale} testId={testId} />
     </Stack>
@@ -134,7 +134,7 @@ export function FolderShareRule({ folder }: { folder: WatchFolder }) {
   return (
     <Stack gap={6} data-testid="folder-share-rule">
       <Text size="sm" fw={600}>
-        {t('handover.rule.title')}
+        {t('handout.rule.title')}
       </Text>
       <ShareRuleFields
         to={form.getInputProps('to')}
@@ -144,11 +144,11 @@ export function FolderShareRule({ folder }: { folder: WatchFolder }) {
       />
       <Group gap="sm">
         <Button size="xs" variant="light" onClick={save} loading={update.isPending} data-testid="folder-share-save">
-          {t('handover.rule.save')}
+          {t('handout.rule.save')}
         </Button>
         {saved && (
           <Text size="sm" c="teal.9" role="status">
-            {t('handover.rule.saved')}
+            {t('handout.rule.saved')}
           </Text>
         )}
       </Group>

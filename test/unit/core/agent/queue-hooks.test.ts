@@ -6,7 +6,7 @@ import type { InboxItem, UploadJobView } from '@preload/contract';
 import type { UploadNotice } from '@main/core/agent/host/upload-notices';
 import { ActivityHub, type JobOrigin } from '@main/core/agent/pipeline/agent-activity';
 import { jobOrigin, queueHooks } from '@main/core/agent/queue-hooks';
-import type { UploadResult } from '@main/core/upload/engine';
+import type { UploadResult } from '@main/core/upload/job/engine';
 
 const fields = {
   id: 'item-1',

@@ -2,8 +2,8 @@
 // caller can add a segment, a query or a fragment, and the dot segments a URL would resolve to
 // another route (and empty segments) are refused before any request is sent.
 import { describe, expect, it } from 'vitest';
-import { apiPath } from '@main/core/api/http';
-import { ApiError } from '@main/core/api/api-errors';
+import { apiPath } from '@main/core/api/http/http';
+import { ApiError } from '@main/core/api/http/api-errors';
 
 function refused(...segments: (string | number)[]): ApiError {
   try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { paginateCursor, paginateOffset } from '@main/core/api/paging';
+import { paginateCursor, paginateOffset } from '@main/core/api/http/paging';
 
 async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRetryAfter, RateMeter, type RateLimitState } from '@main/core/api/rate-meter';
+import { parseRetryAfter, RateMeter, type RateLimitState } from '@main/core/api/http/rate-meter';
 
 describe('RateMeter', () => {
   it('starts empty and reads the X-RateLimit-* headers', () => {

@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '@main/core/api/api-errors';
+import { ApiError } from '@main/core/api/http/api-errors';
 import {
   abortableSleep,
   backoffDelayMs,
@@ -8,7 +8,7 @@ import {
   isRetryableFault,
   sleep,
   whenAborted,
-} from '@main/core/api/retry';
+} from '@main/core/api/http/retry';
 
 describe('backoff with full jitter', () => {
   const policy = { maxAttempts: 4, baseMs: 300, capMs: 8000 };

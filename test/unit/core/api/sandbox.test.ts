@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSandboxKey, keyKindOf } from '@main/core/api/sandbox';
+import { isSandboxKey, keyKindOf } from '@main/core/api/http/sandbox';
 
 describe('sandbox keys', () => {
   it('recognises the cbct_test_ prefix and nothing else', () => {

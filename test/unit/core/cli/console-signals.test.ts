@@ -8,11 +8,11 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { stopSignals } from '@main/core/cli/console-signals';
+import { stopSignals } from '@main/core/cli/session/console-signals';
 import { repoRoot } from '@support/repo-paths';
 
 const run = promisify(execFile);
-const module = join(repoRoot, 'main', 'core', 'cli', 'console-signals.ts');
+const module = join(repoRoot, 'main', 'core', 'cli', 'session', 'console-signals.ts');
 
 async function child(code: string): Promise<{ stdout: string; code: number | null; signal: string | null }> {
   const script = `const { keepSelfSignalsCatchable } = await import(${JSON.stringify(module)});\n${code}`;

@@ -2,7 +2,7 @@
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { checkSignatureImage, MAX_SIGNATURE_BYTES } from '@main/core/consent/signature-image';
-import { encodeRgbaPng, plainPng, signaturePng } from '@support/png-images';
+import { encodeRgbaPng, plainPng, signaturePng } from '@support/data/png-images';
 
 const b64 = (png: Buffer): string => png.toString('base64');
 const reason = (png: Buffer | string): string => {

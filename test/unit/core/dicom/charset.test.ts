@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeText } from '@main/core/dicom/charset';
+import { decodeText } from '@main/core/dicom/header/charset';
 
 const latin1 = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'latin1'));
 const utf8 = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'utf8'));

@@ -1,7 +1,13 @@
 // Text from files and settings cleaned once where it enters: no control characters, no lone
 // surrogates, lengths cut without splitting a character; and what the CLI prints is escaped.
 import { describe, expect, it } from 'vitest';
-import { cleanText, escapeForTerminal, hasUnsafeText, limitText, terminalSafeJson } from '@main/core/dicom/clean-text';
+import {
+  cleanText,
+  escapeForTerminal,
+  hasUnsafeText,
+  limitText,
+  terminalSafeJson,
+} from '@main/core/dicom/header/clean-text';
 
 describe('cleanText', () => {
   it('removes C0, DEL and C1 controls and lone surrogates, keeps real text', () => {

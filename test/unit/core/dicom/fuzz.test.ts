@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ProbeOutcome } from '@main/core/dicom';
 import { parseDicomPrefix, scanFolder, scanPoolStatus, stopScanWorkers } from '@main/core/dicom';
-import { probeFiles } from '@main/core/dicom/scan-pool';
+import { probeFiles } from '@main/core/dicom/scan/scan-pool';
 import { JAPANESE_NAME, newUid, writeCbctExport, writeDicom } from '@fixtures/dicom/generate';
 
 const SEED = 0x5ca9b41d;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanFolder } from '@main/core/dicom';
-import { groupProbes } from '@main/core/dicom/group';
+import { groupProbes } from '@main/core/dicom/scan/group';
 import { newUid, writeCtSeries, writeRadiograph } from '@fixtures/dicom/generate';
 
 let tmp: string;

@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { apiFailure, errorFromAnswer } from '@main/core/api/api-errors';
+import { apiFailure, errorFromAnswer } from '@main/core/api/http/api-errors';
 import {
   FAILURE_CAUSES,
   failureWords,
@@ -16,7 +16,7 @@ import {
   statusFailure,
   STATUS_CAUSES,
 } from '@main/core/net/failure-class';
-import { createAgents, putWithRetry, TransferError } from '@main/core/upload/transfer';
+import { createAgents, putWithRetry, TransferError } from '@main/core/upload/transfer/transfer';
 
 /** status → class, as the clinic needs it: a time-out resumes, a refusal needs a change. */
 const STATUS_TABLE: [number, string, string][] = [

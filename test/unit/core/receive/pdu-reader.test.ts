@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { readCommandSet } from '@main/core/receive/command-set';
 import { PduReader } from '@main/core/receive/pdu-reader';
-import { abortRq, commandSet, CT_IMAGE, pdata, releaseRq } from '@support/dicom-wire';
+import { abortRq, commandSet, CT_IMAGE, pdata, releaseRq } from '@support/network/dicom-wire';
 
 type Event =
   | { kind: 'pdu'; bytes: Buffer }

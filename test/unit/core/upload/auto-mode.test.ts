@@ -4,7 +4,7 @@ import {
   AUTO_ZIP_MAX_MEAN_FILE_BYTES,
   AUTO_ZIP_MIN_FILES,
   chooseMode,
-} from '@main/core/upload/auto-mode';
+} from '@main/core/upload/plan/auto-mode';
 
 const files = (n: number, size: number): { size: number }[] => Array.from({ length: n }, () => ({ size }));
 

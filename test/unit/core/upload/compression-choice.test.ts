@@ -18,19 +18,25 @@ import {
   type StudySample,
   type TransportInput,
   worthSampling,
-} from '@main/core/upload/compression-choice';
-import { type ChunkTask, type Codec, DeflatePool, STREAM_CODEC, streamCodec } from '@main/core/upload/deflate-pool';
-import { archiveOverhead, writeDeflatedArchive } from '@main/core/upload/deflated-zip';
-import type { ZipEntryFile } from '@main/core/upload/zip';
+} from '@main/core/upload/compression/compression-choice';
+import {
+  type ChunkTask,
+  type Codec,
+  DeflatePool,
+  STREAM_CODEC,
+  streamCodec,
+} from '@main/core/upload/compression/deflate-pool';
+import { archiveOverhead, writeDeflatedArchive } from '@main/core/upload/compression/deflated-zip';
+import type { ZipEntryFile } from '@main/core/upload/transfer/zip';
 import {
   LINK_RATE_FILE,
   blendRate,
   readLinkRates,
   recordDeflateRate,
   recordUploadRate,
-} from '@main/core/upload/link-rate';
+} from '@main/core/upload/compression/link-rate';
 import { planUpload } from '@main/core/upload/plan';
-import { phantomSlice } from '@support/phantom';
+import { phantomSlice } from '@support/data/phantom';
 
 const MB = 1e6;
 /** A 400-slice CBCT of 512 KiB slices (210 MB), compressing 2.2×, on a machine deflating 60 MB/s. */

@@ -7,8 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DeflatePool, STREAM_CODEC, STRONG_CODEC, streamCodec, WHOLE_FILE_BYTES } from '@main/core/upload/deflate-pool';
-import { phantomSlice } from '@support/phantom';
+import {
+  DeflatePool,
+  STREAM_CODEC,
+  STRONG_CODEC,
+  streamCodec,
+  WHOLE_FILE_BYTES,
+} from '@main/core/upload/compression/deflate-pool';
+import { phantomSlice } from '@support/data/phantom';
 import { repoRoot } from '@support/repo-paths';
 
 describe('the deflate pool', () => {
@@ -69,7 +75,7 @@ describe('the deflate pool', () => {
     // A task in flight keeps it alive; an idle pool does not.
     const { out, code } = await runModule(
       'idle-pool.mts',
-      `import { holdDeflatePool, sharedDeflatePool } from '${join(repoRoot, 'main/core/upload/deflate-pool.ts')}';\n` +
+      `import { holdDeflatePool, sharedDeflatePool } from '${join(repoRoot, 'main/core/upload/compression/deflate-pool.ts')}';\n` +
         'holdDeflatePool(true);\n' +
         'const r = await sharedDeflatePool().run({ path: process.execPath, offset: 0, length: 65536, last: true });\n' +
         'console.log(r.raw.length === 65536 ? "up" : "short");\n',
@@ -83,7 +89,7 @@ describe('the deflate pool', () => {
     // In a child process: the shared pool is the process's.
     const { out } = await runModule(
       'dead-worker.mts',
-      `import { sharedDeflatePool } from '${join(repoRoot, 'main/core/upload/deflate-pool.ts')}';\n` +
+      `import { sharedDeflatePool } from '${join(repoRoot, 'main/core/upload/compression/deflate-pool.ts')}';\n` +
         // Idle workers do not keep a process alive: this timer does, until the end.
         'setInterval(() => undefined, 1000);\n' +
         'const task = { path: process.execPath, offset: 0, length: 65536, last: true };\n' +

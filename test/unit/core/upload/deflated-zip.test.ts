@@ -6,10 +6,16 @@ import { buffer } from 'node:stream/consumers';
 import { crc32 } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPromise } from 'yauzl';
-import type { ZipEntryFile } from '@main/core/upload/zip';
-import { CHUNK_BYTES, DeflatePool, STREAM_CODEC, streamCodec, WHOLE_FILE_BYTES } from '@main/core/upload/deflate-pool';
-import { type ArchiveBudget, type PackState, writeDeflatedArchive } from '@main/core/upload/deflated-zip';
-import { phantomSlice } from '@support/phantom';
+import type { ZipEntryFile } from '@main/core/upload/transfer/zip';
+import {
+  CHUNK_BYTES,
+  DeflatePool,
+  STREAM_CODEC,
+  streamCodec,
+  WHOLE_FILE_BYTES,
+} from '@main/core/upload/compression/deflate-pool';
+import { type ArchiveBudget, type PackState, writeDeflatedArchive } from '@main/core/upload/compression/deflated-zip';
+import { phantomSlice } from '@support/data/phantom';
 
 /** Every entry of a ZIP as yauzl reads it (sizes validated), with the CRC-32 it declares. */
 async function readZip(path: string): Promise<Map<string, { data: Buffer; crc: number; method: number }>> {

@@ -2,8 +2,8 @@
 // not "could not be reached", and an exam removed after a lost create answer in this run is not
 // "left half-made by an interrupted run".
 import { describe, expect, it } from 'vitest';
-import { orphanRemovedMessage, transientFailureMessage } from '@main/core/upload/failure-text';
-import { ExamsPortError } from '@main/core/upload/ports';
+import { orphanRemovedMessage, transientFailureMessage } from '@main/core/upload/ports/failure-text';
+import { ExamsPortError } from '@main/core/upload/ports/ports';
 
 describe('failure texts', () => {
   it('tells a failing service from an unreachable one and from a slow one', () => {

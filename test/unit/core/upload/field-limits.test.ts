@@ -1,6 +1,6 @@
 // Exam fields fitted to the service: cleaned, cut to its lengths, and every cut reported.
 import { describe, expect, it } from 'vitest';
-import { describeCut, fitFieldsToService } from '@main/core/upload/field-limits';
+import { describeCut, fitFieldsToService } from '@main/core/upload/plan/field-limits';
 
 describe('fitFieldsToService', () => {
   it('cuts a 10 KB patient name to 200 characters and says so', () => {

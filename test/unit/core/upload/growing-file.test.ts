@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type GrowingFile, GrowingFileReader } from '@main/core/upload/file-source';
+import { type GrowingFile, GrowingFileReader } from '@main/core/upload/transfer/file-source';
 
 /** A writer stand-in: appends to the file, then commits, and wakes whoever waits. */
 function growingFile(path: string): GrowingFile & {

@@ -1,10 +1,10 @@
 // What a job reads off its journal: the progress already accounted for, and whether the exam's
 // upload links are still good enough to start a transfer.
 import { describe, expect, it } from 'vitest';
-import { linksExpired, progressBaseline } from '@main/core/upload/job-records';
-import { applyRecord, initialState } from '@main/core/upload/journal-replay';
-import type { JournalRecord } from '@main/core/upload/journal';
-import { plannedRecord } from '@support/journal-plans';
+import { linksExpired, progressBaseline } from '@main/core/upload/state/job-records';
+import { applyRecord, initialState } from '@main/core/upload/journal/journal-replay';
+import type { JournalRecord } from '@main/core/upload/journal/journal';
+import { plannedRecord } from '@support/data/journal-plans';
 
 const created = (expiresAt: number): JournalRecord => ({
   t: 'created',

@@ -9,10 +9,10 @@ import {
   listUnfinishedJobs,
   newJournalPath,
   pruneFinishedJobs,
-} from '@main/core/upload/job-store';
-import { acquireStudyLock, folderKey, lockHolder } from '@main/core/upload/study-lock';
-import { Journal } from '@main/core/upload/journal';
-import { plannedRecord } from '@support/journal-plans';
+} from '@main/core/upload/state/job-store';
+import { acquireStudyLock, folderKey, lockHolder } from '@main/core/upload/journal/study-lock';
+import { Journal } from '@main/core/upload/journal/journal';
+import { plannedRecord } from '@support/data/journal-plans';
 
 describe('upload job store', () => {
   let data: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { journalDamageFacts, journalDamageWords } from '@main/core/upload/journal-damage-words';
+import { journalDamageFacts, journalDamageWords } from '@main/core/upload/state/journal-damage-words';
 
 // Words a Spanish line must not carry (they would mean a sentence was left in English).
 const ENGLISH = /\b(the|was|found|journal|exam\(s\)|service|afresh|going on)\b/i;

@@ -2,9 +2,9 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Journal, readFirstRecord, readJournal, readJournalChecked } from '@main/core/upload/journal';
-import { replayJournal } from '@main/core/upload/journal-replay';
-import { plannedRecord } from '@support/journal-plans';
+import { Journal, readFirstRecord, readJournal, readJournalChecked } from '@main/core/upload/journal/journal';
+import { replayJournal } from '@main/core/upload/journal/journal-replay';
+import { plannedRecord } from '@support/data/journal-plans';
 
 describe('upload journal', () => {
   let dir: string;

@@ -2,8 +2,8 @@ import { mkdtempSync, openSync, closeSync, ftruncateSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { UploadError } from '@main/core/upload/upload-errors';
-import { fingerprintOf, planUpload } from '@main/core/upload/plan';
+import { UploadError } from '@main/core/upload/ports/upload-errors';
+import { fingerprintOf, planUpload } from '@main/core/upload/plan/plan';
 
 async function planError(p: Promise<unknown>): Promise<UploadError> {
   const err: unknown = await p.then(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ProgressTracker } from '@main/core/upload/progress';
+import { ProgressTracker } from '@main/core/upload/state/progress';
 
 describe('upload progress totals', () => {
   it('counts in-flight bytes, rolls back a failed attempt and moves finished files to done', () => {

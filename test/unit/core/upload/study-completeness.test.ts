@@ -10,7 +10,7 @@ import {
   incompleteFiles,
   studyIncompleteFiles,
   withoutIncomplete,
-} from '@main/core/upload/study-completeness';
+} from '@main/core/upload/plan/study-completeness';
 import { type CbctExport, writeCbctExport } from '@fixtures/dicom/generate';
 
 let tmp: string;

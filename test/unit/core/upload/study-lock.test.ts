@@ -16,8 +16,8 @@ import {
   processStartTime,
   studyKey,
   withStudyLock,
-} from '@main/core/upload/study-lock';
-import { UploadError } from '@main/core/upload/upload-errors';
+} from '@main/core/upload/journal/study-lock';
+import { UploadError } from '@main/core/upload/ports/upload-errors';
 import { repoRoot } from '@support/repo-paths';
 
 const repo = repoRoot;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TokenBucket } from '@main/core/upload/token-bucket';
+import { TokenBucket } from '@main/core/upload/transfer/token-bucket';
 
 describe('bandwidth token bucket', () => {
   it('paces takes to the configured rate, shared across callers', async () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
-import { createZipStream, zipSizeOf, type ZipEntryFile } from '@main/core/upload/zip';
+import { createZipStream, zipSizeOf, type ZipEntryFile } from '@main/core/upload/transfer/zip';
 
 async function collect(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const parts: Buffer[] = [];

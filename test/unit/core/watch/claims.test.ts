@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readDoneMarker, studyHash, tryClaim } from '@main/core/watch';
 import type { ClaimOutcome } from '@main/core/watch';
-import { tempDir, waitFor } from '@support/watch-harness';
+import { tempDir, waitFor } from '@support/harness/watch-harness';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -7,7 +7,7 @@ import { scanFolder } from '@main/core/dicom';
 import { incompleteReasons } from '@main/core/watch/completeness';
 import { takeSnapshot } from '@main/core/watch/snapshot';
 import { writeTruncated } from '@fixtures/dicom/generate';
-import { smallSeries, tempDir } from '@support/watch-harness';
+import { smallSeries, tempDir } from '@support/harness/watch-harness';
 
 const run = promisify(execFile);
 const cleanups: (() => void)[] = [];

@@ -13,7 +13,7 @@ import {
   tempDir,
   waitFor,
   writeInChunks,
-} from '@support/watch-harness';
+} from '@support/harness/watch-harness';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

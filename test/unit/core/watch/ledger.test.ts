@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { scanFolder } from '@main/core/dicom';
 import { Ledger, ledgerKey } from '@main/core/watch';
-import { smallSeries, tempDir } from '@support/watch-harness';
+import { smallSeries, tempDir } from '@support/harness/watch-harness';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FolderWatcher } from '@main/core/watch';
 import type { ExportReady } from '@main/core/watch';
-import { folderConfig, record, smallSeries, tempDir, waitFor } from '@support/watch-harness';
+import { folderConfig, record, smallSeries, tempDir, waitFor } from '@support/harness/watch-harness';
 
 const { dir, cleanup } = tempDir('sb-missing-folder-');
 afterAll(cleanup);

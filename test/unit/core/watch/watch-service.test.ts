@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger, WatchService } from '@main/core/watch';
 import type { DetectedStudy, StudyRouterEvents } from '@main/core/watch';
-import { folderConfig, record, sleep, smallSeries, waitFor } from '@support/watch-harness';
+import { folderConfig, record, sleep, smallSeries, waitFor } from '@support/harness/watch-harness';
 
 let scratch: string;
 

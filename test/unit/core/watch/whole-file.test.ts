@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encapsulationComplete, metaTransferSyntax, tailEndsEncapsulation } from '@main/core/watch/whole-file';
 import { writeTruncated } from '@fixtures/dicom/generate';
-import { smallSeries, tempDir } from '@support/watch-harness';
+import { smallSeries, tempDir } from '@support/harness/watch-harness';
 
 const run = promisify(execFile);
 const RLE = '1.2.840.10008.1.2.5';

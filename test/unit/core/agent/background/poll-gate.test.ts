@@ -2,7 +2,7 @@
 // meter's limit and remaining calls, a 429's wait, and the time until the window frees a slot.
 import { describe, expect, it } from 'vitest';
 import { meterGate } from '@main/core/agent/background/poll-gate';
-import { RateMeter } from '@main/core/api/rate-meter';
+import { RateMeter } from '@main/core/api/http/rate-meter';
 
 describe('the poll gate', () => {
   it('knows nothing while there is no key', () => {

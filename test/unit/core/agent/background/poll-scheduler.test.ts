@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PollClock, RateGate } from '@main/core/agent/background/poll-scheduler';
 import { effectiveInterval, pollBudget, pollCeiling, PollScheduler } from '@main/core/agent/background/poll-scheduler';
-import { ApiError } from '@main/core/api/api-errors';
+import { ApiError } from '@main/core/api/http/api-errors';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

@@ -16,8 +16,8 @@ import {
 } from '@main/core/agent/queue/queue-entry';
 import { lazyPort } from '@main/core/agent/queue/queue-port';
 import type { JobRecord } from '@main/core/agent/queue/upload-list-store';
-import { UploadJob } from '@main/core/upload/engine';
-import { planUpload } from '@main/core/upload/plan';
+import { UploadJob } from '@main/core/upload/job/engine';
+import { planUpload } from '@main/core/upload/plan/plan';
 
 const view: UploadJobView = {
   id: 'up_1',
