@@ -22,3 +22,13 @@ export function loadLocaleTree(lang: string): LocaleTree {
   }
   return tree;
 }
+
+/** A text tree as dotted keys: `{ a: { b: 'x' } }` is `a.b` → 'x'. */
+export function flattenLocaleTree(tree: LocaleTree, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [k, v] of Object.entries(tree)) {
+    if (typeof v === 'string') out.set(prefix + k, v);
+    else for (const [kk, vv] of flattenLocaleTree(v, `${prefix}${k}.`)) out.set(kk, vv);
+  }
+  return out;
+}

@@ -4,20 +4,10 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, EXAM_TYPES, INBOX_STATUSES, RADIOGRAPH_SUBTYPES } from '@preload/contract';
-import { loadLocaleTree } from '../../support/locales';
+import { flattenLocaleTree as flatten, loadLocaleTree, type LocaleTree as Tree } from '../../support/locales';
 import { repoRoot } from '@support/repo-paths';
 
 const root = repoRoot;
-type Tree = { [k: string]: string | Tree };
-
-function flatten(tree: Tree, prefix = ''): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const [k, v] of Object.entries(tree)) {
-    if (typeof v === 'string') out.set(prefix + k, v);
-    else for (const [kk, vv] of flatten(v, `${prefix}${k}.`)) out.set(kk, vv);
-  }
-  return out;
-}
 
 const load = (lang: string): Map<string, string> => flatten(loadLocaleTree(lang) as Tree);
 const en = load('en');

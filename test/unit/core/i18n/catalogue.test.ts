@@ -6,17 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { t } from '@main/core/i18n';
 import { repoRoot } from '@support/repo-paths';
-
-type Tree = { [k: string]: string | Tree };
-
-function flatten(tree: Tree, prefix = ''): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const [k, v] of Object.entries(tree)) {
-    if (typeof v === 'string') out.set(prefix + k, v);
-    else for (const [kk, vv] of flatten(v, `${prefix}${k}.`)) out.set(kk, vv);
-  }
-  return out;
-}
+import { flattenLocaleTree as flatten, type LocaleTree as Tree } from '../../../support/locales';
 
 const read = (path: string): Tree =>
   JSON.parse(readFileSync(join(repoRoot, 'renderer', 'locales', path), 'utf8')) as Tree;
