@@ -17,7 +17,7 @@ import { startAgent } from './core/agent';
 import { errorCode, openLog } from './core/log';
 import { useNetwork } from './core/net/network';
 import { systemNetwork } from './adapters/system-network';
-import { languageOfLocale } from './core/agent/host/core-texts';
+import { languageOfLocale } from './core/agent/host/os-language';
 import { t } from './core/i18n';
 import { appDataDir } from './core/paths';
 import { EncryptedFileSecretStore, FallbackSecretStore } from './core/secrets';

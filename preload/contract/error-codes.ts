@@ -1,6 +1,6 @@
 // Every error code the core can report to a front end, in one place: the window translates each
 // (`errors.<code>.title/action` in renderer/locales, typed against this list in
-// renderer/src/app/error-texts.ts) and the CLI words each in English (main/core/cli/words/cli-messages.ts).
+// renderer/src/components/error-texts.ts) and the CLI words each in English (main/core/cli/words/error-words.ts).
 
 /** The API client's codes: the service's own, then client-side ones (network, time-out…). */
 export const API_ERROR_CODES = [

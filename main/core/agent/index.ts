@@ -25,7 +25,7 @@ import type { PollClock, PollScheduler } from './background/poll-scheduler';
 import { openConsentDesk } from './consent-desk';
 import type { ContractHost } from './host/contract-host';
 import type { Logger } from '../log';
-import { systemLanguage as detectSystemLanguage } from './host/core-texts';
+import { systemLanguage as detectSystemLanguage } from './host/os-language';
 import { EventHub } from './host/event-hub';
 import type { DocumentOpener, FolderOpener, FolderPicker, Notifier } from './host/host-ports';
 import { logNotifier, noDocumentOpener, noFolderOpener, noFolderPicker } from './host/host-ports';

@@ -9,7 +9,7 @@ import { readHandoutData, HandoutUnavailableError } from '../handout/handout-dat
 import { renderHandout } from '../handout/handout-pdf';
 import { type Language, LANGUAGES } from '../../../preload/contract';
 import { openSettingsStore } from '../settings/store';
-import { apiErrorText } from './words/cli-messages';
+import { apiErrorText } from './words/error-words';
 import { terminalLanguage } from '../net/failure-words';
 import { errorCode } from '../log';
 import { withCommandLog } from './session/command-log';

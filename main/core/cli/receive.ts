@@ -19,7 +19,7 @@ import { receiveStatusLines } from './receive-status';
 import { t } from '../i18n';
 import { receiveProblemWords } from '../receive/problem-words';
 import { formatBytes } from '../format-bytes';
-import { printUploadFailures } from './words/upload-failure-lines';
+import { printUploadFailures } from './words/job-failure-words';
 import { terminalLanguage } from '../net/failure-words';
 
 const TYPES = { auto: 'from_dicom', cbct: 'cbct', radiografia: 'radiografia', mesh: 'mesh', atm: 'atm' } as const;

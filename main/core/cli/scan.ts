@@ -3,7 +3,7 @@ import { escapeForTerminal, ScanFolderError, scanFolder, scanResultToJson, termi
 import type { ScanResult, Study } from '../dicom';
 import type { CliCommand } from './session/io';
 import { UsageError } from './session/io';
-import { folderProblemText } from './words/cli-messages';
+import { folderProblemText } from './words/error-words';
 import { terminalLanguage } from '../net/failure-words';
 import { t, type Language } from '../i18n';
 import { formatBytes } from '../format-bytes';

@@ -12,10 +12,10 @@ import { appDataDir } from '../paths';
 import type { SecretStore } from '../secrets/secret-store';
 import type { CliCommand } from './session/io';
 import { parseCommandLine, UsageError } from './session/io';
-import { printUploadFailures } from './words/upload-failure-lines';
+import { printUploadFailures } from './words/job-failure-words';
 import { terminalLanguage } from '../net/failure-words';
 import { t } from '../i18n';
-import { listenReason } from './words/listen-reason';
+import { listenReason } from './words/listen-words';
 
 export type ServeCommandDeps = {
   /** The OS keychain (built by the caller, so the core never imports the native module). */

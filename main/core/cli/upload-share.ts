@@ -6,7 +6,7 @@ import type { ApiClient } from '../api';
 import { ApiError } from '../api/http';
 import { ShareOutbox, type ShareRecord } from '../handout/share-on-ready';
 import type { ShareIntent } from '../upload/journal';
-import { apiErrorText } from './words/cli-messages';
+import { apiErrorText } from './words/error-words';
 import { terminalLanguage } from '../net/failure-words';
 import type { CliIo } from './session/io';
 import { UsageError } from './session/io';

@@ -54,7 +54,7 @@ import { type KeychainDeps, openSession } from './session/command-session';
 import { closeCommandLog, openCommandLog } from './session/command-log';
 import { errorCode, type Logger, studyHash } from '../log';
 import { progressPrinter } from './upload-progress';
-import { uploadFailureText } from './words/cli-messages';
+import { uploadFailureText } from './words/error-words';
 import { uploadWords, type UploadWords } from './words/upload-words';
 import { terminalLanguage } from '../net/failure-words';
 import { t, type Language } from '../i18n';

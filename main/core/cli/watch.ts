@@ -15,7 +15,7 @@ import type { IncompleteReason, WatchFolderConfig } from '../watch';
 import type { CliCommand, CliIo } from './session/io';
 import { parseCommandLine, UsageError } from './session/io';
 import { type KeychainDeps, openSession } from './session/command-session';
-import { printUploadFailures } from './words/upload-failure-lines';
+import { printUploadFailures } from './words/job-failure-words';
 import { terminalLanguage } from '../net/failure-words';
 import { t, type Language } from '../i18n';
 import { formatBytes } from '../format-bytes';

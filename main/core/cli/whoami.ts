@@ -7,7 +7,7 @@ import { KeychainUnavailableError } from '../secrets/keychain-errors';
 import type { SecretStore } from '../secrets/secret-store';
 import { openSettingsStore } from '../settings/store';
 import { type CliCommand, type CliIo, parseCommandLine } from './session/io';
-import { apiErrorText, credentialsText, keychainText } from './words/cli-messages';
+import { apiErrorText, credentialsText, keychainText } from './words/error-words';
 import { terminalLanguage } from '../net/failure-words';
 import { t, type Language } from '../i18n';
 import { openCommandNetwork } from './session/command-network';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiError } from '@main/core/api/http/api-errors';
-import { apiErrorText } from '@main/core/cli/words/cli-messages';
+import { apiErrorText } from '@main/core/cli/words/error-words';
 import { EmulatorProcess } from '../../support/emulator/emulator';
 import { clientFor, readyExam } from '../../support/harness/api-clients';
 

@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '@main/core/api/client';
 import { ApiError } from '@main/core/api/http/api-errors';
-import { apiErrorText } from '@main/core/cli/words/cli-messages';
+import { apiErrorText } from '@main/core/cli/words/error-words';
 import type { TransportEvent } from '@main/core/api/http/http';
 import { EmulatorProcess } from '../../support/emulator/emulator';
 import { attempts, clientFor } from '../../support/harness/api-clients';

@@ -4,7 +4,7 @@
 // reaches the service starts here.
 import { type Network, networkFrom, useNetwork } from '../../net/network';
 import { settingsProxyFor } from '../../net/settings-proxy';
-import { keychainText } from '../words/cli-messages';
+import { keychainText } from '../words/error-words';
 import { terminalLanguage, trustFileWords } from '../../net/failure-words';
 import { TrustFileError } from '../../net/trust';
 import type { SecretStore } from '../../secrets/secret-store';

@@ -9,7 +9,7 @@ import type { SecretStore } from '../../secrets/secret-store';
 import { openSettingsStore } from '../../settings/store';
 import { openCommandNetwork } from './command-network';
 import type { CliIo } from './io';
-import { credentialsText, folderProblemText, keychainText } from '../words/cli-messages';
+import { credentialsText, folderProblemText, keychainText } from '../words/error-words';
 import { terminalLanguage } from '../../net/failure-words';
 import type { Language } from '../../i18n';
 

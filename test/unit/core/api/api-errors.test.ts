@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, errorFromAnswer } from '@main/core/api/http/api-errors';
-import { apiErrorText } from '@main/core/cli/words/cli-messages';
+import { apiErrorText } from '@main/core/cli/words/error-words';
 
 const body = (code: string, extra: Record<string, unknown> = {}) => ({
   error: { code, message: `service says ${code}`, ...extra },
