@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeCbctExport } from '../../fixtures/dicom/generate';
 import { EmulatorProcess } from '../../support/emulator/emulator';
@@ -124,7 +124,12 @@ describe('scanbridge watch in the terminal language', () => {
       renameSync(ex.root, join(watched, 'ESTUDIO'));
       await waitFor(() => stdout.includes('"status":"ready"'), 60_000, 'the exam ready');
       const examId = (JSON.parse(stdout.trim().split('\n')[0] ?? '{}') as { exam_id: string }).exam_id;
-      cpSync(join(watched, 'ESTUDIO'), join(watched, 'COPIA'), { recursive: true });
+      // A copy as staff make it, without the agent's claim: that file goes away once the upload
+      // is done, and may do so while the copy lists the folder.
+      cpSync(join(watched, 'ESTUDIO'), join(watched, 'COPIA'), {
+        recursive: true,
+        filter: (src) => !basename(src).startsWith('.scanbridge-claim-'),
+      });
       await waitFor(() => stderr.includes('COPIA: ya se subió'), 60_000, 'the copy said');
       expect(stderr).toContain(`watched/COPIA: ya se subió como el examen ${examId}; no se crea un segundo examen.`);
     } finally {
