@@ -2,7 +2,7 @@
 // phantom of real DICOM files): kill -9 while the archive is written and sent, while the complete
 // archive is sent and while confirming, then the same command again gives the same exam with every
 // byte, an archive is continued from its checkpoint, and a complete one is never deflated again.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,9 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '@main/core/api';
 import { EmulatorProcess } from '@support/emulator/emulator';
 import { writePhantomSeries } from '@support/data/phantom';
-import { cliBin, repoRoot } from '@support/repo-paths';
+import { type CliRun, startCli } from '@support/harness/cli-process';
 
-type Run = { code: number | null; stdout: string; stderr: string };
+type Run = CliRun;
 
 let emu: EmulatorProcess;
 let tmp: string;
@@ -30,19 +30,7 @@ function env(dataDir: string): NodeJS.ProcessEnv {
   };
 }
 
-function start(args: string[], e: NodeJS.ProcessEnv): { child: ChildProcess; done: Promise<Run> } {
-  const child = spawn(process.execPath, [cliBin, ...args], {
-    cwd: repoRoot,
-    env: e,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const done = new Promise<Run>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-  return { child, done };
-}
+const start = startCli;
 
 /** The record types of the journal under `dataDir`, in order (with `packed` counts). */
 function journal(dataDir: string): { t: string; n?: number }[] {

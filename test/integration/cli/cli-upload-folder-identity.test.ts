@@ -3,7 +3,6 @@
 // run again through the link reports that exam instead of making a second one (real bin, DCMTK
 // files, a real emulator). The Windows job (test/windows/) runs the same with a path in other
 // letter case.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -11,10 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createApiClient } from '@main/core/api';
 import { writeCbctExport } from '../../fixtures/dicom/generate';
 import { EmulatorProcess } from '../../support/emulator/emulator';
-import { cliBin, repoRoot } from '@support/repo-paths';
+import { startCli } from '@support/harness/cli-process';
 import { journalState } from '@support/data/journal-plans';
-
-type Run = { code: number | null; stdout: string; stderr: string };
 
 let emu: EmulatorProcess;
 let tmp: string;
@@ -30,19 +27,7 @@ function env(dataDir: string): NodeJS.ProcessEnv {
   };
 }
 
-function start(args: string[], e: NodeJS.ProcessEnv): { child: ChildProcess; done: Promise<Run> } {
-  const child = spawn(process.execPath, [cliBin, ...args], {
-    cwd: repoRoot,
-    env: e,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const done = new Promise<Run>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-  return { child, done };
-}
+const start = startCli;
 
 async function waitFor(check: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 1200; i++) {

@@ -1,6 +1,6 @@
 // `scanbridge upload` end to end: the real bin, spawned as a user would run it, on DCMTK files,
 // against a real emulator — including kill -9 in the middle of an upload.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
@@ -9,12 +9,9 @@ import { createApiClient } from '@main/core/api';
 import { type CbctExport, writeCbctExport } from '../../fixtures/dicom/generate';
 import { EmulatorProcess } from '../../support/emulator/emulator';
 import { fileSha, sha256 } from '../../support/harness/upload-harness';
-import { cliBin, repoRoot } from '@support/repo-paths';
+import { type CliRun, startCli } from '@support/harness/cli-process';
 
-const bin = cliBin;
-const repo = repoRoot;
-
-type Run = { code: number | null; stdout: string; stderr: string };
+type Run = CliRun;
 
 let emu: EmulatorProcess;
 let tmp: string;
@@ -28,15 +25,7 @@ function env(key: keyof EmulatorProcess['info']['keys'], dataDir: string): NodeJ
   };
 }
 
-function start(args: string[], e: NodeJS.ProcessEnv): { child: ChildProcess; done: Promise<Run> } {
-  const child = spawn(process.execPath, [bin, ...args], { cwd: repo, env: e, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const done = new Promise<Run>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-  return { child, done };
-}
+const start = startCli;
 
 function run(args: string[], e: NodeJS.ProcessEnv): Promise<Run> {
   return start(args, e).done;
